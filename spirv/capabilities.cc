@@ -1,0 +1,72 @@
+// Which capabilities spvsim executes. A module declaring any other capability is
+// rejected up front with the capability's name, instead of failing mid-run.
+#include <fmt/core.h>
+
+#include "spirv/disassembly.h"
+#include "spirv/error.h"
+#include "spirv/grammar_tables.inc"
+#include "spirv/module.h"
+
+namespace spvsim::spirv {
+namespace {
+
+using spv::Capability;
+
+bool isSupported(Capability c) {
+  switch (c) {
+    case Capability::Addresses:
+    case Capability::Linkage:
+    case Capability::Kernel:
+    case Capability::Vector16:
+    case Capability::Float16Buffer:
+    case Capability::Float16:
+    case Capability::Float64:
+    case Capability::Int64:
+    case Capability::Int16:
+    case Capability::Int8:
+    case Capability::GenericPointer:
+    case Capability::Int64Atomics:
+    case Capability::Groups:
+    case Capability::GroupNonUniform:
+    case Capability::GroupNonUniformVote:
+    case Capability::GroupNonUniformArithmetic:
+    case Capability::GroupNonUniformBallot:
+    case Capability::GroupNonUniformShuffle:
+    case Capability::GroupNonUniformShuffleRelative:
+    case Capability::GroupNonUniformClustered:
+    case Capability::GroupUniformArithmeticKHR:
+    case Capability::GroupNonUniformRotateKHR:
+    case Capability::SubgroupShuffleINTEL:
+    case Capability::SubgroupBufferBlockIOINTEL:
+    case Capability::SubgroupDispatch:
+    case Capability::ArbitraryPrecisionIntegersINTEL:
+    case Capability::KernelAttributesINTEL:
+    case Capability::ExpectAssumeKHR:
+    case Capability::Int64ImageEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string capabilityName(Capability c) {
+  for (const auto& row : grammar::kCapabilities)
+    if (row.value == static_cast<uint32_t>(c)) return row.name;
+  return fmt::format("Capability{}", static_cast<uint32_t>(c));
+}
+
+void checkSupported(const Module& module) {
+  for (Capability c : module.capabilities)
+    if (!isSupported(c))
+      throw Error("unsupported",
+                  fmt::format("unsupported: capability {} is not supported by spvsim",
+                              capabilityName(c)));
+  if (module.addressing != spv::AddressingModel::Physical64)
+    throw Error("unsupported",
+                "unsupported: only the Physical64 addressing model is supported "
+                "(compile OpenCL C with -target spir64)");
+}
+
+}  // namespace spvsim::spirv

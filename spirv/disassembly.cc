@@ -1,0 +1,79 @@
+#include "spirv/disassembly.h"
+
+#include <sstream>
+
+#include <fmt/core.h>
+#include <spirv-tools/libspirv.hpp>
+
+#include "spirv/grammar_tables.inc"
+
+namespace spvsim::spirv {
+namespace {
+
+const char* lookup(const grammar::NamedValue* begin, const grammar::NamedValue* end,
+                   uint32_t value) {
+  for (auto* p = begin; p != end; ++p)
+    if (p->value == value) return p->name;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string opcodeName(spv::Op op) {
+  auto v = static_cast<uint32_t>(op);
+  if (auto* n = lookup(std::begin(grammar::kOpcodes), std::end(grammar::kOpcodes), v))
+    return n;
+  return fmt::format("Op<{}>", v);
+}
+
+std::string openclStdName(uint32_t instruction) {
+  if (auto* n = lookup(std::begin(grammar::kOpenclStd), std::end(grammar::kOpenclStd),
+                       instruction))
+    return n;
+  return fmt::format("<{}>", instruction);
+}
+
+std::vector<std::string> disassembleLines(const Module& module) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string text;
+  tools.Disassemble(module.words, &text,
+                    SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_INDENT);
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    size_t first = line.find_first_not_of(' ');
+    lines.push_back(first == std::string::npos ? "" : line.substr(first));
+  }
+  return lines;
+}
+
+std::string disassembleWithLines(const Module& module) {
+  std::vector<SourceLine> lineOf(module.instructionWordOffsets.size());
+  for (const auto& f : module.functions)
+    for (const auto& b : f.blocks)
+      for (const auto& i : b.instructions)
+        if (i.index < lineOf.size()) lineOf[i.index] = i.line;
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string text;
+  tools.Disassemble(module.words, &text,
+                    SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES);
+  std::istringstream in(text);
+  std::string out;
+  size_t index = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(";", 0) == 0) {  // header comments
+      out += line + "\n";
+      continue;
+    }
+    if (index < lineOf.size() && lineOf[index]) {
+      std::string where = module.describeLine(lineOf[index]);
+      size_t pad = line.size() < 72 ? 72 - line.size() : 1;
+      line += std::string(pad, ' ') + "; " + where;
+    }
+    out += line + "\n";
+    ++index;
+  }
+  return out;
+}
+
+}  // namespace spvsim::spirv

@@ -1,0 +1,58 @@
+#include "spirv/loader.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <fmt/core.h>
+#include <spirv-tools/libspirv.hpp>
+
+#include "spirv/error.h"
+#include "spirv/parser.h"
+#include "spirv/validator.h"
+
+namespace spvsim::spirv {
+
+void checkSupported(const Module& module);  // capabilities.cc
+
+Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
+  if (words.empty()) throw Error("invalid-module", "empty module");
+  if (words[0] != spv::MagicNumber)
+    throw Error("invalid-module",
+                fmt::format("not a SPIR-V module: bad magic number 0x{:08x}", words[0]));
+  if (words.size() < 5) throw Error("invalid-module", "truncated module header");
+  if (options.validate) validate(words);
+  Module module = parseModule(std::move(words));
+  checkSupported(module);
+  return module;
+}
+
+std::vector<uint32_t> readBinaryFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("invalid-module", fmt::format("cannot read '{}'", path));
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                          std::istreambuf_iterator<char>());
+  if (bytes.size() % 4 != 0)
+    throw Error("invalid-module",
+                fmt::format("'{}' is not a SPIR-V binary: {} bytes is not a whole number "
+                            "of 32-bit words",
+                            path, bytes.size()));
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  return words;
+}
+
+std::vector<uint32_t> assemble(const std::string& text) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string message;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& pos,
+                               const char* msg) {
+    if (message.empty()) message = fmt::format("line {}: {}", pos.line + 1, msg);
+  });
+  std::vector<uint32_t> words;
+  if (!tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
+    throw Error("invalid-module", "cannot assemble: " + message);
+  return words;
+}
+
+}  // namespace spvsim::spirv

@@ -1,0 +1,32 @@
+// Bytes -> validated, decoded Module.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spirv/module.h"
+
+namespace spvsim::spirv {
+
+struct LoadOptions {
+  bool validate = true;
+};
+
+// Validates (unless disabled) and decodes a SPIR-V binary. Throws Error with kind
+// "invalid-module" (bad magic, truncation, validator message) or "unsupported"
+// (a capability or addressing model spvsim does not execute).
+Module loadModule(std::vector<uint32_t> words, const LoadOptions& options = {});
+
+// Reads a .spv file into words; throws Error("invalid-module") for a size that is not
+// a whole number of words or a file that cannot be read.
+std::vector<uint32_t> readBinaryFile(const std::string& path);
+
+// Assembles SPIR-V assembly text (SPIRV-Tools syntax); throws Error("invalid-module")
+// with the assembler's message and line.
+std::vector<uint32_t> assemble(const std::string& text);
+
+// The SPIR-V environment the validator uses for a module of this version word.
+std::string targetEnvironmentName(uint32_t version);
+
+}  // namespace spvsim::spirv

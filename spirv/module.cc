@@ -1,0 +1,109 @@
+#include "spirv/module.h"
+
+#include <fmt/core.h>
+
+#include "spirv/error.h"
+
+namespace spvsim::spirv {
+
+const Type* Module::findType(Id id) const {
+  auto it = types.find(id);
+  return it == types.end() ? nullptr : &it->second;
+}
+
+const Type& Module::type(Id id) const {
+  if (const Type* t = findType(id)) return *t;
+  throw Error("invalid-module", fmt::format("%{} is not a type", id));
+}
+
+const Function* Module::findFunction(Id id) const {
+  auto it = functionIndex.find(id);
+  return it == functionIndex.end() ? nullptr : &functions[it->second];
+}
+
+const EntryPoint* Module::findEntryPoint(std::string_view name) const {
+  for (const auto& ep : entryPoints)
+    if (ep.name == name) return &ep;
+  return nullptr;
+}
+
+const Decoration* Module::findDecoration(Id id, spv::Decoration kind) const {
+  auto it = decorations.find(id);
+  if (it == decorations.end()) return nullptr;
+  for (const auto& d : it->second)
+    if (d.kind == kind) return &d;
+  return nullptr;
+}
+
+std::string Module::nameOf(Id id) const {
+  auto it = names.find(id);
+  return it == names.end() ? fmt::format("%{}", id) : it->second;
+}
+
+std::string Module::describeLine(const SourceLine& line) const {
+  if (!line) return "";
+  auto it = strings.find(line.file);
+  std::string file = it == strings.end() ? fmt::format("%{}", line.file) : it->second;
+  return fmt::format("{}:{}", file, line.line);
+}
+
+namespace {
+
+std::string intName(uint32_t width) {
+  switch (width) {
+    case 8: return "char";
+    case 16: return "short";
+    case 32: return "int";
+    case 64: return "long";
+    default: return fmt::format("i{}", width);
+  }
+}
+
+std::string spaceName(spv::StorageClass sc) {
+  switch (sc) {
+    case spv::StorageClass::CrossWorkgroup: return "global ";
+    case spv::StorageClass::UniformConstant: return "constant ";
+    case spv::StorageClass::Workgroup: return "local ";
+    case spv::StorageClass::Generic: return "";
+    case spv::StorageClass::Function: return "private ";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+std::string typeName(const Module& module, Id id) {
+  const Type* t = module.findType(id);
+  if (!t) return fmt::format("%{}", id);
+  switch (t->kind) {
+    case TypeKind::Void: return "void";
+    case TypeKind::Bool: return "bool";
+    case TypeKind::Int: return intName(t->width);
+    case TypeKind::Float:
+      return t->width == 16 ? "half" : t->width == 32 ? "float" : "double";
+    case TypeKind::Vector: return fmt::format("{}{}", typeName(module, t->element), t->count);
+    case TypeKind::Array:
+      return fmt::format("{}[{}]", typeName(module, t->element), t->count);
+    case TypeKind::RuntimeArray: return fmt::format("{}[]", typeName(module, t->element));
+    case TypeKind::Struct: {
+      auto it = module.names.find(id);
+      return it == module.names.end() ? "struct" : it->second;
+    }
+    case TypeKind::Pointer:
+      return spaceName(t->storage) + typeName(module, t->element) + "*";
+    case TypeKind::Function: return "function";
+    case TypeKind::Opaque:
+      switch (t->opcode) {
+        case spv::Op::OpTypeEvent: return "event_t";
+        case spv::Op::OpTypeSampler: return "sampler_t";
+        case spv::Op::OpTypeImage: return "image";
+        case spv::Op::OpTypePipe: return "pipe";
+        case spv::Op::OpTypeQueue: return "queue_t";
+        case spv::Op::OpTypeReserveId: return "reserve_id_t";
+        default: return "opaque";
+      }
+  }
+  return "?";
+}
+
+}  // namespace spvsim::spirv

@@ -1,0 +1,564 @@
+#include "spirv/parser.h"
+
+#include <cstring>
+#include <memory>
+
+#include <fmt/core.h>
+#include <spirv-tools/libspirv.h>
+
+#include "spirv/disassembly.h"
+#include "spirv/error.h"
+#include "spirv/layout.h"
+
+namespace spvsim::spirv {
+namespace {
+
+using spv::Op;
+
+// One instruction as SPIRV-Tools parsed it, before interpretation.
+struct RawInstruction {
+  Op opcode;
+  Id resultType;
+  Id result;
+  std::vector<uint32_t> operands;  // words after result type and result id
+  uint32_t wordOffset;
+};
+
+struct ParseState {
+  std::vector<RawInstruction> instructions;
+  uint32_t version = 0, generator = 0, bound = 0;
+  const uint32_t* words = nullptr;
+};
+
+spv_result_t onHeader(void* user, spv_endianness_t, uint32_t, uint32_t version,
+                      uint32_t generator, uint32_t bound, uint32_t) {
+  auto* s = static_cast<ParseState*>(user);
+  s->version = version;
+  s->generator = generator;
+  s->bound = bound;
+  return SPV_SUCCESS;
+}
+
+spv_result_t onInstruction(void* user, const spv_parsed_instruction_t* inst) {
+  auto* s = static_cast<ParseState*>(user);
+  RawInstruction raw{static_cast<Op>(inst->opcode), inst->type_id, inst->result_id, {},
+                     static_cast<uint32_t>(inst->words - s->words)};
+  // Operands follow the opcode word, minus result type and result id when present.
+  uint32_t skip = 1 + (inst->type_id ? 1 : 0) + (inst->result_id ? 1 : 0);
+  raw.operands.assign(inst->words + skip, inst->words + inst->num_words);
+  s->instructions.push_back(std::move(raw));
+  return SPV_SUCCESS;
+}
+
+std::string readString(const std::vector<uint32_t>& words, size_t& pos) {
+  std::string out;
+  while (pos < words.size()) {
+    uint32_t w = words[pos++];
+    for (int b = 0; b < 4; ++b) {
+      char c = static_cast<char>((w >> (8 * b)) & 0xff);
+      if (c == 0) return out;
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+class Decoder {
+ public:
+  Decoder(Module& module, std::vector<RawInstruction>& raw) : m_(module), raw_(raw) {}
+
+  void run() {
+    SourceLine line;
+    for (uint32_t i = 0; i < raw_.size(); ++i) {
+      RawInstruction& r = raw_[i];
+      m_.instructionWordOffsets.push_back(r.wordOffset);
+      if (r.opcode == Op::OpLine) {
+        line = {r.operands.at(0), r.operands.at(1), r.operands.at(2)};
+        continue;
+      }
+      if (r.opcode == Op::OpNoLine) {
+        line = {};
+        continue;
+      }
+      Instruction inst{r.opcode, r.resultType, r.result, std::move(r.operands), i, line};
+      decode(inst);
+      if (isBlockTerminator(inst.opcode)) line = {};
+    }
+    if (fn_) throw Error("invalid-module", "function without OpFunctionEnd");
+    finishEntryPoints();
+  }
+
+ private:
+  static bool isBlockTerminator(Op op) {
+    switch (op) {
+      case Op::OpBranch:
+      case Op::OpBranchConditional:
+      case Op::OpSwitch:
+      case Op::OpReturn:
+      case Op::OpReturnValue:
+      case Op::OpUnreachable:
+      case Op::OpKill:
+      case Op::OpFunctionEnd:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  void decode(Instruction& inst) {
+    if (fn_ && decodeInFunction(inst)) return;
+    switch (inst.opcode) {
+      case Op::OpCapability:
+        m_.capabilities.push_back(static_cast<spv::Capability>(inst.operands.at(0)));
+        return;
+      case Op::OpExtension: {
+        size_t pos = 0;
+        m_.extensions.push_back(readString(inst.operands, pos));
+        return;
+      }
+      case Op::OpExtInstImport: {
+        size_t pos = 0;
+        m_.extInstImports[inst.result] = readString(inst.operands, pos);
+        return;
+      }
+      case Op::OpMemoryModel:
+        m_.addressing = static_cast<spv::AddressingModel>(inst.operands.at(0));
+        return;
+      case Op::OpEntryPoint:
+        decodeEntryPoint(inst);
+        return;
+      case Op::OpExecutionMode:
+      case Op::OpExecutionModeId:
+        pendingModes_.push_back(std::move(inst));
+        return;
+      case Op::OpString: {
+        size_t pos = 0;
+        m_.strings[inst.result] = readString(inst.operands, pos);
+        return;
+      }
+      case Op::OpName: {
+        size_t pos = 1;
+        m_.names[inst.operands.at(0)] = readString(inst.operands, pos);
+        return;
+      }
+      case Op::OpDecorate:
+        decodeDecoration(inst.operands.at(0), inst.operands, 1);
+        return;
+      case Op::OpMemberDecorate: {
+        Decoration d{static_cast<spv::Decoration>(inst.operands.at(2)),
+                     {inst.operands.begin() + 3, inst.operands.end()}, ""};
+        m_.memberDecorations[{inst.operands[0], inst.operands[1]}].push_back(d);
+        return;
+      }
+      case Op::OpDecorationGroup:
+        return;  // its decorations are already recorded under the group's id
+      case Op::OpGroupDecorate:
+        for (size_t k = 1; k < inst.operands.size(); ++k) {
+          auto it = m_.decorations.find(inst.operands[0]);
+          if (it == m_.decorations.end()) continue;
+          auto copy = it->second;
+          auto& dst = m_.decorations[inst.operands[k]];
+          dst.insert(dst.end(), copy.begin(), copy.end());
+        }
+        return;
+      case Op::OpGroupMemberDecorate:
+        return;  // member decorations carry nothing spvsim needs
+      case Op::OpVariable:
+        decodeGlobalVariable(inst);
+        return;
+      case Op::OpFunction:
+        beginFunction(inst);
+        return;
+      case Op::OpUndef:
+        decodeConstant(inst);
+        return;
+      default:
+        break;
+    }
+    if (isTypeOp(inst.opcode)) return decodeType(inst);
+    if (isConstantOp(inst.opcode)) return decodeConstant(inst);
+    // Debug and source-level instructions that carry nothing executable.
+    switch (inst.opcode) {
+      case Op::OpSource:
+      case Op::OpSourceContinued:
+      case Op::OpSourceExtension:
+      case Op::OpMemberName:
+      case Op::OpModuleProcessed:
+      case Op::OpNop:
+      case Op::OpExtInst:  // module-level OpenCL.DebugInfo.100 instructions
+        if (inst.opcode == Op::OpExtInst) moduleExtInsts_.push_back(inst);
+        return;
+      default:
+        throw Error("unsupported",
+                    fmt::format("unsupported SPIR-V instruction {} at module scope",
+                                opcodeName(inst.opcode)));
+    }
+  }
+
+  static bool isTypeOp(Op op) {
+    switch (op) {
+      case Op::OpTypeVoid: case Op::OpTypeBool: case Op::OpTypeInt: case Op::OpTypeFloat:
+      case Op::OpTypeVector: case Op::OpTypeArray: case Op::OpTypeRuntimeArray:
+      case Op::OpTypeStruct: case Op::OpTypePointer: case Op::OpTypeFunction:
+      case Op::OpTypeEvent: case Op::OpTypeDeviceEvent: case Op::OpTypeReserveId:
+      case Op::OpTypeQueue: case Op::OpTypePipe: case Op::OpTypeImage:
+      case Op::OpTypeSampler: case Op::OpTypeSampledImage: case Op::OpTypeOpaque:
+      case Op::OpTypePipeStorage: case Op::OpTypeForwardPointer:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  static bool isConstantOp(Op op) {
+    switch (op) {
+      case Op::OpConstant: case Op::OpConstantTrue: case Op::OpConstantFalse:
+      case Op::OpConstantComposite: case Op::OpConstantNull: case Op::OpConstantSampler:
+      case Op::OpSpecConstant: case Op::OpSpecConstantTrue: case Op::OpSpecConstantFalse:
+      case Op::OpSpecConstantComposite: case Op::OpSpecConstantOp:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  void decodeDecoration(Id target, const std::vector<uint32_t>& ops, size_t first) {
+    Decoration d{static_cast<spv::Decoration>(ops.at(first)), {}, ""};
+    size_t pos = first + 1;
+    if (d.kind == spv::Decoration::LinkageAttributes ||
+        d.kind == spv::Decoration::UserSemantic) {
+      d.text = readString(ops, pos);
+    }
+    d.literals.assign(ops.begin() + std::min(pos, ops.size()), ops.end());
+    m_.decorations[target].push_back(std::move(d));
+  }
+
+  void decodeEntryPoint(const Instruction& inst) {
+    EntryPoint ep;
+    ep.function = inst.operands.at(1);
+    size_t pos = 2;
+    ep.name = readString(inst.operands, pos);
+    ep.interface.assign(inst.operands.begin() + pos, inst.operands.end());
+    ep.index = inst.index;
+    if (static_cast<spv::ExecutionModel>(inst.operands[0]) != spv::ExecutionModel::Kernel)
+      return;  // spvsim runs OpenCL kernels only; other models are ignored
+    m_.entryPoints.push_back(std::move(ep));
+  }
+
+  void decodeType(const Instruction& inst) {
+    if (inst.opcode == Op::OpTypeForwardPointer) return;
+    Type t;
+    t.id = inst.result;
+    t.opcode = inst.opcode;
+    const auto& o = inst.operands;
+    switch (inst.opcode) {
+      case Op::OpTypeVoid: t.kind = TypeKind::Void; break;
+      case Op::OpTypeBool: t.kind = TypeKind::Bool; break;
+      case Op::OpTypeInt:
+        t.kind = TypeKind::Int;
+        t.width = o.at(0);
+        t.isSigned = o.at(1) != 0;
+        break;
+      case Op::OpTypeFloat:
+        t.kind = TypeKind::Float;
+        t.width = o.at(0);
+        break;
+      case Op::OpTypeVector:
+        t.kind = TypeKind::Vector;
+        t.element = o.at(0);
+        t.count = o.at(1);
+        break;
+      case Op::OpTypeArray:
+        t.kind = TypeKind::Array;
+        t.element = o.at(0);
+        t.count = constantAsU64(o.at(1));
+        break;
+      case Op::OpTypeRuntimeArray:
+        t.kind = TypeKind::RuntimeArray;
+        t.element = o.at(0);
+        break;
+      case Op::OpTypeStruct:
+        t.kind = TypeKind::Struct;
+        t.members = o;
+        t.packed = m_.hasDecoration(t.id, spv::Decoration::CPacked);
+        break;
+      case Op::OpTypePointer:
+        t.kind = TypeKind::Pointer;
+        t.storage = static_cast<spv::StorageClass>(o.at(0));
+        t.element = o.at(1);
+        break;
+      case Op::OpTypeFunction:
+        t.kind = TypeKind::Function;
+        t.members = o;
+        break;
+      default:
+        t.kind = TypeKind::Opaque;
+        break;
+    }
+    // Pointers may name a pointee declared later (forward pointers): no lookup needed.
+    computeLayout(m_, t);
+    m_.types[t.id] = std::move(t);
+  }
+
+  uint64_t constantAsU64(Id id) const {
+    auto it = m_.constants.find(id);
+    if (it == m_.constants.end())
+      throw Error("invalid-module", fmt::format("%{} is not a constant", id));
+    uint64_t v = 0;
+    std::memcpy(&v, it->second.bytes.data(), std::min<size_t>(8, it->second.bytes.size()));
+    return v;
+  }
+
+  void decodeConstant(Instruction& inst) {
+    Constant c;
+    c.id = inst.result;
+    c.type = inst.resultType;
+    c.index = inst.index;
+    const Type& t = m_.type(c.type);
+    c.bytes.assign(t.size, 0);
+    const auto& o = inst.operands;
+    switch (inst.opcode) {
+      case Op::OpConstant:
+      case Op::OpSpecConstant:
+        for (size_t k = 0; k < o.size() && 4 * k < c.bytes.size(); ++k)
+          std::memcpy(c.bytes.data() + 4 * k, &o[k],
+                      std::min<size_t>(4, c.bytes.size() - 4 * k));
+        break;
+      case Op::OpConstantTrue:
+      case Op::OpSpecConstantTrue:
+        c.bytes[0] = 1;
+        break;
+      case Op::OpConstantFalse:
+      case Op::OpSpecConstantFalse:
+      case Op::OpConstantNull:
+        break;
+      case Op::OpUndef:
+        c.isUndef = true;
+        break;
+      case Op::OpConstantComposite:
+      case Op::OpSpecConstantComposite:
+        fillComposite(c, t, o);
+        break;
+      case Op::OpConstantSampler:
+        // addressing mode, normalized, filter: kept as the opaque value's bits.
+        c.bytes.assign(t.size, 0);
+        c.bytes[0] = static_cast<uint8_t>(o.at(0) | (o.at(1) << 3) | (o.at(2) << 4));
+        break;
+      default:
+        throw Error("unsupported", fmt::format("unsupported SPIR-V instruction {} (%{})",
+                                               opcodeName(inst.opcode), inst.result));
+    }
+    switch (inst.opcode) {
+      case Op::OpSpecConstant: case Op::OpSpecConstantTrue: case Op::OpSpecConstantFalse:
+      case Op::OpSpecConstantComposite:
+        c.isSpec = true;
+        if (auto* d = m_.findDecoration(c.id, spv::Decoration::SpecId))
+          c.specId = d->literals.at(0);
+        break;
+      default:
+        break;
+    }
+    m_.constants[c.id] = std::move(c);
+  }
+
+  void fillComposite(Constant& c, const Type& t, const std::vector<uint32_t>& parts) {
+    for (size_t k = 0; k < parts.size(); ++k) {
+      auto it = m_.constants.find(parts[k]);
+      if (it == m_.constants.end())
+        throw Error("invalid-module",
+                    fmt::format("constituent %{} of %{} is not a constant", parts[k], c.id));
+      uint64_t offset = 0;
+      if (t.kind == TypeKind::Struct)
+        offset = t.memberOffsets.at(k);
+      else
+        offset = k * m_.type(t.element).size;
+      const auto& b = it->second.bytes;
+      if (offset + b.size() > c.bytes.size())
+        throw Error("invalid-module", fmt::format("composite %{} overflows its type", c.id));
+      std::memcpy(c.bytes.data() + offset, b.data(), b.size());
+    }
+  }
+
+  void decodeGlobalVariable(const Instruction& inst) {
+    Variable v;
+    v.id = inst.result;
+    v.type = inst.resultType;
+    v.storage = static_cast<spv::StorageClass>(inst.operands.at(0));
+    if (inst.operands.size() > 1) v.initializer = inst.operands[1];
+    v.index = inst.index;
+    if (auto* d = m_.findDecoration(v.id, spv::Decoration::BuiltIn))
+      v.builtin = static_cast<spv::BuiltIn>(d->literals.at(0));
+    m_.variables[v.id] = v;
+    m_.globalVariables.push_back(v);
+  }
+
+  void beginFunction(const Instruction& inst) {
+    fn_ = std::make_unique<Function>();
+    fn_->id = inst.result;
+    fn_->resultType = inst.resultType;
+    fn_->functionType = inst.operands.at(1);
+    fn_->index = inst.index;
+    if (auto* d = m_.findDecoration(fn_->id, spv::Decoration::LinkageAttributes)) {
+      fn_->linkName = d->text;
+      fn_->isImport = !d->literals.empty() &&
+                      d->literals[0] == static_cast<uint32_t>(spv::LinkageType::Import);
+    }
+  }
+
+  // Returns true when the instruction belongs to the function being decoded.
+  bool decodeInFunction(Instruction& inst) {
+    switch (inst.opcode) {
+      case Op::OpFunctionParameter:
+        fn_->params.push_back(inst.result);
+        fn_->paramTypes.push_back(inst.resultType);
+        return true;
+      case Op::OpLabel:
+        fn_->blocks.push_back(Block{inst.result, {}});
+        return true;
+      case Op::OpFunctionEnd:
+        m_.functionIndex[fn_->id] = m_.functions.size();
+        m_.functions.push_back(std::move(*fn_));
+        fn_.reset();
+        return true;
+      case Op::OpUndef:
+        decodeConstant(inst);
+        return true;
+      case Op::OpLine:
+      case Op::OpNoLine:
+        return true;
+      default:
+        if (fn_->blocks.empty())
+          throw Error("invalid-module", fmt::format("instruction {} outside a block",
+                                                    opcodeName(inst.opcode)));
+        fn_->blocks.back().instructions.push_back(std::move(inst));
+        return true;
+    }
+  }
+
+  void finishEntryPoints() {
+    for (auto& mode : pendingModes_) {
+      ExecutionMode em{static_cast<spv::ExecutionMode>(mode.operands.at(1)),
+                       {mode.operands.begin() + 2, mode.operands.end()}};
+      if (mode.opcode == Op::OpExecutionModeId)
+        for (auto& lit : em.literals) lit = static_cast<uint32_t>(constantAsU64(lit));
+      for (auto& ep : m_.entryPoints)
+        if (ep.function == mode.operands[0]) ep.modes.push_back(em);
+    }
+    for (auto& ep : m_.entryPoints) describeParams(ep);
+  }
+
+  // The user's kernel function that clang's wrapper calls, if the wrapper is one.
+  const Function* innerKernel(const Function& wrapper) const {
+    for (const auto& b : wrapper.blocks)
+      for (const auto& i : b.instructions)
+        if (i.opcode == Op::OpFunctionCall) return m_.findFunction(i.operands.at(0));
+    return nullptr;
+  }
+
+  bool paramAttr(Id param, spv::FunctionParameterAttribute attr) const {
+    auto it = m_.decorations.find(param);
+    if (it == m_.decorations.end()) return false;
+    for (const auto& d : it->second)
+      if (d.kind == spv::Decoration::FuncParamAttr && !d.literals.empty() &&
+          d.literals[0] == static_cast<uint32_t>(attr))
+        return true;
+    return false;
+  }
+
+  std::vector<std::string> argTypeNames(const std::string& kernel) const {
+    std::string prefix = "kernel_arg_type." + kernel + ".";
+    for (const auto& [id, s] : m_.strings) {
+      if (s.rfind(prefix, 0) != 0) continue;
+      std::vector<std::string> out;
+      std::string cur;
+      for (char ch : s.substr(prefix.size())) {
+        if (ch == ',') {
+          out.push_back(cur);
+          cur.clear();
+        } else {
+          cur.push_back(ch);
+        }
+      }
+      if (!cur.empty()) out.push_back(cur);
+      return out;
+    }
+    return {};
+  }
+
+  void describeParams(EntryPoint& ep) {
+    const Function* fn = m_.findFunction(ep.function);
+    if (!fn) throw Error("invalid-module", "entry point names no function");
+    const Function* inner = innerKernel(*fn);
+    if (inner && inner->params.size() != fn->params.size()) inner = nullptr;
+    auto typeNames = argTypeNames(ep.name);
+    for (size_t k = 0; k < fn->params.size(); ++k) {
+      KernelParam p;
+      p.id = fn->params[k];
+      p.type = fn->paramTypes[k];
+      Id named = p.id;
+      if (!m_.names.count(named) && inner) named = inner->params[k];
+      p.name = m_.names.count(named) ? m_.names.at(named) : fmt::format("arg{}", k);
+      if (k < typeNames.size()) p.typeName = typeNames[k];
+      const Type& t = m_.type(p.type);
+      auto attr = [&](spv::FunctionParameterAttribute a) {
+        return paramAttr(p.id, a) || (inner && paramAttr(inner->params[k], a));
+      };
+      if (t.kind == TypeKind::Pointer) {
+        p.byValStruct = attr(spv::FunctionParameterAttribute::ByVal);
+        p.isPointer = !p.byValStruct;
+        p.addressSpace = addressSpaceOf(t.storage);
+        p.readOnly = attr(spv::FunctionParameterAttribute::NoWrite) ||
+                     p.addressSpace == AddressSpace::Constant;
+      }
+      if (auto* d = m_.findDecoration(p.id, spv::Decoration::Alignment))
+        p.alignment = d->literals.at(0);
+      if (p.typeName.empty()) p.typeName = typeName(m_, p.type);
+      ep.params.push_back(std::move(p));
+    }
+  }
+
+  static AddressSpace addressSpaceOf(spv::StorageClass sc) {
+    switch (sc) {
+      case spv::StorageClass::CrossWorkgroup: return AddressSpace::Global;
+      case spv::StorageClass::UniformConstant: return AddressSpace::Constant;
+      case spv::StorageClass::Workgroup: return AddressSpace::Local;
+      case spv::StorageClass::Generic: return AddressSpace::Generic;
+      default: return AddressSpace::Private;
+    }
+  }
+
+  Module& m_;
+  std::vector<RawInstruction>& raw_;
+  std::unique_ptr<Function> fn_;
+  std::vector<Instruction> pendingModes_;
+  std::vector<Instruction> moduleExtInsts_;
+};
+
+}  // namespace
+
+Module parseModule(std::vector<uint32_t> words) {
+  ParseState state;
+  state.words = words.data();
+  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_diagnostic diag = nullptr;
+  spv_result_t rc = spvBinaryParse(ctx, &state, words.data(), words.size(), onHeader,
+                                   onInstruction, &diag);
+  std::string message;
+  if (diag) {
+    message = diag->error;
+    spvDiagnosticDestroy(diag);
+  }
+  spvContextDestroy(ctx);
+  if (rc != SPV_SUCCESS)
+    throw Error("invalid-module", message.empty() ? "cannot parse module" : message);
+
+  Module m;
+  m.version = state.version;
+  m.generator = state.generator;
+  m.bound = state.bound;
+  m.words = std::move(words);
+  Decoder(m, state.instructions).run();
+  return m;
+}
+
+}  // namespace spvsim::spirv

@@ -1,0 +1,12 @@
+// Decodes validated words into a Module (no validation here).
+#pragma once
+
+#include "spirv/module.h"
+
+namespace spvsim::spirv {
+
+// Throws Error("invalid-module") for words SPIRV-Tools cannot parse and
+// Error("unsupported") for constructs the decoder does not handle (named).
+Module parseModule(std::vector<uint32_t> words);
+
+}  // namespace spvsim::spirv

@@ -1,0 +1,104 @@
+// The lowered form of a kernel: pre-decoded instructions whose operands are byte
+// offsets into a sub-group's register file. Built once per (kernel, sub-group size),
+// shared read-only by every launch and host thread.
+//
+// Register file layout (struct of arrays): a value id of per-lane size S owns
+// S * width contiguous bytes; lane l's value starts at offset + l * S. Values use the
+// OpenCL C memory layout (vec3 padded to vec4), so loads, stores, bitcasts and
+// composite copies are plain byte copies.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spirv/module.h"
+#include "src/memory.h"
+
+namespace spvsim {
+
+class SubGroup;
+struct Inst;
+using ExecFn = void (*)(SubGroup&, const Inst&);
+
+struct Inst {
+  ExecFn fn = nullptr;
+  uint32_t r = 0;       // result register offset
+  uint32_t a = 0;       // operand register offsets (meaning per handler)
+  uint32_t b = 0;
+  uint32_t c = 0;
+  uint32_t n = 0;       // components, or bytes per lane, per handler
+  uint32_t aux = 0;     // handler-specific: an index into LoweredKernel::extra, ...
+  uint32_t aux2 = 0;
+  uint32_t src = 0;     // spirv::Instruction::index, for diagnostics
+};
+
+// A control-flow edge: where it goes and the phi copies it performs.
+// Layout in LoweredKernel::extra at `edge`: [targetPc, copyCount, (dst, src, bytes)*].
+// When the copies of an edge read registers that they also write, lowering routes
+// them through scratch registers, so executing them in order is a parallel copy.
+
+constexpr uint32_t kNoPc = 0xffffffffu;
+
+struct LoweredFunction {
+  spirv::Id id = 0;
+  uint32_t entryPc = 0;
+  uint32_t exitPc = 0;  // the function's virtual exit: where returning lanes gather
+  std::vector<uint32_t> paramRegs;
+  std::vector<uint32_t> paramSizes;
+  uint32_t returnRegSize = 0;
+  std::string name;
+};
+
+// A value placed in the register file before execution (constants, variable
+// addresses), broadcast to every lane.
+struct RegisterInit {
+  uint32_t reg = 0;
+  std::vector<uint8_t> value;  // one lane's bytes
+};
+
+enum class Builtin : uint8_t {
+  GlobalInvocationId, LocalInvocationId, WorkgroupId, NumWorkgroups, WorkgroupSize,
+  EnqueuedWorkgroupSize, GlobalSize, GlobalOffset, GlobalLinearId, LocalInvocationIndex,
+  WorkDim, SubgroupSize, SubgroupMaxSize, NumSubgroups, NumEnqueuedSubgroups, SubgroupId,
+  SubgroupLocalInvocationId, SubgroupEqMask, SubgroupGeMask, SubgroupGtMask,
+  SubgroupLeMask, SubgroupLtMask,
+};
+
+// A built-in variable: a private region each lane sees its own value in.
+struct BuiltinSlot {
+  Builtin builtin;
+  uint32_t region = 0;  // index into MemoryMap::priv
+  uint32_t elementBytes = 0;
+  uint32_t components = 1;
+};
+
+struct LoweredKernel {
+  const spirv::EntryPoint* entry = nullptr;
+  uint32_t width = 0;            // sub-group size (lanes per register)
+  std::vector<Inst> code;
+  std::vector<uint32_t> extra;
+  std::vector<LoweredFunction> functions;  // [0] is the entry point
+  uint32_t registerBytes = 0;    // whole register file of one sub-group
+  std::vector<RegisterInit> inits;
+  std::vector<BuiltinSlot> builtins;
+  // Regions fixed by the module: private (all function variables and built-ins; no
+  // recursion in OpenCL, so every variable has one static slot), local (module-scope
+  // Workgroup variables), global/constant (program-scope variables).
+  std::vector<Region> privateRegions;
+  uint64_t privateBytes = 0;  // per lane
+  std::vector<Region> localRegions;
+  uint64_t localBytes = 0;
+  uint32_t programGlobalRegions = 0;    // regions 1..N of the global space
+  uint32_t programConstantRegions = 0;  // regions 1..N of the constant space
+  // Kernel parameters: ByVal struct parameters point at a private copy (region != 0).
+  std::vector<uint32_t> paramByValRegion;
+  // Module-scope Private variables with initializers: (region, bytes) per lane.
+  std::vector<std::pair<uint32_t, std::vector<uint8_t>>> privateInits;
+  bool usesPrintf = false;
+
+  std::vector<std::string> instructionText;  // by spirv index, for diagnostics
+  std::vector<std::string> instructionLine;  // by spirv index: "file:line" or 
+};
+
+}  // namespace spvsim

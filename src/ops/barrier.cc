@@ -1,0 +1,71 @@
+// OpControlBarrier and OpMemoryBarrier. A work-group barrier parks the sub-group until
+// every sub-group of the work-group reaches it (src/workgroup.cc); a sub-group barrier
+// only checks uniformity, since the lanes of a sub-group run in lockstep.
+#include <atomic>
+
+#include <fmt/core.h>
+
+#include "src/ops/elementwise.h"
+
+namespace spvsim {
+namespace {
+
+using spv::Op;
+using spv::Scope;
+
+// Reached by only part of the sub-group: undefined behaviour, reported; the work-group
+// stops because no choice of continuation would be faithful.
+bool checkUniform(SubGroup& sg, const Inst& in, const char* what) {
+  if (sg.mask == sg.live) return true;
+  sg.report(in, "barrier-divergence",
+            fmt::format("{} reached by {} of the sub-group's {} lanes (lanes {} are "
+                        "elsewhere)",
+                        what, sg.activeCount, sg.liveLanes,
+                        fmt::format("{}", sg.live.andNot(sg.mask).count())),
+            sg.mask);
+  sg.wg->aborted = true;
+  sg.state = SubGroupState::Done;
+  return false;
+}
+
+void workGroupBarrier(SubGroup& sg, const Inst& in) {
+  if (!checkUniform(sg, in, "work-group barrier")) return;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  sg.state = SubGroupState::AtBarrier;
+  sg.barrierPc = sg.pc - 1;
+}
+
+void subGroupBarrier(SubGroup& sg, const Inst& in) {
+  checkUniform(sg, in, "sub-group barrier");
+}
+
+void memoryFence(SubGroup&, const Inst&) {
+  // Host threads run whole work-groups; device-scope fences must order their memory.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
+
+void lowerControlBarrier(Lowerer& lw, const spirv::Instruction& inst) {
+  auto scope = static_cast<Scope>(lw.constantValue(inst.operands.at(0)));
+  switch (scope) {
+    case Scope::Workgroup:
+      lw.emit(inst, &workGroupBarrier);
+      return;
+    case Scope::Subgroup:
+      lw.emit(inst, &subGroupBarrier);
+      return;
+    default:
+      lw.unsupported(inst, fmt::format("OpControlBarrier with execution scope {}",
+                                       static_cast<uint32_t>(scope)));
+  }
+}
+
+}  // namespace
+
+void registerBarrierOps(OpTable& t) {
+  t.core[uint32_t(Op::OpControlBarrier)] = &lowerControlBarrier;
+  t.core[uint32_t(Op::OpMemoryBarrier)] = [](Lowerer& lw, const spirv::Instruction& inst) {
+    lw.emit(inst, &memoryFence);
+  };
+}
+
+}  // namespace spvsim

@@ -1,0 +1,136 @@
+// Shifts, bitwise and logical operations, OpSelect, OpAny/OpAll, OpBitCount.
+#include <bit>
+#include <cstring>
+
+#include "src/ops/elementwise.h"
+
+namespace spvsim {
+namespace {
+
+using ops::binaryLoop;
+using ops::emitElementwise;
+using ops::unaryLoop;
+using spv::Op;
+
+// Shift counts >= the width are undefined in SPIR-V; OpenCL C masks them, and clang
+// emits that mask explicitly, so here the count is reduced modulo the width only to
+// keep the host computation defined.
+template <class T> struct Shl { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>; return T(W(a) << (b & (sizeof(T) * 8 - 1))); }); } };
+template <class T> struct Shr { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a >> (b & (sizeof(T) * 8 - 1))); }); } };
+template <class T> struct Sar {
+  static void run(SubGroup& sg, const Inst& in) {
+    using S = std::make_signed_t<T>;
+    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(S(a) >> (b & (sizeof(T) * 8 - 1))); });
+  }
+};
+template <class T> struct And { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a & b); }); } };
+template <class T> struct Or { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a | b); }); } };
+template <class T> struct Xor { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a ^ b); }); } };
+template <class T> struct Not { static void run(SubGroup& sg, const Inst& in) { unaryLoop<T, T>(sg, in, [](T a) { return T(~a); }); } };
+template <class T> struct BitCount { static void run(SubGroup& sg, const Inst& in) { unaryLoop<T, T>(sg, in, [](T a) { return T(std::popcount(a)); }); } };
+template <class T> struct BitReverse {
+  static void run(SubGroup& sg, const Inst& in) {
+    unaryLoop<T, T>(sg, in, [](T a) {
+      T r = 0;
+      for (unsigned k = 0; k < sizeof(T) * 8; ++k) r = T(r | (((a >> k) & 1) << (sizeof(T) * 8 - 1 - k)));
+      return r;
+    });
+  }
+};
+
+// Booleans are one byte, 0 or 1.
+void logicalAnd(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a & b); }); }
+void logicalOr(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a | b); }); }
+void logicalEqual(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a == b); }); }
+void logicalNotEqual(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a != b); }); }
+void logicalNot(SubGroup& sg, const Inst& in) { unaryLoop<uint8_t, uint8_t>(sg, in, [](uint8_t a) { return uint8_t(!a); }); }
+
+// OpSelect with a condition of one bool per component (in.aux2 == 0) or one per lane.
+template <size_t N>
+struct Select {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint8_t* cond = sg.reg<uint8_t>(in.a);
+    uint8_t* r = sg.reg<uint8_t>(in.r);
+    const uint8_t* x = sg.reg<uint8_t>(in.b);
+    const uint8_t* y = sg.reg<uint8_t>(in.c);
+    const uint32_t n = in.n, condStride = in.aux2 ? 1 : n;
+    sg.forActive([&](uint32_t l) {
+      for (uint32_t c = 0; c < n; ++c) {
+        const uint8_t* src = cond[l * condStride + (in.aux2 ? 0 : c)] ? x : y;
+        std::memcpy(r + (size_t(l) * n + c) * N, src + (size_t(l) * n + c) * N, N);
+      }
+    });
+  }
+};
+
+// OpAny / OpAll over the components of a bool vector.
+template <bool All>
+void anyAll(SubGroup& sg, const Inst& in) {
+  uint8_t* r = sg.reg<uint8_t>(in.r);
+  const uint8_t* a = sg.reg<uint8_t>(in.a);
+  sg.forActive([&](uint32_t l) {
+    bool v = All;
+    for (uint32_t c = 0; c < in.aux; ++c) v = All ? (v && a[l * in.n + c]) : (v || a[l * in.n + c]);
+    r[l] = v;
+  });
+}
+
+template <template <class> class H, uint32_t Arity>
+void lowerInt(Lowerer& lw, const spirv::Instruction& inst) {
+  emitElementwise(lw, inst, pickUnsigned<H>(lw.shape(inst.resultType).scalar), Arity);
+}
+
+void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
+  Shape s = lw.shape(inst.resultType);
+  Shape c = lw.shapeOfValue(inst.operands.at(0));
+  uint32_t elementBytes = s.bytes / s.stride;
+  ExecFn fn = nullptr;
+  switch (elementBytes) {
+    case 1: fn = &Select<1>::run; break;
+    case 2: fn = &Select<2>::run; break;
+    case 4: fn = &Select<4>::run; break;
+    case 8: fn = &Select<8>::run; break;
+    default: break;
+  }
+  if (s.scalar == Scalar::Other) {  // structs and arrays: select the whole value
+    elementBytes = s.bytes;
+    fn = nullptr;
+  }
+  if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
+  Inst& in = emitElementwise(lw, inst, fn, 3);
+  in.aux2 = (c.components == 1 && s.components > 1) ? 1 : 0;
+}
+
+}  // namespace
+
+void registerBitwiseOps(OpTable& t) {
+  t.core[uint32_t(Op::OpShiftLeftLogical)] = &lowerInt<Shl, 2>;
+  t.core[uint32_t(Op::OpShiftRightLogical)] = &lowerInt<Shr, 2>;
+  t.core[uint32_t(Op::OpShiftRightArithmetic)] = &lowerInt<Sar, 2>;
+  t.core[uint32_t(Op::OpBitwiseAnd)] = &lowerInt<And, 2>;
+  t.core[uint32_t(Op::OpBitwiseOr)] = &lowerInt<Or, 2>;
+  t.core[uint32_t(Op::OpBitwiseXor)] = &lowerInt<Xor, 2>;
+  t.core[uint32_t(Op::OpNot)] = &lowerInt<Not, 1>;
+  t.core[uint32_t(Op::OpBitCount)] = &lowerInt<BitCount, 1>;
+  t.core[uint32_t(Op::OpBitReverse)] = &lowerInt<BitReverse, 1>;
+  t.core[uint32_t(Op::OpLogicalAnd)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalAnd, 2); };
+  t.core[uint32_t(Op::OpLogicalOr)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalOr, 2); };
+  t.core[uint32_t(Op::OpLogicalEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalEqual, 2); };
+  t.core[uint32_t(Op::OpLogicalNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalNotEqual, 2); };
+  t.core[uint32_t(Op::OpLogicalNot)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalNot, 1); };
+  t.core[uint32_t(Op::OpSelect)] = &lowerSelect;
+  t.core[uint32_t(Op::OpAny)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    Inst& in = emitElementwise(lw, i, &anyAll<false>, 1);
+    Shape s = lw.shapeOfValue(i.operands[0]);
+    in.n = s.stride;
+    in.aux = s.components;
+  };
+  t.core[uint32_t(Op::OpAll)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    Inst& in = emitElementwise(lw, i, &anyAll<true>, 1);
+    Shape s = lw.shapeOfValue(i.operands[0]);
+    in.n = s.stride;
+    in.aux = s.components;
+  };
+}
+
+}  // namespace spvsim

@@ -1,0 +1,296 @@
+// Loads, stores, variables, access chains and memory copies. Every access goes
+// through SubGroup::resolve (bounds, address space, writability) and is alignment
+// checked against the instruction's Aligned operand or the type's natural alignment.
+#include <cstring>
+
+#include <fmt/core.h>
+
+#include "src/ops/elementwise.h"
+
+namespace spvsim {
+namespace {
+
+using spirv::Id;
+using spirv::TypeKind;
+using spv::Op;
+
+// Failed lanes are reported once per instruction; their loaded value is 0.
+template <uint32_t N>
+struct Load {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t bytes = N ? N : in.n;
+    const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+    uint8_t* r = sg.regs + in.r;
+    LaneMask failed, misaligned;
+    AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+    sg.forActive([&](uint32_t l) {
+      const uint8_t* src = sg.resolve(ptr[l], l, bytes, false, err);
+      if (!src) {
+        failed.set(l);
+        firstErr = err;
+        std::memset(r + size_t(l) * bytes, 0, bytes);
+        return;
+      }
+      if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
+      std::memcpy(r + size_t(l) * bytes, src, bytes);
+    });
+    if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, false);
+    if (misaligned.any())
+      sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, bytes, false);
+  }
+};
+
+template <uint32_t N>
+struct Store {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t bytes = N ? N : in.n;
+    const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+    const uint8_t* v = sg.regs + in.b;
+    LaneMask failed, misaligned;
+    AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+    sg.forActive([&](uint32_t l) {
+      uint8_t* dst = sg.resolve(ptr[l], l, bytes, true, err);
+      if (!dst) {
+        failed.set(l);
+        firstErr = err;
+        return;
+      }
+      if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
+      std::memcpy(dst, v + size_t(l) * bytes, bytes);
+    });
+    if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, true);
+    if (misaligned.any())
+      sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, bytes, true);
+  }
+};
+
+template <template <uint32_t> class H>
+ExecFn bySize(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return &H<1>::run;
+    case 2: return &H<2>::run;
+    case 4: return &H<4>::run;
+    case 8: return &H<8>::run;
+    case 16: return &H<16>::run;
+    default: return &H<0>::run;
+  }
+}
+
+// Required alignment: the Aligned memory operand if present, else the natural
+// alignment of the accessed type's scalar elements. Always a power of two.
+uint32_t requiredAlignment(const Lowerer& lw, Id pointee, const spirv::Instruction& inst,
+                           size_t memoryOperandIndex) {
+  uint64_t a = lw.type(pointee).align;
+  if (lw.type(pointee).kind == TypeKind::Struct || lw.type(pointee).kind == TypeKind::Array)
+    a = 1;
+  if (inst.operands.size() > memoryOperandIndex) {
+    uint32_t mask = inst.operands[memoryOperandIndex];
+    if (mask & uint32_t(spv::MemoryAccessMask::Aligned)) a = inst.operands.at(memoryOperandIndex + 1);
+  }
+  if (a == 0 || (a & (a - 1))) a = 1;
+  return static_cast<uint32_t>(a);
+}
+
+void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
+  uint32_t bytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  uint32_t ptr = lw.reg(inst.operands.at(0));
+  uint32_t align = requiredAlignment(lw, inst.resultType, inst, 1);
+  Inst& in = lw.emit(inst, bySize<Load>(bytes));
+  in.a = ptr;
+  in.n = bytes;
+  in.aux = align;
+}
+
+void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
+  Id value = inst.operands.at(1);
+  Id type = lw.typeIdOfValue(value);
+  uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
+  uint32_t ptr = lw.reg(inst.operands[0]), v = lw.reg(value);
+  uint32_t align = requiredAlignment(lw, type, inst, 2);
+  Inst& in = lw.emit(inst, bySize<Store>(bytes));
+  in.a = ptr;
+  in.b = v;
+  in.n = bytes;
+  in.aux = align;
+}
+
+// Function-scope variables have one static private slot each (no recursion).
+void lowerVariable(Lowerer& lw, const spirv::Instruction& inst) {
+  const spirv::Type& pt = lw.type(inst.resultType);
+  const spirv::Type& pointee = lw.type(pt.element);
+  uint32_t region = lw.allocatePrivate(pointee.size, pointee.align,
+                                       "variable " + lw.module.nameOf(inst.result));
+  uint64_t p = makePointer(Space::Private, region, 0);
+  std::vector<uint8_t> bytes(8);
+  std::memcpy(bytes.data(), &p, 8);
+  lw.setConstantRegister(inst.result, bytes);
+  if (inst.operands.size() > 1) {
+    spirv::Instruction store;
+    store.opcode = Op::OpStore;
+    store.index = inst.index;
+    store.operands = {inst.result, inst.operands[1]};
+    lowerStore(lw, store);
+  }
+}
+
+// extra at in.aux: [count, (indexReg, indexBytes, stride)*]; in.a: base; in.b: the
+// constant byte offset (low 32 bits), in.c: its high bits.
+template <bool Dynamic>
+void accessChain(SubGroup& sg, const Inst& in) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  const int64_t constant = int64_t(uint64_t(in.b) | (uint64_t(in.c) << 32));
+  if constexpr (!Dynamic) {
+    sg.forActive([&](uint32_t l) { r[l] = base[l] + constant; });
+  } else {
+    const uint32_t* p = sg.extra + in.aux;
+    const uint32_t count = p[0];
+    sg.forActive([&](uint32_t l) {
+      int64_t offset = constant;
+      for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t* q = p + 1 + 3 * k;
+        const uint8_t* idx = sg.regs + q[0] + size_t(l) * q[1];
+        int64_t i = 0;
+        switch (q[1]) {  // indices are signed
+          case 1: i = int8_t(idx[0]); break;
+          case 2: { int16_t v; std::memcpy(&v, idx, 2); i = v; break; }
+          case 4: { int32_t v; std::memcpy(&v, idx, 4); i = v; break; }
+          default: std::memcpy(&i, idx, 8); break;
+        }
+        offset += i * int64_t(q[2]);
+      }
+      r[l] = base[l] + uint64_t(offset);
+    });
+  }
+}
+
+// Walks the indices of (Ptr)AccessChain: constant indices fold into one offset.
+void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasElement) {
+  Id base = inst.operands.at(0);
+  Id type = lw.type(lw.typeIdOfValue(base)).element;
+  int64_t constant = 0;
+  std::vector<uint32_t> dynamic{0};
+  auto addIndex = [&](Id index, uint64_t stride) {
+    if (lw.isConstant(index)) {
+      const spirv::Type& it = lw.typeOfValue(index);
+      uint64_t v = lw.constantValue(index);
+      int64_t s = it.size == 4 ? int32_t(v) : it.size == 2 ? int16_t(v)
+                : it.size == 1 ? int8_t(v) : int64_t(v);
+      constant += s * int64_t(stride);
+      return;
+    }
+    dynamic.insert(dynamic.end(), {lw.reg(index), uint32_t(lw.typeOfValue(index).size),
+                                   uint32_t(stride)});
+    ++dynamic[0];
+  };
+  size_t first = 1;
+  if (hasElement) {
+    addIndex(inst.operands.at(1), lw.type(type).size);
+    first = 2;
+  }
+  for (size_t k = first; k < inst.operands.size(); ++k) {
+    const spirv::Type& t = lw.type(type);
+    if (t.kind == TypeKind::Struct) {
+      uint64_t member = lw.constantValue(inst.operands[k]);
+      constant += int64_t(t.memberOffsets.at(member));
+      type = t.members.at(member);
+    } else {
+      type = t.element;
+      addIndex(inst.operands[k], lw.type(type).size);
+    }
+  }
+  uint32_t b = lw.reg(base);
+  uint32_t at = dynamic[0] ? lw.addExtra(dynamic) : 0;
+  Inst& in = lw.emit(inst, dynamic[0] ? &accessChain<true> : &accessChain<false>);
+  in.a = b;
+  in.b = uint32_t(uint64_t(constant));
+  in.c = uint32_t(uint64_t(constant) >> 32);
+  in.aux = at;
+}
+
+// OpCopyMemory / OpCopyMemorySized: in.a target, in.b source, bytes in.n or from in.c.
+template <bool Sized>
+void copyMemory(SubGroup& sg, const Inst& in) {
+  const uint64_t* dst = sg.reg<uint64_t>(in.a);
+  const uint64_t* src = sg.reg<uint64_t>(in.b);
+  LaneMask failed;
+  AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+  bool failedWrite = false;
+  uint64_t failedBytes = 0;
+  sg.forActive([&](uint32_t l) {
+    uint64_t bytes = in.n;
+    if constexpr (Sized) {
+      bytes = 0;
+      std::memcpy(&bytes, sg.regs + in.c + size_t(l) * in.aux2, in.aux2);
+    }
+    if (bytes == 0) return;
+    const uint8_t* s = sg.resolve(src[l], l, bytes, false, err);
+    uint8_t* d = s ? sg.resolve(dst[l], l, bytes, true, err) : nullptr;
+    if (!s || !d) {
+      failed.set(l);
+      firstErr = err;
+      failedWrite = s != nullptr;
+      failedBytes = bytes;
+      return;
+    }
+    std::memmove(d, s, bytes);
+  });
+  if (failed.any())
+    sg.reportAccess(in, firstErr, failed, failedWrite ? dst : src, failedBytes, failedWrite);
+}
+
+void lowerCopyMemory(Lowerer& lw, const spirv::Instruction& inst) {
+  Id target = inst.operands.at(0);
+  uint32_t t = lw.reg(target), s = lw.reg(inst.operands.at(1));
+  Inst& in = lw.emit(inst, &copyMemory<false>);
+  in.a = t;
+  in.b = s;
+  in.n = static_cast<uint32_t>(lw.type(lw.typeOfValue(target).element).size);
+}
+
+void lowerCopyMemorySized(Lowerer& lw, const spirv::Instruction& inst) {
+  uint32_t t = lw.reg(inst.operands.at(0)), s = lw.reg(inst.operands.at(1));
+  Id size = inst.operands.at(2);
+  uint32_t sizeReg = lw.reg(size);
+  uint32_t sizeBytes = static_cast<uint32_t>(lw.typeOfValue(size).size);
+  Inst& in = lw.emit(inst, &copyMemory<true>);
+  in.a = t;
+  in.b = s;
+  in.c = sizeReg;
+  in.aux2 = sizeBytes;
+}
+
+template <bool Equal>
+void pointerCompare(SubGroup& sg, const Inst& in) {
+  ops::binaryLoop<uint8_t, uint64_t, uint64_t>(sg, in, [](uint64_t a, uint64_t b) {
+    return uint8_t((a == b) == Equal);
+  });
+}
+
+void pointerDiff(SubGroup& sg, const Inst& in) {
+  ops::binaryLoop<int64_t, uint64_t, uint64_t>(sg, in, [&](uint64_t a, uint64_t b) {
+    return int64_t(a - b) / int64_t(in.aux);
+  });
+}
+
+}  // namespace
+
+void registerMemoryOps(OpTable& t) {
+  t.core[uint32_t(Op::OpLoad)] = &lowerLoad;
+  t.core[uint32_t(Op::OpStore)] = &lowerStore;
+  t.core[uint32_t(Op::OpVariable)] = &lowerVariable;
+  t.core[uint32_t(Op::OpAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, false); };
+  t.core[uint32_t(Op::OpInBoundsAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, false); };
+  t.core[uint32_t(Op::OpPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, true); };
+  t.core[uint32_t(Op::OpInBoundsPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, true); };
+  t.core[uint32_t(Op::OpCopyMemory)] = &lowerCopyMemory;
+  t.core[uint32_t(Op::OpCopyMemorySized)] = &lowerCopyMemorySized;
+  t.core[uint32_t(Op::OpPtrEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { ops::emitElementwise(lw, i, &pointerCompare<true>, 2); };
+  t.core[uint32_t(Op::OpPtrNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { ops::emitElementwise(lw, i, &pointerCompare<false>, 2); };
+  t.core[uint32_t(Op::OpPtrDiff)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    Inst& in = ops::emitElementwise(lw, i, &pointerDiff, 2);
+    in.aux = static_cast<uint32_t>(lw.type(lw.typeOfValue(i.operands[0]).element).size);
+  };
+}
+
+}  // namespace spvsim

@@ -1,0 +1,86 @@
+// Test helpers for the OpenCL.std families: compile OpenCL C with clang-15 +
+// llvm-spirv-15 at test time and run one-dimensional NDRanges over host vectors.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "spirv/loader.h"
+#include "src/program.h"
+
+namespace spvsim::testing {
+
+inline std::string tempDir() {
+  const char* t = std::getenv("TEST_TMPDIR");
+  return t ? t : "/tmp";
+}
+
+// OpenCL C -> SPIR-V words, the way DESIGN.md's `.cl` front end does it.
+inline std::vector<uint32_t> compileOpenCl(const std::string& source, const std::string& name) {
+  const std::string base = tempDir() + "/" + name;
+  std::ofstream(base + ".cl") << source;
+  const std::string cmd =
+      "clang-15 -cl-std=CL3.0 -target spir64 -Xclang -no-opaque-pointers -cl-no-stdinc "
+      "-Xclang -finclude-default-header -O2 -emit-llvm -c " +
+      base + ".cl -o " + base + ".bc && llvm-spirv-15 --spirv-ext=+all " + base + ".bc -o " + base +
+      ".spv";
+  if (std::system(cmd.c_str()) != 0) {
+    ADD_FAILURE() << "compiling " << name << " failed: " << cmd;
+    return {};
+  }
+  return spirv::readBinaryFile(base + ".spv");
+}
+
+inline std::shared_ptr<Program> loadOpenCl(const std::string& source, const std::string& name) {
+  return Program::load(compileOpenCl(source, name));
+}
+
+template <class T>
+ArgBinding bind(std::vector<T>& v) {
+  return ArgBinding::buffer(reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T));
+}
+
+// Runs `kernel` over `global` work-items (sub-group size `sgSize`) with buffer args.
+template <class... V>
+LaunchResult run(Program& p, const std::string& kernel, uint64_t global,
+                 std::vector<V>&... buffers) {
+  NDRange range;
+  range.global[0] = global;
+  LaunchOptions options;
+  options.subGroupSize = 8;
+  return p.launch(kernel, range, {bind(buffers)...}, options);
+}
+
+inline std::string describe(const LaunchResult& r) {
+  std::string s;
+  for (const auto& d : r.diagnostics) s += d.kind + ": " + d.message + "\n";
+  return s;
+}
+
+template <class T>
+uint64_t bitsOf(T v) {
+  uint64_t b = 0;
+  std::memcpy(&b, &v, sizeof v);
+  return b;
+}
+
+// Same value, or both NaN; +0 and -0 differ.
+template <class T>
+::testing::AssertionResult sameFloat(T expected, T actual) {
+  if (std::isnan(double(expected)) && std::isnan(double(actual)))
+    return ::testing::AssertionSuccess();
+  if (bitsOf(expected) == bitsOf(actual)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "expected " << double(expected) << " (bits 0x" << std::hex << bitsOf(expected)
+         << "), got " << double(actual) << " (bits 0x" << bitsOf(actual) << ")";
+}
+
+}  // namespace spvsim::testing

@@ -1,0 +1,15 @@
+// Tree reduction in local memory: one sum per work-group. Handles a smaller last
+// work-group (non-uniform NDRange) as long as the enqueued local size is a power of two.
+__kernel void reduce(__global const int *in, __global int *sums, __local int *scratch) {
+  size_t lid = get_local_id(0);
+  size_t n = get_local_size(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t s = get_enqueued_local_size(0) / 2; s > 0; s >>= 1) {
+    if (lid < s && lid + s < n)
+      scratch[lid] += scratch[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    sums[get_group_id(0)] = scratch[0];
+}

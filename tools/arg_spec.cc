@@ -1,0 +1,139 @@
+#include "tools/arg_spec.h"
+
+#include <fmt/format.h>
+
+#include "spirv/error.h"
+#include "tools/buffer_init.h"
+#include "tools/scalar_codec.h"
+#include "tools/text_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+[[noreturn]] void fail(const std::string& message) { throw Error("invalid-argument", message); }
+
+bool isImageKind(std::string_view head) {
+  return head.substr(0, 5) == "image" || head == "sampler" || head == "pipe";
+}
+
+ElementType elementType(std::string_view name) {
+  if (auto t = parseElementType(name)) return *t;
+  fail(fmt::format("unknown type '{}' (expected char, uchar, short, ushort, int, uint, long, "
+                   "ulong, half, float, double, size_t, or a vector such as float4)",
+                   name));
+}
+
+ArgValue parseValue(std::string_view typeName, std::string_view list) {
+  ArgValue arg;
+  arg.type = elementType(typeName);
+  arg.count = 1;
+  const auto values = split(list, ',');
+  if (values.size() != 1 && values.size() != arg.type.lanes)
+    fail(fmt::format("{} takes {} value{} (or one for every component), not {}",
+                     arg.type.name(), arg.type.lanes, arg.type.lanes == 1 ? "" : "s",
+                     values.size()));
+  arg.bytes.resize(arg.type.size());
+  fillBuffer(arg.type, values, arg.bytes);
+  return arg;
+}
+
+ArgValue parseLocal(std::string_view text) {
+  ArgValue arg;
+  arg.kind = ArgValue::Kind::Local;
+  if (!parseUnsigned(trim(text), arg.localBytes) || arg.localBytes == 0)
+    fail(fmt::format("local memory size '{}' is not a positive number of bytes", text));
+  return arg;
+}
+
+std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) {
+  const std::string data = readTextFile(path);
+  if (data.size() != expected)
+    fail(fmt::format("file '{}' has {} bytes but the buffer needs {}", path, data.size(),
+                     expected));
+  return {data.begin(), data.end()};
+}
+
+void initialize(ArgValue& arg, std::string_view init) {
+  if (init == "zero") return;
+  const size_t open = init.find('(');
+  if (open == std::string_view::npos || init.back() != ')')
+    fail(fmt::format("unknown initializer '{}' (expected zero, fill(V), range(START[,STEP]), "
+                     "values(V,...), random(SEED) or file(PATH))",
+                     init));
+  const std::string_view name = trim(init.substr(0, open));
+  const std::string_view inner = init.substr(open + 1, init.size() - open - 2);
+  if (name == "fill") return fillBuffer(arg.type, split(inner, ','), arg.bytes);
+  if (name == "values") return valuesBuffer(arg.type, split(inner, ','), arg.bytes);
+  if (name == "range") {
+    const auto parts = split(inner, ',');
+    if (parts.size() > 2) fail("range() takes START or START,STEP");
+    return rangeBuffer(arg.type, parts[0], parts.size() == 2 ? parts[1] : "1", arg.bytes);
+  }
+  if (name == "random") {
+    uint64_t seed = 0;
+    if (!parseUnsigned(trim(inner), seed))
+      fail(fmt::format("random() seed '{}' is not an unsigned number", inner));
+    return randomBuffer(arg.type, seed, arg.bytes);
+  }
+  if (name == "file") {
+    arg.bytes = readBytes(std::string(trim(inner)), arg.bytes.size());
+    return;
+  }
+  fail(fmt::format("unknown initializer '{}' (expected zero, fill, range, values, random or file)",
+                   name));
+}
+
+ArgValue parseBuffer(std::string_view text) {
+  const size_t open = text.find('[');
+  const size_t close = text.find(']');
+  if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+    fail("expected buffer:TYPE[N]=INIT, e.g. buffer:float[1024]=range(0)");
+  ArgValue arg;
+  arg.kind = ArgValue::Kind::Buffer;
+  arg.type = elementType(trim(text.substr(0, open)));
+  const std::string_view count = trim(text.substr(open + 1, close - open - 1));
+  if (!parseUnsigned(count, arg.count) || arg.count == 0)
+    fail(fmt::format("buffer length '{}' is not a positive number of elements", count));
+  if (arg.count > kMaxBufferBytes / arg.type.size())
+    fail(fmt::format("buffer of {} {} elements is larger than {} bytes", arg.count,
+                     arg.type.name(), kMaxBufferBytes));
+  arg.bytes.assign(arg.count * arg.type.size(), 0);
+  const std::string_view rest = trim(text.substr(close + 1));
+  if (rest.empty()) return arg;
+  if (rest[0] != '=') fail(fmt::format("expected '=INIT' after ']', found '{}'", rest));
+  initialize(arg, trim(rest.substr(1)));
+  return arg;
+}
+
+ArgValue parseUnchecked(std::string_view spec) {
+  if (spec == "null") {
+    ArgValue arg;
+    arg.kind = ArgValue::Kind::Null;
+    return arg;
+  }
+  const size_t colon = spec.find(':');
+  const std::string_view head = trim(spec.substr(0, colon));
+  if (isImageKind(head)) fail("images and samplers are not supported yet");
+  if (colon == std::string_view::npos) {
+    if (parseElementType(head)) fail(fmt::format("missing value: write {}:VALUE", head));
+    fail("expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");
+  }
+  const std::string_view body = spec.substr(colon + 1);
+  if (head == "buffer") return parseBuffer(body);
+  if (head == "local") return parseLocal(body);
+  return parseValue(head, body);
+}
+
+}  // namespace
+
+ArgValue parseArgSpec(std::string_view spec) {
+  try {
+    ArgValue arg = parseUnchecked(trim(spec));
+    arg.text = std::string(spec);
+    return arg;
+  } catch (const Error& e) {
+    throw Error("invalid-argument", fmt::format("--arg '{}': {}", spec, e.what()));
+  }
+}
+
+}  // namespace spvsim::tools

@@ -1,0 +1,24 @@
+// --arg SPEC: one kernel argument written on the command line (DESIGN.md "Command line").
+#pragma once
+
+#include <string_view>
+
+#include "tools/arg_value.h"
+
+namespace spvsim::tools {
+
+// Largest buffer an --arg may ask for.
+inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 32;
+
+// Parses one spec:
+//   TYPE:V[,V...]          scalar or vector (char..double, half, size_t; vectors 2,3,4,8,16);
+//                          a vector takes one value per component, or one for all
+//   buffer:TYPE[N]=INIT    INIT: zero | fill(V) | range(START[,STEP]) | values(V,...) |
+//                          random(SEED) | file(PATH); "=INIT" may be left out (zero)
+//   local:BYTES            local memory
+//   null                   a NULL pointer
+// file(PATH) is read now, relative to the working
+// directory. Throws Error("invalid-argument") quoting the spec.
+ArgValue parseArgSpec(std::string_view spec);
+
+}  // namespace spvsim::tools

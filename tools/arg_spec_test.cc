@@ -1,0 +1,151 @@
+#include "tools/arg_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "spirv/error.h"
+#include "tools/test_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+using testing::bytesOf;
+using Kind = ArgValue::Kind;
+
+std::string errorOf(std::string_view spec) {
+  try {
+    parseArgSpec(spec);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "invalid-argument");
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ArgSpec, Scalars) {
+  ArgValue a = parseArgSpec("int:5");
+  EXPECT_EQ(a.kind, Kind::Value);
+  EXPECT_EQ(a.type, (ElementType{Scalar::Int, 1}));
+  EXPECT_EQ(a.bytes, bytesOf<int32_t>({5}));
+  EXPECT_EQ(a.text, "int:5");
+  EXPECT_EQ(parseArgSpec("float:2.5").bytes, bytesOf<uint32_t>({0x40200000}));
+  EXPECT_EQ(parseArgSpec("half:1.5").bytes, bytesOf<uint16_t>({0x3E00}));
+  EXPECT_EQ(parseArgSpec("double:-1").bytes, bytesOf<double>({-1.0}));
+  EXPECT_EQ(parseArgSpec("char:-1").bytes, (std::vector<uint8_t>{0xff}));
+  EXPECT_EQ(parseArgSpec("uchar:200").bytes, (std::vector<uint8_t>{200}));
+  EXPECT_EQ(parseArgSpec("short:-300").bytes, bytesOf<int16_t>({-300}));
+  EXPECT_EQ(parseArgSpec("ushort:65535").bytes, bytesOf<uint16_t>({65535}));
+  EXPECT_EQ(parseArgSpec("uint:4000000000").bytes, bytesOf<uint32_t>({4000000000u}));
+  EXPECT_EQ(parseArgSpec("long:-5").bytes, bytesOf<int64_t>({-5}));
+  EXPECT_EQ(parseArgSpec("ulong:0xff").bytes, bytesOf<uint64_t>({255}));
+  EXPECT_EQ(parseArgSpec("size_t:8").bytes, bytesOf<uint64_t>({8}));
+}
+
+TEST(ArgSpec, Vectors) {
+  EXPECT_EQ(parseArgSpec("uint4:1,2,3,4").bytes, bytesOf<uint32_t>({1, 2, 3, 4}));
+  EXPECT_EQ(parseArgSpec("int3:1,2,3").bytes, bytesOf<int32_t>({1, 2, 3, 0}));
+  EXPECT_EQ(parseArgSpec("float4:0.5").bytes, bytesOf<float>({0.5f, 0.5f, 0.5f, 0.5f}));
+  EXPECT_EQ(parseArgSpec("char2: 1 , -1 ").bytes, (std::vector<uint8_t>{1, 0xff}));
+  EXPECT_EQ(parseArgSpec("double2:1,2").bytes.size(), 16u);
+  EXPECT_EQ(parseArgSpec("uchar16:7").bytes, std::vector<uint8_t>(16, 7));
+  EXPECT_EQ(parseArgSpec("half8:1").bytes.size(), 16u);
+}
+
+TEST(ArgSpec, Buffers) {
+  ArgValue a = parseArgSpec("buffer:int[8]=range(0)");
+  EXPECT_EQ(a.kind, Kind::Buffer);
+  EXPECT_EQ(a.count, 8u);
+  EXPECT_FALSE(a.dump);  // --dump decides
+  EXPECT_EQ(a.bytes, bytesOf<int32_t>({0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(parseArgSpec("buffer:int[3]=range(5,2)").bytes, bytesOf<int32_t>({5, 7, 9}));
+  EXPECT_EQ(parseArgSpec("buffer:float[2]=fill(1.5)").bytes, bytesOf<float>({1.5f, 1.5f}));
+  EXPECT_EQ(parseArgSpec("buffer:int[2]").bytes, bytesOf<int32_t>({0, 0}));
+  EXPECT_EQ(parseArgSpec("buffer:int[2]=zero").bytes, bytesOf<int32_t>({0, 0}));
+  EXPECT_EQ(parseArgSpec("buffer:short[3]=values(1,-2,3)").bytes, bytesOf<int16_t>({1, -2, 3}));
+  EXPECT_EQ(parseArgSpec("buffer:int[3]=random(1234567)").bytes, bytesOf<int32_t>({17, 73, 23}));
+  EXPECT_EQ(parseArgSpec("buffer:float4[2]=fill(1,2,3,4)").bytes,
+            bytesOf<float>({1, 2, 3, 4, 1, 2, 3, 4}));
+  ArgValue v = parseArgSpec("buffer:int3[2]=zero");
+  EXPECT_EQ(v.bytes.size(), 32u);
+  EXPECT_EQ(v.type.name(), "int3");
+}
+
+TEST(ArgSpec, BufferFromFile) {
+  const auto path = std::filesystem::path(::testing::TempDir()) / "arg_spec_file.bin";
+  {
+    std::ofstream f(path, std::ios::binary);
+    const auto bytes = bytesOf<int32_t>({-1, 42});
+    f.write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  }
+  EXPECT_EQ(parseArgSpec("buffer:int[2]=file(" + path.string() + ")").bytes,
+            bytesOf<int32_t>({-1, 42}));
+  EXPECT_EQ(errorOf("buffer:int[3]=file(" + path.string() + ")"),
+            "--arg 'buffer:int[3]=file(" + path.string() + ")': file '" + path.string() +
+                "' has 8 bytes but the buffer needs 12");
+  EXPECT_NE(errorOf("buffer:int[2]=file(/no/such/file)").find("cannot open '/no/such/file'"),
+            std::string::npos);
+}
+
+TEST(ArgSpec, LocalAndNull) {
+  ArgValue l = parseArgSpec("local:256");
+  EXPECT_EQ(l.kind, Kind::Local);
+  EXPECT_EQ(l.localBytes, 256u);
+  EXPECT_EQ(parseArgSpec("local:0x100").localBytes, 256u);
+  EXPECT_EQ(parseArgSpec("null").kind, Kind::Null);
+}
+
+TEST(ArgSpec, Errors) {
+  EXPECT_EQ(errorOf("uchar:300"), "--arg 'uchar:300': 300 is out of range for uchar (0..255)");
+  EXPECT_EQ(errorOf("int"), "--arg 'int': missing value: write int:VALUE");
+  EXPECT_EQ(errorOf("foo:1"),
+            "--arg 'foo:1': unknown type 'foo' (expected char, uchar, short, ushort, int, uint, "
+            "long, ulong, half, float, double, size_t, or a vector such as float4)");
+  EXPECT_EQ(errorOf("int2:1,2,3"),
+            "--arg 'int2:1,2,3': int2 takes 2 values (or one for every component), not 3");
+  EXPECT_EQ(errorOf("int:"), "--arg 'int:': '' is not a valid int value");
+  EXPECT_EQ(errorOf("float:abc"), "--arg 'float:abc': 'abc' is not a valid float value");
+  EXPECT_EQ(errorOf("whatever"),
+            "--arg 'whatever': expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");
+  EXPECT_EQ(errorOf("local:0"), "--arg 'local:0': local memory size '0' is not a positive "
+                                "number of bytes");
+  EXPECT_EQ(errorOf("local:x"), "--arg 'local:x': local memory size 'x' is not a positive "
+                                "number of bytes");
+}
+
+TEST(ArgSpec, BufferErrors) {
+  EXPECT_EQ(errorOf("buffer:int"),
+            "--arg 'buffer:int': expected buffer:TYPE[N]=INIT, e.g. buffer:float[1024]=range(0)");
+  EXPECT_EQ(errorOf("buffer:int[0]"),
+            "--arg 'buffer:int[0]': buffer length '0' is not a positive number of elements");
+  EXPECT_EQ(errorOf("buffer:int[-1]"),
+            "--arg 'buffer:int[-1]': buffer length '-1' is not a positive number of elements");
+  EXPECT_NE(errorOf("buffer:foo[3]").find("unknown type 'foo'"), std::string::npos);
+  EXPECT_EQ(errorOf("buffer:int[3]=values(1,2)"),
+            "--arg 'buffer:int[3]=values(1,2)': values() has 2 values but the buffer has 3 "
+            "elements");
+  EXPECT_EQ(errorOf("buffer:int[4]=bogus(1)"),
+            "--arg 'buffer:int[4]=bogus(1)': unknown initializer 'bogus' (expected zero, fill, "
+            "range, values, random or file)");
+  EXPECT_NE(errorOf("buffer:int[4]=ones").find("unknown initializer 'ones'"), std::string::npos);
+  EXPECT_NE(errorOf("buffer:int[4]fill(1)").find("expected '=INIT' after ']'"),
+            std::string::npos);
+  EXPECT_EQ(errorOf("buffer:int[4]=range(1,2,3)"),
+            "--arg 'buffer:int[4]=range(1,2,3)': range() takes START or START,STEP");
+  EXPECT_NE(errorOf("buffer:int[2]=random(x)").find("seed 'x'"), std::string::npos);
+  EXPECT_NE(errorOf("buffer:uchar[2]=fill(256)").find("out of range"), std::string::npos);
+  EXPECT_EQ(errorOf("buffer:double[1000000000]"),
+            "--arg 'buffer:double[1000000000]': buffer of 1000000000 double elements is larger "
+            "than 4294967296 bytes");
+}
+
+TEST(ArgSpec, ImagesAreNotSupportedYet) {
+  EXPECT_EQ(errorOf("image2d:rgba8[4,4]=zero"),
+            "--arg 'image2d:rgba8[4,4]=zero': images and samplers are not supported yet");
+  EXPECT_NE(errorOf("sampler:nearest").find("not supported yet"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spvsim::tools

@@ -1,0 +1,13 @@
+// How spvsim prints an error that stops it (exit status 1).
+#pragma once
+
+#include <string>
+
+namespace spvsim::tools {
+
+// "error: MESSAGE" for command-line, input and compile errors; "error: KIND: MESSAGE"
+// for module errors (invalid-module, unsupported), unless MESSAGE already starts with
+// "KIND:". A message of several lines (compiler output) keeps them.
+std::string formatError(const std::string& kind, const std::string& message);
+
+}  // namespace spvsim::tools

@@ -1,0 +1,132 @@
+#include "tools/help.h"
+
+namespace spvsim::tools {
+namespace {
+
+constexpr const char* kOverview = R"(spvsim: runs OpenCL SPIR-V kernels on the CPU the way a GPU would, sub-group by
+sub-group in lockstep, and reports undefined behaviour.
+
+Usage:
+  spvsim run KERNEL --global X[,Y[,Z]] [options] [--arg SPEC]...   run a kernel
+  spvsim run FILE.sim [options]                  run an Oclgrind .sim file
+  spvsim check ...                               (not implemented yet)
+  spvsim debug ...                               (not implemented yet)
+  spvsim dis KERNEL                              disassemble, with source lines
+  spvsim info KERNEL                             kernels, execution modes, parameters
+  spvsim help [COMMAND] | spvsim COMMAND --help  help
+  spvsim --version
+
+KERNEL is a .spv (SPIR-V binary), .spvasm (SPIR-V assembly) or .cl (OpenCL C, compiled
+with clang-15 and llvm-spirv-15).
+
+Exit status: 0 success; 1 usage or input error; 2 the kernel ran and reported errors.
+)";
+
+constexpr const char* kRunOptions = R"(Options:
+  --kernel NAME            kernel to run; may be left out when the module has one kernel
+  --global X[,Y[,Z]]       global size (required); 1 to 3 dimensions
+  --local X[,Y[,Z]]        work-group size; default: the kernel's LocalSize execution mode,
+                           else the largest divisors of the global size with product <= 256
+  --global-offset X[,Y[,Z]]  global offset (default 0)
+  --sub-group-size N       sub-group size, 1..128 (default 16); a SubgroupSize execution
+                           mode in the kernel takes precedence
+  --build-options OPTS     extra clang options for a .cl KERNEL, as for clBuildProgram
+                           (e.g. "-DN=4 -cl-fast-relaxed-math"); -cl-std=CL2.0 replaces
+                           the default -cl-std=CL3.0
+  --arg SPEC               one per kernel parameter, in order (forms below)
+  --dump                   print every buffer argument after the run
+  --json FILE              also write diagnostics and buffers as JSON to FILE
+  --threads N              host threads for work-groups (default 0: all cores)
+  --instruction-budget N   sub-group instructions one work-group may execute before an
+                           instruction-budget error (default 2^30)
+  -h, --help               this help
+
+--arg SPEC forms:
+  TYPE:V[,V...]            a scalar or vector value: int:5, float:2.5, uint4:1,2,3,4,
+                           float4:0 (one value sets every component), half:1.5, ulong:0xff
+                           TYPE is char uchar short ushort int uint long ulong half float
+                           double size_t, or a vector of 2, 3, 4, 8 or 16 of them (float4);
+                           integers are decimal or 0x-hex and range-checked (a hex value
+                           may give any bit pattern: int:0xffffffff is -1); floats may be
+                           inf, -inf, nan or hex floats (0x1.8p1)
+  buffer:TYPE[N]=INIT      a global or constant buffer of N elements, INIT one of
+      zero                   all zero (also when "=INIT" is left out)
+      fill(V)                every component V; fill(V1,..,Vn) sets each vector element
+      range(START[,STEP])    component k is START + k*STEP (STEP defaults to 1)
+      values(V,...)          exactly one value per component, in order
+      random(SEED)           deterministic (splitmix64): integers 0..99, floats in [0,1)
+      file(PATH)             raw little-endian bytes; the size must be N * sizeof(TYPE)
+                           Vectors count components in order; a vec3 element occupies 4
+                           components in memory and its fourth stays zero.
+  local:BYTES              local memory for a local pointer parameter
+  null                     a NULL global or constant pointer
+  image2d:...              images and samplers are not supported yet
+
+Output: printf output first (stdout), then with --dump one line per buffer,
+  arg2 int[8] = 0 1 2 3 4 5 6 7        (vectors as (1,2,3,4))
+Diagnostics go to stderr, one per line: "error: KIND: message" with where it happened.
+--json FILE writes {"diagnostics": [...], "buffers": {"arg2": [...]}} (non-finite floats
+as the strings "NaN", "Infinity", "-Infinity").
+
+Oclgrind .sim files: the program (relative to the .sim file), kernel name, global size,
+local size (3 numbers each), then one <...> header per argument: a type, size=BYTES,
+fill=V, range=START:INC:END, dump, hex, noinit (starts zeroed), null, ro, wo (checked,
+no effect); values follow the header otherwise; a local pointer is <size=BYTES>.
+Only arguments marked dump are printed (all buffers with --dump).
+
+Examples:
+  spvsim run saxpy.cl --global 1024 --arg float:2 --arg buffer:float[1024]=range(0) \
+      --arg buffer:float[1024]=fill(1) --dump
+  spvsim run k.spv --kernel reduce --global 256 --local 64 --sub-group-size 8 \
+      --arg buffer:int[256]=random(7) --arg local:256 --arg buffer:int[4]=zero --dump
+  spvsim run tests/saxpy.sim --json out.json
+)";
+
+constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS]
+
+Prints the module's disassembly (SPIRV-Tools syntax, raw ids such as %42, as diagnostics
+name them), each instruction followed by its source line where the module has line
+information (compile with --build-options -g).
+)";
+
+constexpr const char* kInfo = R"(Usage: spvsim info KERNEL [--kernel NAME] [--build-options OPTS]
+
+Prints the SPIR-V version, capabilities and extensions, then for each kernel (or just
+NAME) its execution modes (LocalSize, SubgroupSize, ...) and parameters: index, name,
+type, address space and access.
+)";
+
+std::string runHelp(std::string_view command, std::string_view note) {
+  std::string text = "Usage: spvsim " + std::string(command) +
+                     " KERNEL --global X[,Y[,Z]] [options] [--arg SPEC]...\n"
+                     "       spvsim " +
+                     std::string(command) + " FILE.sim [options]\n\n";
+  text += note;
+  return text + kRunOptions;
+}
+
+}  // namespace
+
+std::string helpText(std::optional<Command> command) {
+  if (!command) return kOverview;
+  switch (*command) {
+    case Command::Run:
+      return runHelp("run", "Runs one kernel launch and reports its diagnostics.\n\n");
+    case Command::Check:
+      return runHelp("check",
+                     "NOT IMPLEMENTED YET. Will run the launch under several sub-group sizes "
+                     "and schedules\nand report every scheduling-dependent result. Takes the "
+                     "options of 'spvsim run'.\n\n");
+    case Command::Debug:
+      return runHelp("debug",
+                     "NOT IMPLEMENTED YET. Will single-step a sub-group interactively. Takes "
+                     "the options of\n'spvsim run'.\n\n");
+    case Command::Dis:
+      return kDis;
+    case Command::Info:
+      return kInfo;
+  }
+  return kOverview;
+}
+
+}  // namespace spvsim::tools

@@ -1,0 +1,109 @@
+#include "tools/info_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "spirv/disassembly.h"
+#include "spirv/error.h"
+#include "tools/params.h"
+#include "tools/text_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+using Kind = ParamInfo::Kind;
+
+// Capability and execution-mode names come from the disassembler (SPIRV-Tools, which
+// reads them from the grammar): "OpCapability Kernel", "OpExecutionMode %5 LocalSize 8 1 1".
+struct ModuleText {
+  std::vector<std::string> capabilities;
+  std::vector<std::pair<std::string, std::string>> modes;  // function id "%5", mode text
+};
+
+ModuleText scanDisassembly(const spirv::Module& module) {
+  ModuleText out;
+  for (const std::string& raw : spirv::disassembleLines(module)) {
+    const std::string_view line = trim(raw);
+    if (line.rfind("OpCapability ", 0) == 0) {
+      out.capabilities.emplace_back(trim(line.substr(13)));
+    } else if (line.rfind("OpExecutionMode", 0) == 0) {
+      const size_t id = line.find('%');
+      const size_t space = line.find(' ', id);
+      if (id == std::string_view::npos || space == std::string_view::npos) continue;
+      out.modes.emplace_back(std::string(line.substr(id, space - id)),
+                             std::string(trim(line.substr(space + 1))));
+    }
+  }
+  return out;
+}
+
+std::string_view spaceName(Kind k) {
+  switch (k) {
+    case Kind::GlobalPointer: return "global";
+    case Kind::ConstantPointer: return "constant";
+    case Kind::LocalPointer: return "local";
+    default: return "private";
+  }
+}
+
+std::string access(const ParamInfo& p) {
+  switch (p.kind) {
+    case Kind::Value:
+    case Kind::Struct: return fmt::format("value, {} bytes", p.size);
+    case Kind::Image: return "opaque (not supported yet)";
+    default: return p.readOnly ? "read-only" : "read-write";
+  }
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : std::string(sep)) + s;
+  return out.empty() ? "(none)" : out;
+}
+
+std::string formatKernel(const spirv::Module& module, const spirv::EntryPoint& ep,
+                         const ModuleText& text) {
+  std::vector<std::string> modes;
+  const std::string id = fmt::format("%{}", ep.function);
+  for (const auto& [fn, mode] : text.modes)
+    if (fn == id || fn == "%" + module.nameOf(ep.function)) modes.push_back(mode);
+  std::string out = fmt::format("kernel {}\n  execution modes: {}\n", ep.name, join(modes, ", "));
+  const std::vector<ParamInfo> params = describeParams(module, ep);
+  if (params.empty()) return out + "  parameters: (none)\n";
+  size_t nameWidth = 4, typeWidth = 4;
+  for (const ParamInfo& p : params) {
+    nameWidth = std::max(nameWidth, p.name.size());
+    typeWidth = std::max(typeWidth, p.typeName.size());
+  }
+  out += fmt::format("  {:<4}{:<{}}  {:<{}}  {:<9}{}\n", "arg", "name", nameWidth, "type",
+                     typeWidth, "space", "access");
+  for (const ParamInfo& p : params)
+    out += fmt::format("  {:<4}{:<{}}  {:<{}}  {:<9}{}\n", p.index, p.name, nameWidth, p.typeName,
+                       typeWidth, spaceName(p.kind), access(p));
+  return out;
+}
+
+}  // namespace
+
+std::string kernelList(const spirv::Module& module) {
+  std::vector<std::string> names;
+  for (const spirv::EntryPoint& ep : module.entryPoints) names.push_back(ep.name);
+  return join(names, ", ");
+}
+
+std::string formatModuleInfo(const spirv::Module& module, std::string_view kernel) {
+  if (!kernel.empty() && !module.findEntryPoint(kernel))
+    throw Error("usage", fmt::format("no kernel '{}' in the module (kernels: {})", kernel,
+                                     kernelList(module)));
+  const ModuleText text = scanDisassembly(module);
+  std::string out = fmt::format("SPIR-V {}.{}, generator 0x{:08x}\n", module.majorVersion(),
+                                module.minorVersion(), module.generator);
+  out += fmt::format("capabilities: {}\n", join(text.capabilities, " "));
+  out += fmt::format("extensions: {}\n", join(module.extensions, " "));
+  for (const spirv::EntryPoint& ep : module.entryPoints)
+    if (kernel.empty() || ep.name == kernel) out += "\n" + formatKernel(module, ep, text);
+  return out;
+}
+
+}  // namespace spvsim::tools

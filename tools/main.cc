@@ -1,0 +1,87 @@
+// spvsim: the command-line front end (DESIGN.md "Command line").
+#include <fmt/format.h>
+
+#include <iostream>
+#include <new>
+
+#include "spirv/disassembly.h"
+#include "spirv/error.h"
+#include "spirv/loader.h"
+#include "tools/error_text.h"
+#include "tools/help.h"
+#include "tools/info_command.h"
+#include "tools/kernel_input.h"
+#include "tools/options.h"
+#include "tools/run_command.h"
+
+namespace spvsim::tools {
+namespace {
+
+spirv::Module loadForInspection(const RunOptions& o) {
+  CompiledProgram compiled = readKernel(o.input, o.buildOptions);
+  std::cerr << compiled.log;
+  return spirv::loadModule(std::move(compiled.words));
+}
+
+int notImplemented(Command c) {
+  std::cerr << fmt::format(
+      "error: spvsim {} is not implemented yet (planned in DESIGN.md; a later issue); use "
+      "'spvsim run' with the same arguments meanwhile\n",
+      commandName(c));
+  return 1;
+}
+
+int dispatch(const CommandLine& cl) {
+  switch (cl.action) {
+    case CommandLine::Action::Help:
+      (cl.helpIsError ? std::cerr : std::cout) << helpText(cl.command);
+      return cl.helpIsError ? 1 : 0;
+    case CommandLine::Action::Version:
+      std::cout << kVersion << '\n';
+      return 0;
+    case CommandLine::Action::Execute:
+      break;
+  }
+  const RunOptions& o = cl.options;
+  switch (*cl.command) {
+    case Command::Run:
+      return runCommand(o, std::cout, std::cerr);
+    case Command::Check:
+    case Command::Debug:
+      return notImplemented(*cl.command);
+    case Command::Dis:
+      std::cout << spirv::disassembleWithLines(loadForInspection(o));
+      return 0;
+    case Command::Info:
+      std::cout << formatModuleInfo(loadForInspection(o), o.kernel);
+      return 0;
+  }
+  return 1;
+}
+
+// "spvsim run --help" when the first word names a command, else "spvsim --help".
+std::string helpHint(const std::vector<std::string>& args) {
+  for (Command c : {Command::Run, Command::Check, Command::Debug, Command::Dis, Command::Info})
+    if (!args.empty() && args[0] == commandName(c))
+      return fmt::format(" (see 'spvsim {} --help')", commandName(c));
+  return " (see 'spvsim --help')";
+}
+
+}  // namespace
+}  // namespace spvsim::tools
+
+int main(int argc, char** argv) {
+  using namespace spvsim::tools;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    return dispatch(parseCommandLine(args));
+  } catch (const spvsim::Error& e) {
+    std::cerr << formatError(e.kind(), e.what()) << (e.kind() == "usage" ? helpHint(args) : "")
+              << '\n';
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: out of memory\n";
+  } catch (const std::exception& e) {
+    std::cerr << "error: internal error: " << e.what() << '\n';
+  }
+  return 1;
+}

@@ -1,0 +1,45 @@
+// The spvsim command line: which command, and its options (DESIGN.md "Command line").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/size_list.h"
+
+namespace spvsim::tools {
+
+enum class Command { Run, Check, Debug, Dis, Info };
+
+std::string_view commandName(Command c);
+
+struct RunOptions {
+  std::string input;  // KERNEL (.spv, .spvasm, .cl) or a .sim file
+  std::string kernel;
+  std::optional<SizeList> global, local, offset;
+  std::optional<uint32_t> subGroupSize;
+  std::string buildOptions;
+  std::vector<std::string> args;  // --arg specs, in order
+  bool dump = false;
+  std::string jsonPath;
+  std::optional<unsigned> threads;
+  std::optional<uint64_t> instructionBudget;
+
+  bool isSim() const;
+};
+
+struct CommandLine {
+  enum class Action { Execute, Help, Version };
+  Action action = Action::Execute;
+  std::optional<Command> command;  // unset with Help: the overview
+  bool helpIsError = false;        // no command at all: the overview goes to stderr, exit 1
+  RunOptions options;
+};
+
+// Parses argv[1..]. Options take their value as the next word or after '='
+// (--global=64); "--" ends the options. Throws Error("usage") with a one-line message.
+CommandLine parseCommandLine(const std::vector<std::string>& args);
+
+}  // namespace spvsim::tools

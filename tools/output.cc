@@ -1,0 +1,45 @@
+#include "tools/output.h"
+
+#include <fmt/format.h>
+
+#include "tools/scalar_codec.h"
+
+namespace spvsim::tools {
+namespace {
+
+template <typename F>
+std::string joinElements(const ArgValue& buffer, const char* separator, F format) {
+  std::string out;
+  for (uint64_t i = 0; i < buffer.count; ++i) {
+    if (i) out += separator;
+    out += format(buffer.bytes.data() + i * buffer.type.size());
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string formatDumpLine(size_t index, const ArgValue& buffer) {
+  return fmt::format("arg{} {}[{}] = {}", index, buffer.type.name(), buffer.count,
+                     joinElements(buffer, " ", [&](const uint8_t* p) {
+                       return formatElement(buffer.type, p, buffer.hex);
+                     }));
+}
+
+std::string formatJsonReport(const std::vector<std::string>& diagnostics,
+                             const std::vector<ArgValue>& args) {
+  std::string out = "{\"diagnostics\": [";
+  for (size_t i = 0; i < diagnostics.size(); ++i) out += (i ? ",\n  " : "\n  ") + diagnostics[i];
+  out += diagnostics.empty() ? "],\n\"buffers\": {" : "\n],\n\"buffers\": {";
+  bool first = true;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kind != ArgValue::Kind::Buffer) continue;
+    out += fmt::format("{}\n  \"arg{}\": [{}]", first ? "" : ",", i,
+                       joinElements(args[i], ",",
+                                    [&](const uint8_t* p) { return jsonElement(args[i].type, p); }));
+    first = false;
+  }
+  return out + (first ? "}}\n" : "\n}}\n");
+}
+
+}  // namespace spvsim::tools

@@ -1,0 +1,120 @@
+#include "tools/params.h"
+
+#include <fmt/format.h>
+
+#include "spirv/error.h"
+
+namespace spvsim::tools {
+namespace {
+
+using spirv::AddressSpace;
+using Kind = ParamInfo::Kind;
+
+[[noreturn]] void fail(const std::string& message) { throw Error("invalid-argument", message); }
+
+Kind kindOf(const spirv::Module& module, const spirv::KernelParam& p) {
+  if (p.byValStruct) return Kind::Struct;
+  if (p.isPointer) {
+    switch (p.addressSpace) {
+      case AddressSpace::Local: return Kind::LocalPointer;
+      case AddressSpace::Constant: return Kind::ConstantPointer;
+      default: return Kind::GlobalPointer;
+    }
+  }
+  const spirv::Type* type = module.findType(p.type);
+  if (type && type->kind == spirv::TypeKind::Opaque) return Kind::Image;
+  if (type && type->kind == spirv::TypeKind::Struct) return Kind::Struct;
+  return Kind::Value;
+}
+
+// typeName() spells pointers with their address space ("global int*"); the space is
+// shown separately, so it is dropped here.
+std::string plainTypeName(const spirv::Module& module, const spirv::KernelParam& p) {
+  if (!p.typeName.empty()) return p.typeName;
+  std::string name = spirv::typeName(module, p.type);
+  for (std::string_view space : {"global ", "constant ", "local ", "private "})
+    if (name.rfind(space, 0) == 0) return name.substr(space.size());
+  return name;
+}
+
+std::string_view spaceName(Kind kind) {
+  switch (kind) {
+    case Kind::GlobalPointer: return "global ";
+    case Kind::ConstantPointer: return "constant ";
+    case Kind::LocalPointer: return "local ";
+    default: return "";
+  }
+}
+
+std::string bytes(uint64_t n) { return fmt::format("{} byte{}", n, n == 1 ? "" : "s"); }
+
+std::string argList(const std::vector<ParamInfo>& params) {
+  std::string out;
+  for (const ParamInfo& p : params) out += (out.empty() ? "" : ", ") + p.declaration();
+  return out;
+}
+
+void checkOne(const ParamInfo& p, const ArgValue& a) {
+  const std::string where = fmt::format("{} is '{}'", p.label(), p.declaration());
+  switch (p.kind) {
+    case Kind::Image:
+      fail(fmt::format("{}: images and samplers are not supported yet", where));
+    case Kind::Struct:
+      fail(fmt::format("{}: structs passed by value are not supported by --arg yet", where));
+    case Kind::Value:
+      if (a.kind != ArgValue::Kind::Value)
+        fail(fmt::format("{}, not a pointer: give a value such as {}:1, not '{}'", where,
+                         p.typeName, a.text));
+      if (a.bytes.size() != p.size)
+        fail(fmt::format("{} ({}) but '{}' gives {}", where, bytes(p.size), a.text,
+                         bytes(a.bytes.size())));
+      return;
+    case Kind::LocalPointer:
+      if (a.kind != ArgValue::Kind::Local)
+        fail(fmt::format("{}: give local:BYTES, not '{}'", where, a.text));
+      return;
+    case Kind::GlobalPointer:
+    case Kind::ConstantPointer:
+      if (a.kind == ArgValue::Kind::Local)
+        fail(fmt::format("{}: local:BYTES only fits local pointers", where));
+      if (a.kind == ArgValue::Kind::Value)
+        fail(fmt::format("{}: give buffer:TYPE[N]=INIT or null, not '{}'", where, a.text));
+      return;
+  }
+}
+
+}  // namespace
+
+std::string ParamInfo::label() const { return fmt::format("argument {} ({})", index, name); }
+
+std::string ParamInfo::declaration() const {
+  return fmt::format("{}{} {}", spaceName(kind), typeName, name);
+}
+
+std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::EntryPoint& ep) {
+  std::vector<ParamInfo> out;
+  for (size_t i = 0; i < ep.params.size(); ++i) {
+    const spirv::KernelParam& p = ep.params[i];
+    ParamInfo info;
+    info.index = static_cast<uint32_t>(i);
+    info.name = p.name.empty() ? fmt::format("arg{}", i) : p.name;
+    info.typeName = plainTypeName(module, p);
+    info.kind = kindOf(module, p);
+    if (const spirv::Type* t = module.findType(p.type)) info.size = t->size;
+    info.readOnly = p.readOnly;
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+void validateArgs(const std::string& kernel, const std::vector<ParamInfo>& params,
+                  const std::vector<ArgValue>& args) {
+  if (args.size() != params.size())
+    fail(fmt::format("kernel '{}' takes {} argument{}{} but {} --arg {} given", kernel,
+                     params.size(), params.size() == 1 ? "" : "s",
+                     params.empty() ? "" : " (" + argList(params) + ")", args.size(),
+                     args.size() == 1 ? "was" : "were"));
+  for (size_t i = 0; i < params.size(); ++i) checkOne(params[i], args[i]);
+}
+
+}  // namespace spvsim::tools

@@ -1,0 +1,128 @@
+#include "tools/params.h"
+
+#include <gtest/gtest.h>
+
+#include "spirv/error.h"
+#include "spirv/loader.h"
+#include "tools/arg_spec.h"
+
+namespace spvsim::tools {
+namespace {
+
+using Kind = ParamInfo::Kind;
+
+// A kernel k(global int* a, local float* l, int4 v, constant float* c, char s) with
+// `c` NoWrite; `s` has no OpName.
+constexpr const char* kKernel = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpExecutionMode %k LocalSize 8 1 1
+               OpName %a "a"
+               OpName %l "l"
+               OpName %v "v"
+               OpName %c "c"
+               OpDecorate %c FuncParamAttr NoWrite
+       %void = OpTypeVoid
+        %int = OpTypeInt 32 0
+       %char = OpTypeInt 8 0
+      %float = OpTypeFloat 32
+       %int4 = OpTypeVector %int 4
+       %gptr = OpTypePointer CrossWorkgroup %int
+       %lptr = OpTypePointer Workgroup %float
+       %cptr = OpTypePointer UniformConstant %float
+         %fn = OpTypeFunction %void %gptr %lptr %int4 %cptr %char
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %gptr
+          %l = OpFunctionParameter %lptr
+          %v = OpFunctionParameter %int4
+          %c = OpFunctionParameter %cptr
+          %s = OpFunctionParameter %char
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+std::vector<ParamInfo> kernelParams() {
+  const spirv::Module m = spirv::loadModule(spirv::assemble(kKernel));
+  return describeParams(m, m.entryPoints.at(0));
+}
+
+std::vector<ArgValue> specs(std::initializer_list<const char*> texts) {
+  std::vector<ArgValue> out;
+  for (const char* t : texts) out.push_back(parseArgSpec(t));
+  return out;
+}
+
+std::string errorOf(std::initializer_list<const char*> texts) {
+  try {
+    validateArgs("k", kernelParams(), specs(texts));
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "invalid-argument");
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(DescribeParams, FromModule) {
+  const auto p = kernelParams();
+  ASSERT_EQ(p.size(), 5u);
+  EXPECT_EQ(p[0].name, "a");
+  EXPECT_EQ(p[0].kind, Kind::GlobalPointer);
+  EXPECT_EQ(p[0].typeName, "int*");
+  EXPECT_FALSE(p[0].readOnly);
+  EXPECT_EQ(p[1].kind, Kind::LocalPointer);
+  EXPECT_EQ(p[1].typeName, "float*");
+  EXPECT_EQ(p[2].kind, Kind::Value);
+  EXPECT_EQ(p[2].typeName, "int4");
+  EXPECT_EQ(p[2].size, 16u);
+  EXPECT_EQ(p[3].kind, Kind::ConstantPointer);
+  EXPECT_TRUE(p[3].readOnly);
+  EXPECT_EQ(p[4].name, "arg4");
+  EXPECT_EQ(p[4].size, 1u);
+  EXPECT_EQ(p[4].index, 4u);
+  EXPECT_EQ(p[0].label(), "argument 0 (a)");
+  EXPECT_EQ(p[1].declaration(), "local float* l");
+  EXPECT_EQ(p[2].declaration(), "int4 v");
+}
+
+TEST(ValidateArgs, Accepts) {
+  EXPECT_EQ(errorOf({"buffer:int[4]=zero", "local:64", "int4:1,2,3,4", "buffer:float[2]=fill(1)",
+                     "char:3"}),
+            "no error");
+  EXPECT_EQ(errorOf({"null", "local:4", "uint4:0", "null", "uchar:200"}), "no error");
+}
+
+TEST(ValidateArgs, Count) {
+  EXPECT_EQ(errorOf({"buffer:int[4]=zero"}),
+            "kernel 'k' takes 5 arguments (global int* a, local float* l, int4 v, constant "
+            "float* c, char arg4) but 1 --arg was given");
+}
+
+TEST(ValidateArgs, KindMismatches) {
+  EXPECT_EQ(errorOf({"int:1", "local:64", "int4:0", "null", "char:0"}),
+            "argument 0 (a) is 'global int* a': give buffer:TYPE[N]=INIT or null, not 'int:1'");
+  EXPECT_EQ(errorOf({"local:8", "local:64", "int4:0", "null", "char:0"}),
+            "argument 0 (a) is 'global int* a': local:BYTES only fits local pointers");
+  EXPECT_EQ(errorOf({"null", "buffer:float[4]", "int4:0", "null", "char:0"}),
+            "argument 1 (l) is 'local float* l': give local:BYTES, not 'buffer:float[4]'");
+  EXPECT_EQ(errorOf({"null", "null", "int4:0", "null", "char:0"}),
+            "argument 1 (l) is 'local float* l': give local:BYTES, not 'null'");
+  EXPECT_EQ(errorOf({"null", "local:4", "buffer:int[4]", "null", "char:0"}),
+            "argument 2 (v) is 'int4 v', not a pointer: give a value such as int4:1, not "
+            "'buffer:int[4]'");
+  EXPECT_EQ(errorOf({"null", "local:4", "int4:0", "local:4", "char:0"}),
+            "argument 3 (c) is 'constant float* c': local:BYTES only fits local pointers");
+}
+
+TEST(ValidateArgs, ValueSize) {
+  EXPECT_EQ(errorOf({"null", "local:4", "int:0", "null", "char:0"}),
+            "argument 2 (v) is 'int4 v' (16 bytes) but 'int:0' gives 4 bytes");
+  EXPECT_EQ(errorOf({"null", "local:4", "int4:0", "null", "int:0"}),
+            "argument 4 (arg4) is 'char arg4' (1 byte) but 'int:0' gives 4 bytes");
+}
+
+}  // namespace
+}  // namespace spvsim::tools

@@ -1,0 +1,16 @@
+// `spvsim run`: prepare the arguments, launch once, report.
+#pragma once
+
+#include <ostream>
+
+#include "tools/options.h"
+
+namespace spvsim::tools {
+
+// Runs options.input (a KERNEL with --arg specs, or a .sim file). printf output and
+// buffer dumps go to `out`, diagnostics and compiler warnings to `err`. Returns the exit
+// status: 0 ran without errors, 2 ran with error diagnostics. Usage and input errors
+// throw Error (status 1 in main).
+int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace spvsim::tools

@@ -1,0 +1,265 @@
+#include "tools/sim_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+#include <sstream>
+
+#include "spirv/error.h"
+#include "tools/buffer_init.h"
+#include "tools/scalar_codec.h"
+#include "tools/text_util.h"
+
+namespace spvsim::tools {
+
+using Kind = ParamInfo::Kind;
+
+struct SimFile::Header {
+  std::string text;
+  std::optional<Scalar> type;
+  std::optional<uint64_t> size;
+  std::string fill, range;
+  bool dump = false, hex = false, noinit = false, null = false, ro = false, wo = false;
+};
+
+namespace {
+
+std::optional<Scalar> headerType(std::string_view token) {
+  auto t = parseElementType(token);
+  if (!t || t->lanes != 1 || t->scalar == Scalar::SizeT) return std::nullopt;
+  return t->scalar;
+}
+
+// The type a header without one takes, from the parameter's OpenCL C type as Oclgrind
+// does: "float*" -> float, "uint4" -> uint, "void*" -> uchar.
+std::optional<Scalar> defaultType(const ParamInfo& p) {
+  std::string_view name = p.typeName;
+  for (std::string_view prefix : {"const ", "volatile "})
+    if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
+  size_t end = 0;
+  while (end < name.size() && (std::isalpha(static_cast<unsigned char>(name[end])) ||
+                               name[end] == '_'))
+    ++end;
+  if (name.substr(0, end) == "void") return Scalar::UChar;
+  return headerType(name.substr(0, end));
+}
+
+bool isBuffer(Kind k) { return k == Kind::GlobalPointer || k == Kind::ConstantPointer; }
+
+// The .sim range START:INC:END gives (END - START + INC) / INC values; Oclgrind adds INC
+// to a running value of the element type, which this reproduces (it matters for floats).
+void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, IntegerBase base) {
+  const auto parts = split(text, ':');
+  if (parts.size() != 3) throw Error("input", "expected range=START:INC:END");
+  uint8_t v[3][8];
+  for (int i = 0; i < 3; ++i) storeLiteral(s, parts[i], v[i], base);
+  const double start = loadReal(s, v[0]), inc = loadReal(s, v[1]), end = loadReal(s, v[2]);
+  const double count = (end - start + inc) / inc;
+  const uint64_t elements = bytes.size() / scalarSize(s);
+  if (inc == 0 || count != std::floor(count) || count != static_cast<double>(elements))
+    throw Error("input", fmt::format("range={} gives {} values but size= holds {}", text,
+                                     std::isfinite(count) ? fmt::format("{}", count) : "no",
+                                     elements));
+  const uint32_t size = scalarSize(s);
+  if (s == Scalar::Float || s == Scalar::Half) {
+    float value = static_cast<float>(start);
+    for (uint64_t i = 0; i < elements; ++i, value += static_cast<float>(inc))
+      storeReal(s, value, bytes.data() + i * size);
+  } else if (s == Scalar::Double) {
+    double value = start;
+    for (uint64_t i = 0; i < elements; ++i, value += inc) storeReal(s, value, bytes.data() + i * size);
+  } else {
+    const uint64_t first = loadBits(s, v[0]), step = loadBits(s, v[1]);
+    for (uint64_t i = 0; i < elements; ++i) storeBits(s, first + i * step, bytes.data() + i * size);
+  }
+}
+
+}  // namespace
+
+SimFile::SimFile(const std::string& text, std::string name) : name_(std::move(name)) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines_.push_back(line.substr(0, line.find('#')));
+}
+
+void SimFile::fail(const std::string& message) const {
+  const size_t line = std::min(line_, lines_.empty() ? 0 : lines_.size() - 1) + 1;
+  throw Error("input", fmt::format("{}:{}: {} ({})", name_, line, message, context_));
+}
+
+bool SimFile::skipSpace() {
+  for (; line_ < lines_.size(); ++line_, pos_ = 0) {
+    const size_t at = lines_[line_].find_first_not_of(" \t\r", pos_);
+    if (at != std::string::npos) {
+      pos_ = at;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string SimFile::token(const char* what) {
+  if (!skipSpace()) fail(fmt::format("unexpected end of file, expected {}", what));
+  const std::string& line = lines_[line_];
+  const size_t end = std::min(line.find_first_of(" \t\r", pos_), line.size());
+  std::string out = line.substr(pos_, end - pos_);
+  pos_ = end;
+  return out;
+}
+
+uint64_t SimFile::number(const char* what) {
+  const std::string text = token(what);
+  uint64_t value = 0;
+  if (!parseUnsigned(text, value) || value == 0)
+    fail(fmt::format("expected {} (a positive number), found '{}'", what, text));
+  return value;
+}
+
+SimSetup SimFile::readSetup() {
+  SimSetup setup;
+  context_ = "program file";
+  setup.program = token("the program file name");
+  context_ = "kernel name";
+  setup.kernel = token("the kernel name");
+  context_ = "global size";
+  for (uint64_t& g : setup.global) g = number("a global size");
+  context_ = "local size";
+  for (uint64_t& l : setup.local) l = number("a local size");
+  return setup;
+}
+
+std::string SimFile::headerText() {
+  if (!skipSpace()) fail("unexpected end of file, expected an argument header <...>");
+  if (lines_[line_][pos_] != '<')
+    fail(fmt::format("expected an argument header <...>, found '{}'", token("a header")));
+  const size_t close = lines_[line_].find('>', pos_);
+  if (close == std::string::npos) fail("missing '>' at the end of the argument header");
+  std::string text = lines_[line_].substr(pos_ + 1, close - pos_ - 1);
+  pos_ = close + 1;
+  return text;
+}
+
+SimFile::Header SimFile::parseHeader(const std::string& text, const ParamInfo& param) {
+  Header h;
+  h.text = "<" + text + ">";
+  std::istringstream in(text);
+  for (std::string t; in >> t;) {
+    const size_t eq = t.find('=');
+    const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
+    if (auto s = headerType(t)) {
+      if (h.type) fail("the argument type is given twice");
+      h.type = s;
+    } else if (eq != std::string::npos && value.empty()) {
+      fail(fmt::format("'{}' needs a value after '='", key));
+    } else if (key == "size" && eq != std::string::npos) {
+      uint64_t n = 0;
+      if (!parseUnsigned(value, n)) fail(fmt::format("size '{}' is not a number", value));
+      h.size = n;
+    } else if (key == "fill" && eq != std::string::npos) {
+      h.fill = value;
+    } else if (key == "range" && eq != std::string::npos) {
+      h.range = value;
+    } else if (t == "dump" || t == "hex" || t == "noinit" || t == "null" || t == "ro" ||
+               t == "wo") {
+      bool& flag = t == "dump"     ? h.dump
+                   : t == "hex"    ? h.hex
+                   : t == "noinit" ? h.noinit
+                   : t == "null"   ? h.null
+                   : t == "ro"     ? h.ro
+                                   : h.wo;
+      flag = true;
+    } else {
+      fail(fmt::format("unknown header token '{}'", t));
+    }
+  }
+  if (!h.type) h.type = defaultType(param);
+  return h;
+}
+
+ArgValue SimFile::readArgument(const ParamInfo& param) {
+  context_ = fmt::format("argument {}: {}", param.index, param.name);
+  const Header h = parseHeader(headerText(), param);
+  const bool bufferOnly = h.dump || h.noinit || h.null || h.ro || h.wo;
+  if ((h.ro || h.wo) && param.kind != Kind::GlobalPointer)
+    fail("'ro' and 'wo' are only valid for global buffers");
+  if (h.ro && h.wo) fail("'ro' and 'wo' are mutually exclusive");
+  if (bufferOnly && !isBuffer(param.kind))
+    fail("dump, noinit, null, ro and wo are only valid for global or constant buffers");
+  if (param.kind == Kind::Image) fail("images and samplers are not supported yet");
+  if (param.kind == Kind::LocalPointer) {
+    if (!h.fill.empty() || !h.range.empty()) fail("a local argument takes no initializer");
+    if (!h.size || *h.size == 0) fail("a local argument needs size=BYTES (more than 0)");
+    ArgValue arg;
+    arg.kind = ArgValue::Kind::Local;
+    arg.localBytes = *h.size;
+    arg.text = h.text;
+    return arg;
+  }
+  if (h.null) {
+    if (h.size || !h.fill.empty() || !h.range.empty() || h.noinit || h.dump)
+      fail("'null' cannot be combined with size, fill, range, noinit or dump");
+    ArgValue arg;
+    arg.kind = ArgValue::Kind::Null;
+    arg.text = h.text;
+    return arg;
+  }
+  return readBuffer(h, param);
+}
+
+ArgValue SimFile::readBuffer(const Header& h, const ParamInfo& param) {
+  if (!h.size) fail("size=BYTES is required");
+  if (!h.type)
+    fail(fmt::format("the header names no type and the parameter's type '{}' gives none; add "
+                     "one such as int",
+                     param.typeName));
+  const uint32_t typeSize = scalarSize(*h.type);
+  if (*h.size == 0 || *h.size % typeSize != 0)
+    fail(fmt::format("size={} is not a positive multiple of the {}-byte {}", *h.size, typeSize,
+                     scalarName(*h.type)));
+  if (int(!h.fill.empty()) + int(!h.range.empty()) + int(h.noinit) > 1)
+    fail("give at most one of fill, range and noinit");
+  ArgValue arg;
+  arg.kind = isBuffer(param.kind) ? ArgValue::Kind::Buffer : ArgValue::Kind::Value;
+  arg.type = ElementType{*h.type, 1};
+  arg.count = *h.size / typeSize;
+  arg.bytes.assign(*h.size, 0);
+  arg.dump = h.dump;
+  arg.hex = h.hex;
+  arg.text = h.text;
+  readData(h, arg);
+  return arg;
+}
+
+void SimFile::readData(const Header& h, ArgValue& arg) {
+  const IntegerBase base = h.hex ? IntegerBase::Hex : IntegerBase::Auto;
+  const Scalar s = arg.type.scalar;
+  try {
+    if (h.noinit) return;
+    if (!h.fill.empty()) {
+      storeLiteral(s, h.fill, arg.bytes.data(), base);
+      for (uint64_t i = 1; i < arg.count; ++i)
+        std::copy_n(arg.bytes.data(), scalarSize(s), arg.bytes.data() + i * scalarSize(s));
+      return;
+    }
+    if (!h.range.empty()) return rangeValues(s, h.range, arg.bytes, base);
+    for (uint64_t i = 0; i < arg.count; ++i)
+      storeLiteral(s, token("a value"), arg.bytes.data() + i * scalarSize(s), base);
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).substr(0, name_.size() + 1) == name_ + ":") throw;
+    fail(e.what());  // a bad literal or range: add the file position
+  }
+}
+
+std::vector<ArgValue> SimFile::readArguments(const std::vector<ParamInfo>& params) {
+  std::vector<ArgValue> args;
+  for (const ParamInfo& p : params) args.push_back(readArgument(p));
+  context_ = "after the last argument";
+  if (skipSpace())
+    fail(fmt::format("unexpected '{}': the kernel takes {} argument{}", token(""), params.size(),
+                     params.size() == 1 ? "" : "s"));
+  return args;
+}
+
+}  // namespace spvsim::tools

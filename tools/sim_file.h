@@ -1,0 +1,68 @@
+// Oclgrind's .sim files (the input of `oclgrind-kernel`), so that existing Oclgrind test
+// cases run unchanged with `spvsim run FILE.sim`.
+//
+//   kernels.cl          program: .cl, .spv or .spvasm, relative to the .sim file
+//   saxpy               kernel name
+//   8 1 1               global size
+//   4 1 1               local size
+//   <size=4 float>      one <...> header per kernel argument, in order
+//   2.5                 values follow the header unless it has an initializer
+//   <size=32 float range=0:1:7>
+//   <size=32 float fill=10 dump>
+//
+// Header tokens: a type (char uchar short ushort int uint long ulong float double; half
+// too), size=BYTES, fill=V, range=START:INC:END, dump, hex, noinit, null, ro, wo. A local
+// pointer takes just <size=BYTES>. `#` starts a comment; values may share lines.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/arg_value.h"
+#include "tools/params.h"
+
+namespace spvsim::tools {
+
+struct SimSetup {
+  std::string program;  // as written in the file
+  std::string kernel;
+  std::array<uint64_t, 3> global{1, 1, 1};
+  std::array<uint64_t, 3> local{1, 1, 1};
+};
+
+// Reads a .sim text in two steps: the setup names the program, which the caller loads to
+// learn the kernel's parameters; the arguments are then read against them (a header
+// without a type takes the parameter's type; a local pointer takes no values). Errors
+// throw Error("input") as "NAME:LINE: message (argument I: NAME)".
+class SimFile {
+ public:
+  SimFile(const std::string& text, std::string name);
+
+  SimSetup readSetup();
+  // Also checks that nothing follows the last argument. Buffers marked `dump` have
+  // ArgValue::dump set; `noinit` buffers start zeroed.
+  std::vector<ArgValue> readArguments(const std::vector<ParamInfo>& params);
+
+ private:
+  struct Header;
+
+  [[noreturn]] void fail(const std::string& message) const;
+  bool skipSpace();
+  std::string token(const char* what);
+  uint64_t number(const char* what);
+  std::string headerText();
+  Header parseHeader(const std::string& text, const ParamInfo& param);
+  ArgValue readArgument(const ParamInfo& param);
+  ArgValue readBuffer(const Header& h, const ParamInfo& param);
+  void readData(const Header& h, ArgValue& arg);
+
+  std::string name_;
+  std::vector<std::string> lines_;  // comments removed
+  size_t line_ = 0;
+  size_t pos_ = 0;
+  std::string context_;  // what is being read, for messages
+};
+
+}  // namespace spvsim::tools

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what is missing (tools/setup-debian.sh), runs every Bazel test, and ends with
+# one plain line "N passed, M failed" (Bazel test targets). Exits non-zero when anything
+# failed or did not build. Extra arguments go to `bazel test` (e.g. a target pattern).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+tools/setup-debian.sh || { echo "tools/test.sh: setup failed" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+targets=("$@")
+[[ ${#targets[@]} -eq 0 ]] && targets=(//...)
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# --keep_going: one target that fails to build must not hide the results of the others.
+bazel test --test_output=errors --keep_going --color=no --curses=no "${targets[@]}" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+
+# Bazel ends with "Executed 5 out of 12 tests: 4 tests pass, 7 fail to build and 1 fails
+# locally." (the per-target lines above it may be cut short: "Skipping other failed to build
+# tests"). Count from that line; fall back to the per-target PASSED/FAILED lines.
+summary=$(grep -E '^Executed [0-9]+ out of [0-9]+ tests?' "$log" | tail -n 1 || true)
+if [[ -n "$summary" ]]; then
+  total=$(sed -E 's/^Executed [0-9]+ out of ([0-9]+) tests?.*/\1/' <<<"$summary")
+  passed=$(grep -oE '[0-9]+ tests? pass' <<<"$summary" | grep -oE '^[0-9]+' || echo 0)
+  failed=$((total - passed))
+else
+  passed=$(grep -Ec '^//[^ ]+ +(\(cached\) +)?PASSED( |$)' "$log" || true)
+  failed=$(grep -Ec '^//[^ ]+ +(\(cached\) +)?(FAILED|TIMEOUT|NO STATUS|FLAKY|INCOMPLETE|REMOTE FAILURE|FAILED TO BUILD)( |$)' "$log" || true)
+fi
+
+if [[ $rc -ne 0 && $failed -eq 0 ]]; then
+  if [[ $rc -eq 4 ]]; then
+    # 4: everything built but there were no test targets.
+    echo "tools/test.sh: bazel found no test targets" >&2
+    rc=0
+  else
+    # A build error before any test ran (no --keep_going summary line names a target).
+    echo "tools/test.sh: bazel test exited with $rc before reporting any test" >&2
+    failed=1
+  fi
+fi
+echo "$passed passed, $failed failed"
+[[ $rc -eq 0 && $failed -eq 0 ]]
