@@ -35,6 +35,19 @@ spv_target_env targetEnvironment(uint32_t version) {
   }
 }
 
+// The validator appends the offending instruction on a second line; diagnostics are
+// one line each, so it becomes "message (at `instruction`)".
+std::string oneLine(const std::string& message) {
+  std::string first = message.substr(0, message.find('\n'));
+  std::string rest = message.find('\n') == std::string::npos ? "" : message.substr(message.find('\n') + 1);
+  while (!rest.empty() && (rest.back() == '\n' || rest.back() == ' ')) rest.pop_back();
+  size_t start = rest.find_first_not_of(' ');
+  rest = start == std::string::npos ? "" : rest.substr(start);
+  for (char& c : rest)
+    if (c == '\n') c = ' ';
+  return rest.empty() ? first : first + " (at `" + rest + "`)";
+}
+
 }  // namespace
 
 std::string targetEnvironmentName(uint32_t version) {
@@ -119,7 +132,7 @@ void validate(const std::vector<uint32_t>& words) {
   spvtools::ValidatorOptions options;
   if (!tools.Validate(stripped.data(), stripped.size(), options))
     throw Error("invalid-module",
-                "validation failed: " + (message.empty() ? "unknown reason" : message));
+                "validation failed: " + (message.empty() ? "unknown reason" : oneLine(message)));
 }
 
 }  // namespace spvsim::spirv

@@ -553,6 +553,10 @@ SAXPY_ARGS_SMALL = ['float:2', 'buffer:float[8]=range(0)', 'buffer:float[8]=zero
 ND_OUT = lambda g: 'buffer:uint[%d]=fill(7)' % (28 * math.prod(g))
 SG_OUT = lambda g: 'buffer:uint[%d]=fill(7)' % (8 * math.prod(g))
 
+# saxpy.spv was made from saxpy.cl with:
+#   clang-15 -cl-std=CL3.0 -target spir64 -Xclang -no-opaque-pointers -cl-no-stdinc \
+#     -Xclang -finclude-default-header -O2 -emit-llvm -c saxpy.cl -o /tmp/k.bc
+#   llvm-spirv-15 /tmp/k.bc -o saxpy.spv && spirv-val saxpy.spv
 CASES = [
     # --- saxpy: OpenCL C, precompiled SPIR-V, Oclgrind .sim ---------------------------
     Case('saxpy_cl', 'saxpy.cl', 'saxpy', [1000], [125],
@@ -643,6 +647,12 @@ CASES = [
          sub_group_size=16, args=[SG_OUT([100])], model=model_subgroups, pocl=False),
     Case('subgroups_2d_sg8', 'subgroups.cl', 'subgroups', [10, 7], [5, 3],
          sub_group_size=8, args=[SG_OUT([10, 7])], model=model_subgroups, pocl=False),
+    Case('subgroups_sg1', 'subgroups.cl', 'subgroups', [6, 4], [3, 4], sub_group_size=1,
+         args=[SG_OUT([6, 4])], model=model_subgroups, pocl=False),
+    Case('subgroups_sg128_3d', 'subgroups.cl', 'subgroups', [20, 10, 3], [10, 10, 2],
+         offset=[0, 4, 1], sub_group_size=128, args=[SG_OUT([20, 10, 3])],
+         model=model_subgroups, pocl=False,
+         note='work-groups of 200 (128 + 72) and, last in z, 100 (one partial sub-group)'),
     Case('subgroups_default_size', 'subgroups.cl', 'subgroups', [64], [48],
          args=[SG_OUT([64])], model=model_subgroups, pocl=False,
          note='no --sub-group-size: the default is 16'),

@@ -27,11 +27,10 @@ Kind kindOf(const spirv::Module& module, const spirv::KernelParam& p) {
   return Kind::Value;
 }
 
-// typeName() spells pointers with their address space ("global int*"); the space is
-// shown separately, so it is dropped here.
+// The loader's fallback type name (spirv::typeName) spells pointers with their address
+// space ("global int*"); the space is shown separately, so it is dropped here.
 std::string plainTypeName(const spirv::Module& module, const spirv::KernelParam& p) {
-  if (!p.typeName.empty()) return p.typeName;
-  std::string name = spirv::typeName(module, p.type);
+  std::string name = p.typeName.empty() ? spirv::typeName(module, p.type) : p.typeName;
   for (std::string_view space : {"global ", "constant ", "local ", "private "})
     if (name.rfind(space, 0) == 0) return name.substr(space.size());
   return name;

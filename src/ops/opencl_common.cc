@@ -10,8 +10,8 @@
 namespace spvsim {
 namespace {
 
-using ops::map2;
-using ops::map3;
+using ops::binaryLoop;
+using ops::ternaryLoop;
 using ops::unaryLoop;
 using ops::Wide;
 using spirv::Instruction;
@@ -23,7 +23,7 @@ constexpr long double kPi = 3.141592653589793238462643383279502884L;
 template <class T>
 struct Clamp {
   static void run(SubGroup& sg, const Inst& in) {
-    map3<T, T, T, T>(sg, in, [](T x, T lo, T hi) {
+    ternaryLoop<T, T, T, T>(sg, in, [](T x, T lo, T hi) {
       return T(std::fmin(std::fmax(double(x), double(lo)), double(hi)));
     });
   }
@@ -49,14 +49,14 @@ struct Radians {
 template <class T>
 struct MaxCommon {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, T>(sg, in, [](T x, T y) { return x < y ? y : x; });
+    binaryLoop<T, T, T>(sg, in, [](T x, T y) { return x < y ? y : x; });
   }
 };
 
 template <class T>
 struct MinCommon {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, T>(sg, in, [](T x, T y) { return y < x ? y : x; });
+    binaryLoop<T, T, T>(sg, in, [](T x, T y) { return y < x ? y : x; });
   }
 };
 
@@ -65,7 +65,7 @@ template <class T>
 struct Mix {
   static void run(SubGroup& sg, const Inst& in) {
     using X = Wide<T>;
-    map3<T, T, T, T>(sg, in, [](T x, T y, T a) { return T(X(x) + (X(y) - X(x)) * X(a)); });
+    ternaryLoop<T, T, T, T>(sg, in, [](T x, T y, T a) { return T(X(x) + (X(y) - X(x)) * X(a)); });
   }
 };
 
@@ -73,7 +73,7 @@ struct Mix {
 template <class T>
 struct Step {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, T>(sg, in, [](T edge, T x) { return x < edge ? T(0) : T(1); });
+    binaryLoop<T, T, T>(sg, in, [](T edge, T x) { return x < edge ? T(0) : T(1); });
   }
 };
 
@@ -82,7 +82,7 @@ template <class T>
 struct Smoothstep {
   static void run(SubGroup& sg, const Inst& in) {
     using X = Wide<T>;
-    map3<T, T, T, T>(sg, in, [](T e0, T e1, T x) {
+    ternaryLoop<T, T, T, T>(sg, in, [](T e0, T e1, T x) {
       X t = (X(x) - X(e0)) / (X(e1) - X(e0));
       t = std::fmin(std::fmax(t, X(0)), X(1));
       return T(t * t * (X(3) - X(2) * t));

@@ -273,8 +273,8 @@ SPVSIM_FN2(Remainder, std::remainder(x, y));
 
 // ---- Handlers ----
 
-using ops::map2;
-using ops::map3;
+using ops::binaryLoop;
+using ops::ternaryLoop;
 using ops::unaryLoop;
 
 template <class F, template <class> class W>
@@ -292,7 +292,7 @@ struct Binary {
   template <class T>
   struct H {
     static void run(SubGroup& sg, const Inst& in) {
-      map2<T, T, T>(sg, in, [](T x, T y) { return T(F::f(W<T>(x), W<T>(y))); });
+      binaryLoop<T, T, T>(sg, in, [](T x, T y) { return T(F::f(W<T>(x), W<T>(y))); });
     }
   };
 };
@@ -300,7 +300,7 @@ struct Binary {
 template <class T>
 struct Nextafter {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, T>(sg, in, [](T x, T y) { return nextafterOf(x, y); });
+    binaryLoop<T, T, T>(sg, in, [](T x, T y) { return nextafterOf(x, y); });
   }
 };
 
@@ -310,22 +310,22 @@ template <class T>
 struct Fma {
   using E = std::conditional_t<std::is_same_v<T, _Float16>, double, T>;
   static void run(SubGroup& sg, const Inst& in) {
-    map3<T, T, T, T>(sg, in, [](T a, T b, T c) { return T(std::fma(E(a), E(b), E(c))); });
+    ternaryLoop<T, T, T, T>(sg, in, [](T a, T b, T c) { return T(std::fma(E(a), E(b), E(c))); });
   }
 };
 
-// ldexp, pown, rootn: the second argument is a 32-bit integer (scalar or per component).
+// ldexp, pown, rootn: the second argument is a 32-bit integer per component.
 template <class T>
 struct Ldexp {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, int32_t>(sg, in, [](T x, int32_t k) { return T(std::ldexp(double(x), k)); });
+    binaryLoop<T, T, int32_t>(sg, in, [](T x, int32_t k) { return T(std::ldexp(double(x), k)); });
   }
 };
 
 template <class T>
 struct Pown {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, int32_t>(sg, in, [](T x, int32_t n) {
+    binaryLoop<T, T, int32_t>(sg, in, [](T x, int32_t n) {
       using X = Wide<T>;
       return T(std::pow(X(x), X(n)));
     });
@@ -335,7 +335,7 @@ struct Pown {
 template <class T>
 struct Rootn {
   static void run(SubGroup& sg, const Inst& in) {
-    map2<T, T, int32_t>(sg, in, [](T x, int32_t n) { return T(rootn(Wide<T>(x), n)); });
+    binaryLoop<T, T, int32_t>(sg, in, [](T x, int32_t n) { return T(rootn(Wide<T>(x), n)); });
   }
 };
 
@@ -467,9 +467,7 @@ void lowerNan(Lowerer& lw, const Instruction& inst) {
 // Pointer-output functions: `values` value arguments, then the pointer.
 template <template <class> class H, uint32_t Values>
 void lowerWithPointer(Lowerer& lw, const Instruction& inst) {
-  ExecFn fn = pickFloat<H>(lw.shape(inst.resultType).scalar);
-  Inst& in = ops::emitStd(lw, inst, fn, Values + 1);
-  in.aux2 = 0;  // the pointer is one per lane by nature, not a broadcast value
+  ops::emitStd(lw, inst, pickFloat<H>(lw.shape(inst.resultType).scalar), Values + 1, Values);
 }
 
 template <class F>

@@ -373,7 +373,7 @@ TEST(OpenclMath, OutOfBoundsPointerOutputIsReported) {
   for (float w : whole) EXPECT_EQ(2.0f, w);
 }
 
-// Vectors: float3 (padded), float16, double2 and half8; scalars broadcast by clang.
+// Vectors: float16 and float3 (padded); clang splats the scalar of fmax(float16, float).
 TEST(OpenclMath, VectorForms) {
   std::vector<float> in(16), max(16), root(16), hyp(4);
   for (int c = 0; c < 16; ++c) in[c] = 0.25f * float(c) - 1.5f;

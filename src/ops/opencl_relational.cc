@@ -16,7 +16,7 @@ namespace cl = OpenCLLIB;
 template <class U>
 struct Bitselect {
   static void run(SubGroup& sg, const Inst& in) {
-    ops::map3<U, U, U, U>(sg, in, [](U a, U b, U c) { return U((a & ~c) | (b & c)); });
+    ops::ternaryLoop<U, U, U, U>(sg, in, [](U a, U b, U c) { return U((a & ~c) | (b & c)); });
   }
 };
 
@@ -27,9 +27,9 @@ struct Select {
   static void run(SubGroup& sg, const Inst& in) {
     constexpr U kMsb = U(U(1) << (sizeof(U) * 8 - 1));
     if (in.aux == 1)
-      ops::map3<U, U, U, U>(sg, in, [](U a, U b, U c) { return c != 0 ? b : a; });
+      ops::ternaryLoop<U, U, U, U>(sg, in, [](U a, U b, U c) { return c != 0 ? b : a; });
     else
-      ops::map3<U, U, U, U>(sg, in, [](U a, U b, U c) { return (c & kMsb) ? b : a; });
+      ops::ternaryLoop<U, U, U, U>(sg, in, [](U a, U b, U c) { return (c & kMsb) ? b : a; });
   }
 };
 

@@ -1,7 +1,6 @@
 // Helpers shared by the OpenCL.std families (math, common, geometric, relational):
-// element loops where a scalar argument of a vector result is broadcast, lowering of
-// OpenCL.std arguments, reductions over components, and writes through a kernel
-// pointer (fract, frexp, modf, sincos, remquo, lgamma_r).
+// lowering of OpenCL.std arguments, reductions over components, and writes through a
+// kernel pointer (fract, frexp, modf, sincos, remquo, lgamma_r).
 #pragma once
 
 #include <cstdint>
@@ -19,59 +18,23 @@ template <class T>
 using Wide = std::conditional_t<std::is_same_v<T, double>, long double, double>;
 
 // Evaluation type for operations that are exact or correctly rounded in double
-// (sqrt, division, fma, rounding functions): double for every element type, so a
+// (sqrt, division, rounding functions, fmod, remainder, ...): double for every element type, so a
 // double result is rounded only once.
 template <class T>
 using Exact = double;
 
-// Bit k of Inst::aux2: argument k holds one element per lane, applied to every
-// component of a vector result (e.g. ldexp(float4, int)).
-constexpr uint32_t kBroadcast = 1;
-
-// Index of element c of lane l of the operand in slot k (0: a, 1: b, 2: c).
-struct OperandIndex {
-  uint32_t lane, comp;
-  OperandIndex(const Inst& in, uint32_t k) {
-    bool scalar = (in.aux2 >> k) & kBroadcast;
-    lane = scalar ? 1 : in.n;
-    comp = scalar ? 0 : 1;
-  }
-  uint32_t operator()(uint32_t l, uint32_t c) const { return l * lane + c * comp; }
-};
-
-template <class R, class A, class B, class F>
-inline void map2(SubGroup& sg, const Inst& in, F f) {
-  if (in.aux2 == 0) return binaryLoop<R, A, B>(sg, in, f);
-  R* r = sg.reg<R>(in.r);
-  const A* a = sg.reg<A>(in.a);
-  const B* b = sg.reg<B>(in.b);
-  const OperandIndex ia(in, 0), ib(in, 1);
-  sg.forActive([&](uint32_t l) {
-    for (uint32_t c = 0; c < in.n; ++c) r[l * in.n + c] = f(a[ia(l, c)], b[ib(l, c)]);
-  });
-}
-
-template <class R, class A, class B, class C, class F>
-inline void map3(SubGroup& sg, const Inst& in, F f) {
-  if (in.aux2 == 0) return ternaryLoop<R, A, B, C>(sg, in, f);
-  R* r = sg.reg<R>(in.r);
-  const A* a = sg.reg<A>(in.a);
-  const B* b = sg.reg<B>(in.b);
-  const C* c3 = sg.reg<C>(in.c);
-  const OperandIndex ia(in, 0), ib(in, 1), ic(in, 2);
-  sg.forActive([&](uint32_t l) {
-    for (uint32_t c = 0; c < in.n; ++c) r[l * in.n + c] = f(a[ia(l, c)], b[ib(l, c)], c3[ic(l, c)]);
-  });
-}
-
 // Emits an element-wise OpenCL.std instruction whose arguments 0..count-1 go to
-// a, b, c; scalar arguments of a vector result are marked for broadcast.
-inline Inst& emitStd(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn, uint32_t count) {
-  Inst& in = emitElementwise(lw, inst, fn, count, 2);
-  if (lw.shape(inst.resultType).components == 1) return in;
-  for (uint32_t k = 0; k < count; ++k)
-    if (lw.shapeOfValue(Lowerer::extArg(inst, k)).components == 1) in.aux2 |= kBroadcast << k;
-  return in;
+// a, b, c. The first `sameShape` arguments must have the result's component count
+// (the validator demands it; clang splats scalars of mixed calls such as
+// fmax(float4, float)); anything else is refused rather than read out of bounds.
+inline Inst& emitStd(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn, uint32_t count,
+                     uint32_t sameShape = 3) {
+  const uint32_t components = lw.shape(inst.resultType).components;
+  for (uint32_t k = 0; k < count && k < sameShape; ++k)
+    if (lw.shapeOfValue(Lowerer::extArg(inst, k)).components != components)
+      lw.unsupported(inst,
+                     lw.describeWithType(inst) + " with arguments of different component counts");
+  return emitElementwise(lw, inst, fn, count, 2);
 }
 
 // Emits a reduction over the components of `count` vector operands starting at

@@ -1,0 +1,67 @@
+#include "tools/output.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tools/arg_spec.h"
+#include "tools/error_text.h"
+#include "tools/test_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+using testing::bytesOf;
+
+TEST(DumpLine, AsDesignMdShowsIt) {
+  EXPECT_EQ(formatDumpLine(2, parseArgSpec("buffer:int[8]=range(0)")),
+            "arg2 int[8] = 0 1 2 3 4 5 6 7");
+}
+
+TEST(DumpLine, FloatsVectorsAndHex) {
+  EXPECT_EQ(formatDumpLine(0, parseArgSpec("buffer:float[3]=values(0.1,2.5,-1e20)")),
+            "arg0 float[3] = 0.1 2.5 -1e+20");
+  EXPECT_EQ(formatDumpLine(1, parseArgSpec("buffer:uint4[2]=range(1)")),
+            "arg1 uint4[2] = (1,2,3,4) (5,6,7,8)");
+  EXPECT_EQ(formatDumpLine(3, parseArgSpec("buffer:float3[2]=range(0,0.5)")),
+            "arg3 float3[2] = (0,0.5,1) (1.5,2,2.5)");
+  EXPECT_EQ(formatDumpLine(4, parseArgSpec("buffer:half[2]=values(1.5,0.1)")),
+            "arg4 half[2] = 1.5 0.099975586");
+  ArgValue hex = parseArgSpec("buffer:ushort[2]=values(255,4096)");
+  hex.hex = true;
+  EXPECT_EQ(formatDumpLine(5, hex), "arg5 ushort[2] = 0x00ff 0x1000");
+  EXPECT_EQ(formatDumpLine(6, parseArgSpec("buffer:char[2]=values(-1,65)")),
+            "arg6 char[2] = -1 65");
+}
+
+TEST(JsonReport, DiagnosticsAndBuffers) {
+  std::vector<ArgValue> args = {parseArgSpec("float:2"), parseArgSpec("buffer:int[3]=range(0)"),
+                                parseArgSpec("local:16"),
+                                parseArgSpec("buffer:float2[1]=values(1.5,inf)")};
+  EXPECT_EQ(formatJsonReport({"{\"kind\": \"a\"}", "{\"kind\": \"b\"}"}, args),
+            "{\"diagnostics\": [\n"
+            "  {\"kind\": \"a\"},\n"
+            "  {\"kind\": \"b\"}\n"
+            "],\n"
+            "\"buffers\": {\n"
+            "  \"arg1\": [0,1,2],\n"
+            "  \"arg3\": [[1.5,\"Infinity\"]]\n"
+            "}}\n");
+}
+
+TEST(JsonReport, Empty) {
+  EXPECT_EQ(formatJsonReport({}, {parseArgSpec("int:1")}),
+            "{\"diagnostics\": [],\n\"buffers\": {}}\n");
+}
+
+TEST(ErrorText, KindsThatArePartOfTheMessage) {
+  EXPECT_EQ(formatError("usage", "missing --global"), "error: missing --global");
+  EXPECT_EQ(formatError("input", "cannot open 'x'"), "error: cannot open 'x'");
+  EXPECT_EQ(formatError("invalid-module", "truncated module header"),
+            "error: invalid-module: truncated module header");
+  EXPECT_EQ(formatError("unsupported", "unsupported: capability Shader"),
+            "error: unsupported: capability Shader");
+}
+
+}  // namespace
+}  // namespace spvsim::tools
