@@ -77,8 +77,9 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
 void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {
   const uint32_t* e = extra + edge;
   const uint32_t count = e[1];
+  if (count == 0) return;
   const uint32_t* c = e + 2;
-  const bool all = lanes == LaneMask::firstN(width);
+  const bool all = lanes.count() == width;
   for (uint32_t k = 0; k < count; ++k, c += 3) {
     const uint32_t dst = c[0], src = c[1], bytes = c[2];
     if (all) {

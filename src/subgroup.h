@@ -1,6 +1,7 @@
 // The state of one sub-group and the one way execution advances: step().
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -148,6 +149,31 @@ class SubGroup {
     }
     error = AccessError::Ok;
     return (arena ? arena + r.arenaOffset : r.base) + offset;
+  }
+
+  // Fast path for an access by all `width` lanes that stays inside one Global,
+  // Constant or Local region: returns the region's host base (offsets are the
+  // pointers' low bits), or nullptr when any lane needs the checked per-lane path.
+  uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
+                             uint32_t align) const {
+    if (!allActive) return nullptr;
+    const uint64_t tag = ptrs[0] >> kOffsetBits;
+    uint64_t differ = 0, maxOffset = 0, low = 0;
+    for (uint32_t l = 0; l < width; ++l) {
+      differ |= (ptrs[l] >> kOffsetBits) ^ tag;
+      maxOffset = std::max(maxOffset, ptrs[l] & kOffsetMask);
+      low |= ptrs[l];
+    }
+    if (differ || (low & (align - 1))) return nullptr;
+    const MemoryMap& mem = *wg->launch->memory;
+    Space s = pointerSpace(ptrs[0]);
+    if (s != Space::Global && s != Space::Constant && s != Space::Local) return nullptr;
+    const auto& table = mem.regions(s);
+    const uint64_t region = pointerRegion(ptrs[0]);
+    if (region == 0 || region >= table.size()) return nullptr;
+    const Region& r = table[region];
+    if (maxOffset > r.size || bytes > r.size - maxOffset || (write && !r.writable)) return nullptr;
+    return s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
   }
 
   // Records a diagnostic at instruction `in` for `lanes` of this sub-group.

@@ -18,9 +18,10 @@ bool isImageKind(std::string_view head) {
 
 ElementType elementType(std::string_view name) {
   if (auto t = parseElementType(name)) return *t;
-  fail(fmt::format("unknown type '{}' (expected char, uchar, short, ushort, int, uint, long, "
-                   "ulong, half, float, double, size_t, or a vector such as float4)",
-                   name));
+  fail(
+      fmt::format("unknown type '{}' (expected char, uchar, short, ushort, int, uint, long, "
+                  "ulong, half, float, double, size_t, or a vector such as float4)",
+                  name));
 }
 
 ArgValue parseValue(std::string_view typeName, std::string_view list) {
@@ -29,9 +30,8 @@ ArgValue parseValue(std::string_view typeName, std::string_view list) {
   arg.count = 1;
   const auto values = split(list, ',');
   if (values.size() != 1 && values.size() != arg.type.lanes)
-    fail(fmt::format("{} takes {} value{} (or one for every component), not {}",
-                     arg.type.name(), arg.type.lanes, arg.type.lanes == 1 ? "" : "s",
-                     values.size()));
+    fail(fmt::format("{} takes {} value{} (or one for every component), not {}", arg.type.name(),
+                     arg.type.lanes, arg.type.lanes == 1 ? "" : "s", values.size()));
   arg.bytes.resize(arg.type.size());
   fillBuffer(arg.type, values, arg.bytes);
   return arg;
@@ -48,8 +48,8 @@ ArgValue parseLocal(std::string_view text) {
 std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) {
   const std::string data = readTextFile(path);
   if (data.size() != expected)
-    fail(fmt::format("file '{}' has {} bytes but the buffer needs {}", path, data.size(),
-                     expected));
+    fail(
+        fmt::format("file '{}' has {} bytes but the buffer needs {}", path, data.size(), expected));
   return {data.begin(), data.end()};
 }
 
@@ -57,9 +57,10 @@ void initialize(ArgValue& arg, std::string_view init) {
   if (init == "zero") return;
   const size_t open = init.find('(');
   if (open == std::string_view::npos || init.back() != ')')
-    fail(fmt::format("unknown initializer '{}' (expected zero, fill(V), range(START[,STEP]), "
-                     "values(V,...), random(SEED) or file(PATH))",
-                     init));
+    fail(
+        fmt::format("unknown initializer '{}' (expected zero, fill(V), range(START[,STEP]), "
+                    "values(V,...), random(SEED) or file(PATH))",
+                    init));
   const std::string_view name = trim(init.substr(0, open));
   const std::string_view inner = init.substr(open + 1, init.size() - open - 2);
   if (name == "fill") return fillBuffer(arg.type, split(inner, ','), arg.bytes);
@@ -95,8 +96,8 @@ ArgValue parseBuffer(std::string_view text) {
   if (!parseUnsigned(count, arg.count) || arg.count == 0)
     fail(fmt::format("buffer length '{}' is not a positive number of elements", count));
   if (arg.count > kMaxBufferBytes / arg.type.size())
-    fail(fmt::format("buffer of {} {} elements is larger than {} bytes", arg.count,
-                     arg.type.name(), kMaxBufferBytes));
+    fail(fmt::format("buffer of {} {} elements is larger than {} bytes", arg.count, arg.type.name(),
+                     kMaxBufferBytes));
   arg.bytes.assign(arg.count * arg.type.size(), 0);
   const std::string_view rest = trim(text.substr(close + 1));
   if (rest.empty()) return arg;

@@ -109,10 +109,12 @@ TEST(ArgSpec, Errors) {
   EXPECT_EQ(errorOf("float:abc"), "--arg 'float:abc': 'abc' is not a valid float value");
   EXPECT_EQ(errorOf("whatever"),
             "--arg 'whatever': expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");
-  EXPECT_EQ(errorOf("local:0"), "--arg 'local:0': local memory size '0' is not a positive "
-                                "number of bytes");
-  EXPECT_EQ(errorOf("local:x"), "--arg 'local:x': local memory size 'x' is not a positive "
-                                "number of bytes");
+  EXPECT_EQ(errorOf("local:0"),
+            "--arg 'local:0': local memory size '0' is not a positive "
+            "number of bytes");
+  EXPECT_EQ(errorOf("local:x"),
+            "--arg 'local:x': local memory size 'x' is not a positive "
+            "number of bytes");
 }
 
 TEST(ArgSpec, BufferErrors) {
@@ -130,8 +132,7 @@ TEST(ArgSpec, BufferErrors) {
             "--arg 'buffer:int[4]=bogus(1)': unknown initializer 'bogus' (expected zero, fill, "
             "range, values, random or file)");
   EXPECT_NE(errorOf("buffer:int[4]=ones").find("unknown initializer 'ones'"), std::string::npos);
-  EXPECT_NE(errorOf("buffer:int[4]fill(1)").find("expected '=INIT' after ']'"),
-            std::string::npos);
+  EXPECT_NE(errorOf("buffer:int[4]fill(1)").find("expected '=INIT' after ']'"), std::string::npos);
   EXPECT_EQ(errorOf("buffer:int[4]=range(1,2,3)"),
             "--arg 'buffer:int[4]=range(1,2,3)': range() takes START or START,STEP");
   EXPECT_NE(errorOf("buffer:int[2]=random(x)").find("seed 'x'"), std::string::npos);

@@ -45,9 +45,8 @@ uint64_t splitmix64(uint64_t& state) {
 void fillBuffer(const ElementType& type, const std::vector<std::string_view>& values,
                 std::vector<uint8_t>& bytes) {
   if (values.size() != 1 && values.size() != type.lanes)
-    throw Error("invalid-argument",
-                fmt::format("fill() of {} takes 1 or {} values, not {}", type.name(), type.lanes,
-                            values.size()));
+    throw Error("invalid-argument", fmt::format("fill() of {} takes 1 or {} values, not {}",
+                                                type.name(), type.lanes, values.size()));
   std::vector<uint8_t> parsed(values.size() * scalarSize(type.scalar));
   for (size_t i = 0; i < values.size(); ++i)
     storeLiteral(type.scalar, values[i], parsed.data() + i * scalarSize(type.scalar));
@@ -68,8 +67,9 @@ void rangeBuffer(const ElementType& type, std::string_view start, std::string_vi
   }
   const uint64_t first = integerLiteral(type.scalar, start);
   const uint64_t delta = integerLiteral(Scalar::Long, step);
-  forEachComponent(type, bytes,
-                   [&](uint64_t k, uint8_t* out) { storeBits(type.scalar, first + k * delta, out); });
+  forEachComponent(type, bytes, [&](uint64_t k, uint8_t* out) {
+    storeBits(type.scalar, first + k * delta, out);
+  });
 }
 
 void valuesBuffer(const ElementType& type, const std::vector<std::string_view>& values,

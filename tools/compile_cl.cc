@@ -1,7 +1,7 @@
 #include "tools/compile_cl.h"
 
-#include <fmt/format.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,9 +32,9 @@ class TempDir {
     const char* base = std::getenv("TMPDIR");
     std::string pattern = fmt::format("{}/spvsim-XXXXXX", base && *base ? base : "/tmp");
     if (!mkdtemp(pattern.data()))
-      throw Error("input", fmt::format("cannot create a temporary directory in {}: {}",
-                                       fs::path(pattern).parent_path().string(),
-                                       std::strerror(errno)));
+      throw Error("input",
+                  fmt::format("cannot create a temporary directory in {}: {}",
+                              fs::path(pattern).parent_path().string(), std::strerror(errno)));
     path_ = pattern;
   }
   ~TempDir() {
@@ -68,8 +68,7 @@ ProcessResult runProcess(const std::string& program, const std::vector<std::stri
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
-    throw Error("input", fmt::format("cannot start {}: {}", program, std::strerror(rc)));
+  if (rc != 0) throw Error("input", fmt::format("cannot start {}: {}", program, std::strerror(rc)));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -106,9 +105,12 @@ std::vector<std::string> splitBuildOptions(std::string_view options) {
   for (size_t i = 0; i < options.size(); ++i) {
     const char c = options[i];
     if (quote) {
-      if (c == quote) quote = 0;
-      else if (c == '\\' && quote == '"' && i + 1 < options.size()) current += options[++i];
-      else current += c;
+      if (c == quote)
+        quote = 0;
+      else if (c == '\\' && quote == '"' && i + 1 < options.size())
+        current += options[++i];
+      else
+        current += c;
     } else if (c == '\'' || c == '"') {
       quote = c;
       inWord = true;
@@ -135,13 +137,13 @@ std::vector<std::string> clangCommand(const std::string& source, const std::stri
   bool stdGiven = false;
   for (const std::string& o : userOptions) stdGiven |= o.rfind("-cl-std=", 0) == 0;
   if (!stdGiven) argv.push_back("-cl-std=CL3.0");
-  for (const char* flag : {"-cl-kernel-arg-info", "-target", "spir64", "-Xclang",
-                           "-no-opaque-pointers", "-cl-no-stdinc", "-Xclang",
-                           "-finclude-default-header", "-O2"})
+  for (const char* flag :
+       {"-cl-kernel-arg-info", "-target", "spir64", "-Xclang", "-no-opaque-pointers",
+        "-cl-no-stdinc", "-Xclang", "-finclude-default-header", "-O2"})
     argv.push_back(flag);
   argv.insert(argv.end(), userOptions.begin(), userOptions.end());
-  for (const std::string& tail : {std::string("-emit-llvm"), std::string("-c"), source,
-                                  std::string("-o"), bitcode})
+  for (const std::string& tail :
+       {std::string("-emit-llvm"), std::string("-c"), source, std::string("-o"), bitcode})
     argv.push_back(tail);
   return argv;
 }
@@ -165,8 +167,8 @@ CompiledProgram compileOpenCL(const std::string& sourcePath, std::string_view bu
   TempDir dir;
   const std::string bitcode = dir.file("kernel.bc"), spirv = dir.file("kernel.spv");
   CompiledProgram out;
-  runStep(clang, clangCommand(sourcePath, bitcode, userOptions), dir.file("clang.log"),
-          sourcePath, out.log);
+  runStep(clang, clangCommand(sourcePath, bitcode, userOptions), dir.file("clang.log"), sourcePath,
+          out.log);
   runStep(translator, {kTranslator, "--spirv-ext=+all", bitcode, "-o", spirv},
           dir.file("llvm-spirv.log"), sourcePath, out.log);
   out.words = spirv::readBinaryFile(spirv);

@@ -36,9 +36,7 @@ bool isVectorWidth(uint32_t n) { return n == 2 || n == 3 || n == 4 || n == 8 || 
 uint32_t scalarSize(Scalar s) { return row(s).size; }
 std::string_view scalarName(Scalar s) { return row(s).name; }
 
-bool isFloating(Scalar s) {
-  return s == Scalar::Half || s == Scalar::Float || s == Scalar::Double;
-}
+bool isFloating(Scalar s) { return s == Scalar::Half || s == Scalar::Float || s == Scalar::Double; }
 
 bool isSignedInteger(Scalar s) {
   return s == Scalar::Char || s == Scalar::Short || s == Scalar::Int || s == Scalar::Long;

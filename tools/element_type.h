@@ -8,12 +8,25 @@
 
 namespace spvsim::tools {
 
-enum class Scalar { Char, UChar, Short, UShort, Int, UInt, Long, ULong, Half, Float, Double, SizeT };
+enum class Scalar {
+  Char,
+  UChar,
+  Short,
+  UShort,
+  Int,
+  UInt,
+  Long,
+  ULong,
+  Half,
+  Float,
+  Double,
+  SizeT
+};
 
-uint32_t scalarSize(Scalar s);      // bytes; size_t is 8 (spir64)
+uint32_t scalarSize(Scalar s);  // bytes; size_t is 8 (spir64)
 std::string_view scalarName(Scalar s);
-bool isFloating(Scalar s);          // half, float, double
-bool isSignedInteger(Scalar s);     // char, short, int, long
+bool isFloating(Scalar s);       // half, float, double
+bool isSignedInteger(Scalar s);  // char, short, int, long
 
 // A scalar or an OpenCL vector (2, 3, 4, 8 or 16 components). A 3-component vector
 // occupies 4 components in memory, as in OpenCL C.

@@ -56,7 +56,7 @@ TEST(Half, RoundsToNearestEven) {
   EXPECT_EQ(toHalf(0.1), 0x2E66);  // 1.6 * 2^-4: mantissa 614.4 -> 614
   EXPECT_EQ(toHalf(65504.0), 0x7BFF);
   EXPECT_EQ(toHalf(65519.0), 0x7BFF);
-  EXPECT_EQ(toHalf(65520.0), 0x7C00);  // halfway to 2^16: ties to even = infinity
+  EXPECT_EQ(toHalf(65520.0), 0x7C00);           // halfway to 2^16: ties to even = infinity
   EXPECT_EQ(toHalf(1.0 + 1.0 / 2048), 0x3C00);  // tie between 0x3C00 and 0x3C01
   EXPECT_EQ(toHalf(1.0 + 3.0 / 2048), 0x3C02);  // tie between 0x3C01 and 0x3C02
   EXPECT_EQ(toHalf(0.0), 0x0000);
@@ -66,9 +66,9 @@ TEST(Half, RoundsToNearestEven) {
 TEST(Half, Subnormals) {
   const double tiny = 1.0 / (1 << 24);  // 2^-24, the smallest subnormal
   EXPECT_EQ(toHalf(tiny), 0x0001);
-  EXPECT_EQ(toHalf(tiny / 2), 0x0000);      // tie between 0 and 1 -> 0
-  EXPECT_EQ(toHalf(tiny * 1.5), 0x0002);    // tie between 1 and 2 -> 2
-  EXPECT_EQ(toHalf(tiny * 1023), 0x03FF);   // largest subnormal
+  EXPECT_EQ(toHalf(tiny / 2), 0x0000);         // tie between 0 and 1 -> 0
+  EXPECT_EQ(toHalf(tiny * 1.5), 0x0002);       // tie between 1 and 2 -> 2
+  EXPECT_EQ(toHalf(tiny * 1023), 0x03FF);      // largest subnormal
   EXPECT_EQ(toHalf(1.0 / (1 << 14)), 0x0400);  // smallest normal
 }
 

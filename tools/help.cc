@@ -3,7 +3,8 @@
 namespace spvsim::tools {
 namespace {
 
-constexpr const char* kOverview = R"(spvsim: runs OpenCL SPIR-V kernels on the CPU the way a GPU would, sub-group by
+constexpr const char* kOverview =
+    R"(spvsim: runs OpenCL SPIR-V kernels on the CPU the way a GPU would, sub-group by
 sub-group in lockstep, and reports undefined behaviour.
 
 Usage:

@@ -40,19 +40,26 @@ ModuleText scanDisassembly(const spirv::Module& module) {
 
 std::string_view spaceName(Kind k) {
   switch (k) {
-    case Kind::GlobalPointer: return "global";
-    case Kind::ConstantPointer: return "constant";
-    case Kind::LocalPointer: return "local";
-    default: return "private";
+    case Kind::GlobalPointer:
+      return "global";
+    case Kind::ConstantPointer:
+      return "constant";
+    case Kind::LocalPointer:
+      return "local";
+    default:
+      return "private";
   }
 }
 
 std::string access(const ParamInfo& p) {
   switch (p.kind) {
     case Kind::Value:
-    case Kind::Struct: return fmt::format("value, {} bytes", p.size);
-    case Kind::Image: return "opaque (not supported yet)";
-    default: return p.readOnly ? "read-only" : "read-write";
+    case Kind::Struct:
+      return fmt::format("value, {} bytes", p.size);
+    case Kind::Image:
+      return "opaque (not supported yet)";
+    default:
+      return p.readOnly ? "read-only" : "read-write";
   }
 }
 

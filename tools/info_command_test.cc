@@ -1,8 +1,7 @@
 #include "tools/info_command.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include "spirv/error.h"
 #include "spirv/loader.h"

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "spirv/error.h"
 #include "spirv/loader.h"
 #include "tools/text_util.h"
@@ -9,6 +11,9 @@
 namespace spvsim::tools {
 
 CompiledProgram readKernel(const std::string& path, std::string_view buildOptions) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw Error("input", fmt::format("cannot open '{}': no such file", path));
   if (endsWith(path, ".cl")) return compileOpenCL(path, buildOptions);
   CompiledProgram out;
   if (endsWith(path, ".spv"))
@@ -20,8 +25,8 @@ CompiledProgram readKernel(const std::string& path, std::string_view buildOption
                                      ".cl (or .sim for spvsim run)",
                                      path));
   if (!trim(buildOptions).empty())
-    out.log = fmt::format("warning: --build-options only applies to .cl kernels; ignored for '{}'\n",
-                          path);
+    out.log = fmt::format(
+        "warning: --build-options only applies to .cl kernels; ignored for '{}'\n", path);
   return out;
 }
 

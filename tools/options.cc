@@ -71,8 +71,9 @@ void checkCombination(Command command, const RunOptions& o) {
   if (!(bit(command) & kLaunching)) return;
   if (o.isSim()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
-      fail("a .sim file gives the kernel, sizes and arguments itself: drop --kernel, --global, "
-           "--local, --global-offset and --arg");
+      fail(
+          "a .sim file gives the kernel, sizes and arguments itself: drop --kernel, --global, "
+          "--local, --global-offset and --arg");
     return;
   }
   if (!o.global) fail("missing --global X[,Y[,Z]]");

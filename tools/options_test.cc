@@ -50,10 +50,18 @@ TEST(SizeList, Errors) {
 }
 
 TEST(CommandLine, FullRun) {
-  CommandLine cl = parse({"run", "k.cl", "--kernel", "saxpy", "--global", "64,2", "--local=8,2",
-                          "--global-offset", "1,1", "--sub-group-size", "8", "--build-options",
-                          "-DN=4 -O0", "--arg", "float:2", "--arg=buffer:int[4]", "--dump",
-                          "--json", "out.json", "--threads", "2", "--instruction-budget", "1000"});
+  CommandLine cl = parse({"run",         "k.cl",
+                          "--kernel",    "saxpy",
+                          "--global",    "64,2",
+                          "--local=8,2", "--global-offset",
+                          "1,1",         "--sub-group-size",
+                          "8",           "--build-options",
+                          "-DN=4 -O0",   "--arg",
+                          "float:2",     "--arg=buffer:int[4]",
+                          "--dump",      "--json",
+                          "out.json",    "--threads",
+                          "2",           "--instruction-budget",
+                          "1000"});
   EXPECT_EQ(cl.action, Action::Execute);
   EXPECT_EQ(cl.command, Command::Run);
   const RunOptions& o = cl.options;
@@ -146,12 +154,32 @@ TEST(CommandLine, Errors) {
 
 TEST(Help, ListsEveryOptionAndArgForm) {
   const std::string run = helpText(Command::Run);
-  for (const char* needle :
-       {"--kernel", "--global ", "--local", "--global-offset", "--sub-group-size",
-        "--build-options", "--arg", "--dump", "--json", "--threads", "--instruction-budget",
-        "buffer:TYPE[N]=INIT", "zero", "fill(V)", "range(START[,STEP])", "values(V,...)",
-        "random(SEED)", "file(PATH)", "local:BYTES", "null", "image2d", "half", "size_t",
-        "uint4:1,2,3,4", ".sim", "Examples:"})
+  for (const char* needle : {"--kernel",
+                             "--global ",
+                             "--local",
+                             "--global-offset",
+                             "--sub-group-size",
+                             "--build-options",
+                             "--arg",
+                             "--dump",
+                             "--json",
+                             "--threads",
+                             "--instruction-budget",
+                             "buffer:TYPE[N]=INIT",
+                             "zero",
+                             "fill(V)",
+                             "range(START[,STEP])",
+                             "values(V,...)",
+                             "random(SEED)",
+                             "file(PATH)",
+                             "local:BYTES",
+                             "null",
+                             "image2d",
+                             "half",
+                             "size_t",
+                             "uint4:1,2,3,4",
+                             ".sim",
+                             "Examples:"})
     EXPECT_NE(run.find(needle), std::string::npos) << needle;
   EXPECT_NE(helpText(Command::Check).find("NOT IMPLEMENTED YET"), std::string::npos);
   EXPECT_NE(helpText(Command::Debug).find("NOT IMPLEMENTED YET"), std::string::npos);

@@ -34,9 +34,9 @@ std::string formatJsonReport(const std::vector<std::string>& diagnostics,
   bool first = true;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].kind != ArgValue::Kind::Buffer) continue;
-    out += fmt::format("{}\n  \"arg{}\": [{}]", first ? "" : ",", i,
-                       joinElements(args[i], ",",
-                                    [&](const uint8_t* p) { return jsonElement(args[i].type, p); }));
+    out += fmt::format(
+        "{}\n  \"arg{}\": [{}]", first ? "" : ",", i,
+        joinElements(args[i], ",", [&](const uint8_t* p) { return jsonElement(args[i].type, p); }));
     first = false;
   }
   return out + (first ? "}}\n" : "\n}}\n");

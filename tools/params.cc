@@ -16,9 +16,12 @@ Kind kindOf(const spirv::Module& module, const spirv::KernelParam& p) {
   if (p.byValStruct) return Kind::Struct;
   if (p.isPointer) {
     switch (p.addressSpace) {
-      case AddressSpace::Local: return Kind::LocalPointer;
-      case AddressSpace::Constant: return Kind::ConstantPointer;
-      default: return Kind::GlobalPointer;
+      case AddressSpace::Local:
+        return Kind::LocalPointer;
+      case AddressSpace::Constant:
+        return Kind::ConstantPointer;
+      default:
+        return Kind::GlobalPointer;
     }
   }
   const spirv::Type* type = module.findType(p.type);
@@ -38,10 +41,14 @@ std::string plainTypeName(const spirv::Module& module, const spirv::KernelParam&
 
 std::string_view spaceName(Kind kind) {
   switch (kind) {
-    case Kind::GlobalPointer: return "global ";
-    case Kind::ConstantPointer: return "constant ";
-    case Kind::LocalPointer: return "local ";
-    default: return "";
+    case Kind::GlobalPointer:
+      return "global ";
+    case Kind::ConstantPointer:
+      return "constant ";
+    case Kind::LocalPointer:
+      return "local ";
+    default:
+      return "";
   }
 }
 
@@ -67,6 +74,10 @@ void checkOne(const ParamInfo& p, const ArgValue& a) {
       if (a.bytes.size() != p.size)
         fail(fmt::format("{} ({}) but '{}' gives {}", where, bytes(p.size), a.text,
                          bytes(a.bytes.size())));
+      if (isFloating(a.type.scalar) != p.isFloating)
+        fail(fmt::format("{} but '{}' gives {} ({} and {} bits differ)", where, a.text,
+                         a.type.name(), p.isFloating ? "floating-point" : "integer",
+                         p.isFloating ? "integer" : "floating-point"));
       return;
     case Kind::LocalPointer:
       if (a.kind != ArgValue::Kind::Local)
@@ -99,7 +110,12 @@ std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::
     info.name = p.name.empty() ? fmt::format("arg{}", i) : p.name;
     info.typeName = plainTypeName(module, p);
     info.kind = kindOf(module, p);
-    if (const spirv::Type* t = module.findType(p.type)) info.size = t->size;
+    if (const spirv::Type* t = module.findType(p.type)) {
+      info.size = t->size;
+      const spirv::Type* scalar =
+          t->kind == spirv::TypeKind::Vector ? module.findType(t->element) : t;
+      info.isFloating = scalar && scalar->kind == spirv::TypeKind::Float;
+    }
     info.readOnly = p.readOnly;
     out.push_back(std::move(info));
   }
@@ -109,10 +125,10 @@ std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::
 void validateArgs(const std::string& kernel, const std::vector<ParamInfo>& params,
                   const std::vector<ArgValue>& args) {
   if (args.size() != params.size())
-    fail(fmt::format("kernel '{}' takes {} argument{}{} but {} --arg {} given", kernel,
-                     params.size(), params.size() == 1 ? "" : "s",
-                     params.empty() ? "" : " (" + argList(params) + ")", args.size(),
-                     args.size() == 1 ? "was" : "were"));
+    fail(fmt::format(
+        "kernel '{}' takes {} argument{}{} but {} --arg {} given", kernel, params.size(),
+        params.size() == 1 ? "" : "s", params.empty() ? "" : " (" + argList(params) + ")",
+        args.empty() ? "no" : std::to_string(args.size()), args.size() <= 1 ? "was" : "were"));
   for (size_t i = 0; i < params.size(); ++i) checkOne(params[i], args[i]);
 }
 

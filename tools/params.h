@@ -23,7 +23,8 @@ struct ParamInfo {
   std::string name;      // "src", or "arg3" when the module has no names
   std::string typeName;  // "float*", "int4", as OpenCL C would spell it
   Kind kind = Kind::Value;
-  uint64_t size = 0;     // Value: bytes the argument occupies
+  uint64_t size = 0;        // Value: bytes the argument occupies
+  bool isFloating = false;  // Value: a floating-point scalar or vector
   bool readOnly = false;
 
   // "argument 2 (dst)"
@@ -36,7 +37,8 @@ std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::
 
 // Throws Error("invalid-argument"), naming the parameter, when the arguments do not fit
 // the kernel: their count, a buffer for a non-pointer, a local for a non-local pointer,
-// a value whose size differs from the parameter's, an image.
+// a value whose size differs from the parameter's or that is an integer for a floating
+// parameter (or the reverse), an image.
 void validateArgs(const std::string& kernel, const std::vector<ParamInfo>& params,
                   const std::vector<ArgValue>& args);
 

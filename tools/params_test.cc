@@ -117,6 +117,23 @@ TEST(ValidateArgs, KindMismatches) {
             "argument 3 (c) is 'constant float* c': local:BYTES only fits local pointers");
 }
 
+TEST(ValidateArgs, NoArgs) {
+  try {
+    validateArgs("k", kernelParams(), {});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "kernel 'k' takes 5 arguments (global int* a, local float* l, int4 v, constant "
+                 "float* c, char arg4) but no --arg was given");
+  }
+}
+
+TEST(ValidateArgs, FloatForInteger) {
+  EXPECT_EQ(errorOf({"null", "local:4", "float4:0", "null", "char:0"}),
+            "argument 2 (v) is 'int4 v' but 'float4:0' gives float4 (integer and floating-point "
+            "bits differ)");
+}
+
 TEST(ValidateArgs, ValueSize) {
   EXPECT_EQ(errorOf({"null", "local:4", "int:0", "null", "char:0"}),
             "argument 2 (v) is 'int4 v' (16 bytes) but 'int:0' gives 4 bytes");

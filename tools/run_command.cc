@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -98,12 +100,18 @@ std::vector<ArgBinding> bindings(std::vector<ArgValue>& args) {
   std::vector<ArgBinding> out;
   for (ArgValue& a : args) {
     switch (a.kind) {
-      case ArgValue::Kind::Value: out.push_back(ArgBinding::bytes(a.bytes)); break;
+      case ArgValue::Kind::Value:
+        out.push_back(ArgBinding::bytes(a.bytes));
+        break;
       case ArgValue::Kind::Buffer:
         out.push_back(ArgBinding::buffer(a.bytes.data(), a.bytes.size()));
         break;
-      case ArgValue::Kind::Local: out.push_back(ArgBinding::local(a.localBytes)); break;
-      case ArgValue::Kind::Null: out.push_back(ArgBinding::null()); break;
+      case ArgValue::Kind::Local:
+        out.push_back(ArgBinding::local(a.localBytes));
+        break;
+      case ArgValue::Kind::Null:
+        out.push_back(ArgBinding::null());
+        break;
     }
   }
   return out;
@@ -117,11 +125,20 @@ LaunchOptions launchOptions(const RunOptions& o) {
   return options;
 }
 
-void writeJson(const std::string& path, const LaunchResult& result,
+// Opened before the launch, so that an unwritable path fails before the kernel runs.
+std::unique_ptr<std::ofstream> openJson(const std::string& path) {
+  if (path.empty()) return nullptr;
+  auto file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+  if (!*file)
+    throw Error("input", fmt::format("cannot write the JSON report to '{}': {}", path,
+                                     std::strerror(errno)));
+  return file;
+}
+
+void writeJson(std::ofstream& file, const std::string& path, const LaunchResult& result,
                const std::vector<ArgValue>& args) {
   std::vector<std::string> diagnostics;
   for (const Diagnostic& d : result.diagnostics) diagnostics.push_back(formatJson(d));
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << formatJsonReport(diagnostics, args);
   if (!file.flush())
     throw Error("input", fmt::format("cannot write the JSON report to '{}'", path));
@@ -131,6 +148,7 @@ void writeJson(const std::string& path, const LaunchResult& result,
 
 int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
   Launch launch = options.isSim() ? prepareFromSim(options, err) : prepareFromArgs(options, err);
+  const std::unique_ptr<std::ofstream> json = openJson(options.jsonPath);
   const LaunchResult result = launch.program->launch(launch.kernel, launch.range,
                                                      bindings(launch.args), launchOptions(options));
   out << result.printfOutput;
@@ -142,7 +160,7 @@ int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) 
   for (size_t i = 0; i < launch.args.size(); ++i)
     if (launch.args[i].dump) out << formatDumpLine(i, launch.args[i]) << '\n';
   out.flush();
-  if (!options.jsonPath.empty()) writeJson(options.jsonPath, result, launch.args);
+  if (json) writeJson(*json, options.jsonPath, result, launch.args);
   return hasErrors(result.diagnostics) || result.aborted ? 2 : 0;
 }
 

@@ -17,7 +17,9 @@ namespace {
 
 uint32_t bitsOf(Scalar s) { return scalarSize(s) * 8; }
 
-uint64_t maxUnsigned(uint32_t bits) { return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+uint64_t maxUnsigned(uint32_t bits) {
+  return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
 
 std::string rangeText(Scalar s) {
   const uint32_t bits = bitsOf(s);
@@ -32,8 +34,7 @@ struct SignedText {
 };
 
 SignedText splitSign(std::string_view text) {
-  if (!text.empty() && (text[0] == '-' || text[0] == '+'))
-    return {text[0] == '-', text.substr(1)};
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) return {text[0] == '-', text.substr(1)};
   return {false, text};
 }
 

@@ -12,8 +12,7 @@ namespace {
 
 using testing::bytesOf;
 
-std::vector<uint8_t> store(Scalar s, std::string_view text,
-                           IntegerBase base = IntegerBase::Auto) {
+std::vector<uint8_t> store(Scalar s, std::string_view text, IntegerBase base = IntegerBase::Auto) {
   std::vector<uint8_t> out(scalarSize(s));
   storeLiteral(s, text, out.data(), base);
   return out;
@@ -112,8 +111,7 @@ TEST(FormatScalar, FloatsShortestRoundTrip) {
   EXPECT_EQ(formatScalar(Scalar::Float, bytesOf<float>({1e20f}).data()), "1e+20");
   EXPECT_EQ(formatScalar(Scalar::Float, bytesOf<float>({-INFINITY}).data()), "-inf");
   EXPECT_EQ(formatScalar(Scalar::Double, bytesOf<double>({0.1}).data()), "0.1");
-  EXPECT_EQ(formatScalar(Scalar::Double, bytesOf<double>({1.0 / 3}).data()),
-            "0.3333333333333333");
+  EXPECT_EQ(formatScalar(Scalar::Double, bytesOf<double>({1.0 / 3}).data()), "0.3333333333333333");
   EXPECT_EQ(formatScalar(Scalar::Half, bytesOf<uint16_t>({0x3E00}).data()), "1.5");
   EXPECT_EQ(formatScalar(Scalar::Half, bytesOf<uint16_t>({0x2E66}).data()), "0.099975586");
   EXPECT_EQ(formatScalar(Scalar::Float, bytesOf<float>({2.5f}).data(), true), "2.5");
@@ -131,8 +129,7 @@ TEST(JsonElement, NumbersArraysAndNonFinite) {
   EXPECT_EQ(jsonElement({Scalar::Float, 4}, bytesOf<float>({1, 2.5f, 0, -1}).data()),
             "[1,2.5,0,-1]");
   EXPECT_EQ(jsonElement({Scalar::Float, 1}, bytesOf<float>({NAN}).data()), "\"NaN\"");
-  EXPECT_EQ(jsonElement({Scalar::Double, 1}, bytesOf<double>({-INFINITY}).data()),
-            "\"-Infinity\"");
+  EXPECT_EQ(jsonElement({Scalar::Double, 1}, bytesOf<double>({-INFINITY}).data()), "\"-Infinity\"");
   EXPECT_EQ(jsonElement({Scalar::UChar, 2}, bytesOf<uint8_t>({255, 0}).data()), "[255,0]");
 }
 

@@ -40,8 +40,8 @@ std::optional<Scalar> defaultType(const ParamInfo& p) {
   for (std::string_view prefix : {"const ", "volatile "})
     if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
   size_t end = 0;
-  while (end < name.size() && (std::isalpha(static_cast<unsigned char>(name[end])) ||
-                               name[end] == '_'))
+  while (end < name.size() &&
+         (std::isalpha(static_cast<unsigned char>(name[end])) || name[end] == '_'))
     ++end;
   if (name.substr(0, end) == "void") return Scalar::UChar;
   return headerType(name.substr(0, end));
@@ -60,9 +60,9 @@ void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, I
   const double count = (end - start + inc) / inc;
   const uint64_t elements = bytes.size() / scalarSize(s);
   if (inc == 0 || count != std::floor(count) || count != static_cast<double>(elements))
-    throw Error("input", fmt::format("range={} gives {} values but size= holds {}", text,
-                                     std::isfinite(count) ? fmt::format("{}", count) : "no",
-                                     elements));
+    throw Error("input",
+                fmt::format("range={} gives {} values but size= holds {}", text,
+                            std::isfinite(count) ? fmt::format("{}", count) : "no", elements));
   const uint32_t size = scalarSize(s);
   if (s == Scalar::Float || s == Scalar::Half) {
     float value = static_cast<float>(start);
@@ -70,7 +70,8 @@ void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, I
       storeReal(s, value, bytes.data() + i * size);
   } else if (s == Scalar::Double) {
     double value = start;
-    for (uint64_t i = 0; i < elements; ++i, value += inc) storeReal(s, value, bytes.data() + i * size);
+    for (uint64_t i = 0; i < elements; ++i, value += inc)
+      storeReal(s, value, bytes.data() + i * size);
   } else {
     const uint64_t first = loadBits(s, v[0]), step = loadBits(s, v[1]);
     for (uint64_t i = 0; i < elements; ++i) storeBits(s, first + i * step, bytes.data() + i * size);
@@ -147,7 +148,8 @@ SimFile::Header SimFile::parseHeader(const std::string& text, const ParamInfo& p
   std::istringstream in(text);
   for (std::string t; in >> t;) {
     const size_t eq = t.find('=');
-    const std::string key = t.substr(0, eq), value = eq == std::string::npos ? "" : t.substr(eq + 1);
+    const std::string key = t.substr(0, eq),
+                      value = eq == std::string::npos ? "" : t.substr(eq + 1);
     if (auto s = headerType(t)) {
       if (h.type) fail("the argument type is given twice");
       h.type = s;
@@ -211,9 +213,10 @@ ArgValue SimFile::readArgument(const ParamInfo& param) {
 ArgValue SimFile::readBuffer(const Header& h, const ParamInfo& param) {
   if (!h.size) fail("size=BYTES is required");
   if (!h.type)
-    fail(fmt::format("the header names no type and the parameter's type '{}' gives none; add "
-                     "one such as int",
-                     param.typeName));
+    fail(
+        fmt::format("the header names no type and the parameter's type '{}' gives none; add "
+                    "one such as int",
+                    param.typeName));
   const uint32_t typeSize = scalarSize(*h.type);
   if (*h.size == 0 || *h.size % typeSize != 0)
     fail(fmt::format("size={} is not a positive multiple of the {}-byte {}", *h.size, typeSize,

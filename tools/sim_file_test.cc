@@ -45,9 +45,10 @@ std::string errorOf(const std::string& text, const std::vector<ParamInfo>& param
 
 // The example of Oclgrind's documentation.
 TEST(SimFile, OclgrindExample) {
-  SimFile sim(std::string(kSaxpyHeader) +
-                  "<size=4 float>\n2.5\n<size=32 float range=0:1:7>\n<size=32 float fill=10 dump>\n",
-              "t.sim");
+  SimFile sim(
+      std::string(kSaxpyHeader) +
+          "<size=4 float>\n2.5\n<size=32 float range=0:1:7>\n<size=32 float fill=10 dump>\n",
+      "t.sim");
   const SimSetup setup = sim.readSetup();
   EXPECT_EQ(setup.program, "kernels.cl");
   EXPECT_EQ(setup.kernel, "saxpy");
@@ -82,9 +83,8 @@ TEST(SimFile, TypeDefaultsToTheParameters) {
   const std::vector<ParamInfo> params = {param(0, "u", "uint*", Kind::GlobalPointer),
                                          param(1, "v", "void*", Kind::GlobalPointer),
                                          param(2, "s", "short2", Kind::Value, 4)};
-  const auto args = readArgs(std::string(kSaxpyHeader) +
-                                 "<size=12>\n1 2 3\n<size=2 fill=7>\n<size=4>\n-1 2\n",
-                             params);
+  const auto args = readArgs(
+      std::string(kSaxpyHeader) + "<size=12>\n1 2 3\n<size=2 fill=7>\n<size=4>\n-1 2\n", params);
   EXPECT_EQ(args[0].type.scalar, Scalar::UInt);
   EXPECT_EQ(args[0].bytes, bytesOf<uint32_t>({1, 2, 3}));
   EXPECT_EQ(args[1].type.scalar, Scalar::UChar);
@@ -94,10 +94,12 @@ TEST(SimFile, TypeDefaultsToTheParameters) {
 }
 
 TEST(SimFile, HexLocalNullNoinitAndRanges) {
-  const std::vector<ParamInfo> params = {
-      param(0, "h", "uint*", Kind::GlobalPointer), param(1, "l", "float*", Kind::LocalPointer),
-      param(2, "n", "int*", Kind::GlobalPointer), param(3, "z", "int*", Kind::GlobalPointer),
-      param(4, "r", "short*", Kind::ConstantPointer), param(5, "f", "double*", Kind::GlobalPointer)};
+  const std::vector<ParamInfo> params = {param(0, "h", "uint*", Kind::GlobalPointer),
+                                         param(1, "l", "float*", Kind::LocalPointer),
+                                         param(2, "n", "int*", Kind::GlobalPointer),
+                                         param(3, "z", "int*", Kind::GlobalPointer),
+                                         param(4, "r", "short*", Kind::ConstantPointer),
+                                         param(5, "f", "double*", Kind::GlobalPointer)};
   const auto args = readArgs(std::string(kSaxpyHeader) +
                                  "<size=8 uint hex dump>\nff 0x10\n"
                                  "<size=64>\n"
@@ -123,8 +125,8 @@ TEST(SimFile, FloatRangeAccumulatesLikeOclgrind) {
   const auto args = readArgs(std::string(kSaxpyHeader) + "<size=16 float range=1:1:4>\n", params);
   EXPECT_EQ(args[0].bytes, bytesOf<float>({1, 2, 3, 4}));
   const float step = 0.25f;
-  const auto quarter = readArgs(std::string(kSaxpyHeader) + "<size=12 float range=0:0.25:0.5>\n",
-                                params);
+  const auto quarter =
+      readArgs(std::string(kSaxpyHeader) + "<size=12 float range=0:0.25:0.5>\n", params);
   EXPECT_EQ(quarter[0].bytes, bytesOf<float>({0, step, step + step}));
 }
 
@@ -137,8 +139,9 @@ TEST(SimFile, SetupErrors) {
     }
     return std::string("no error");
   };
-  EXPECT_EQ(setupError(""), "t.sim:1: unexpected end of file, expected the program file name "
-                            "(program file)");
+  EXPECT_EQ(setupError(""),
+            "t.sim:1: unexpected end of file, expected the program file name "
+            "(program file)");
   EXPECT_EQ(setupError("p.cl\nk\n8 1\n"),
             "t.sim:3: unexpected end of file, expected a global size (global size)");
   EXPECT_EQ(setupError("p.cl\nk\n8 1 1\n4 0 1\n"),
@@ -151,8 +154,7 @@ TEST(SimFile, HeaderErrors) {
   const std::string h = kSaxpyHeader;
   const std::string ok1 = "<size=4 float>\n1\n";
   const std::string ok12 = ok1 + "<size=4 float>\n1\n";
-  EXPECT_EQ(errorOf(h + "<float>\n1\n", kSaxpy),
-            "t.sim:5: size=BYTES is required (argument 0: a)");
+  EXPECT_EQ(errorOf(h + "<float>\n1\n", kSaxpy), "t.sim:5: size=BYTES is required (argument 0: a)");
   EXPECT_EQ(errorOf(h + "<size=4 float bogus>\n1\n", kSaxpy),
             "t.sim:5: unknown header token 'bogus' (argument 0: a)");
   EXPECT_EQ(errorOf(h + "<size=4 float int>\n1\n", kSaxpy),
@@ -197,10 +199,9 @@ TEST(SimFile, ValueErrors) {
 }
 
 TEST(SimFile, ParameterKindErrors) {
-  const std::vector<ParamInfo> params = {param(0, "l", "float*", Kind::LocalPointer),
-                                         param(1, "c", "float*", Kind::ConstantPointer),
-                                         param(2, "s", "struct S*", Kind::GlobalPointer),
-                                         param(3, "i", "image2d_t", Kind::Image)};
+  const std::vector<ParamInfo> params = {
+      param(0, "l", "float*", Kind::LocalPointer), param(1, "c", "float*", Kind::ConstantPointer),
+      param(2, "s", "struct S*", Kind::GlobalPointer), param(3, "i", "image2d_t", Kind::Image)};
   const std::string h = kSaxpyHeader;
   EXPECT_EQ(errorOf(h + "<size=8 fill=1>\n", params),
             "t.sim:5: a local argument takes no initializer (argument 0: l)");

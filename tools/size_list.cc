@@ -11,8 +11,8 @@ SizeList parseSizeList(std::string_view text, std::string_view option, bool allo
                        uint64_t fill) {
   const auto parts = split(text, ',');
   if (parts.size() > 3)
-    throw Error("usage", fmt::format("{} '{}' has {} dimensions; at most 3", option, text,
-                                     parts.size()));
+    throw Error("usage",
+                fmt::format("{} '{}' has {} dimensions; at most 3", option, text, parts.size()));
   SizeList out;
   out.dims = static_cast<uint32_t>(parts.size());
   out.values = {fill, fill, fill};

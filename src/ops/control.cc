@@ -19,9 +19,8 @@ void branch(SubGroup& sg, const Inst& in) {
 void branchConditional(SubGroup& sg, const Inst& in) {
   const uint8_t* cond = sg.reg<uint8_t>(in.a);
   LaneMask taken;
-  sg.forActive([&](uint32_t l) {
-    if (cond[l]) taken.set(l);
-  });
+  for (uint32_t l = 0; l < sg.width; ++l) taken.w[l >> 6] |= uint64_t(cond[l] & 1) << (l & 63);
+  taken = taken & sg.mask;
   const LaneMask notTaken = sg.mask.andNot(taken);
   const uint32_t t = sg.extra[in.aux], f = sg.extra[in.aux2];
   if (notTaken.none() || t == f) {

@@ -21,6 +21,11 @@ struct Load {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
+    if (const uint8_t* base = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(r + size_t(l) * bytes, base + (ptr[l] & kOffsetMask), bytes);
+      return;
+    }
     LaneMask failed, misaligned;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
@@ -46,6 +51,11 @@ struct Store {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
+    if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(base + (ptr[l] & kOffsetMask), v + size_t(l) * bytes, bytes);
+      return;
+    }
     LaneMask failed, misaligned;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
@@ -164,6 +174,19 @@ void accessChain(SubGroup& sg, const Inst& in) {
   }
 }
 
+// The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i.
+// extra at in.aux: [1, indexReg, indexBytes, stride].
+template <class I>
+void accessChain1(SubGroup& sg, const Inst& in) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  const uint32_t* p = sg.extra + in.aux;
+  const I* idx = sg.reg<I>(p[1]);
+  const int64_t stride = p[3];
+  const uint64_t constant = uint64_t(in.b) | (uint64_t(in.c) << 32);
+  sg.forActive([&](uint32_t l) { r[l] = base[l] + constant + uint64_t(int64_t(idx[l]) * stride); });
+}
+
 // Walks the indices of (Ptr)AccessChain: constant indices fold into one offset.
 void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasElement) {
   Id base = inst.operands.at(0);
@@ -201,7 +224,17 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
   }
   uint32_t b = lw.reg(base);
   uint32_t at = dynamic[0] ? lw.addExtra(dynamic) : 0;
-  Inst& in = lw.emit(inst, dynamic[0] ? &accessChain<true> : &accessChain<false>);
+  ExecFn fn = dynamic[0] ? &accessChain<true> : &accessChain<false>;
+  if (dynamic[0] == 1) {
+    switch (dynamic[2]) {
+      case 1: fn = &accessChain1<int8_t>; break;
+      case 2: fn = &accessChain1<int16_t>; break;
+      case 4: fn = &accessChain1<int32_t>; break;
+      case 8: fn = &accessChain1<int64_t>; break;
+      default: break;
+    }
+  }
+  Inst& in = lw.emit(inst, fn);
   in.a = b;
   in.b = uint32_t(uint64_t(constant));
   in.c = uint32_t(uint64_t(constant) >> 32);

@@ -21,21 +21,23 @@ using U = std::make_unsigned_t<T>;
 template <class T>
 using Lim = std::numeric_limits<T>;
 
-// A type wide enough for any product of two T's plus a T.
+// A type wide enough for any product of two T's plus a T (unsigned for unsigned T,
+// so it holds (2^64 - 1)^2 + 2^64 - 1; never used for differences).
 template <class T>
 using Wide = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
 
-template <class T>
-T saturate(Wide<T> v) {
-  if (v < Wide<T>(Lim<T>::min())) return Lim<T>::min();
-  if (v > Wide<T>(Lim<T>::max())) return Lim<T>::max();
+template <class T, class W>
+T saturate(W v) {
+  if (v < W(Lim<T>::min())) return Lim<T>::min();
+  if (v > W(Lim<T>::max())) return Lim<T>::max();
   return T(v);
 }
 
 template <class T> U<T> absOf(T x) { return x < 0 ? U<T>(U<T>(0) - U<T>(x)) : U<T>(x); }
 template <class T> U<T> absDiff(T x, T y) { return x > y ? U<T>(U<T>(x) - U<T>(y)) : U<T>(U<T>(y) - U<T>(x)); }
-template <class T> T addSat(T x, T y) { return saturate<T>(Wide<T>(x) + Wide<T>(y)); }
-template <class T> T subSat(T x, T y) { return saturate<T>(Wide<T>(x) - Wide<T>(y)); }
+// Sums and differences of any two 64-bit values fit a signed 128-bit integer.
+template <class T> T addSat(T x, T y) { return saturate<T>(__int128(x) + __int128(y)); }
+template <class T> T subSat(T x, T y) { return saturate<T>(__int128(x) - __int128(y)); }
 // (x + y) >> 1 and (x + y + 1) >> 1 without overflow (>> of signed values floors).
 template <class T> T hadd(T x, T y) { return T((x >> 1) + (y >> 1) + (x & y & 1)); }
 template <class T> T rhadd(T x, T y) { return T((x >> 1) + (y >> 1) + ((x | y) & 1)); }

@@ -373,6 +373,19 @@ TEST(OpenclMath, OutOfBoundsPointerOutputIsReported) {
   for (float w : whole) EXPECT_EQ(2.0f, w);
 }
 
+TEST(OpenclMath, MisalignedPointerOutputIsReported) {
+  std::vector<float> in(2, 2.5f), out(2), whole(4);
+  auto p = loadOpenCl(
+      "kernel void k(global const float* in, global float* out, global char* w) {\n"
+      "  size_t i = get_global_id(0); out[i] = fract(in[i], (global float*)(w + 4 * i + i)); }\n",
+      "fract_misaligned");
+  auto r = run(*p, "k", 2, in, out, whole);
+  ASSERT_EQ(1u, r.diagnostics.size()) << testing::describe(r);
+  EXPECT_EQ("misaligned-access", r.diagnostics[0].kind);
+  EXPECT_EQ((std::vector<uint32_t>{1}), r.diagnostics[0].lanes);
+  EXPECT_EQ(2.0f, whole[0]);
+}
+
 // Vectors: float16 and float3 (padded); clang splats the scalar of fmax(float16, float).
 TEST(OpenclMath, VectorForms) {
   std::vector<float> in(16), max(16), root(16), hyp(4);

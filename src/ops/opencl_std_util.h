@@ -63,18 +63,18 @@ class PointerWrites {
   PointerWrites(SubGroup& sg, const Inst& in, uint32_t ptrReg, uint32_t bytes, uint32_t align)
       : sg_(sg), in_(in), ptrs_(sg.reg<uint64_t>(ptrReg)), bytes_(bytes), align_(align) {}
 
+  // Like OpStore: a misaligned address is reported, and the write still happens.
   void store(uint32_t lane, const void* data) {
     const uint64_t p = ptrs_[lane];
     AccessError error = AccessError::Ok;
-    uint8_t* dst = nullptr;
-    if (p != 0 && pointerOffset(p) % align_ != 0)
-      error = AccessError::Misaligned;
-    else
-      dst = sg_.resolve(p, lane, bytes_, /*write=*/true, error);
-    if (dst)
-      std::memcpy(dst, data, bytes_);
-    else
+    uint8_t* dst = sg_.resolve(p, lane, bytes_, /*write=*/true, error);
+    if (!dst) {
       failed_[static_cast<size_t>(error)].set(lane);
+      return;
+    }
+    if (pointerOffset(p) % align_ != 0)
+      failed_[static_cast<size_t>(AccessError::Misaligned)].set(lane);
+    std::memcpy(dst, data, bytes_);
   }
 
   void finish() const {
