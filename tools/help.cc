@@ -40,6 +40,8 @@ constexpr const char* kRunOptions = R"(Options:
   --threads N              host threads for work-groups (default 0: all cores)
   --instruction-budget N   sub-group instructions one work-group may execute before an
                            instruction-budget error (default 2^30)
+  --stats                  print execution statistics to stderr: launch time (without
+                           compiling/loading), sub-group and lane instructions, lanes/s
   -h, --help               this help
 
 --arg SPEC forms:
@@ -66,8 +68,9 @@ constexpr const char* kRunOptions = R"(Options:
 Output: printf output first (stdout), then with --dump one line per buffer,
   arg2 int[8] = 0 1 2 3 4 5 6 7        (vectors as (1,2,3,4))
 Diagnostics go to stderr, one per line: "error: KIND: message" with where it happened.
---json FILE writes {"diagnostics": [...], "buffers": {"arg2": [...]}} (non-finite floats
-as the strings "NaN", "Infinity", "-Infinity").
+--json FILE writes {"diagnostics": [...], "buffers": {"arg2": [...]}} with every buffer
+argument after the run (vectors as arrays; non-finite floats as the strings "NaN",
+"Infinity", "-Infinity").
 
 Oclgrind .sim files: the program (relative to the .sim file), kernel name, global size,
 local size (3 numbers each), then one <...> header per argument: a type, size=BYTES,
@@ -75,12 +78,14 @@ fill=V, range=START:INC:END, dump, hex, noinit (starts zeroed), null, ro, wo (ch
 no effect); values follow the header otherwise; a local pointer is <size=BYTES>.
 Only arguments marked dump are printed (all buffers with --dump).
 
-Examples:
-  spvsim run saxpy.cl --global 1024 --arg float:2 --arg buffer:float[1024]=range(0) \
-      --arg buffer:float[1024]=fill(1) --dump
+Examples (quote specs that contain ( ) [ ] for the shell):
+  spvsim run saxpy.cl --global 1024 --arg float:2 --arg 'buffer:float[1024]=range(0)' \
+      --arg 'buffer:float[1024]=fill(1)' --dump
   spvsim run k.spv --kernel reduce --global 256 --local 64 --sub-group-size 8 \
-      --arg buffer:int[256]=random(7) --arg local:256 --arg buffer:int[4]=zero --dump
-  spvsim run tests/saxpy.sim --json out.json
+      --arg 'buffer:int[256]=random(7)' --arg local:256 --arg 'buffer:int[4]' --dump
+  spvsim run k.cl --global 16,16 --build-options '-DTILE=4 -g' \
+      --arg 'buffer:float4[256]=fill(1,0,0,1)' --json out.json
+  spvsim run tests/saxpy.sim --sub-group-size 8 --json out.json
 )";
 
 constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS]

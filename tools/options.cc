@@ -55,6 +55,7 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.threads = number(n, v, 0, 4096); }},
       {"--instruction-budget", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.instructionBudget = number(n, v, 1, ~0ull); }},
+      {"--stats", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.stats = true; }},
   };
   return table;
 }

@@ -26,6 +26,7 @@ struct RunOptions {
   std::string jsonPath;
   std::optional<unsigned> threads;
   std::optional<uint64_t> instructionBudget;
+  bool stats = false;
 
   bool isSim() const;
 };

@@ -179,7 +179,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "size_t",
                              "uint4:1,2,3,4",
                              ".sim",
-                             "Examples:"})
+                             "Examples"})
     EXPECT_NE(run.find(needle), std::string::npos) << needle;
   EXPECT_NE(helpText(Command::Check).find("NOT IMPLEMENTED YET"), std::string::npos);
   EXPECT_NE(helpText(Command::Debug).find("NOT IMPLEMENTED YET"), std::string::npos);

@@ -1,3 +1,4 @@
+#include <chrono>
 #include "tools/run_command.h"
 
 #include <fmt/format.h>
@@ -146,11 +147,22 @@ void writeJson(std::ofstream& file, const std::string& path, const LaunchResult&
 
 }  // namespace
 
+std::string formatStats(const LaunchResult& r, double seconds) {
+  return fmt::format(
+      "stats: launch {:.6f} s, sub-group size {}, {} sub-group instructions, {} lane "
+      "instructions, {:.3g} lane instructions/s",
+      seconds, r.subGroupSize, r.subGroupSteps, r.laneInstructions,
+      seconds > 0 ? double(r.laneInstructions) / seconds : 0.0);
+}
+
 int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
   Launch launch = options.isSim() ? prepareFromSim(options, err) : prepareFromArgs(options, err);
   const std::unique_ptr<std::ofstream> json = openJson(options.jsonPath);
+  const auto start = std::chrono::steady_clock::now();
   const LaunchResult result = launch.program->launch(launch.kernel, launch.range,
                                                      bindings(launch.args), launchOptions(options));
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  if (options.stats) err << formatStats(result, seconds.count()) << '\n';
   out << result.printfOutput;
   for (const Diagnostic& d : result.diagnostics) {
     std::string text = formatText(d);

@@ -3,6 +3,9 @@
 
 #include <ostream>
 
+#include <string>
+
+#include "src/program.h"
 #include "tools/options.h"
 
 namespace spvsim::tools {
@@ -12,5 +15,8 @@ namespace spvsim::tools {
 // status: 0 ran without errors, 2 ran with error diagnostics. Usage and input errors
 // throw Error (status 1 in main).
 int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+// The --stats line: "stats: launch 0.012 s, sub-group size 16, ... lane instructions/s".
+std::string formatStats(const LaunchResult& result, double seconds);
 
 }  // namespace spvsim::tools

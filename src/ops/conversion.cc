@@ -26,31 +26,44 @@ struct Tag {
 template <class Fn>
 ExecFn withInt(Scalar s, bool isSigned, Fn fn) {
   switch (s) {
-    case Scalar::U8: return isSigned ? fn(Tag<int8_t>{}) : fn(Tag<uint8_t>{});
-    case Scalar::U16: return isSigned ? fn(Tag<int16_t>{}) : fn(Tag<uint16_t>{});
-    case Scalar::U32: return isSigned ? fn(Tag<int32_t>{}) : fn(Tag<uint32_t>{});
-    case Scalar::U64: return isSigned ? fn(Tag<int64_t>{}) : fn(Tag<uint64_t>{});
-    default: return nullptr;
+    case Scalar::U8:
+      return isSigned ? fn(Tag<int8_t>{}) : fn(Tag<uint8_t>{});
+    case Scalar::U16:
+      return isSigned ? fn(Tag<int16_t>{}) : fn(Tag<uint16_t>{});
+    case Scalar::U32:
+      return isSigned ? fn(Tag<int32_t>{}) : fn(Tag<uint32_t>{});
+    case Scalar::U64:
+      return isSigned ? fn(Tag<int64_t>{}) : fn(Tag<uint64_t>{});
+    default:
+      return nullptr;
   }
 }
 
 template <class Fn>
 ExecFn withFloat(Scalar s, Fn fn) {
   switch (s) {
-    case Scalar::F16: return fn(Tag<_Float16>{});
-    case Scalar::F32: return fn(Tag<float>{});
-    case Scalar::F64: return fn(Tag<double>{});
-    default: return nullptr;
+    case Scalar::F16:
+      return fn(Tag<_Float16>{});
+    case Scalar::F32:
+      return fn(Tag<float>{});
+    case Scalar::F64:
+      return fn(Tag<double>{});
+    default:
+      return nullptr;
   }
 }
 
 template <class Fn>
 ExecFn withRound(Round r, Fn fn) {
   switch (r) {
-    case Round::RTE: return fn(std::integral_constant<Round, Round::RTE>{});
-    case Round::RTZ: return fn(std::integral_constant<Round, Round::RTZ>{});
-    case Round::RTP: return fn(std::integral_constant<Round, Round::RTP>{});
-    case Round::RTN: return fn(std::integral_constant<Round, Round::RTN>{});
+    case Round::RTE:
+      return fn(std::integral_constant<Round, Round::RTE>{});
+    case Round::RTZ:
+      return fn(std::integral_constant<Round, Round::RTZ>{});
+    case Round::RTP:
+      return fn(std::integral_constant<Round, Round::RTP>{});
+    case Round::RTN:
+      return fn(std::integral_constant<Round, Round::RTN>{});
   }
   return nullptr;
 }
@@ -100,8 +113,7 @@ struct ConversionInfo {
   bool saturate;
 };
 
-ConversionInfo conversionInfo(Lowerer& lw, const spirv::Instruction& inst,
-                              Round defaultRound) {
+ConversionInfo conversionInfo(Lowerer& lw, const spirv::Instruction& inst, Round defaultRound) {
   ConversionInfo c{lw.shape(inst.resultType), lw.shapeOfValue(Lowerer::operand(inst, 0)),
                    defaultRound, false};
   if (auto* d = lw.module.findDecoration(inst.result, spv::Decoration::FPRoundingMode))
@@ -120,38 +132,38 @@ template <bool ToSigned>
 void lowerFloatToInt(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTZ);
   emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {
-    return withFloat(c.from.scalar, [&](auto from) {
-      return withRound(c.round, [&](auto m) {
-        return &FloatToInt<typename decltype(to)::type, typename decltype(from)::type,
-                           decltype(m)::value>::run;
-      });
-    });
-  }));
+                   return withFloat(c.from.scalar, [&](auto from) {
+                     return withRound(c.round, [&](auto m) {
+                       return &FloatToInt<typename decltype(to)::type,
+                                          typename decltype(from)::type, decltype(m)::value>::run;
+                     });
+                   });
+                 }));
 }
 
 template <bool FromSigned>
 void lowerIntToFloat(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTE);
   emitConversion(lw, inst, withFloat(c.to.scalar, [&](auto to) {
-    return withInt(c.from.scalar, FromSigned, [&](auto from) {
-      return withRound(c.round, [&](auto m) {
-        return &IntToFloat<typename decltype(to)::type, typename decltype(from)::type,
-                           decltype(m)::value>::run;
-      });
-    });
-  }));
+                   return withInt(c.from.scalar, FromSigned, [&](auto from) {
+                     return withRound(c.round, [&](auto m) {
+                       return &IntToFloat<typename decltype(to)::type,
+                                          typename decltype(from)::type, decltype(m)::value>::run;
+                     });
+                   });
+                 }));
 }
 
 void lowerFloatToFloat(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTE);
   emitConversion(lw, inst, withFloat(c.to.scalar, [&](auto to) {
-    return withFloat(c.from.scalar, [&](auto from) {
-      return withRound(c.round, [&](auto m) {
-        return &FloatToFloat<typename decltype(to)::type, typename decltype(from)::type,
-                             decltype(m)::value>::run;
-      });
-    });
-  }));
+                   return withFloat(c.from.scalar, [&](auto from) {
+                     return withRound(c.round, [&](auto m) {
+                       return &FloatToFloat<typename decltype(to)::type,
+                                            typename decltype(from)::type, decltype(m)::value>::run;
+                     });
+                   });
+                 }));
 }
 
 // UConvert/SConvert (saturating with the decoration) and the SatConvert opcodes.
@@ -160,12 +172,12 @@ void lowerIntToInt(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTE);
   bool saturate = AlwaysSaturate || c.saturate;
   emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {
-    return withInt(c.from.scalar, FromSigned, [&](auto from) -> ExecFn {
-      using T = typename decltype(to)::type;
-      using F = typename decltype(from)::type;
-      return saturate ? &IntToInt<T, F, true>::run : &IntToInt<T, F, false>::run;
-    });
-  }));
+                   return withInt(c.from.scalar, FromSigned, [&](auto from) -> ExecFn {
+                     using T = typename decltype(to)::type;
+                     using F = typename decltype(from)::type;
+                     return saturate ? &IntToInt<T, F, true>::run : &IntToInt<T, F, false>::run;
+                   });
+                 }));
 }
 
 // Copies in.n bytes per lane (OpBitcast, OpPtrCastToGeneric); in.b: source bytes.
@@ -199,15 +211,15 @@ struct Widen {
 void lowerPtrToU(Lowerer& lw, const spirv::Instruction& inst) {
   Shape to = lw.shape(inst.resultType);
   emitConversion(lw, inst, withInt(to.scalar, false, [](auto t) {
-    return &Widen<typename decltype(t)::type, uint64_t>::run;
-  }));
+                   return &Widen<typename decltype(t)::type, uint64_t>::run;
+                 }));
 }
 
 void lowerUToPtr(Lowerer& lw, const spirv::Instruction& inst) {
   Shape from = lw.shapeOfValue(Lowerer::operand(inst, 0));
   emitConversion(lw, inst, withInt(from.scalar, false, [](auto f) {
-    return &Widen<uint64_t, typename decltype(f)::type>::run;
-  }));
+                   return &Widen<uint64_t, typename decltype(f)::type>::run;
+                 }));
 }
 
 // Generic -> specific: the pointer when it points into that space, else null.
@@ -221,13 +233,18 @@ struct GenericToSpace {
 
 Space spaceOf(spv::StorageClass storage) {
   switch (storage) {
-    case spv::StorageClass::CrossWorkgroup: return Space::Global;
-    case spv::StorageClass::UniformConstant: return Space::Constant;
-    case spv::StorageClass::Workgroup: return Space::Local;
+    case spv::StorageClass::CrossWorkgroup:
+      return Space::Global;
+    case spv::StorageClass::UniformConstant:
+      return Space::Constant;
+    case spv::StorageClass::Workgroup:
+      return Space::Local;
     case spv::StorageClass::Function:
     case spv::StorageClass::Private:
-    case spv::StorageClass::Input: return Space::Private;
-    default: return Space::Invalid;
+    case spv::StorageClass::Input:
+      return Space::Private;
+    default:
+      return Space::Invalid;
   }
 }
 

@@ -35,8 +35,8 @@ TEST(Conversion, FloatToInt) {
       uls[i] = convert_ulong_sat(x);
     })",
                       "f2i");
-  std::vector<float> f = {1.25f, -1.25f, 2.5f,  -2.5f, 3.5f, 300.75f, -300.75f, kNan,
-                          3e9f,  -3e9f,  0.5f,  -0.5f, 255.5f, 16777216.0f, 1e20f, -0.0f};
+  std::vector<float> f = {1.25f, -1.25f, 2.5f, -2.5f, 3.5f,   300.75f,     -300.75f, kNan,
+                          3e9f,  -3e9f,  0.5f, -0.5f, 255.5f, 16777216.0f, 1e20f,    -0.0f};
   const size_t n = f.size();
   std::vector<int32_t> rtz(n), rte(n), rtp(n), rtn(n), srte(n);
   std::vector<uint8_t> ucs(n);
@@ -45,18 +45,17 @@ TEST(Conversion, FloatToInt) {
   auto r = run(*p, "k", n, f, rtz, rte, rtp, rtn, ucs, cs, srte, uls);
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
   const int32_t M = INT_MAX, m = INT_MIN;
-  EXPECT_EQ(rtz, (std::vector<int32_t>{1, -1, 2, -2, 3, 300, -300, 0, M, m, 0, 0, 255,
-                                       16777216, M, 0}));
-  EXPECT_EQ(rte, (std::vector<int32_t>{1, -1, 2, -2, 4, 301, -301, 0, M, m, 0, 0, 256,
-                                       16777216, M, 0}));
-  EXPECT_EQ(rtp, (std::vector<int32_t>{2, -1, 3, -2, 4, 301, -300, 0, M, m, 1, 0, 256,
-                                       16777216, M, 0}));
-  EXPECT_EQ(rtn, (std::vector<int32_t>{1, -2, 2, -3, 3, 300, -301, 0, M, m, 0, -1, 255,
-                                       16777216, M, 0}));
-  EXPECT_EQ(ucs, (std::vector<uint8_t>{1, 0, 2, 0, 3, 255, 0, 0, 255, 0, 0, 0, 255, 255,
-                                       255, 0}));
-  EXPECT_EQ(cs, (std::vector<int8_t>{1, -1, 2, -2, 3, 127, -128, 0, 127, -128, 0, 0, 127,
-                                     127, 127, 0}));
+  EXPECT_EQ(rtz,
+            (std::vector<int32_t>{1, -1, 2, -2, 3, 300, -300, 0, M, m, 0, 0, 255, 16777216, M, 0}));
+  EXPECT_EQ(rte,
+            (std::vector<int32_t>{1, -1, 2, -2, 4, 301, -301, 0, M, m, 0, 0, 256, 16777216, M, 0}));
+  EXPECT_EQ(rtp,
+            (std::vector<int32_t>{2, -1, 3, -2, 4, 301, -300, 0, M, m, 1, 0, 256, 16777216, M, 0}));
+  EXPECT_EQ(
+      rtn, (std::vector<int32_t>{1, -2, 2, -3, 3, 300, -301, 0, M, m, 0, -1, 255, 16777216, M, 0}));
+  EXPECT_EQ(ucs, (std::vector<uint8_t>{1, 0, 2, 0, 3, 255, 0, 0, 255, 0, 0, 0, 255, 255, 255, 0}));
+  EXPECT_EQ(
+      cs, (std::vector<int8_t>{1, -1, 2, -2, 3, 127, -128, 0, 127, -128, 0, 0, 127, 127, 127, 0}));
   EXPECT_EQ(srte, rte);
   EXPECT_EQ(uls, (std::vector<uint64_t>{1, 0, 2, 0, 3, 300, 0, 0, 3000000000u, 0, 0, 0, 255,
                                         16777216, UINT64_MAX, 0}));
@@ -82,12 +81,38 @@ TEST(Conversion, IntToFloatRounding) {
   std::vector<float> o(32);
   auto r = run(*p, "k", 4, s, u, o);
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
-  std::vector<float> want = {
-      16777216, 16777216, 16777218, 16777216, 16777216, 16777216, 16777218, 16777216,
-      -16777216, -16777216, -16777216, -16777218, 4294967296.0f, 4294967040.0f,
-      4294967296.0f, 4294967040.0f,
-      16777220, 16777218, 16777220, 16777218, 16777220, 16777218, 16777220, 16777218,
-      2147483648.0f, 2147483520.0f, 2147483648.0f, 2147483520.0f, 7, 7, 7, 7};
+  std::vector<float> want = {16777216,
+                             16777216,
+                             16777218,
+                             16777216,
+                             16777216,
+                             16777216,
+                             16777218,
+                             16777216,
+                             -16777216,
+                             -16777216,
+                             -16777216,
+                             -16777218,
+                             4294967296.0f,
+                             4294967040.0f,
+                             4294967296.0f,
+                             4294967040.0f,
+                             16777220,
+                             16777218,
+                             16777220,
+                             16777218,
+                             16777220,
+                             16777218,
+                             16777220,
+                             16777218,
+                             2147483648.0f,
+                             2147483520.0f,
+                             2147483648.0f,
+                             2147483520.0f,
+                             7,
+                             7,
+                             7,
+                             7};
   EXPECT_EQ(o, want);
 }
 
@@ -167,9 +192,9 @@ TEST(Conversion, DoubleToFloatAndHalf) {
   auto r = run(*p, "k", d.size(), d, f, h);
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
   const float inf = INFINITY, fmax = 0x1.fffffep127f;
-  EXPECT_EQ(f, (std::vector<float>{1.0f + 0x1p-11f, 1.0f + 0x1p-11f + 0x1p-23f,
-                                   1.0f + 0x1p-11f, inf, inf, fmax, 1.0f,
-                                   1.0f + 0x1p-23f, 1.0f, -inf, -fmax, -fmax}));
+  EXPECT_EQ(
+      f, (std::vector<float>{1.0f + 0x1p-11f, 1.0f + 0x1p-11f + 0x1p-23f, 1.0f + 0x1p-11f, inf, inf,
+                             fmax, 1.0f, 1.0f + 0x1p-23f, 1.0f, -inf, -fmax, -fmax}));
   EXPECT_EQ(h, (std::vector<uint16_t>{0x3C01, 0x7C00, 0x3C00, 0xFC00}));
 }
 
@@ -231,8 +256,8 @@ TEST(Conversion, Vectors) {
   auto r = run(*p, "k", 2, f, rte, uc, f3, i3);
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
   EXPECT_EQ(rte, (std::vector<int32_t>{0, 2, -2, INT_MAX, 7, -1, 256, 0}));
-  EXPECT_EQ(uc, (std::vector<uint8_t>{0, 1, 0, 255, 0, 255, 255, 7, 0, 0, 0, 0, 0, 1, 2, 3,
-                                      7, 0, 255, 0, 0, 255, 255, 7, 1, 1, 1, 1, 0, 1, 2, 3}));
+  EXPECT_EQ(uc, (std::vector<uint8_t>{0, 1, 0,   255, 0, 255, 255, 7, 0, 0, 0, 0, 0, 1, 2, 3,
+                                      7, 0, 255, 0,   0, 255, 255, 7, 1, 1, 1, 1, 0, 1, 2, 3}));
   // 16777217 -> 16777216 (RTE), halved exactly.
   EXPECT_EQ(f3, (std::vector<float>{0.5f, -1.5f, 2.5f, 3.5f, 8388608.0f, -0.5f}));
 }
@@ -260,8 +285,8 @@ TEST(Conversion, BitcastsAndAsType) {
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
   EXPECT_EQ(f[0], 1.0f);
   EXPECT_EQ(std::bit_cast<uint32_t>(f[1]), 0xC0490FDBu);  // -3.14159274
-  EXPECT_EQ(u4, (std::vector<uint32_t>{0x3F800000, 0x80000000, 0x40000000, 0x3F000000,
-                                       0xC0000000, 0x00000000, 0x3FC00000, 0x3E800000}));
+  EXPECT_EQ(u4, (std::vector<uint32_t>{0x3F800000, 0x80000000, 0x40000000, 0x3F000000, 0xC0000000,
+                                       0x00000000, 0x3FC00000, 0x3E800000}));
   // (int2)(x, -1) in memory: x in the low word, 0xFFFFFFFF in the high word.
   EXPECT_EQ(ul, (std::vector<uint64_t>{0xFFFFFFFF3F800000ull, 0xFFFFFFFFC0490FDBull}));
   EXPECT_EQ(s, (std::vector<int16_t>{0, 0x3F80, 0x0FDB, (int16_t)0xC049}));
@@ -288,11 +313,83 @@ TEST(Conversion, PointerCasts) {
   range.global[0] = 4;
   range.local[0] = 4;
   range.localGiven = true;
-  auto r = p->launch("k", range,
-                     {testing::bind(g), ArgBinding::local(16), testing::bind(out)});
+  auto r = p->launch("k", range, {testing::bind(g), ArgBinding::local(16), testing::bind(out)});
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
-  EXPECT_EQ(out, (std::vector<int32_t>{0, 10, -1, 100, 1, -1, -1, 101,
-                                       0, 12, 2, 102, 1, -1, 3, 103}));
+  EXPECT_EQ(out,
+            (std::vector<int32_t>{0, 10, -1, 100, 1, -1, -1, 101, 0, 12, 2, 102, 1, -1, 3, 103}));
+}
+
+// Instructions OpenCL C does not produce this way: SConvert + SaturatedConversion on a
+// 3-vector, a decorated vector FConvert, and the non-explicit OpGenericCastToPtr.
+TEST(Conversion, AssembledVectorsAndGenericCast) {
+  auto p = Program::load(spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int16
+               OpCapability Float64
+               OpCapability GenericPointer
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpDecorate %narrow SaturatedConversion
+               OpDecorate %down FPRoundingMode RTN
+       %void = OpTypeVoid
+      %ulong = OpTypeInt 64 0
+     %ushort = OpTypeInt 16 0
+        %uint = OpTypeInt 32 0
+       %bool = OpTypeBool
+     %double = OpTypeFloat 64
+      %float = OpTypeFloat 32
+    %v3ulong = OpTypeVector %ulong 3
+   %v3ushort = OpTypeVector %ushort 3
+   %v2double = OpTypeVector %double 2
+    %v2float = OpTypeVector %float 2
+     %pl3 = OpTypePointer CrossWorkgroup %v3ulong
+     %ps3 = OpTypePointer CrossWorkgroup %v3ushort
+     %pd2 = OpTypePointer CrossWorkgroup %v2double
+     %pf2 = OpTypePointer CrossWorkgroup %v2float
+     %pu  = OpTypePointer CrossWorkgroup %uint
+     %gu  = OpTypePointer Generic %uint
+     %lu  = OpTypePointer Workgroup %uint
+    %uint_1 = OpConstant %uint 1
+    %uint_0 = OpConstant %uint 0
+   %ulong_0 = OpConstant %ulong 0
+      %fnty = OpTypeFunction %void %pl3 %ps3 %pd2 %pf2 %pu
+          %k = OpFunction %void None %fnty
+         %a = OpFunctionParameter %pl3
+         %b = OpFunctionParameter %ps3
+         %c = OpFunctionParameter %pd2
+         %d = OpFunctionParameter %pf2
+         %e = OpFunctionParameter %pu
+      %entry = OpLabel
+         %lv = OpLoad %v3ulong %a Aligned 32
+     %narrow = OpSConvert %v3ushort %lv
+               OpStore %b %narrow Aligned 8
+         %dv = OpLoad %v2double %c Aligned 16
+       %down = OpFConvert %v2float %dv
+               OpStore %d %down Aligned 8
+         %g  = OpPtrCastToGeneric %gu %e
+         %bk = OpGenericCastToPtr %pu %g
+         %lo = OpGenericCastToPtr %lu %g
+         %bi = OpConvertPtrToU %ulong %lo
+         %is0 = OpIEqual %bool %bi %ulong_0
+         %one = OpSelect %uint %is0 %uint_1 %uint_0
+               OpStore %bk %one Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"));
+  std::vector<int64_t> a = {-100000, 70000, 5, 0};  // long3, padded to 4
+  std::vector<int16_t> b(4);
+  std::vector<double> c = {1.0 + 0x1p-30, -(1.0 + 0x1p-30)};
+  std::vector<float> d(2);
+  std::vector<uint32_t> e = {7};
+  auto r = run(*p, "k", 1, a, b, c, d, e);
+  ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  b.resize(3);  // the store of a short3 also writes its padding element
+  EXPECT_EQ(b, (std::vector<int16_t>{-32768, 32767, 5}));
+  // RTN: 1 + 2^-30 -> 1; -(1 + 2^-30) -> -(1 + 2^-23).
+  EXPECT_EQ(d, (std::vector<float>{1.0f, -(1.0f + 0x1p-23f)}));
+  EXPECT_EQ(e[0], 1u);  // the global pointer cast to local space is null
 }
 
 }  // namespace

@@ -60,10 +60,14 @@ ExactNumber exactOfInt(I v) {
 inline bool roundsUp(uint64_t kept, uint64_t rem, int shift, bool neg, Round mode) {
   if (rem == 0) return false;
   switch (mode) {
-    case Round::RTZ: return false;
-    case Round::RTP: return !neg;
-    case Round::RTN: return neg;
-    case Round::RTE: break;
+    case Round::RTZ:
+      return false;
+    case Round::RTP:
+      return !neg;
+    case Round::RTN:
+      return neg;
+    case Round::RTE:
+      break;
   }
   if (shift > 64) return false;  // rem < 2^64 <= half
   uint64_t half = uint64_t(1) << (shift - 1);
@@ -75,8 +79,8 @@ F overflowResult(bool neg, Round mode) {
   bool toInfinity =
       mode == Round::RTE || (mode == Round::RTP && !neg) || (mode == Round::RTN && neg);
   using Fmt = FloatFormat<F>;  // (numeric_limits has no _Float16)
-  double big = toInfinity ? HUGE_VAL
-                          : std::ldexp(2.0 - std::ldexp(1.0, 1 - Fmt::digits), Fmt::maxExp);
+  double big =
+      toInfinity ? HUGE_VAL : std::ldexp(2.0 - std::ldexp(1.0, 1 - Fmt::digits), Fmt::maxExp);
   return F(neg ? -big : big);
 }
 
@@ -96,8 +100,7 @@ F roundExact(ExactNumber x, Round mode) {
     uint64_t rem = shift >= 64 ? x.m : x.m & ((uint64_t(1) << shift) - 1);
     m = kept + (roundsUp(kept, rem, shift, x.neg, mode) ? 1 : 0);
   }
-  if (m != 0 && (63 - std::countl_zero(m)) + q > Fmt::maxExp)
-    return overflowResult<F>(x.neg, mode);
+  if (m != 0 && (63 - std::countl_zero(m)) + q > Fmt::maxExp) return overflowResult<F>(x.neg, mode);
   double mag = std::ldexp(double(m), q);  // exact: m has at most `digits` bits
   return F(x.neg ? -mag : mag);
 }
@@ -126,10 +129,14 @@ To floatToFloat(From v, Round mode) {
 // Rounds to an integral value in double (exact for every half/float/double input).
 inline double roundIntegral(double x, Round mode) {
   switch (mode) {
-    case Round::RTZ: return std::trunc(x);
-    case Round::RTP: return std::ceil(x);
-    case Round::RTN: return std::floor(x);
-    case Round::RTE: break;
+    case Round::RTZ:
+      return std::trunc(x);
+    case Round::RTP:
+      return std::ceil(x);
+    case Round::RTN:
+      return std::floor(x);
+    case Round::RTE:
+      break;
   }
   double f = std::floor(x), d = x - f;
   if (d > 0.5 || (d == 0.5 && std::fmod(f, 2.0) != 0)) f += 1.0;

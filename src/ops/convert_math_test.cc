@@ -3,9 +3,9 @@
 // patterns: sign | 5-bit exponent (bias 15) | 10-bit fraction.
 #include "src/ops/convert_math.h"
 
-#include <cstring>
-
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 namespace spvsim::ops {
 namespace {
@@ -32,7 +32,7 @@ TEST(FloatToInt, DefaultTruncatesAndSaturates) {
   // 2^31 is one past INT_MAX; 2^31 - 128 is the largest float below it.
   EXPECT_EQ((floatToInt<int32_t>(2147483648.0f, kRtz)), 2147483647);
   EXPECT_EQ((floatToInt<int32_t>(2147483520.0f, kRtz)), 2147483520);
-  EXPECT_EQ((floatToInt<uint64_t>(1.8446744073709552e19, kRtz)), UINT64_MAX);  // 2^64
+  EXPECT_EQ((floatToInt<uint64_t>(1.8446744073709552e19, kRtz)), UINT64_MAX);   // 2^64
   EXPECT_EQ((floatToInt<int64_t>(-9.223372036854775808e18, kRtz)), INT64_MIN);  // -2^63
   EXPECT_EQ((floatToInt<int64_t>(9.223372036854775808e18, kRtz)), INT64_MAX);
   EXPECT_EQ((floatToInt<int16_t>(_Float16(-3.5), kRtz)), -3);

@@ -1,11 +1,11 @@
 // OpenCL.std integer instructions (OpenCL C "Integer Functions"), element-wise over
 // char/short/int/long scalars and vectors. mad24/mul24 exist for 32-bit integers only.
+#include <spirv/unified1/OpenCL.std.h>
+
 #include <algorithm>
 #include <bit>
 #include <limits>
 #include <type_traits>
-
-#include <spirv/unified1/OpenCL.std.h>
 
 #include "src/ops/elementwise.h"
 
@@ -33,48 +33,90 @@ T saturate(W v) {
   return T(v);
 }
 
-template <class T> U<T> absOf(T x) { return x < 0 ? U<T>(U<T>(0) - U<T>(x)) : U<T>(x); }
-template <class T> U<T> absDiff(T x, T y) { return x > y ? U<T>(U<T>(x) - U<T>(y)) : U<T>(U<T>(y) - U<T>(x)); }
-// Sums and differences of any two 64-bit values fit a signed 128-bit integer.
-template <class T> T addSat(T x, T y) { return saturate<T>(__int128(x) + __int128(y)); }
-template <class T> T subSat(T x, T y) { return saturate<T>(__int128(x) - __int128(y)); }
-// (x + y) >> 1 and (x + y + 1) >> 1 without overflow (>> of signed values floors).
-template <class T> T hadd(T x, T y) { return T((x >> 1) + (y >> 1) + (x & y & 1)); }
-template <class T> T rhadd(T x, T y) { return T((x >> 1) + (y >> 1) + ((x | y) & 1)); }
-template <class T> T clampOf(T x, T lo, T hi) { return std::min(std::max(x, lo), hi); }
-template <class T> T mulHi(T x, T y) { return T((Wide<T>(x) * Wide<T>(y)) >> Lim<U<T>>::digits); }
-template <class T> T madHi(T x, T y, T z) { return T(U<T>(mulHi(x, y)) + U<T>(z)); }
-template <class T> T madSat(T x, T y, T z) { return saturate<T>(Wide<T>(x) * Wide<T>(y) + Wide<T>(z)); }
-template <class T> T rotate(T v, T i) { return T(std::rotl(U<T>(v), int(U<T>(i) & (Lim<U<T>>::digits - 1)))); }
-// mul24: only the low 24 bits take part (sign-extended for signed operands).
-template <class T> T low24(T x) {
-  if constexpr (std::is_signed_v<T>) return T(int32_t(uint32_t(x) << 8) >> 8);
-  else return T(x & 0xffffffu);
+template <class T>
+U<T> absOf(T x) {
+  return x < 0 ? U<T>(U<T>(0) - U<T>(x)) : U<T>(x);
 }
-template <class T> T mul24(T x, T y) { return T(uint32_t(low24(x)) * uint32_t(low24(y))); }
-template <class T> T mad24(T x, T y, T z) { return T(uint32_t(mul24(x, y)) + uint32_t(z)); }
+template <class T>
+U<T> absDiff(T x, T y) {
+  return x > y ? U<T>(U<T>(x) - U<T>(y)) : U<T>(U<T>(y) - U<T>(x));
+}
+// Sums and differences of any two 64-bit values fit a signed 128-bit integer.
+template <class T>
+T addSat(T x, T y) {
+  return saturate<T>(__int128(x) + __int128(y));
+}
+template <class T>
+T subSat(T x, T y) {
+  return saturate<T>(__int128(x) - __int128(y));
+}
+// (x + y) >> 1 and (x + y + 1) >> 1 without overflow (>> of signed values floors).
+template <class T>
+T hadd(T x, T y) {
+  return T((x >> 1) + (y >> 1) + (x & y & 1));
+}
+template <class T>
+T rhadd(T x, T y) {
+  return T((x >> 1) + (y >> 1) + ((x | y) & 1));
+}
+template <class T>
+T clampOf(T x, T lo, T hi) {
+  return std::min(std::max(x, lo), hi);
+}
+template <class T>
+T mulHi(T x, T y) {
+  return T((Wide<T>(x) * Wide<T>(y)) >> Lim<U<T>>::digits);
+}
+template <class T>
+T madHi(T x, T y, T z) {
+  return T(U<T>(mulHi(x, y)) + U<T>(z));
+}
+template <class T>
+T madSat(T x, T y, T z) {
+  return saturate<T>(Wide<T>(x) * Wide<T>(y) + Wide<T>(z));
+}
+template <class T>
+T rotate(T v, T i) {
+  return T(std::rotl(U<T>(v), int(U<T>(i) & (Lim<U<T>>::digits - 1))));
+}
+// mul24: only the low 24 bits take part (sign-extended for signed operands).
+template <class T>
+T low24(T x) {
+  if constexpr (std::is_signed_v<T>)
+    return T(int32_t(uint32_t(x) << 8) >> 8);
+  else
+    return T(x & 0xffffffu);
+}
+template <class T>
+T mul24(T x, T y) {
+  return T(uint32_t(low24(x)) * uint32_t(low24(y)));
+}
+template <class T>
+T mad24(T x, T y, T z) {
+  return T(uint32_t(mul24(x, y)) + uint32_t(z));
+}
 
 // Handlers: one struct per instruction, instantiated per element type.
-#define SPVSIM_UNARY(Name, expr)                                                        \
-  template <class T>                                                                   \
-  struct Name {                                                                        \
-    static void run(SubGroup& sg, const Inst& in) {                                   \
-      unaryLoop<T, T>(sg, in, [](T x) { return T(expr); });                            \
-    }                                                                                  \
+#define SPVSIM_UNARY(Name, expr)                            \
+  template <class T>                                        \
+  struct Name {                                             \
+    static void run(SubGroup& sg, const Inst& in) {         \
+      unaryLoop<T, T>(sg, in, [](T x) { return T(expr); }); \
+    }                                                       \
   };
-#define SPVSIM_BINARY(Name, expr)                                                       \
-  template <class T>                                                                   \
-  struct Name {                                                                        \
-    static void run(SubGroup& sg, const Inst& in) {                                   \
-      binaryLoop<T, T, T>(sg, in, [](T x, T y) { return T(expr); });                   \
-    }                                                                                  \
+#define SPVSIM_BINARY(Name, expr)                                    \
+  template <class T>                                                 \
+  struct Name {                                                      \
+    static void run(SubGroup& sg, const Inst& in) {                  \
+      binaryLoop<T, T, T>(sg, in, [](T x, T y) { return T(expr); }); \
+    }                                                                \
   };
-#define SPVSIM_TERNARY(Name, expr)                                                      \
-  template <class T>                                                                   \
-  struct Name {                                                                        \
-    static void run(SubGroup& sg, const Inst& in) {                                   \
-      ternaryLoop<T, T, T, T>(sg, in, [](T x, T y, T z) { return T(expr); });          \
-    }                                                                                  \
+#define SPVSIM_TERNARY(Name, expr)                                            \
+  template <class T>                                                          \
+  struct Name {                                                               \
+    static void run(SubGroup& sg, const Inst& in) {                           \
+      ternaryLoop<T, T, T, T>(sg, in, [](T x, T y, T z) { return T(expr); }); \
+    }                                                                         \
   };
 
 SPVSIM_UNARY(Abs, absOf(x))
@@ -117,16 +159,19 @@ template <template <class> class H, Kind K>
 ExecFn pick(Scalar operand) {
   if constexpr (K == Kind::Signed) return pickSigned<H>(operand);
   if constexpr (K == Kind::Unsigned) return pickUnsigned<H>(operand);
-  if constexpr (K == Kind::Only32Signed)
-    return operand == Scalar::U32 ? &H<int32_t>::run : nullptr;
+  if constexpr (K == Kind::Only32Signed) return operand == Scalar::U32 ? &H<int32_t>::run : nullptr;
   if constexpr (K == Kind::Only32Unsigned)
     return operand == Scalar::U32 ? &H<uint32_t>::run : nullptr;
   if constexpr (K == Kind::Upsample) {
     switch (operand) {
-      case Scalar::U8: return &H<uint8_t>::run;
-      case Scalar::U16: return &H<uint16_t>::run;
-      case Scalar::U32: return &H<uint32_t>::run;
-      default: return nullptr;
+      case Scalar::U8:
+        return &H<uint8_t>::run;
+      case Scalar::U16:
+        return &H<uint16_t>::run;
+      case Scalar::U32:
+        return &H<uint32_t>::run;
+      default:
+        return nullptr;
     }
   }
 }

@@ -44,14 +44,14 @@ TEST(OpenclInteger, Int) {
   std::vector<int32_t> a = {INT_MAX, INT_MIN, -7, 0, 123456789, -1};
   std::vector<int32_t> b = {1, -1, 3, 0, 987654321, -1};
   std::vector<int32_t> c = {5, -3, 100, 0, -1, 2};
-  auto out = rows(runFunctions<int32_t>("int", "int",
-                                        {"abs(a)", "abs_diff(a, b)", "add_sat(a, b)",
-                                         "sub_sat(a, b)", "hadd(a, b)", "rhadd(a, b)",
-                                         "clamp(a, -5, 50)", "clz(a)", "ctz(a)", "popcount(a)",
-                                         "mul_hi(a, b)", "mad_hi(a, b, c)", "mad_sat(a, b, c)",
-                                         "max(a, b)", "min(a, b)", "rotate(a, b)"},
-                                        a, b, c, "int_ops"),
-                  a.size());
+  auto out =
+      rows(runFunctions<int32_t>("int", "int",
+                                 {"abs(a)", "abs_diff(a, b)", "add_sat(a, b)", "sub_sat(a, b)",
+                                  "hadd(a, b)", "rhadd(a, b)", "clamp(a, -5, 50)", "clz(a)",
+                                  "ctz(a)", "popcount(a)", "mul_hi(a, b)", "mad_hi(a, b, c)",
+                                  "mad_sat(a, b, c)", "max(a, b)", "min(a, b)", "rotate(a, b)"},
+                                 a, b, c, "int_ops"),
+           a.size());
   const int32_t M = INT_MAX, m = INT_MIN;
   // abs and abs_diff return uint: INT_MIN's magnitude 2^31 reads back as INT_MIN.
   EXPECT_EQ(out[0], (std::vector<int32_t>{M, m, 7, 0, 123456789, 1}));
@@ -81,10 +81,9 @@ TEST(OpenclInteger, Char) {
   std::vector<int8_t> b = {1, -1, 3, 100};
   std::vector<int8_t> c = {5, -3, 100, -50};
   auto out = rows(runFunctions<int8_t>("char", "char",
-                                       {"abs(a)", "add_sat(a, b)", "sub_sat(a, b)",
-                                        "hadd(a, b)", "rhadd(a, b)", "mul_hi(a, b)",
-                                        "mad_sat(a, b, c)", "clz(a)", "ctz(a)", "popcount(a)",
-                                        "rotate(a, b)"},
+                                       {"abs(a)", "add_sat(a, b)", "sub_sat(a, b)", "hadd(a, b)",
+                                        "rhadd(a, b)", "mul_hi(a, b)", "mad_sat(a, b, c)", "clz(a)",
+                                        "ctz(a)", "popcount(a)", "rotate(a, b)"},
                                        a, b, c, "char_ops"),
                   a.size());
   EXPECT_EQ(out[0], (std::vector<int8_t>{127, -128, 7, 100}));  // uchar 128 reads as -128
@@ -105,13 +104,13 @@ TEST(OpenclInteger, Unsigned) {
   std::vector<uint32_t> a = {4000000000u, 5, UINT_MAX, 65536};
   std::vector<uint32_t> b = {400000000u, 7, UINT_MAX, 65536};
   std::vector<uint32_t> c = {0, 1, 0, 5};
-  auto out = rows(runFunctions<uint32_t>("uint", "uint",
-                                         {"add_sat(a, b)", "sub_sat(a, b)", "hadd(a, b)",
-                                          "rhadd(a, c)", "mul_hi(a, b)", "mad_sat(a, b, c)",
-                                          "abs_diff(a, b)", "max(a, b)", "min(a, b)",
-                                          "clamp(a, 5u, 10u)", "abs(a)"},
-                                         a, b, c, "uint_ops"),
-                  a.size());
+  auto out =
+      rows(runFunctions<uint32_t>("uint", "uint",
+                                  {"add_sat(a, b)", "sub_sat(a, b)", "hadd(a, b)", "rhadd(a, c)",
+                                   "mul_hi(a, b)", "mad_sat(a, b, c)", "abs_diff(a, b)",
+                                   "max(a, b)", "min(a, b)", "clamp(a, 5u, 10u)", "abs(a)"},
+                                  a, b, c, "uint_ops"),
+           a.size());
   const uint32_t M = UINT_MAX;
   EXPECT_EQ(out[0], (std::vector<uint32_t>{M, 12, M, 131072}));
   EXPECT_EQ(out[1], (std::vector<uint32_t>{3600000000u, 0, 0, 0}));
@@ -132,11 +131,11 @@ TEST(OpenclInteger, Long) {
   std::vector<int64_t> a = {m, M, 1, -1};
   std::vector<int64_t> b = {2, M, M, m};
   std::vector<int64_t> c = {0, 0, -1, 5};
-  auto out = rows(runFunctions<int64_t>("long", "long",
-                                        {"mul_hi(a, b)", "add_sat(a, b)", "mad_sat(a, b, c)",
-                                         "clz(a)", "popcount(a)", "abs(a)", "abs_diff(a, b)",
-                                         "hadd(a, b)", "rotate(a, c)"},
-                                        a, b, c, "long_ops"),
+  auto out = rows(runFunctions<int64_t>(
+                      "long", "long",
+                      {"mul_hi(a, b)", "add_sat(a, b)", "mad_sat(a, b, c)", "clz(a)", "popcount(a)",
+                       "abs(a)", "abs_diff(a, b)", "hadd(a, b)", "rotate(a, c)"},
+                      a, b, c, "long_ops"),
                   a.size());
   // (2^63 - 1)^2 = 2^126 - 2^64 + 1: high half 2^62 - 1. -2^63 * 2 = -2^64: high -1.
   // -1 * -2^63 = 2^63: high 0.
@@ -191,8 +190,8 @@ TEST(OpenclInteger, UpsampleMul24AndVectors) {
     for (int x = uint8_t(k * 37); x; x >>= 1) bits += x & 1;
     EXPECT_EQ(counts[k], bits) << k;
   }
-  EXPECT_EQ(m24, (std::vector<int32_t>{-6000000, -5999993, 16000001, -12000000, -11999993,
-                                       32000001}));
+  EXPECT_EQ(m24,
+            (std::vector<int32_t>{-6000000, -5999993, 16000001, -12000000, -11999993, 32000001}));
 }
 
 }  // namespace

@@ -9,9 +9,9 @@
 //
 // Inst: r = result (loads), c = data (stores), a = offset, b = pointer, n = elements per
 // lane in the value register, aux = components moved, aux2 = addressing (see Addressing).
-#include <cstring>
-
 #include <spirv/unified1/OpenCL.std.h>
+
+#include <cstring>
 
 #include "src/ops/convert_math.h"
 #include "src/ops/elementwise.h"
@@ -47,8 +47,10 @@ class AccessLog {
     addresses_[l] = p;
     AccessError e = AccessError::Ok;
     uint8_t* host = sg.resolve(p, l, bytes, write, e);
-    if (!host) failed_[int(e)].set(l);
-    else if (pointerOffset(p) % align != 0) failed_[int(AccessError::Misaligned)].set(l);
+    if (!host)
+      failed_[int(e)].set(l);
+    else if (pointerOffset(p) % align != 0)
+      failed_[int(AccessError::Misaligned)].set(l);
     return host;
   }
   void report(SubGroup& sg, const Inst& in, uint64_t bytes, bool write) const {
@@ -72,8 +74,10 @@ struct LoadElements {
     sg.forActive([&](uint32_t l) {
       uint8_t* dst = sg.reg<uint8_t>(in.r) + uint64_t(l) * in.n * ad.memBytes;
       const uint8_t* src = log.access(sg, l, addressOf(sg, in, l, ad), bytes, ad.align, false);
-      if (src) std::memcpy(dst, src, bytes);
-      else std::memset(dst, 0, uint64_t(in.n) * ad.memBytes);
+      if (src)
+        std::memcpy(dst, src, bytes);
+      else
+        std::memset(dst, 0, uint64_t(in.n) * ad.memBytes);
     });
     log.report(sg, in, bytes, false);
   }
@@ -134,8 +138,7 @@ struct StoreHalves {
   }
 };
 
-void setAddressing(Lowerer& lw, Inst& in, spirv::Id offset, spirv::Id pointer,
-                   Addressing ad) {
+void setAddressing(Lowerer& lw, Inst& in, spirv::Id offset, spirv::Id pointer, Addressing ad) {
   in.a = lw.reg(offset);
   in.b = lw.reg(pointer);
   ad.offset32 = lw.shapeOfValue(offset).scalar == Scalar::U32;
@@ -190,10 +193,14 @@ void lowerVloadHalf(Lowerer& lw, const spirv::Instruction& inst) {
 template <class F>
 ExecFn pickStoreHalves(Round r) {
   switch (r) {
-    case Round::RTE: return &StoreHalves<F, Round::RTE>::run;
-    case Round::RTZ: return &StoreHalves<F, Round::RTZ>::run;
-    case Round::RTP: return &StoreHalves<F, Round::RTP>::run;
-    case Round::RTN: return &StoreHalves<F, Round::RTN>::run;
+    case Round::RTE:
+      return &StoreHalves<F, Round::RTE>::run;
+    case Round::RTZ:
+      return &StoreHalves<F, Round::RTZ>::run;
+    case Round::RTP:
+      return &StoreHalves<F, Round::RTP>::run;
+    case Round::RTN:
+      return &StoreHalves<F, Round::RTN>::run;
   }
   return nullptr;
 }

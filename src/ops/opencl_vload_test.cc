@@ -96,20 +96,19 @@ TEST(Vload, HalfStoresRounding) {
   std::vector<uint16_t> a3(16, 0xFFFF);
   auto r = run(*p, "k", 4, f, h, d, hd, h4, a3);
   ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
-  EXPECT_EQ(h, (std::vector<uint16_t>{0x3C00, 0x3C00, 0x3C01, 0x3C00,    //
-                                      0x3C01, 0x3C00, 0x3C01, 0x3C00,    //
-                                      0x7C00, 0x7BFF, 0x7C00, 0x7BFF,    //
+  EXPECT_EQ(h, (std::vector<uint16_t>{0x3C00, 0x3C00, 0x3C01, 0x3C00,  //
+                                      0x3C01, 0x3C00, 0x3C01, 0x3C00,  //
+                                      0x7C00, 0x7BFF, 0x7C00, 0x7BFF,  //
                                       0x8000, 0x8000, 0x8000, 0x8001}));
   EXPECT_EQ(hd, (std::vector<uint16_t>{0x3C01, 0x2E66, 0x7C00, 0xC200}));
   // RTP: -(1 + 2^-11) -> -1 (0xBC00); 65520 -> inf; -65520 -> -65504 (0xFBFF).
-  EXPECT_EQ(h4, (std::vector<uint16_t>{0x3C01, 0xBC00, 0x3C00, 0x7C00,    //
-                                       0x3C01, 0xBC00, 0x3C00, 0x7C00,    //
-                                       0x7C00, 0xFBFF, 0x3C00, 0x7C00,    //
+  EXPECT_EQ(h4, (std::vector<uint16_t>{0x3C01, 0xBC00, 0x3C00, 0x7C00,  //
+                                       0x3C01, 0xBC00, 0x3C00, 0x7C00,  //
+                                       0x7C00, 0xFBFF, 0x3C00, 0x7C00,  //
                                        0x8000, 0x0001, 0x3C00, 0x7C00}));
   // vstorea_half3 writes 3 halves at offset * 4 and leaves the fourth alone.
   std::vector<uint16_t> wantA3;
-  for (int k = 0; k < 4; ++k)
-    wantA3.insert(wantA3.end(), {h[4 * k], 0x4000, 0x8000, 0xFFFF});
+  for (int k = 0; k < 4; ++k) wantA3.insert(wantA3.end(), {h[4 * k], 0x4000, 0x8000, 0xFFFF});
   EXPECT_EQ(a3, wantA3);
 }
 
@@ -130,9 +129,8 @@ TEST(Vload, OutOfBoundsAndMisaligned) {
   for (const auto& d : r.diagnostics) seen.push_back({d.kind, d.lanes});
   std::sort(seen.begin(), seen.end());
   using Seen = std::vector<std::pair<std::string, std::vector<uint32_t>>>;
-  EXPECT_EQ(seen, (Seen{{"misaligned-access", {0}},
-                        {"out-of-bounds", {2, 3}},
-                        {"out-of-bounds", {3}}}))
+  EXPECT_EQ(seen,
+            (Seen{{"misaligned-access", {0}}, {"out-of-bounds", {2, 3}}, {"out-of-bounds", {3}}}))
       << testing::describe(r);
   // Lane 3's failed load gives 0.
   EXPECT_EQ(o, (std::vector<float>{7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0}));

@@ -87,8 +87,8 @@ void lowerPrintf(Lowerer& lw, const spirv::Instruction& inst) {
     Shape s = lw.shapeOfValue(arg);
     bool pointer = lw.typeOfValue(arg).kind == spirv::TypeKind::Pointer;
     if (!s.isInt() && !s.isFloat())
-      lw.unsupported(inst, "printf argument of type " +
-                               spirv::typeName(lw.module, lw.typeIdOfValue(arg)));
+      lw.unsupported(
+          inst, "printf argument of type " + spirv::typeName(lw.module, lw.typeIdOfValue(arg)));
     uint32_t flags = (s.isFloat() ? kIsFloat : 0) | (pointer ? kIsPointer : 0);
     words.insert(words.end(), {lw.reg(arg), s.bytes, s.bytes / s.stride, s.components, flags});
   }

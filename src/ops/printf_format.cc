@@ -36,13 +36,17 @@ std::optional<int> parseNumber(std::string_view f, size_t& i) {
 bool parseSpec(std::string_view f, size_t& i, Spec& s) {
   while (i < f.size() && f[i] != 0 && std::strchr("-+ #0", f[i])) s.flags += f[i++];
   s.widthStar = i < f.size() && f[i] == '*';
-  if (s.widthStar) ++i;
-  else s.width = parseNumber(f, i);
+  if (s.widthStar)
+    ++i;
+  else
+    s.width = parseNumber(f, i);
   if (i < f.size() && f[i] == '.') {
     ++i;
     s.precisionStar = i < f.size() && f[i] == '*';
-    if (s.precisionStar) ++i;
-    else s.precision = parseNumber(f, i).value_or(0);
+    if (s.precisionStar)
+      ++i;
+    else
+      s.precision = parseNumber(f, i).value_or(0);
   }
   if (i < f.size() && f[i] == 'v') {
     ++i;
@@ -65,11 +69,16 @@ bool parseSpec(std::string_view f, size_t& i, Spec& s) {
 
 uint32_t lengthBytes(Length l) {
   switch (l) {
-    case Length::HH: return 1;
-    case Length::H: return 2;
-    case Length::HL: return 4;
-    case Length::L: return 8;
-    case Length::None: return 0;
+    case Length::HH:
+      return 1;
+    case Length::H:
+      return 2;
+    case Length::HL:
+      return 4;
+    case Length::L:
+      return 8;
+    case Length::None:
+      return 0;
   }
   return 0;
 }
@@ -115,21 +124,36 @@ void appendf(std::string& out, const std::string& spec, A... args) {
 
 class Formatter {
  public:
-  Formatter(const std::vector<PrintfArg>& args, const PrintfStringReader& read,
-            std::string& out)
+  Formatter(const std::vector<PrintfArg>& args, const PrintfStringReader& read, std::string& out)
       : args_(args), read_(read), out_(out) {}
 
   bool conversion(Spec& s) {
     if (!resolveStars(s)) return false;
     switch (s.conversion) {
-      case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
+      case 'd':
+      case 'i':
+      case 'o':
+      case 'u':
+      case 'x':
+      case 'X':
         return integer(s);
-      case 'a': case 'A': case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
+      case 'a':
+      case 'A':
+      case 'e':
+      case 'E':
+      case 'f':
+      case 'F':
+      case 'g':
+      case 'G':
         return floating(s);
-      case 'c': return character(s);
-      case 's': return string(s);
-      case 'p': return pointer(s);
-      default: return false;
+      case 'c':
+        return character(s);
+      case 's':
+        return string(s);
+      case 'p':
+        return pointer(s);
+      default:
+        return false;
     }
   }
 

@@ -3,10 +3,10 @@
 // formatted with the same flags, width and precision).
 #include "src/ops/printf_format.h"
 
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <optional>
-
-#include <gtest/gtest.h>
 
 namespace spvsim::ops {
 namespace {
@@ -21,8 +21,7 @@ class Args {
   }
   template <class T, size_t N>
   Args& vector(const T (&v)[N]) {
-    return add(v, sizeof(T), N, std::is_floating_point_v<T> || std::is_same_v<T, _Float16>,
-               false);
+    return add(v, sizeof(T), N, std::is_floating_point_v<T> || std::is_same_v<T, _Float16>, false);
   }
   const std::vector<PrintfArg>& list() {
     for (size_t k = 0; k < args_.size(); ++k) args_[k].data = storage_[k].data();
@@ -42,9 +41,12 @@ class Args {
 
 // Strings live at fake kernel addresses 0x1000 ("hello") and 0x2000 ("right").
 bool readString(uint64_t p, std::string& out) {
-  if (p == 0x1000) out = "hello";
-  else if (p == 0x2000) out = "right";
-  else return false;
+  if (p == 0x1000)
+    out = "hello";
+  else if (p == 0x2000)
+    out = "right";
+  else
+    return false;
   return true;
 }
 
@@ -56,8 +58,12 @@ std::optional<std::string> format(std::string_view f, Args& args) {
 
 TEST(PrintfFormat, Integers) {
   Args a;
-  a.scalar<uint32_t>(42).scalar<int32_t>(-42).scalar<uint32_t>(4000000000u).scalar<uint32_t>(255)
-      .scalar<uint32_t>(48879).scalar<uint32_t>(8);
+  a.scalar<uint32_t>(42)
+      .scalar<int32_t>(-42)
+      .scalar<uint32_t>(4000000000u)
+      .scalar<uint32_t>(255)
+      .scalar<uint32_t>(48879)
+      .scalar<uint32_t>(8);
   EXPECT_EQ(format("%d %i %u %x %X %o", a), "42 -42 4000000000 ff BEEF 10");
   Args b;
   b.scalar<int32_t>(42).scalar<int32_t>(42).scalar<int32_t>(42).scalar<int32_t>(42);
@@ -134,7 +140,9 @@ TEST(PrintfFormat, Vectors) {
 
 TEST(PrintfFormat, StringsCharsPointers) {
   Args a;
-  a.scalar<uint64_t>(0x1000, true).scalar<uint64_t>(0x2000, true).scalar<int32_t>('o')
+  a.scalar<uint64_t>(0x1000, true)
+      .scalar<uint64_t>(0x2000, true)
+      .scalar<int32_t>('o')
       .scalar<int32_t>('k');
   EXPECT_EQ(format("[%s] [%10s] %c%c", a), "[hello] [     right] ok");
   Args b;
@@ -144,8 +152,7 @@ TEST(PrintfFormat, StringsCharsPointers) {
   c.scalar<uint64_t>(0x2000000000001234ull, true).scalar<uint64_t>(0xabc, true);
   EXPECT_EQ(format("%p [%8p]", c), "0x2000000000001234 [   0xabc]");
   Args d;
-  d.scalar<int32_t>(6).scalar<int32_t>(2).scalar(3.14159).scalar<int32_t>(-4)
-      .scalar<int32_t>(7);
+  d.scalar<int32_t>(6).scalar<int32_t>(2).scalar(3.14159).scalar<int32_t>(-4).scalar<int32_t>(7);
   EXPECT_EQ(format("[%*.*f] [%*d]", d), "[  3.14] [7   ]");
 }
 
