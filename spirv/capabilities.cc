@@ -60,9 +60,9 @@ std::string capabilityName(Capability c) {
 void checkSupported(const Module& module) {
   for (Capability c : module.capabilities)
     if (!isSupported(c))
-      throw Error("unsupported",
-                  fmt::format("unsupported: capability {} is not supported by spvsim",
-                              capabilityName(c)));
+      throw Error(
+          "unsupported",
+          fmt::format("unsupported: capability {} is not supported by spvsim", capabilityName(c)));
   if (module.addressing != spv::AddressingModel::Physical64)
     throw Error("unsupported",
                 "unsupported: only the Physical64 addressing model is supported "

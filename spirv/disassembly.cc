@@ -1,9 +1,9 @@
 #include "spirv/disassembly.h"
 
-#include <sstream>
-
 #include <fmt/core.h>
+
 #include <spirv-tools/libspirv.hpp>
+#include <sstream>
 
 #include "spirv/grammar_tables.inc"
 
@@ -21,14 +21,12 @@ const char* lookup(const grammar::NamedValue* begin, const grammar::NamedValue* 
 
 std::string opcodeName(spv::Op op) {
   auto v = static_cast<uint32_t>(op);
-  if (auto* n = lookup(std::begin(grammar::kOpcodes), std::end(grammar::kOpcodes), v))
-    return n;
+  if (auto* n = lookup(std::begin(grammar::kOpcodes), std::end(grammar::kOpcodes), v)) return n;
   return fmt::format("Op<{}>", v);
 }
 
 std::string openclStdName(uint32_t instruction) {
-  if (auto* n = lookup(std::begin(grammar::kOpenclStd), std::end(grammar::kOpenclStd),
-                       instruction))
+  if (auto* n = lookup(std::begin(grammar::kOpenclStd), std::end(grammar::kOpenclStd), instruction))
     return n;
   return fmt::format("<{}>", instruction);
 }

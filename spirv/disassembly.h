@@ -16,7 +16,7 @@ std::vector<std::string> disassembleLines(const Module& module);
 // as a comment where the module has line information.
 std::string disassembleWithLines(const Module& module);
 
-std::string opcodeName(spv::Op op);                 // "OpIAdd"; "Op<N>" if unknown
+std::string opcodeName(spv::Op op);               // "OpIAdd"; "Op<N>" if unknown
 std::string openclStdName(uint32_t instruction);  // "mad"; "<N>" if unknown
 
 }  // namespace spvsim::spirv

@@ -55,8 +55,7 @@ void computeLayout(const Module& module, Type& type) {
       return;
     case TypeKind::Pointer:
     case TypeKind::Opaque:
-      type.size = type.align =
-          module.addressing == spv::AddressingModel::Physical32 ? 4 : 8;
+      type.size = type.align = module.addressing == spv::AddressingModel::Physical32 ? 4 : 8;
       return;
     case TypeKind::Vector: {
       const Type& e = module.type(type.element);

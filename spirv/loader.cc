@@ -1,10 +1,10 @@
 #include "spirv/loader.h"
 
+#include <fmt/core.h>
+
 #include <cstring>
 #include <fstream>
 #include <iterator>
-
-#include <fmt/core.h>
 #include <spirv-tools/libspirv.hpp>
 
 #include "spirv/error.h"
@@ -30,8 +30,7 @@ Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
 std::vector<uint32_t> readBinaryFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("invalid-module", fmt::format("cannot read '{}'", path));
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
-                          std::istreambuf_iterator<char>());
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() % 4 != 0)
     throw Error("invalid-module",
                 fmt::format("'{}' is not a SPIR-V binary: {} bytes is not a whole number "
@@ -45,10 +44,10 @@ std::vector<uint32_t> readBinaryFile(const std::string& path) {
 std::vector<uint32_t> assemble(const std::string& text) {
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
   std::string message;
-  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& pos,
-                               const char* msg) {
-    if (message.empty()) message = fmt::format("line {}: {}", pos.line + 1, msg);
-  });
+  tools.SetMessageConsumer(
+      [&](spv_message_level_t, const char*, const spv_position_t& pos, const char* msg) {
+        if (message.empty()) message = fmt::format("line {}: {}", pos.line + 1, msg);
+      });
   std::vector<uint32_t> words;
   if (!tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
     throw Error("invalid-module", "cannot assemble: " + message);

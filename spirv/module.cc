@@ -51,22 +51,33 @@ namespace {
 
 std::string intName(uint32_t width) {
   switch (width) {
-    case 8: return "char";
-    case 16: return "short";
-    case 32: return "int";
-    case 64: return "long";
-    default: return fmt::format("i{}", width);
+    case 8:
+      return "char";
+    case 16:
+      return "short";
+    case 32:
+      return "int";
+    case 64:
+      return "long";
+    default:
+      return fmt::format("i{}", width);
   }
 }
 
 std::string spaceName(spv::StorageClass sc) {
   switch (sc) {
-    case spv::StorageClass::CrossWorkgroup: return "global ";
-    case spv::StorageClass::UniformConstant: return "constant ";
-    case spv::StorageClass::Workgroup: return "local ";
-    case spv::StorageClass::Generic: return "";
-    case spv::StorageClass::Function: return "private ";
-    default: return "";
+    case spv::StorageClass::CrossWorkgroup:
+      return "global ";
+    case spv::StorageClass::UniformConstant:
+      return "constant ";
+    case spv::StorageClass::Workgroup:
+      return "local ";
+    case spv::StorageClass::Generic:
+      return "";
+    case spv::StorageClass::Function:
+      return "private ";
+    default:
+      return "";
   }
 }
 
@@ -76,31 +87,44 @@ std::string typeName(const Module& module, Id id) {
   const Type* t = module.findType(id);
   if (!t) return fmt::format("%{}", id);
   switch (t->kind) {
-    case TypeKind::Void: return "void";
-    case TypeKind::Bool: return "bool";
-    case TypeKind::Int: return intName(t->width);
+    case TypeKind::Void:
+      return "void";
+    case TypeKind::Bool:
+      return "bool";
+    case TypeKind::Int:
+      return intName(t->width);
     case TypeKind::Float:
       return t->width == 16 ? "half" : t->width == 32 ? "float" : "double";
-    case TypeKind::Vector: return fmt::format("{}{}", typeName(module, t->element), t->count);
+    case TypeKind::Vector:
+      return fmt::format("{}{}", typeName(module, t->element), t->count);
     case TypeKind::Array:
       return fmt::format("{}[{}]", typeName(module, t->element), t->count);
-    case TypeKind::RuntimeArray: return fmt::format("{}[]", typeName(module, t->element));
+    case TypeKind::RuntimeArray:
+      return fmt::format("{}[]", typeName(module, t->element));
     case TypeKind::Struct: {
       auto it = module.names.find(id);
       return it == module.names.end() ? "struct" : it->second;
     }
     case TypeKind::Pointer:
       return spaceName(t->storage) + typeName(module, t->element) + "*";
-    case TypeKind::Function: return "function";
+    case TypeKind::Function:
+      return "function";
     case TypeKind::Opaque:
       switch (t->opcode) {
-        case spv::Op::OpTypeEvent: return "event_t";
-        case spv::Op::OpTypeSampler: return "sampler_t";
-        case spv::Op::OpTypeImage: return "image";
-        case spv::Op::OpTypePipe: return "pipe";
-        case spv::Op::OpTypeQueue: return "queue_t";
-        case spv::Op::OpTypeReserveId: return "reserve_id_t";
-        default: return "opaque";
+        case spv::Op::OpTypeEvent:
+          return "event_t";
+        case spv::Op::OpTypeSampler:
+          return "sampler_t";
+        case spv::Op::OpTypeImage:
+          return "image";
+        case spv::Op::OpTypePipe:
+          return "pipe";
+        case spv::Op::OpTypeQueue:
+          return "queue_t";
+        case spv::Op::OpTypeReserveId:
+          return "reserve_id_t";
+        default:
+          return "opaque";
       }
   }
   return "?";

@@ -5,11 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <spirv/unified1/spirv.hpp11>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <spirv/unified1/spirv.hpp11>
 
 namespace spvsim::spirv {
 
@@ -33,13 +32,13 @@ struct Type {
   Id id = 0;
   spv::Op opcode = spv::Op::OpNop;
   TypeKind kind = TypeKind::Void;
-  uint32_t width = 0;        // Int/Float: bits
-  bool isSigned = false;     // Int: signedness bit as declared (OpenCL uses 0)
-  Id element = 0;            // Vector/Array/RuntimeArray: element; Pointer: pointee
-  uint64_t count = 0;        // Vector: components; Array: length
-  std::vector<Id> members;   // Struct: member types; Function: return, then params
+  uint32_t width = 0;       // Int/Float: bits
+  bool isSigned = false;    // Int: signedness bit as declared (OpenCL uses 0)
+  Id element = 0;           // Vector/Array/RuntimeArray: element; Pointer: pointee
+  uint64_t count = 0;       // Vector: components; Array: length
+  std::vector<Id> members;  // Struct: member types; Function: return, then params
   spv::StorageClass storage = spv::StorageClass::Max;  // Pointer
-  bool packed = false;       // Struct decorated CPacked
+  bool packed = false;                                 // Struct decorated CPacked
 
   // Memory layout under OpenCL C rules (filled by the loader): size includes
   // trailing padding; vec3 is laid out as vec4.
@@ -122,8 +121,8 @@ enum class AddressSpace { Private, Global, Constant, Local, Generic };
 struct KernelParam {
   Id id = 0;
   Id type = 0;
-  std::string name;       // OpName, or "argN"
-  std::string typeName;   // from kernel_arg_type.<kernel>.* OpString, if present
+  std::string name;      // OpName, or "argN"
+  std::string typeName;  // from kernel_arg_type.<kernel>.* OpString, if present
   bool isPointer = false;
   AddressSpace addressSpace = AddressSpace::Private;
   bool readOnly = false;  // FuncParamAttr NoWrite
@@ -163,8 +162,8 @@ struct Module {
   std::vector<Function> functions;             // in binary order
   std::unordered_map<Id, size_t> functionIndex;
   std::vector<EntryPoint> entryPoints;
-  std::unordered_map<Id, std::string> names;      // OpName
-  std::unordered_map<Id, std::string> strings;    // OpString
+  std::unordered_map<Id, std::string> names;    // OpName
+  std::unordered_map<Id, std::string> strings;  // OpString
   std::unordered_map<Id, std::vector<Decoration>> decorations;
   std::map<std::pair<Id, uint32_t>, std::vector<Decoration>> memberDecorations;
   std::vector<uint32_t> instructionWordOffsets;  // by Instruction::index

@@ -1,10 +1,10 @@
 #include "spirv/parser.h"
 
-#include <cstring>
-#include <memory>
-
 #include <fmt/core.h>
 #include <spirv-tools/libspirv.h>
+
+#include <cstring>
+#include <memory>
 
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
@@ -30,8 +30,8 @@ struct ParseState {
   const uint32_t* words = nullptr;
 };
 
-spv_result_t onHeader(void* user, spv_endianness_t, uint32_t, uint32_t version,
-                      uint32_t generator, uint32_t bound, uint32_t) {
+spv_result_t onHeader(void* user, spv_endianness_t, uint32_t, uint32_t version, uint32_t generator,
+                      uint32_t bound, uint32_t) {
   auto* s = static_cast<ParseState*>(user);
   s->version = version;
   s->generator = generator;
@@ -41,7 +41,10 @@ spv_result_t onHeader(void* user, spv_endianness_t, uint32_t, uint32_t version,
 
 spv_result_t onInstruction(void* user, const spv_parsed_instruction_t* inst) {
   auto* s = static_cast<ParseState*>(user);
-  RawInstruction raw{static_cast<Op>(inst->opcode), inst->type_id, inst->result_id, {},
+  RawInstruction raw{static_cast<Op>(inst->opcode),
+                     inst->type_id,
+                     inst->result_id,
+                     {},
                      static_cast<uint32_t>(inst->words - s->words)};
   // Operands follow the opcode word, minus result type and result id when present.
   uint32_t skip = 1 + (inst->type_id ? 1 : 0) + (inst->result_id ? 1 : 0);
@@ -146,7 +149,8 @@ class Decoder {
         return;
       case Op::OpMemberDecorate: {
         Decoration d{static_cast<spv::Decoration>(inst.operands.at(2)),
-                     {inst.operands.begin() + 3, inst.operands.end()}, ""};
+                     {inst.operands.begin() + 3, inst.operands.end()},
+                     ""};
         m_.memberDecorations[{inst.operands[0], inst.operands[1]}].push_back(d);
         return;
       }
@@ -189,21 +193,34 @@ class Decoder {
         if (inst.opcode == Op::OpExtInst) moduleExtInsts_.push_back(inst);
         return;
       default:
-        throw Error("unsupported",
-                    fmt::format("unsupported SPIR-V instruction {} at module scope",
-                                opcodeName(inst.opcode)));
+        throw Error("unsupported", fmt::format("unsupported SPIR-V instruction {} at module scope",
+                                               opcodeName(inst.opcode)));
     }
   }
 
   static bool isTypeOp(Op op) {
     switch (op) {
-      case Op::OpTypeVoid: case Op::OpTypeBool: case Op::OpTypeInt: case Op::OpTypeFloat:
-      case Op::OpTypeVector: case Op::OpTypeArray: case Op::OpTypeRuntimeArray:
-      case Op::OpTypeStruct: case Op::OpTypePointer: case Op::OpTypeFunction:
-      case Op::OpTypeEvent: case Op::OpTypeDeviceEvent: case Op::OpTypeReserveId:
-      case Op::OpTypeQueue: case Op::OpTypePipe: case Op::OpTypeImage:
-      case Op::OpTypeSampler: case Op::OpTypeSampledImage: case Op::OpTypeOpaque:
-      case Op::OpTypePipeStorage: case Op::OpTypeForwardPointer:
+      case Op::OpTypeVoid:
+      case Op::OpTypeBool:
+      case Op::OpTypeInt:
+      case Op::OpTypeFloat:
+      case Op::OpTypeVector:
+      case Op::OpTypeArray:
+      case Op::OpTypeRuntimeArray:
+      case Op::OpTypeStruct:
+      case Op::OpTypePointer:
+      case Op::OpTypeFunction:
+      case Op::OpTypeEvent:
+      case Op::OpTypeDeviceEvent:
+      case Op::OpTypeReserveId:
+      case Op::OpTypeQueue:
+      case Op::OpTypePipe:
+      case Op::OpTypeImage:
+      case Op::OpTypeSampler:
+      case Op::OpTypeSampledImage:
+      case Op::OpTypeOpaque:
+      case Op::OpTypePipeStorage:
+      case Op::OpTypeForwardPointer:
         return true;
       default:
         return false;
@@ -212,10 +229,17 @@ class Decoder {
 
   static bool isConstantOp(Op op) {
     switch (op) {
-      case Op::OpConstant: case Op::OpConstantTrue: case Op::OpConstantFalse:
-      case Op::OpConstantComposite: case Op::OpConstantNull: case Op::OpConstantSampler:
-      case Op::OpSpecConstant: case Op::OpSpecConstantTrue: case Op::OpSpecConstantFalse:
-      case Op::OpSpecConstantComposite: case Op::OpSpecConstantOp:
+      case Op::OpConstant:
+      case Op::OpConstantTrue:
+      case Op::OpConstantFalse:
+      case Op::OpConstantComposite:
+      case Op::OpConstantNull:
+      case Op::OpConstantSampler:
+      case Op::OpSpecConstant:
+      case Op::OpSpecConstantTrue:
+      case Op::OpSpecConstantFalse:
+      case Op::OpSpecConstantComposite:
+      case Op::OpSpecConstantOp:
         return true;
       default:
         return false;
@@ -225,8 +249,7 @@ class Decoder {
   void decodeDecoration(Id target, const std::vector<uint32_t>& ops, size_t first) {
     Decoration d{static_cast<spv::Decoration>(ops.at(first)), {}, ""};
     size_t pos = first + 1;
-    if (d.kind == spv::Decoration::LinkageAttributes ||
-        d.kind == spv::Decoration::UserSemantic) {
+    if (d.kind == spv::Decoration::LinkageAttributes || d.kind == spv::Decoration::UserSemantic) {
       d.text = readString(ops, pos);
     }
     d.literals.assign(ops.begin() + std::min(pos, ops.size()), ops.end());
@@ -252,8 +275,12 @@ class Decoder {
     t.opcode = inst.opcode;
     const auto& o = inst.operands;
     switch (inst.opcode) {
-      case Op::OpTypeVoid: t.kind = TypeKind::Void; break;
-      case Op::OpTypeBool: t.kind = TypeKind::Bool; break;
+      case Op::OpTypeVoid:
+        t.kind = TypeKind::Void;
+        break;
+      case Op::OpTypeBool:
+        t.kind = TypeKind::Bool;
+        break;
       case Op::OpTypeInt:
         t.kind = TypeKind::Int;
         t.width = o.at(0);
@@ -321,8 +348,7 @@ class Decoder {
       case Op::OpConstant:
       case Op::OpSpecConstant:
         for (size_t k = 0; k < o.size() && 4 * k < c.bytes.size(); ++k)
-          std::memcpy(c.bytes.data() + 4 * k, &o[k],
-                      std::min<size_t>(4, c.bytes.size() - 4 * k));
+          std::memcpy(c.bytes.data() + 4 * k, &o[k], std::min<size_t>(4, c.bytes.size() - 4 * k));
         break;
       case Op::OpConstantTrue:
       case Op::OpSpecConstantTrue:
@@ -349,7 +375,9 @@ class Decoder {
                                                opcodeName(inst.opcode), inst.result));
     }
     switch (inst.opcode) {
-      case Op::OpSpecConstant: case Op::OpSpecConstantTrue: case Op::OpSpecConstantFalse:
+      case Op::OpSpecConstant:
+      case Op::OpSpecConstantTrue:
+      case Op::OpSpecConstantFalse:
       case Op::OpSpecConstantComposite:
         c.isSpec = true;
         if (auto* d = m_.findDecoration(c.id, spv::Decoration::SpecId))
@@ -400,8 +428,8 @@ class Decoder {
     fn_->index = inst.index;
     if (auto* d = m_.findDecoration(fn_->id, spv::Decoration::LinkageAttributes)) {
       fn_->linkName = d->text;
-      fn_->isImport = !d->literals.empty() &&
-                      d->literals[0] == static_cast<uint32_t>(spv::LinkageType::Import);
+      fn_->isImport =
+          !d->literals.empty() && d->literals[0] == static_cast<uint32_t>(spv::LinkageType::Import);
     }
   }
 
@@ -428,8 +456,8 @@ class Decoder {
         return true;
       default:
         if (fn_->blocks.empty())
-          throw Error("invalid-module", fmt::format("instruction {} outside a block",
-                                                    opcodeName(inst.opcode)));
+          throw Error("invalid-module",
+                      fmt::format("instruction {} outside a block", opcodeName(inst.opcode)));
         fn_->blocks.back().instructions.push_back(std::move(inst));
         return true;
     }
@@ -519,11 +547,16 @@ class Decoder {
 
   static AddressSpace addressSpaceOf(spv::StorageClass sc) {
     switch (sc) {
-      case spv::StorageClass::CrossWorkgroup: return AddressSpace::Global;
-      case spv::StorageClass::UniformConstant: return AddressSpace::Constant;
-      case spv::StorageClass::Workgroup: return AddressSpace::Local;
-      case spv::StorageClass::Generic: return AddressSpace::Generic;
-      default: return AddressSpace::Private;
+      case spv::StorageClass::CrossWorkgroup:
+        return AddressSpace::Global;
+      case spv::StorageClass::UniformConstant:
+        return AddressSpace::Constant;
+      case spv::StorageClass::Workgroup:
+        return AddressSpace::Local;
+      case spv::StorageClass::Generic:
+        return AddressSpace::Generic;
+      default:
+        return AddressSpace::Private;
     }
   }
 
@@ -541,8 +574,8 @@ Module parseModule(std::vector<uint32_t> words) {
   state.words = words.data();
   spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
   spv_diagnostic diag = nullptr;
-  spv_result_t rc = spvBinaryParse(ctx, &state, words.data(), words.size(), onHeader,
-                                   onInstruction, &diag);
+  spv_result_t rc =
+      spvBinaryParse(ctx, &state, words.data(), words.size(), onHeader, onInstruction, &diag);
   std::string message;
   if (diag) {
     message = diag->error;

@@ -1,9 +1,8 @@
 #include "spirv/validator.h"
 
 #include <set>
-#include <string>
-
 #include <spirv-tools/libspirv.hpp>
+#include <string>
 
 #include "spirv/error.h"
 #include "spirv/loader.h"
@@ -27,11 +26,18 @@ std::string literalString(const uint32_t* w, uint32_t n) {
 spv_target_env targetEnvironment(uint32_t version) {
   uint32_t minor = (version >> 8) & 0xff;
   switch (minor) {
-    case 0: case 1: case 2: return SPV_ENV_OPENCL_2_2;
-    case 3: return SPV_ENV_UNIVERSAL_1_3;
-    case 4: return SPV_ENV_UNIVERSAL_1_4;
-    case 5: return SPV_ENV_UNIVERSAL_1_5;
-    default: return SPV_ENV_UNIVERSAL_1_6;
+    case 0:
+    case 1:
+    case 2:
+      return SPV_ENV_OPENCL_2_2;
+    case 3:
+      return SPV_ENV_UNIVERSAL_1_3;
+    case 4:
+      return SPV_ENV_UNIVERSAL_1_4;
+    case 5:
+      return SPV_ENV_UNIVERSAL_1_5;
+    default:
+      return SPV_ENV_UNIVERSAL_1_6;
   }
 }
 
@@ -39,7 +45,8 @@ spv_target_env targetEnvironment(uint32_t version) {
 // one line each, so it becomes "message (at `instruction`)".
 std::string oneLine(const std::string& message) {
   std::string first = message.substr(0, message.find('\n'));
-  std::string rest = message.find('\n') == std::string::npos ? "" : message.substr(message.find('\n') + 1);
+  std::string rest =
+      message.find('\n') == std::string::npos ? "" : message.substr(message.find('\n') + 1);
   while (!rest.empty() && (rest.back() == '\n' || rest.back() == ' ')) rest.pop_back();
   size_t start = rest.find_first_not_of(' ');
   rest = start == std::string::npos ? "" : rest.substr(start);
@@ -123,12 +130,12 @@ void validate(const std::vector<uint32_t>& words) {
   std::vector<uint32_t> stripped = withStandardIntWidths(withoutDebugInfo(words));
   spvtools::SpirvTools tools(targetEnvironment(words[1]));
   std::string message;
-  tools.SetMessageConsumer([&](spv_message_level_t level, const char*,
-                               const spv_position_t& pos, const char* text) {
-    if (level > SPV_MSG_ERROR || !message.empty()) return;
-    message = text;
-    (void)pos;
-  });
+  tools.SetMessageConsumer(
+      [&](spv_message_level_t level, const char*, const spv_position_t& pos, const char* text) {
+        if (level > SPV_MSG_ERROR || !message.empty()) return;
+        message = text;
+        (void)pos;
+      });
   spvtools::ValidatorOptions options;
   if (!tools.Validate(stripped.data(), stripped.size(), options))
     throw Error("invalid-module",

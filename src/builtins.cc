@@ -7,29 +7,74 @@ namespace spvsim {
 bool describeBuiltin(spv::BuiltIn b, const spirv::Type& type, BuiltinSlot& slot) {
   using B = spv::BuiltIn;
   switch (b) {
-    case B::GlobalInvocationId: slot.builtin = Builtin::GlobalInvocationId; break;
-    case B::LocalInvocationId: slot.builtin = Builtin::LocalInvocationId; break;
-    case B::WorkgroupId: slot.builtin = Builtin::WorkgroupId; break;
-    case B::NumWorkgroups: slot.builtin = Builtin::NumWorkgroups; break;
-    case B::WorkgroupSize: slot.builtin = Builtin::WorkgroupSize; break;
-    case B::EnqueuedWorkgroupSize: slot.builtin = Builtin::EnqueuedWorkgroupSize; break;
-    case B::GlobalSize: slot.builtin = Builtin::GlobalSize; break;
-    case B::GlobalOffset: slot.builtin = Builtin::GlobalOffset; break;
-    case B::GlobalLinearId: slot.builtin = Builtin::GlobalLinearId; break;
-    case B::LocalInvocationIndex: slot.builtin = Builtin::LocalInvocationIndex; break;
-    case B::WorkDim: slot.builtin = Builtin::WorkDim; break;
-    case B::SubgroupSize: slot.builtin = Builtin::SubgroupSize; break;
-    case B::SubgroupMaxSize: slot.builtin = Builtin::SubgroupMaxSize; break;
-    case B::NumSubgroups: slot.builtin = Builtin::NumSubgroups; break;
-    case B::NumEnqueuedSubgroups: slot.builtin = Builtin::NumEnqueuedSubgroups; break;
-    case B::SubgroupId: slot.builtin = Builtin::SubgroupId; break;
-    case B::SubgroupLocalInvocationId: slot.builtin = Builtin::SubgroupLocalInvocationId; break;
-    case B::SubgroupEqMask: slot.builtin = Builtin::SubgroupEqMask; break;
-    case B::SubgroupGeMask: slot.builtin = Builtin::SubgroupGeMask; break;
-    case B::SubgroupGtMask: slot.builtin = Builtin::SubgroupGtMask; break;
-    case B::SubgroupLeMask: slot.builtin = Builtin::SubgroupLeMask; break;
-    case B::SubgroupLtMask: slot.builtin = Builtin::SubgroupLtMask; break;
-    default: return false;
+    case B::GlobalInvocationId:
+      slot.builtin = Builtin::GlobalInvocationId;
+      break;
+    case B::LocalInvocationId:
+      slot.builtin = Builtin::LocalInvocationId;
+      break;
+    case B::WorkgroupId:
+      slot.builtin = Builtin::WorkgroupId;
+      break;
+    case B::NumWorkgroups:
+      slot.builtin = Builtin::NumWorkgroups;
+      break;
+    case B::WorkgroupSize:
+      slot.builtin = Builtin::WorkgroupSize;
+      break;
+    case B::EnqueuedWorkgroupSize:
+      slot.builtin = Builtin::EnqueuedWorkgroupSize;
+      break;
+    case B::GlobalSize:
+      slot.builtin = Builtin::GlobalSize;
+      break;
+    case B::GlobalOffset:
+      slot.builtin = Builtin::GlobalOffset;
+      break;
+    case B::GlobalLinearId:
+      slot.builtin = Builtin::GlobalLinearId;
+      break;
+    case B::LocalInvocationIndex:
+      slot.builtin = Builtin::LocalInvocationIndex;
+      break;
+    case B::WorkDim:
+      slot.builtin = Builtin::WorkDim;
+      break;
+    case B::SubgroupSize:
+      slot.builtin = Builtin::SubgroupSize;
+      break;
+    case B::SubgroupMaxSize:
+      slot.builtin = Builtin::SubgroupMaxSize;
+      break;
+    case B::NumSubgroups:
+      slot.builtin = Builtin::NumSubgroups;
+      break;
+    case B::NumEnqueuedSubgroups:
+      slot.builtin = Builtin::NumEnqueuedSubgroups;
+      break;
+    case B::SubgroupId:
+      slot.builtin = Builtin::SubgroupId;
+      break;
+    case B::SubgroupLocalInvocationId:
+      slot.builtin = Builtin::SubgroupLocalInvocationId;
+      break;
+    case B::SubgroupEqMask:
+      slot.builtin = Builtin::SubgroupEqMask;
+      break;
+    case B::SubgroupGeMask:
+      slot.builtin = Builtin::SubgroupGeMask;
+      break;
+    case B::SubgroupGtMask:
+      slot.builtin = Builtin::SubgroupGtMask;
+      break;
+    case B::SubgroupLeMask:
+      slot.builtin = Builtin::SubgroupLeMask;
+      break;
+    case B::SubgroupLtMask:
+      slot.builtin = Builtin::SubgroupLtMask;
+      break;
+    default:
+      return false;
   }
   if (type.kind == spirv::TypeKind::Vector) {
     slot.components = static_cast<uint32_t>(type.count);
@@ -65,31 +110,51 @@ uint64_t builtinValue(const SubGroup& sg, Builtin b, uint32_t l, uint32_t c) {
     return w;
   };
   switch (b) {
-    case Builtin::GlobalInvocationId: return c < 3 ? global(c) : 0;
-    case Builtin::LocalInvocationId: return c < 3 ? local[c] : 0;
-    case Builtin::WorkgroupId: return c < 3 ? wg.groupId[c] : 0;
-    case Builtin::NumWorkgroups: return c < 3 ? ln.numGroups[c] : 0;
-    case Builtin::WorkgroupSize: return c < 3 ? L[c] : 0;
-    case Builtin::EnqueuedWorkgroupSize: return c < 3 ? ln.enqueuedLocal[c] : 0;
-    case Builtin::GlobalSize: return c < 3 ? ln.globalSize[c] : 0;
-    case Builtin::GlobalOffset: return c < 3 ? ln.globalOffset[c] : 0;
+    case Builtin::GlobalInvocationId:
+      return c < 3 ? global(c) : 0;
+    case Builtin::LocalInvocationId:
+      return c < 3 ? local[c] : 0;
+    case Builtin::WorkgroupId:
+      return c < 3 ? wg.groupId[c] : 0;
+    case Builtin::NumWorkgroups:
+      return c < 3 ? ln.numGroups[c] : 0;
+    case Builtin::WorkgroupSize:
+      return c < 3 ? L[c] : 0;
+    case Builtin::EnqueuedWorkgroupSize:
+      return c < 3 ? ln.enqueuedLocal[c] : 0;
+    case Builtin::GlobalSize:
+      return c < 3 ? ln.globalSize[c] : 0;
+    case Builtin::GlobalOffset:
+      return c < 3 ? ln.globalOffset[c] : 0;
     case Builtin::GlobalLinearId:
       return (global(2) - ln.globalOffset[2]) * ln.globalSize[1] * ln.globalSize[0] +
-             (global(1) - ln.globalOffset[1]) * ln.globalSize[0] +
-             (global(0) - ln.globalOffset[0]);
-    case Builtin::LocalInvocationIndex: return linear;
-    case Builtin::WorkDim: return ln.dims;
-    case Builtin::SubgroupSize: return sg.liveLanes;
-    case Builtin::SubgroupMaxSize: return sg.width;
-    case Builtin::NumSubgroups: return ceilDiv(wgSize, sg.width);
-    case Builtin::NumEnqueuedSubgroups: return ceilDiv(enqSize, sg.width);
-    case Builtin::SubgroupId: return sg.id;
-    case Builtin::SubgroupLocalInvocationId: return l;
-    case Builtin::SubgroupEqMask: return maskWord([&](uint32_t k) { return k == l; });
-    case Builtin::SubgroupGeMask: return maskWord([&](uint32_t k) { return k >= l && k < sg.liveLanes; });
-    case Builtin::SubgroupGtMask: return maskWord([&](uint32_t k) { return k > l && k < sg.liveLanes; });
-    case Builtin::SubgroupLeMask: return maskWord([&](uint32_t k) { return k <= l; });
-    case Builtin::SubgroupLtMask: return maskWord([&](uint32_t k) { return k < l; });
+             (global(1) - ln.globalOffset[1]) * ln.globalSize[0] + (global(0) - ln.globalOffset[0]);
+    case Builtin::LocalInvocationIndex:
+      return linear;
+    case Builtin::WorkDim:
+      return ln.dims;
+    case Builtin::SubgroupSize:
+      return sg.liveLanes;
+    case Builtin::SubgroupMaxSize:
+      return sg.width;
+    case Builtin::NumSubgroups:
+      return ceilDiv(wgSize, sg.width);
+    case Builtin::NumEnqueuedSubgroups:
+      return ceilDiv(enqSize, sg.width);
+    case Builtin::SubgroupId:
+      return sg.id;
+    case Builtin::SubgroupLocalInvocationId:
+      return l;
+    case Builtin::SubgroupEqMask:
+      return maskWord([&](uint32_t k) { return k == l; });
+    case Builtin::SubgroupGeMask:
+      return maskWord([&](uint32_t k) { return k >= l && k < sg.liveLanes; });
+    case Builtin::SubgroupGtMask:
+      return maskWord([&](uint32_t k) { return k > l && k < sg.liveLanes; });
+    case Builtin::SubgroupLeMask:
+      return maskWord([&](uint32_t k) { return k <= l; });
+    case Builtin::SubgroupLtMask:
+      return maskWord([&](uint32_t k) { return k < l; });
   }
   return 0;
 }

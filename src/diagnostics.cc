@@ -1,9 +1,9 @@
 #include "src/diagnostics.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <map>
-
-#include <fmt/core.h>
 
 namespace spvsim {
 
@@ -16,9 +16,9 @@ std::string joinLanes(const std::vector<uint32_t>& lanes) {
     size_t j = i;
     while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
     if (!s.empty()) s += ",";
-    s += j > i + 1 ? fmt::format("{}-{}", lanes[i], lanes[j])
-                   : j == i + 1 ? fmt::format("{},{}", lanes[i], lanes[j])
-                                : fmt::format("{}", lanes[i]);
+    s += j > i + 1    ? fmt::format("{}-{}", lanes[i], lanes[j])
+         : j == i + 1 ? fmt::format("{},{}", lanes[i], lanes[j])
+                      : fmt::format("{}", lanes[i]);
     i = j;
   }
   return s;
@@ -36,7 +36,8 @@ std::string formatText(const Diagnostic& d) {
     add(fmt::format("work-group ({},{},{})", (*d.workGroup)[0], (*d.workGroup)[1],
                     (*d.workGroup)[2]));
   if (d.subGroup) add(fmt::format("sub-group {}", *d.subGroup));
-  if (!d.lanes.empty()) add(fmt::format("lane{} {}", d.lanes.size() > 1 ? "s" : "", joinLanes(d.lanes)));
+  if (!d.lanes.empty())
+    add(fmt::format("lane{} {}", d.lanes.size() > 1 ? "s" : "", joinLanes(d.lanes)));
   if (!d.line.empty()) add("at " + d.line);
   if (!d.instruction.empty()) add("in `" + d.instruction + "`");
   if (!where.empty()) s += " [" + where + "]";
@@ -48,11 +49,21 @@ std::string jsonQuote(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20)
           out += fmt::format("\\u{:04x}", c);

@@ -82,7 +82,14 @@ int hostCollatz(int n) {
   return s;
 }
 int hostClassify(int v) {
-  switch (v % 4) { case 0: return v * 10; case 1: return v + 1000; case 2: return -v; }
+  switch (v % 4) {
+    case 0:
+      return v * 10;
+    case 1:
+      return v + 1000;
+    case 2:
+      return -v;
+  }
   return 7;
 }
 
@@ -113,7 +120,8 @@ __kernel void k(__global uint* out) {
   out[4 * g + 2] = get_sub_group_size();
   out[4 * g + 3] = get_num_sub_groups() * 1000 + get_enqueued_num_sub_groups();
 }
-)", "-cl-ext=+cl_khr_subgroups"));
+)",
+                                          "-cl-ext=+cl_khr_subgroups"));
   // Global 13x6, local 5x3 (15 items, enqueued); the last group in x has 3x3 = 9 items.
   NDRange r;
   r.dims = 2;
@@ -142,10 +150,12 @@ __kernel void k(__global uint* out) {
 }
 
 TEST(Executor, ReqdSubGroupSizeOverridesLaunchSize) {
-  auto prog = Program::load(compileOpenCL(R"(
+  auto prog = Program::load(compileOpenCL(
+      R"(
 __attribute__((intel_reqd_sub_group_size(8)))
 __kernel void k(__global uint* out) { out[get_global_id(0)] = get_max_sub_group_size(); }
-)", "-cl-ext=+cl_khr_subgroups,+cl_intel_subgroups,+cl_intel_required_subgroup_size"));
+)",
+      "-cl-ext=+cl_khr_subgroups,+cl_intel_subgroups,+cl_intel_required_subgroup_size"));
   std::vector<uint32_t> out(32, 0);
   LaunchOptions o;
   o.subGroupSize = 16;
@@ -173,8 +183,8 @@ __kernel void k(__global const int* in, __global int* out, __local int* tmp) {
     LaunchOptions o;
     o.threads = threads;
     o.subGroupSize = 8;
-    auto res = prog->launch("k", range1(256, 64), {bufferOf(in), bufferOf(out),
-                                                   ArgBinding::local(64 * 4)}, o);
+    auto res = prog->launch("k", range1(256, 64),
+                            {bufferOf(in), bufferOf(out), ArgBinding::local(64 * 4)}, o);
     ASSERT_TRUE(res.diagnostics.empty()) << formatText(res.diagnostics[0]);
     for (int g = 0; g < 4; ++g) {
       int want = 0;

@@ -24,9 +24,7 @@ struct LaneMask {
   bool none() const { return (w[0] | w[1]) == 0; }
   bool any() const { return !none(); }
   uint32_t count() const { return std::popcount(w[0]) + std::popcount(w[1]); }
-  uint32_t first() const {
-    return w[0] ? std::countr_zero(w[0]) : 64 + std::countr_zero(w[1]);
-  }
+  uint32_t first() const { return w[0] ? std::countr_zero(w[0]) : 64 + std::countr_zero(w[1]); }
   LaneMask operator&(const LaneMask& o) const { return {{w[0] & o.w[0], w[1] & o.w[1]}}; }
   LaneMask operator|(const LaneMask& o) const { return {{w[0] | o.w[0], w[1] | o.w[1]}}; }
   LaneMask operator~() const { return {{~w[0], ~w[1]}}; }
@@ -37,7 +35,8 @@ struct LaneMask {
   template <class F>
   void forEach(F&& f) const {
     for (int k = 0; k < 2; ++k)
-      for (uint64_t bits = w[k]; bits; bits &= bits - 1) f(uint32_t(k * 64 + std::countr_zero(bits)));
+      for (uint64_t bits = w[k]; bits; bits &= bits - 1)
+        f(uint32_t(k * 64 + std::countr_zero(bits)));
   }
   std::vector<uint32_t> lanes() const {
     std::vector<uint32_t> out;

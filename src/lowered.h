@@ -23,14 +23,14 @@ using ExecFn = void (*)(SubGroup&, const Inst&);
 
 struct Inst {
   ExecFn fn = nullptr;
-  uint32_t r = 0;       // result register offset
-  uint32_t a = 0;       // operand register offsets (meaning per handler)
+  uint32_t r = 0;  // result register offset
+  uint32_t a = 0;  // operand register offsets (meaning per handler)
   uint32_t b = 0;
   uint32_t c = 0;
-  uint32_t n = 0;       // components, or bytes per lane, per handler
-  uint32_t aux = 0;     // handler-specific: an index into LoweredKernel::extra, ...
+  uint32_t n = 0;    // components, or bytes per lane, per handler
+  uint32_t aux = 0;  // handler-specific: an index into LoweredKernel::extra, ...
   uint32_t aux2 = 0;
-  uint32_t src = 0;     // spirv::Instruction::index, for diagnostics
+  uint32_t src = 0;  // spirv::Instruction::index, for diagnostics
 };
 
 // A control-flow edge: where it goes and the phi copies it performs.
@@ -58,11 +58,28 @@ struct RegisterInit {
 };
 
 enum class Builtin : uint8_t {
-  GlobalInvocationId, LocalInvocationId, WorkgroupId, NumWorkgroups, WorkgroupSize,
-  EnqueuedWorkgroupSize, GlobalSize, GlobalOffset, GlobalLinearId, LocalInvocationIndex,
-  WorkDim, SubgroupSize, SubgroupMaxSize, NumSubgroups, NumEnqueuedSubgroups, SubgroupId,
-  SubgroupLocalInvocationId, SubgroupEqMask, SubgroupGeMask, SubgroupGtMask,
-  SubgroupLeMask, SubgroupLtMask,
+  GlobalInvocationId,
+  LocalInvocationId,
+  WorkgroupId,
+  NumWorkgroups,
+  WorkgroupSize,
+  EnqueuedWorkgroupSize,
+  GlobalSize,
+  GlobalOffset,
+  GlobalLinearId,
+  LocalInvocationIndex,
+  WorkDim,
+  SubgroupSize,
+  SubgroupMaxSize,
+  NumSubgroups,
+  NumEnqueuedSubgroups,
+  SubgroupId,
+  SubgroupLocalInvocationId,
+  SubgroupEqMask,
+  SubgroupGeMask,
+  SubgroupGtMask,
+  SubgroupLeMask,
+  SubgroupLtMask,
 };
 
 // A built-in variable: a private region each lane sees its own value in.
@@ -75,11 +92,11 @@ struct BuiltinSlot {
 
 struct LoweredKernel {
   const spirv::EntryPoint* entry = nullptr;
-  uint32_t width = 0;            // sub-group size (lanes per register)
+  uint32_t width = 0;  // sub-group size (lanes per register)
   std::vector<Inst> code;
   std::vector<uint32_t> extra;
   std::vector<LoweredFunction> functions;  // [0] is the entry point
-  uint32_t registerBytes = 0;    // whole register file of one sub-group
+  uint32_t registerBytes = 0;              // whole register file of one sub-group
   std::vector<RegisterInit> inits;
   std::vector<BuiltinSlot> builtins;
   // Regions fixed by the module: private (all function variables and built-ins; no
@@ -98,7 +115,7 @@ struct LoweredKernel {
   bool usesPrintf = false;
 
   std::vector<std::string> instructionText;  // by spirv index, for diagnostics
-  std::vector<std::string> instructionLine;  // by spirv index: "file:line" or 
+  std::vector<std::string> instructionLine;  // by spirv index: "file:line" or
 };
 
 }  // namespace spvsim

@@ -1,14 +1,14 @@
 #include "src/lowering.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cstring>
 
-#include <fmt/core.h>
-
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
-#include "src/memory.h"
 #include "src/builtins.h"
+#include "src/memory.h"
 #include "src/postdominators.h"
 #include "src/subgroup.h"
 
@@ -78,10 +78,17 @@ struct SignExtendBits {
 
 bool readsSigned(Op op) {
   switch (op) {
-    case Op::OpSConvert: case Op::OpSDiv: case Op::OpSRem: case Op::OpSMod:
-    case Op::OpSLessThan: case Op::OpSLessThanEqual: case Op::OpSGreaterThan:
-    case Op::OpSGreaterThanEqual: case Op::OpShiftRightArithmetic:
-    case Op::OpConvertSToF: case Op::OpSatConvertSToU:
+    case Op::OpSConvert:
+    case Op::OpSDiv:
+    case Op::OpSRem:
+    case Op::OpSMod:
+    case Op::OpSLessThan:
+    case Op::OpSLessThanEqual:
+    case Op::OpSGreaterThan:
+    case Op::OpSGreaterThanEqual:
+    case Op::OpShiftRightArithmetic:
+    case Op::OpConvertSToF:
+    case Op::OpSatConvertSToU:
       return true;
     default:
       return false;
@@ -156,8 +163,7 @@ void Lowerer::layoutModuleVariables() {
         r.name = "local variable " + module.nameOf(v.id);
         out.localBytes += pointee.size;
         out.localRegions.push_back(r);
-        variablePointer_[v.id] =
-            makePointer(Space::Local, out.localRegions.size() - 1, 0);
+        variablePointer_[v.id] = makePointer(Space::Local, out.localRegions.size() - 1, 0);
         break;
       }
       case spv::StorageClass::Input:
@@ -219,8 +225,7 @@ uint32_t Lowerer::scratch(uint32_t bytesPerLane) { return allocate(bytesPerLane)
 
 spirv::Id Lowerer::typeIdOfValue(Id id) const {
   auto it = valueTypes_.find(id);
-  if (it == valueTypes_.end())
-    throw Error("invalid-module", fmt::format("%{} has no type", id));
+  if (it == valueTypes_.end()) throw Error("invalid-module", fmt::format("%{} has no type", id));
   return it->second;
 }
 
@@ -238,16 +243,26 @@ Shape Lowerer::shape(Id typeId) const {
   }
   s.bits = e->width;
   switch (e->kind) {
-    case TypeKind::Bool: s.scalar = Scalar::Bool; s.bits = 8; break;
+    case TypeKind::Bool:
+      s.scalar = Scalar::Bool;
+      s.bits = 8;
+      break;
     case TypeKind::Int:
-      s.scalar = e->size == 1 ? Scalar::U8 : e->size == 2 ? Scalar::U16
-               : e->size == 4 ? Scalar::U32 : Scalar::U64;
+      s.scalar = e->size == 1   ? Scalar::U8
+                 : e->size == 2 ? Scalar::U16
+                 : e->size == 4 ? Scalar::U32
+                                : Scalar::U64;
       break;
     case TypeKind::Float:
       s.scalar = e->width == 16 ? Scalar::F16 : e->width == 32 ? Scalar::F32 : Scalar::F64;
       break;
-    case TypeKind::Pointer: s.scalar = Scalar::U64; s.bits = 64; break;
-    default: s.scalar = Scalar::Other; break;
+    case TypeKind::Pointer:
+      s.scalar = Scalar::U64;
+      s.bits = 64;
+      break;
+    default:
+      s.scalar = Scalar::Other;
+      break;
   }
   return s;
 }
@@ -358,10 +373,10 @@ uint32_t Lowerer::functionIndex(Id function) {
   const spirv::Function* f = module.findFunction(function);
   if (!f) throw Error("invalid-module", fmt::format("call to unknown function %{}", function));
   if (f->blocks.empty())
-    throw Error("unsupported", fmt::format("unsupported: call to function {} that has no "
-                                           "body (an unresolved import)",
-                                           f->linkName.empty() ? module.nameOf(function)
-                                                               : f->linkName));
+    throw Error("unsupported",
+                fmt::format("unsupported: call to function {} that has no "
+                            "body (an unresolved import)",
+                            f->linkName.empty() ? module.nameOf(function) : f->linkName));
   uint32_t index = static_cast<uint32_t>(out.functions.size());
   LoweredFunction lf;
   lf.id = function;
@@ -389,7 +404,9 @@ void Lowerer::lowerFunction(uint32_t index) {
   for (size_t b = 0; b < fn_->blocks.size(); ++b) {
     const auto& term = fn_->blocks[b].instructions.back();
     switch (term.opcode) {
-      case Op::OpBranch: succ[b].push_back(blockIndex.at(term.operands[0])); break;
+      case Op::OpBranch:
+        succ[b].push_back(blockIndex.at(term.operands[0]));
+        break;
       case Op::OpBranchConditional:
         succ[b].push_back(blockIndex.at(term.operands[1]));
         succ[b].push_back(blockIndex.at(term.operands[2]));
@@ -399,7 +416,9 @@ void Lowerer::lowerFunction(uint32_t index) {
         for (size_t k = 3; k < term.operands.size(); k += 2)
           succ[b].push_back(blockIndex.at(term.operands[k]));
         break;
-      default: exits[b] = true; break;
+      default:
+        exits[b] = true;
+        break;
     }
   }
   auto ipdom = immediatePostDominators(succ, exits);
@@ -476,8 +495,7 @@ void Lowerer::lowerInstruction(const spirv::Instruction& inst) {
                                  ? module.extInstImports.at(inst.extSet())
                                  : std::string();
     if (set == "OpenCL.DebugInfo.100" || set.rfind("NonSemantic.", 0) == 0) return;
-    if (set != "OpenCL.std")
-      unsupported(inst, fmt::format("extended instruction set \"{}\"", set));
+    if (set != "OpenCL.std") unsupported(inst, fmt::format("extended instruction set \"{}\"", set));
     auto it = table.openclStd.find(inst.extOpcode());
     if (it == table.openclStd.end())
       unsupported(inst, "OpenCL.std " + spirv::openclStdName(inst.extOpcode()));
@@ -507,9 +525,8 @@ void Lowerer::unsupported(const spirv::Instruction& inst, const std::string& det
   std::string at = inst.result ? fmt::format(" at %{}", inst.result)
                                : fmt::format(" (instruction {})", inst.index);
   std::string line = module.describeLine(inst.line);
-  throw Error("unsupported",
-              fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what, at,
-                          entry_.name, line.empty() ? "" : " (" + line + ")"));
+  throw Error("unsupported", fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what,
+                                         at, entry_.name, line.empty() ? "" : " (" + line + ")"));
 }
 
 }  // namespace spvsim

@@ -104,9 +104,7 @@ class Lowerer {
                                 const std::string& detail = "") const;
 
   // Operand i of an instruction (the word after result type and result id).
-  static spirv::Id operand(const spirv::Instruction& inst, size_t i) {
-    return inst.operands.at(i);
-  }
+  static spirv::Id operand(const spirv::Instruction& inst, size_t i) { return inst.operands.at(i); }
 
   // The OpExtInst argument i (after the set id and instruction number).
   static spirv::Id extArg(const spirv::Instruction& inst, size_t i) {
@@ -148,32 +146,46 @@ class Lowerer {
 template <template <class> class H>
 ExecFn pickUnsigned(Scalar s) {
   switch (s) {
-    case Scalar::U8: return &H<uint8_t>::run;
-    case Scalar::U16: return &H<uint16_t>::run;
-    case Scalar::U32: return &H<uint32_t>::run;
-    case Scalar::U64: return &H<uint64_t>::run;
-    default: return nullptr;
+    case Scalar::U8:
+      return &H<uint8_t>::run;
+    case Scalar::U16:
+      return &H<uint16_t>::run;
+    case Scalar::U32:
+      return &H<uint32_t>::run;
+    case Scalar::U64:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
   }
 }
 
 template <template <class> class H>
 ExecFn pickSigned(Scalar s) {
   switch (s) {
-    case Scalar::U8: return &H<int8_t>::run;
-    case Scalar::U16: return &H<int16_t>::run;
-    case Scalar::U32: return &H<int32_t>::run;
-    case Scalar::U64: return &H<int64_t>::run;
-    default: return nullptr;
+    case Scalar::U8:
+      return &H<int8_t>::run;
+    case Scalar::U16:
+      return &H<int16_t>::run;
+    case Scalar::U32:
+      return &H<int32_t>::run;
+    case Scalar::U64:
+      return &H<int64_t>::run;
+    default:
+      return nullptr;
   }
 }
 
 template <template <class> class H>
 ExecFn pickFloat(Scalar s) {
   switch (s) {
-    case Scalar::F16: return &H<_Float16>::run;
-    case Scalar::F32: return &H<float>::run;
-    case Scalar::F64: return &H<double>::run;
-    default: return nullptr;
+    case Scalar::F16:
+      return &H<_Float16>::run;
+    case Scalar::F32:
+      return &H<float>::run;
+    case Scalar::F64:
+      return &H<double>::run;
+    default:
+      return nullptr;
   }
 }
 

@@ -63,8 +63,7 @@ std::vector<int> immediatePostDominators(const std::vector<std::vector<int>>& su
     }
   }
   std::vector<int> result(n);
-  for (int b = 0; b < n; ++b)
-    result[b] = (idom[b] < 0 || idom[b] == exit) ? -1 : idom[b];
+  for (int b = 0; b < n; ++b) result[b] = (idom[b] < 0 || idom[b] == exit) ? -1 : idom[b];
   return result;
 }
 

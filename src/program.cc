@@ -1,11 +1,11 @@
 #include "src/program.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <thread>
-
-#include <fmt/core.h>
 
 #include "spirv/error.h"
 #include "src/builtins.h"
@@ -84,9 +84,7 @@ std::array<uint64_t, 3> chooseLocalSize(const spirv::EntryPoint& ep, const NDRan
 
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) {
-  throw Error("invalid-argument", message);
-}
+[[noreturn]] void invalid(const std::string& message) { throw Error("invalid-argument", message); }
 
 NDRange checkRange(const spirv::EntryPoint& ep, NDRange r) {
   if (r.dims < 1 || r.dims > 3) invalid(fmt::format("work dimension {} is not 1, 2 or 3", r.dims));
@@ -103,9 +101,10 @@ NDRange checkRange(const spirv::EntryPoint& ep, NDRange r) {
   for (uint32_t d = 0; d < 3; ++d) {
     if (r.local[d] == 0) invalid(fmt::format("local size in dimension {} is 0", d));
     if (reqd && r.local[d] != reqd->literals.at(d))
-      invalid(fmt::format("kernel {} requires work-group size {},{},{} "
-                          "(reqd_work_group_size)", ep.name, reqd->literals[0],
-                          reqd->literals[1], reqd->literals[2]));
+      invalid(
+          fmt::format("kernel {} requires work-group size {},{},{} "
+                      "(reqd_work_group_size)",
+                      ep.name, reqd->literals[0], reqd->literals[1], reqd->literals[2]));
     product *= r.local[d];
     if (product > kMaxWorkGroupSize)
       invalid(fmt::format("work-group size exceeds the maximum of {}", kMaxWorkGroupSize));
@@ -169,7 +168,8 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const Lo
           break;
         }
         case ArgBinding::Kind::Null:
-          if (p.addressSpace == AS::Local) invalid(fmt::format("{}: local pointer cannot be NULL", name));
+          if (p.addressSpace == AS::Local)
+            invalid(fmt::format("{}: local pointer cannot be NULL", name));
           break;
         case ArgBinding::Kind::Value:
           invalid(fmt::format("{} is a pointer: pass a buffer{}", name,
@@ -245,8 +245,8 @@ void startSubGroup(SubGroup& sg, const LoweredKernel& k, const BoundArgs& args,
       std::memcpy(lane + mem.priv[region].arenaOffset, bytes.data(), bytes.size());
     for (size_t p = 0; p < args.byValBytes.size(); ++p)
       if (!args.byValBytes[p].empty())
-        std::memcpy(lane + mem.priv[k.paramByValRegion[p]].arenaOffset,
-                    args.byValBytes[p].data(), args.byValBytes[p].size());
+        std::memcpy(lane + mem.priv[k.paramByValRegion[p]].arenaOffset, args.byValBytes[p].data(),
+                    args.byValBytes[p].size());
   }
 }
 
@@ -307,7 +307,8 @@ LaunchResult Program::launch(const std::string& kernel, const NDRange& requested
       wg.groupId = {g % ctx.numGroups[0], (g / ctx.numGroups[0]) % ctx.numGroups[1],
                     g / (ctx.numGroups[0] * ctx.numGroups[1])};
       for (int d = 0; d < 3; ++d)
-        wg.localSize[d] = std::min(range.local[d], range.global[d] - wg.groupId[d] * range.local[d]);
+        wg.localSize[d] =
+            std::min(range.local[d], range.global[d] - wg.groupId[d] * range.local[d]);
       wg.localArena = w.local.data();
       std::memset(w.local.data(), 0, w.local.size());
       wg.diagnostics = &out.diagnostics;

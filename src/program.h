@@ -74,8 +74,7 @@ class Program {
   // Throws Error("invalid-argument") for a wrong argument count/kind/size or a bad
   // NDRange; kernel errors come back as diagnostics.
   LaunchResult launch(const std::string& kernel, const NDRange& range,
-                      const std::vector<ArgBinding>& args,
-                      const LaunchOptions& options = {});
+                      const std::vector<ArgBinding>& args, const LaunchOptions& options = {});
 
   // The sub-group size a launch would use: the SubgroupSize execution mode or the
   // requested size; throws Error("invalid-argument") outside 1..128.

@@ -1,13 +1,13 @@
 #include "src/subgroup.h"
 
-#include <cstring>
-
 #include <fmt/core.h>
+
+#include <cstring>
 
 namespace spvsim {
 
-void SubGroup::report(const Inst& in, const char* kind, std::string message,
-                      const LaneMask& lanes, Severity severity) {
+void SubGroup::report(const Inst& in, const char* kind, std::string message, const LaneMask& lanes,
+                      Severity severity) {
   auto key = std::make_pair(std::string(kind), in.src);
   if (auto it = wg->seen.find(key); it != wg->seen.end()) {
     ++(*wg->diagnostics)[it->second].repeats;
@@ -47,16 +47,15 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
   std::string where;
   if (s != Space::Invalid && pointerRegion(p) < mem.regions(s).size()) {
     const Region& r = mem.regions(s)[pointerRegion(p)];
-    where = fmt::format("at byte offset {} of {} ({} memory, {} bytes)",
-                        int64_t(pointerOffset(p)), r.name, spaceName(s), r.size);
+    where = fmt::format("at byte offset {} of {} ({} memory, {} bytes)", int64_t(pointerOffset(p)),
+                        r.name, spaceName(s), r.size);
   } else {
     where = fmt::format("at address 0x{:016x}", p);
   }
   switch (error) {
     case AccessError::Null:
       report(in, "out-of-bounds",
-             fmt::format("{} of {} bytes through a null pointer", accessVerb(write), bytes),
-             lanes);
+             fmt::format("{} of {} bytes through a null pointer", accessVerb(write), bytes), lanes);
       break;
     case AccessError::ReadOnly:
       report(in, "out-of-bounds",
@@ -64,12 +63,11 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
       break;
     case AccessError::Misaligned:
       report(in, "misaligned-access",
-             fmt::format("misaligned {} of {} bytes {}", accessVerb(write), bytes, where),
-             lanes);
+             fmt::format("misaligned {} of {} bytes {}", accessVerb(write), bytes, where), lanes);
       break;
     default:
-      report(in, "out-of-bounds",
-             fmt::format("{} of {} bytes {}", accessVerb(write), bytes, where), lanes);
+      report(in, "out-of-bounds", fmt::format("{} of {} bytes {}", accessVerb(write), bytes, where),
+             lanes);
       break;
   }
 }
@@ -85,9 +83,8 @@ void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {
     if (all) {
       std::memmove(regs + dst, regs + src, size_t(bytes) * width);
     } else {
-      lanes.forEach([&](uint32_t l) {
-        std::memcpy(regs + dst + l * bytes, regs + src + l * bytes, bytes);
-      });
+      lanes.forEach(
+          [&](uint32_t l) { std::memcpy(regs + dst + l * bytes, regs + src + l * bytes, bytes); });
     }
   }
 }

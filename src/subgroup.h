@@ -66,12 +66,12 @@ class SubGroup {
  public:
   // Registers and lanes.
   uint8_t* regs = nullptr;
-  uint32_t width = 0;       // lanes per register = the sub-group size
-  uint32_t liveLanes = 0;   // lanes that exist (the last sub-group may have fewer)
+  uint32_t width = 0;      // lanes per register = the sub-group size
+  uint32_t liveLanes = 0;  // lanes that exist (the last sub-group may have fewer)
   LaneMask live;
-  LaneMask mask;            // active lanes
+  LaneMask mask;  // active lanes
   uint32_t activeCount = 0;
-  bool allActive = false;   // every one of `width` lanes is active
+  bool allActive = false;  // every one of `width` lanes is active
   uint8_t active[kMaxSubGroupSize] = {};
 
   // Control.
@@ -84,7 +84,7 @@ class SubGroup {
   uint32_t barrierPc = 0;  // the barrier instruction it waits at
 
   // Identity and memory.
-  uint32_t id = 0;          // sub-group id within the work-group
+  uint32_t id = 0;  // sub-group id within the work-group
   uint32_t firstLocalLinear = 0;
   uint8_t* priv = nullptr;  // width * privateBytes
   uint64_t privateBytes = 0;
@@ -126,10 +126,20 @@ class SubGroup {
     const std::vector<Region>* table;
     uint8_t* arena = nullptr;
     switch (s) {
-      case Space::Global: table = &mem.global; break;
-      case Space::Constant: table = &mem.constant; break;
-      case Space::Local: table = &mem.local; arena = wg->localArena; break;
-      case Space::Private: table = &mem.priv; arena = priv + lane * privateBytes; break;
+      case Space::Global:
+        table = &mem.global;
+        break;
+      case Space::Constant:
+        table = &mem.constant;
+        break;
+      case Space::Local:
+        table = &mem.local;
+        arena = wg->localArena;
+        break;
+      case Space::Private:
+        table = &mem.priv;
+        arena = priv + lane * privateBytes;
+        break;
       default:
         error = p == 0 ? AccessError::Null : AccessError::InvalidSpace;
         return nullptr;
@@ -180,14 +190,14 @@ class SubGroup {
   void report(const Inst& in, const char* kind, std::string message, const LaneMask& lanes,
               Severity severity = Severity::Error);
   // Reports an access error of `lanes` for pointer values read from `ptrs`.
-  void reportAccess(const Inst& in, AccessError error, const LaneMask& lanes,
-                    const uint64_t* ptrs, uint64_t bytes, bool write);
+  void reportAccess(const Inst& in, AccessError error, const LaneMask& lanes, const uint64_t* ptrs,
+                    uint64_t bytes, bool write);
   // A fatal error: reports it and stops the work-group.
   void fatal(const Inst& in, const char* kind, std::string message);
 
   // Control-flow helpers used by the branch, call and return handlers.
   void takeEdge(uint32_t edge, const LaneMask& lanes);  // phi copies of one edge
-  void jump(uint32_t targetPc);                          // all active lanes
+  void jump(uint32_t targetPc);                         // all active lanes
   void diverge(const uint32_t* targets, const LaneMask* masks, uint32_t count,
                uint32_t reconvergePc);
   void popToReconvergence();

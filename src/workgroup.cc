@@ -26,8 +26,8 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
     if (!first) first = &sg;
     if (sg.barrierPc != first->barrierPc) {
       reportAt(sg, "barrier-divergence",
-               fmt::format("sub-groups {} and {} wait at different work-group barriers",
-                           first->id, sg.id));
+               fmt::format("sub-groups {} and {} wait at different work-group barriers", first->id,
+                           sg.id));
       return false;
     }
   }

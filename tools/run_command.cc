@@ -1,9 +1,9 @@
-#include <chrono>
 #include "tools/run_command.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>

@@ -19,8 +19,7 @@ TEST(Stats, LineReportsCountsAndRate) {
 }
 
 TEST(Stats, OptionIsParsed) {
-  CommandLine cl = parseCommandLine(
-      {"run", "k.cl", "--global", "4", "--arg", "int:1", "--stats"});
+  CommandLine cl = parseCommandLine({"run", "k.cl", "--global", "4", "--arg", "int:1", "--stats"});
   EXPECT_TRUE(cl.options.stats);
 }
 

@@ -15,35 +15,90 @@ using spv::Op;
 // Shift counts >= the width are undefined in SPIR-V; OpenCL C masks them, and clang
 // emits that mask explicitly, so here the count is reduced modulo the width only to
 // keep the host computation defined.
-template <class T> struct Shl { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>; return T(W(a) << (b & (sizeof(T) * 8 - 1))); }); } };
-template <class T> struct Shr { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a >> (b & (sizeof(T) * 8 - 1))); }); } };
-template <class T> struct Sar {
+template <class T>
+struct Shl {
+  static void run(SubGroup& sg, const Inst& in) {
+    binaryLoop<T, T, T>(sg, in, [](T a, T b) {
+      using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>;
+      return T(W(a) << (b & (sizeof(T) * 8 - 1)));
+    });
+  }
+};
+template <class T>
+struct Shr {
+  static void run(SubGroup& sg, const Inst& in) {
+    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a >> (b & (sizeof(T) * 8 - 1))); });
+  }
+};
+template <class T>
+struct Sar {
   static void run(SubGroup& sg, const Inst& in) {
     using S = std::make_signed_t<T>;
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(S(a) >> (b & (sizeof(T) * 8 - 1))); });
   }
 };
-template <class T> struct And { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a & b); }); } };
-template <class T> struct Or { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a | b); }); } };
-template <class T> struct Xor { static void run(SubGroup& sg, const Inst& in) { binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a ^ b); }); } };
-template <class T> struct Not { static void run(SubGroup& sg, const Inst& in) { unaryLoop<T, T>(sg, in, [](T a) { return T(~a); }); } };
-template <class T> struct BitCount { static void run(SubGroup& sg, const Inst& in) { unaryLoop<T, T>(sg, in, [](T a) { return T(std::popcount(a)); }); } };
-template <class T> struct BitReverse {
+template <class T>
+struct And {
+  static void run(SubGroup& sg, const Inst& in) {
+    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a & b); });
+  }
+};
+template <class T>
+struct Or {
+  static void run(SubGroup& sg, const Inst& in) {
+    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a | b); });
+  }
+};
+template <class T>
+struct Xor {
+  static void run(SubGroup& sg, const Inst& in) {
+    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a ^ b); });
+  }
+};
+template <class T>
+struct Not {
+  static void run(SubGroup& sg, const Inst& in) {
+    unaryLoop<T, T>(sg, in, [](T a) { return T(~a); });
+  }
+};
+template <class T>
+struct BitCount {
+  static void run(SubGroup& sg, const Inst& in) {
+    unaryLoop<T, T>(sg, in, [](T a) { return T(std::popcount(a)); });
+  }
+};
+template <class T>
+struct BitReverse {
   static void run(SubGroup& sg, const Inst& in) {
     unaryLoop<T, T>(sg, in, [](T a) {
       T r = 0;
-      for (unsigned k = 0; k < sizeof(T) * 8; ++k) r = T(r | (((a >> k) & 1) << (sizeof(T) * 8 - 1 - k)));
+      for (unsigned k = 0; k < sizeof(T) * 8; ++k)
+        r = T(r | (((a >> k) & 1) << (sizeof(T) * 8 - 1 - k)));
       return r;
     });
   }
 };
 
 // Booleans are one byte, 0 or 1.
-void logicalAnd(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a & b); }); }
-void logicalOr(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a | b); }); }
-void logicalEqual(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a == b); }); }
-void logicalNotEqual(SubGroup& sg, const Inst& in) { binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in, [](uint8_t a, uint8_t b) { return uint8_t(a != b); }); }
-void logicalNot(SubGroup& sg, const Inst& in) { unaryLoop<uint8_t, uint8_t>(sg, in, [](uint8_t a) { return uint8_t(!a); }); }
+void logicalAnd(SubGroup& sg, const Inst& in) {
+  binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in,
+                                        [](uint8_t a, uint8_t b) { return uint8_t(a & b); });
+}
+void logicalOr(SubGroup& sg, const Inst& in) {
+  binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in,
+                                        [](uint8_t a, uint8_t b) { return uint8_t(a | b); });
+}
+void logicalEqual(SubGroup& sg, const Inst& in) {
+  binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in,
+                                        [](uint8_t a, uint8_t b) { return uint8_t(a == b); });
+}
+void logicalNotEqual(SubGroup& sg, const Inst& in) {
+  binaryLoop<uint8_t, uint8_t, uint8_t>(sg, in,
+                                        [](uint8_t a, uint8_t b) { return uint8_t(a != b); });
+}
+void logicalNot(SubGroup& sg, const Inst& in) {
+  unaryLoop<uint8_t, uint8_t>(sg, in, [](uint8_t a) { return uint8_t(!a); });
+}
 
 // OpSelect with a condition of one bool per component (in.aux2 == 0) or one per lane.
 template <size_t N>
@@ -86,11 +141,20 @@ void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t elementBytes = s.bytes / s.stride;
   ExecFn fn = nullptr;
   switch (elementBytes) {
-    case 1: fn = &Select<1>::run; break;
-    case 2: fn = &Select<2>::run; break;
-    case 4: fn = &Select<4>::run; break;
-    case 8: fn = &Select<8>::run; break;
-    default: break;
+    case 1:
+      fn = &Select<1>::run;
+      break;
+    case 2:
+      fn = &Select<2>::run;
+      break;
+    case 4:
+      fn = &Select<4>::run;
+      break;
+    case 8:
+      fn = &Select<8>::run;
+      break;
+    default:
+      break;
   }
   if (s.scalar == Scalar::Other) {  // structs and arrays: select the whole value
     elementBytes = s.bytes;
@@ -113,11 +177,21 @@ void registerBitwiseOps(OpTable& t) {
   t.core[uint32_t(Op::OpNot)] = &lowerInt<Not, 1>;
   t.core[uint32_t(Op::OpBitCount)] = &lowerInt<BitCount, 1>;
   t.core[uint32_t(Op::OpBitReverse)] = &lowerInt<BitReverse, 1>;
-  t.core[uint32_t(Op::OpLogicalAnd)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalAnd, 2); };
-  t.core[uint32_t(Op::OpLogicalOr)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalOr, 2); };
-  t.core[uint32_t(Op::OpLogicalEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalEqual, 2); };
-  t.core[uint32_t(Op::OpLogicalNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalNotEqual, 2); };
-  t.core[uint32_t(Op::OpLogicalNot)] = [](Lowerer& lw, const spirv::Instruction& i) { emitElementwise(lw, i, &logicalNot, 1); };
+  t.core[uint32_t(Op::OpLogicalAnd)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    emitElementwise(lw, i, &logicalAnd, 2);
+  };
+  t.core[uint32_t(Op::OpLogicalOr)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    emitElementwise(lw, i, &logicalOr, 2);
+  };
+  t.core[uint32_t(Op::OpLogicalEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    emitElementwise(lw, i, &logicalEqual, 2);
+  };
+  t.core[uint32_t(Op::OpLogicalNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    emitElementwise(lw, i, &logicalNotEqual, 2);
+  };
+  t.core[uint32_t(Op::OpLogicalNot)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    emitElementwise(lw, i, &logicalNot, 1);
+  };
   t.core[uint32_t(Op::OpSelect)] = &lowerSelect;
   t.core[uint32_t(Op::OpAny)] = [](Lowerer& lw, const spirv::Instruction& i) {
     Inst& in = emitElementwise(lw, i, &anyAll<false>, 1);

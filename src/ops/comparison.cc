@@ -16,15 +16,18 @@ struct Cmp {
   template <class T>
   struct On {
     static void run(SubGroup& sg, const Inst& in) {
-      binaryLoop<uint8_t, T, T>(sg, in, [](T a, T b) { return uint8_t(F::template apply<T>(a, b)); });
+      binaryLoop<uint8_t, T, T>(sg, in,
+                                [](T a, T b) { return uint8_t(F::template apply<T>(a, b)); });
     }
   };
 };
 
-#define SPVSIM_CMP(Name, expr)                  \
-  struct Name {                                  \
-    template <class T>                           \
-    static bool apply(T a, T b) { return expr; } \
+#define SPVSIM_CMP(Name, expr)    \
+  struct Name {                   \
+    template <class T>            \
+    static bool apply(T a, T b) { \
+      return expr;                \
+    }                             \
   };
 SPVSIM_CMP(Eq, a == b)
 SPVSIM_CMP(Ne, a != b)
@@ -42,7 +45,7 @@ SPVSIM_CMP(UGt, !(a <= b))
 SPVSIM_CMP(UGe, !(a < b))
 SPVSIM_CMP(Ordered, a == a && b == b)
 SPVSIM_CMP(Unordered, a != a || b != b)
-SPVSIM_CMP(LessOrGreater, a < b || a > b)
+SPVSIM_CMP(LessOrGreater, a<b || a> b)
 #undef SPVSIM_CMP
 
 template <class F>
@@ -54,16 +57,36 @@ struct Classify {
     }
   };
 };
-struct IsNan { template <class T> static bool apply(double d, T) { return std::isnan(d); } };
-struct IsInf { template <class T> static bool apply(double d, T) { return std::isinf(d); } };
-struct IsFinite { template <class T> static bool apply(double d, T) { return std::isfinite(d); } };
-struct SignBit { template <class T> static bool apply(double d, T) { return std::signbit(d); } };
+struct IsNan {
+  template <class T>
+  static bool apply(double d, T) {
+    return std::isnan(d);
+  }
+};
+struct IsInf {
+  template <class T>
+  static bool apply(double d, T) {
+    return std::isinf(d);
+  }
+};
+struct IsFinite {
+  template <class T>
+  static bool apply(double d, T) {
+    return std::isfinite(d);
+  }
+};
+struct SignBit {
+  template <class T>
+  static bool apply(double d, T) {
+    return std::signbit(d);
+  }
+};
 // Normality depends on the operand's own format (a float denormal is a normal double).
 struct IsNormal {
   template <class T>
   static bool apply(double d, T) {
     if (!std::isfinite(d) || d == 0) return false;
-    double minNormal = sizeof(T) == 2 ? 6.103515625e-05
+    double minNormal = sizeof(T) == 2   ? 6.103515625e-05
                        : sizeof(T) == 4 ? double(std::numeric_limits<float>::min())
                                         : std::numeric_limits<double>::min();
     return std::fabs(d) >= minNormal;
@@ -75,9 +98,12 @@ enum class Domain { Unsigned, Signed, Float };
 template <template <class> class H>
 ExecFn pick(Domain d, Scalar s) {
   switch (d) {
-    case Domain::Unsigned: return pickUnsigned<H>(s);
-    case Domain::Signed: return pickSigned<H>(s);
-    case Domain::Float: return pickFloat<H>(s);
+    case Domain::Unsigned:
+      return pickUnsigned<H>(s);
+    case Domain::Signed:
+      return pickSigned<H>(s);
+    case Domain::Float:
+      return pickFloat<H>(s);
   }
   return nullptr;
 }
@@ -86,8 +112,8 @@ ExecFn pick(Domain d, Scalar s) {
 template <template <class> class H, uint32_t Arity>
 void lowerCompare(Lowerer& lw, const spirv::Instruction& inst, Domain d) {
   Shape s = lw.shapeOfValue(inst.operands.at(0));
-  ExecFn fn = s.scalar == Scalar::Bool && d == Domain::Unsigned ? &H<uint8_t>::run
-                                                                  : pick<H>(d, s.scalar);
+  ExecFn fn =
+      s.scalar == Scalar::Bool && d == Domain::Unsigned ? &H<uint8_t>::run : pick<H>(d, s.scalar);
   ops::emitElementwise(lw, inst, fn, Arity);
 }
 

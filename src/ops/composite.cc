@@ -1,9 +1,9 @@
 // Composite values: extract, insert, construct, vector shuffles and dynamic
 // extract/insert, copies. Values use the memory layout, so every static composite op
 // is a list of byte pieces copied per lane.
-#include <cstring>
-
 #include <fmt/core.h>
+
+#include <cstring>
 
 #include "spirv/error.h"
 #include "src/ops/elementwise.h"
@@ -24,8 +24,7 @@ void copyPieces(SubGroup& sg, const Inst& in) {
   sg.forActive([&](uint32_t l) {
     const uint32_t* q = p + 1;
     for (uint32_t k = 0; k < count; ++k, q += 5)
-      std::memcpy(dst + size_t(l) * in.n + q[3], sg.regs + q[0] + size_t(l) * q[1] + q[2],
-                  q[4]);
+      std::memcpy(dst + size_t(l) * in.n + q[3], sg.regs + q[0] + size_t(l) * q[1] + q[2], q[4]);
   });
 }
 
@@ -79,10 +78,10 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
   if (ct.kind == TypeKind::Vector && inst.operands.size() == 2) {
     Shape s = lw.shape(inst.resultType);
     ExecFn fn = s.scalar == Scalar::Bool ? &ExtractElement<uint8_t>::run
-                : bytes == 1 ? &ExtractElement<uint8_t>::run
-                : bytes == 2 ? &ExtractElement<uint16_t>::run
-                : bytes == 4 ? &ExtractElement<uint32_t>::run
-                             : &ExtractElement<uint64_t>::run;
+                : bytes == 1             ? &ExtractElement<uint8_t>::run
+                : bytes == 2             ? &ExtractElement<uint16_t>::run
+                : bytes == 4             ? &ExtractElement<uint32_t>::run
+                                         : &ExtractElement<uint64_t>::run;
     uint32_t src = lw.reg(composite);
     Inst& in = lw.emit(inst, fn);
     in.a = src;
@@ -90,14 +89,15 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
     in.aux = inst.operands[1];
     return;
   }
-  emitPieces(lw, inst, {{lw.reg(composite), static_cast<uint32_t>(ct.size),
-                         static_cast<uint32_t>(offset), 0, bytes}});
+  emitPieces(lw, inst,
+             {{lw.reg(composite), static_cast<uint32_t>(ct.size), static_cast<uint32_t>(offset), 0,
+               bytes}});
 }
 
 void lowerInsert(Lowerer& lw, const spirv::Instruction& inst) {
   Id object = inst.operands.at(0), composite = inst.operands.at(1);
-  auto [offset, type] = memberOffset(lw, inst.resultType, inst.operands.data() + 2,
-                                     inst.operands.size() - 2);
+  auto [offset, type] =
+      memberOffset(lw, inst.resultType, inst.operands.data() + 2, inst.operands.size() - 2);
   uint32_t size = static_cast<uint32_t>(lw.type(inst.resultType).size);
   emitPieces(lw, inst,
              {{lw.reg(composite), size, 0, 0, size},
@@ -166,8 +166,11 @@ struct ExtractDynamic {
       }
     });
     if (bad.any())
-      sg.report(in, "out-of-bounds", fmt::format("vector component index out of range "
-                                                 "(vector of {})", in.aux), bad);
+      sg.report(in, "out-of-bounds",
+                fmt::format("vector component index out of range "
+                            "(vector of {})",
+                            in.aux),
+                bad);
   }
 };
 
@@ -188,28 +191,39 @@ struct InsertDynamic {
         r[l * in.n + i] = x[l];
     });
     if (bad.any())
-      sg.report(in, "out-of-bounds", fmt::format("vector component index out of range "
-                                                 "(vector of {})", in.aux), bad);
+      sg.report(in, "out-of-bounds",
+                fmt::format("vector component index out of range "
+                            "(vector of {})",
+                            in.aux),
+                bad);
   }
 };
 
 template <template <class, class> class H, class T>
 ExecFn byIndex(uint32_t indexBytes) {
   switch (indexBytes) {
-    case 1: return &H<T, uint8_t>::run;
-    case 2: return &H<T, uint16_t>::run;
-    case 4: return &H<T, uint32_t>::run;
-    default: return &H<T, uint64_t>::run;
+    case 1:
+      return &H<T, uint8_t>::run;
+    case 2:
+      return &H<T, uint16_t>::run;
+    case 4:
+      return &H<T, uint32_t>::run;
+    default:
+      return &H<T, uint64_t>::run;
   }
 }
 
 template <template <class, class> class H>
 ExecFn pickDynamic(uint32_t elementBytes, uint32_t indexBytes) {
   switch (elementBytes) {
-    case 1: return byIndex<H, uint8_t>(indexBytes);
-    case 2: return byIndex<H, uint16_t>(indexBytes);
-    case 4: return byIndex<H, uint32_t>(indexBytes);
-    default: return byIndex<H, uint64_t>(indexBytes);
+    case 1:
+      return byIndex<H, uint8_t>(indexBytes);
+    case 2:
+      return byIndex<H, uint16_t>(indexBytes);
+    case 4:
+      return byIndex<H, uint32_t>(indexBytes);
+    default:
+      return byIndex<H, uint64_t>(indexBytes);
   }
 }
 
@@ -229,8 +243,7 @@ void lowerInsertDynamic(Lowerer& lw, const spirv::Instruction& inst) {
   const spirv::Type& vt = lw.type(inst.resultType);
   uint32_t e = static_cast<uint32_t>(lw.type(vt.element).size);
   uint32_t ib = static_cast<uint32_t>(lw.typeOfValue(inst.operands.at(2)).size);
-  uint32_t v = lw.reg(inst.operands[0]), x = lw.reg(inst.operands[1]),
-           i = lw.reg(inst.operands[2]);
+  uint32_t v = lw.reg(inst.operands[0]), x = lw.reg(inst.operands[1]), i = lw.reg(inst.operands[2]);
   Inst& in = lw.emit(inst, pickDynamic<InsertDynamic>(e, ib));
   in.a = v;
   in.c = x;

@@ -1,8 +1,8 @@
 // Control flow: branches, switch, calls, returns. Divergence pushes SIMT entries that
 // reconverge at the branch's immediate post-dominator (Lowerer::reconvergenceSlot).
-#include <cstring>
-
 #include <fmt/core.h>
+
+#include <cstring>
 
 #include "src/ops/elementwise.h"
 
@@ -151,8 +151,8 @@ void lowerSwitch(Lowerer& lw, const spirv::Instruction& inst) {
     uint64_t v = inst.operands[k];
     if (literalWords == 2) v |= uint64_t(inst.operands[k + 1]) << 32;
     v &= valueMask;  // the register holds the value zero-extended
-    table.insert(table.end(), {uint32_t(v), uint32_t(v >> 32),
-                               lw.edgeTo(inst.operands[k + literalWords])});
+    table.insert(table.end(),
+                 {uint32_t(v), uint32_t(v >> 32), lw.edgeTo(inst.operands[k + literalWords])});
     ++table[0];
   }
   uint32_t slot = lw.reconvergenceSlot();

@@ -1,9 +1,9 @@
 // Loads, stores, variables, access chains and memory copies. Every access goes
 // through SubGroup::resolve (bounds, address space, writability) and is alignment
 // checked against the instruction's Aligned operand or the type's natural alignment.
-#include <cstring>
-
 #include <fmt/core.h>
+
+#include <cstring>
 
 #include "src/ops/elementwise.h"
 
@@ -77,12 +77,18 @@ struct Store {
 template <template <uint32_t> class H>
 ExecFn bySize(uint32_t bytes) {
   switch (bytes) {
-    case 1: return &H<1>::run;
-    case 2: return &H<2>::run;
-    case 4: return &H<4>::run;
-    case 8: return &H<8>::run;
-    case 16: return &H<16>::run;
-    default: return &H<0>::run;
+    case 1:
+      return &H<1>::run;
+    case 2:
+      return &H<2>::run;
+    case 4:
+      return &H<4>::run;
+    case 8:
+      return &H<8>::run;
+    case 16:
+      return &H<16>::run;
+    default:
+      return &H<0>::run;
   }
 }
 
@@ -91,11 +97,11 @@ ExecFn bySize(uint32_t bytes) {
 uint32_t requiredAlignment(const Lowerer& lw, Id pointee, const spirv::Instruction& inst,
                            size_t memoryOperandIndex) {
   uint64_t a = lw.type(pointee).align;
-  if (lw.type(pointee).kind == TypeKind::Struct || lw.type(pointee).kind == TypeKind::Array)
-    a = 1;
+  if (lw.type(pointee).kind == TypeKind::Struct || lw.type(pointee).kind == TypeKind::Array) a = 1;
   if (inst.operands.size() > memoryOperandIndex) {
     uint32_t mask = inst.operands[memoryOperandIndex];
-    if (mask & uint32_t(spv::MemoryAccessMask::Aligned)) a = inst.operands.at(memoryOperandIndex + 1);
+    if (mask & uint32_t(spv::MemoryAccessMask::Aligned))
+      a = inst.operands.at(memoryOperandIndex + 1);
   }
   if (a == 0 || (a & (a - 1))) a = 1;
   return static_cast<uint32_t>(a);
@@ -128,8 +134,8 @@ void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
 void lowerVariable(Lowerer& lw, const spirv::Instruction& inst) {
   const spirv::Type& pt = lw.type(inst.resultType);
   const spirv::Type& pointee = lw.type(pt.element);
-  uint32_t region = lw.allocatePrivate(pointee.size, pointee.align,
-                                       "variable " + lw.module.nameOf(inst.result));
+  uint32_t region =
+      lw.allocatePrivate(pointee.size, pointee.align, "variable " + lw.module.nameOf(inst.result));
   uint64_t p = makePointer(Space::Private, region, 0);
   std::vector<uint8_t> bytes(8);
   std::memcpy(bytes.data(), &p, 8);
@@ -162,10 +168,24 @@ void accessChain(SubGroup& sg, const Inst& in) {
         const uint8_t* idx = sg.regs + q[0] + size_t(l) * q[1];
         int64_t i = 0;
         switch (q[1]) {  // indices are signed
-          case 1: i = int8_t(idx[0]); break;
-          case 2: { int16_t v; std::memcpy(&v, idx, 2); i = v; break; }
-          case 4: { int32_t v; std::memcpy(&v, idx, 4); i = v; break; }
-          default: std::memcpy(&i, idx, 8); break;
+          case 1:
+            i = int8_t(idx[0]);
+            break;
+          case 2: {
+            int16_t v;
+            std::memcpy(&v, idx, 2);
+            i = v;
+            break;
+          }
+          case 4: {
+            int32_t v;
+            std::memcpy(&v, idx, 4);
+            i = v;
+            break;
+          }
+          default:
+            std::memcpy(&i, idx, 8);
+            break;
         }
         offset += i * int64_t(q[2]);
       }
@@ -197,13 +217,15 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
     if (lw.isConstant(index)) {
       const spirv::Type& it = lw.typeOfValue(index);
       uint64_t v = lw.constantValue(index);
-      int64_t s = it.size == 4 ? int32_t(v) : it.size == 2 ? int16_t(v)
-                : it.size == 1 ? int8_t(v) : int64_t(v);
+      int64_t s = it.size == 4   ? int32_t(v)
+                  : it.size == 2 ? int16_t(v)
+                  : it.size == 1 ? int8_t(v)
+                                 : int64_t(v);
       constant += s * int64_t(stride);
       return;
     }
-    dynamic.insert(dynamic.end(), {lw.reg(index), uint32_t(lw.typeOfValue(index).size),
-                                   uint32_t(stride)});
+    dynamic.insert(dynamic.end(),
+                   {lw.reg(index), uint32_t(lw.typeOfValue(index).size), uint32_t(stride)});
     ++dynamic[0];
   };
   size_t first = 1;
@@ -227,11 +249,20 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
   ExecFn fn = dynamic[0] ? &accessChain<true> : &accessChain<false>;
   if (dynamic[0] == 1) {
     switch (dynamic[2]) {
-      case 1: fn = &accessChain1<int8_t>; break;
-      case 2: fn = &accessChain1<int16_t>; break;
-      case 4: fn = &accessChain1<int32_t>; break;
-      case 8: fn = &accessChain1<int64_t>; break;
-      default: break;
+      case 1:
+        fn = &accessChain1<int8_t>;
+        break;
+      case 2:
+        fn = &accessChain1<int16_t>;
+        break;
+      case 4:
+        fn = &accessChain1<int32_t>;
+        break;
+      case 8:
+        fn = &accessChain1<int64_t>;
+        break;
+      default:
+        break;
     }
   }
   Inst& in = lw.emit(inst, fn);
@@ -295,15 +326,13 @@ void lowerCopyMemorySized(Lowerer& lw, const spirv::Instruction& inst) {
 
 template <bool Equal>
 void pointerCompare(SubGroup& sg, const Inst& in) {
-  ops::binaryLoop<uint8_t, uint64_t, uint64_t>(sg, in, [](uint64_t a, uint64_t b) {
-    return uint8_t((a == b) == Equal);
-  });
+  ops::binaryLoop<uint8_t, uint64_t, uint64_t>(
+      sg, in, [](uint64_t a, uint64_t b) { return uint8_t((a == b) == Equal); });
 }
 
 void pointerDiff(SubGroup& sg, const Inst& in) {
-  ops::binaryLoop<int64_t, uint64_t, uint64_t>(sg, in, [&](uint64_t a, uint64_t b) {
-    return int64_t(a - b) / int64_t(in.aux);
-  });
+  ops::binaryLoop<int64_t, uint64_t, uint64_t>(
+      sg, in, [&](uint64_t a, uint64_t b) { return int64_t(a - b) / int64_t(in.aux); });
 }
 
 }  // namespace
@@ -312,14 +341,26 @@ void registerMemoryOps(OpTable& t) {
   t.core[uint32_t(Op::OpLoad)] = &lowerLoad;
   t.core[uint32_t(Op::OpStore)] = &lowerStore;
   t.core[uint32_t(Op::OpVariable)] = &lowerVariable;
-  t.core[uint32_t(Op::OpAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, false); };
-  t.core[uint32_t(Op::OpInBoundsAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, false); };
-  t.core[uint32_t(Op::OpPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, true); };
-  t.core[uint32_t(Op::OpInBoundsPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) { lowerAccessChain(lw, i, true); };
+  t.core[uint32_t(Op::OpAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, false);
+  };
+  t.core[uint32_t(Op::OpInBoundsAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, false);
+  };
+  t.core[uint32_t(Op::OpPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, true);
+  };
+  t.core[uint32_t(Op::OpInBoundsPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, true);
+  };
   t.core[uint32_t(Op::OpCopyMemory)] = &lowerCopyMemory;
   t.core[uint32_t(Op::OpCopyMemorySized)] = &lowerCopyMemorySized;
-  t.core[uint32_t(Op::OpPtrEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { ops::emitElementwise(lw, i, &pointerCompare<true>, 2); };
-  t.core[uint32_t(Op::OpPtrNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) { ops::emitElementwise(lw, i, &pointerCompare<false>, 2); };
+  t.core[uint32_t(Op::OpPtrEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    ops::emitElementwise(lw, i, &pointerCompare<true>, 2);
+  };
+  t.core[uint32_t(Op::OpPtrNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    ops::emitElementwise(lw, i, &pointerCompare<false>, 2);
+  };
   t.core[uint32_t(Op::OpPtrDiff)] = [](Lowerer& lw, const spirv::Instruction& i) {
     Inst& in = ops::emitElementwise(lw, i, &pointerDiff, 2);
     in.aux = static_cast<uint32_t>(lw.type(lw.typeOfValue(i.operands[0]).element).size);

@@ -24,11 +24,11 @@ std::vector<uint32_t> compileOpenCL(const std::string& source, const std::string
   if (!mkdtemp(dir)) throw std::runtime_error("mkdtemp failed");
   std::string d = dir;
   std::ofstream(d + "/k.cl") << source;
-  std::string cmd = "clang-15 -cl-std=CL3.0 -target spir64 -Xclang -no-opaque-pointers "
-                    "-cl-no-stdinc -Xclang -finclude-default-header -O2 " +
-                    extraFlags + " -emit-llvm -c " + d + "/k.cl -o " + d +
-                    "/k.bc 2>" + d + "/log && llvm-spirv-15 --spirv-ext=+all " + d +
-                    "/k.bc -o " + d + "/k.spv 2>>" + d + "/log";
+  std::string cmd =
+      "clang-15 -cl-std=CL3.0 -target spir64 -Xclang -no-opaque-pointers "
+      "-cl-no-stdinc -Xclang -finclude-default-header -O2 " +
+      extraFlags + " -emit-llvm -c " + d + "/k.cl -o " + d + "/k.bc 2>" + d +
+      "/log && llvm-spirv-15 --spirv-ext=+all " + d + "/k.bc -o " + d + "/k.spv 2>>" + d + "/log";
   int rc = std::system(cmd.c_str());
   if (rc != 0) {
     std::string log = readFile(d + "/log");

@@ -9,8 +9,7 @@
 namespace spvsim::testing {
 
 // Throws std::runtime_error with the compiler's output on failure.
-std::vector<uint32_t> compileOpenCL(const std::string& source,
-                                    const std::string& extraFlags = "");
+std::vector<uint32_t> compileOpenCL(const std::string& source, const std::string& extraFlags = "");
 
 // Reads a whole file; throws on failure.
 std::string readFile(const std::string& path);
