@@ -144,15 +144,17 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const Lo
       using AS = spirv::AddressSpace;
       switch (a.kind) {
         case ArgBinding::Kind::Buffer: {
-          if (p.addressSpace == AS::Local || p.addressSpace == AS::Private)
+          if (p.addressSpace == AS::Local)
             invalid(fmt::format("{} is a local pointer: pass local memory, not a buffer", name));
+          if (p.addressSpace == AS::Private)
+            invalid(
+                fmt::format("{} is a private pointer, which a kernel argument cannot be", name));
           bool constant = p.addressSpace == AS::Constant;
           auto& table = constant ? mem.constant : mem.global;
-          table.push_back(Region{a.data, 0, a.size, !constant && !p.readOnly,
-                                 fmt::format("argument {} ({})", i, p.name)});
-          // Read-only (const) buffers are still writable memory in OpenCL; NoWrite is
-          // a promise the checker does not enforce as out-of-bounds.
-          table.back().writable = !constant;
+          // Constant memory is read-only. A `const` global pointer (NoWrite) still
+          // points at writable memory (other arguments may alias it), so it stays writable.
+          table.push_back(
+              Region{a.data, 0, a.size, !constant, fmt::format("argument {} ({})", i, p.name)});
           ptr = makePointer(constant ? Space::Constant : Space::Global, table.size() - 1, 0);
           break;
         }

@@ -18,10 +18,9 @@ using spv::Scope;
 bool checkUniform(SubGroup& sg, const Inst& in, const char* what) {
   if (sg.mask == sg.live) return true;
   sg.report(in, "barrier-divergence",
-            fmt::format("{} reached by {} of the sub-group's {} lanes (lanes {} are "
-                        "elsewhere)",
-                        what, sg.activeCount, sg.liveLanes,
-                        fmt::format("{}", sg.live.andNot(sg.mask).count())),
+            fmt::format("{} reached by {} of the sub-group's {} lanes ({} lanes took "
+                        "another path)",
+                        what, sg.activeCount, sg.liveLanes, sg.live.andNot(sg.mask).count()),
             sg.mask);
   sg.wg->aborted = true;
   sg.state = SubGroupState::Done;

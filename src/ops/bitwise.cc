@@ -156,10 +156,8 @@ void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
     default:
       break;
   }
-  if (s.scalar == Scalar::Other) {  // structs and arrays: select the whole value
-    elementBytes = s.bytes;
-    fn = nullptr;
-  }
+  // Selecting whole structs or arrays (Scalar::Other) is not supported yet.
+  if (s.scalar == Scalar::Other) fn = nullptr;
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   Inst& in = emitElementwise(lw, inst, fn, 3);
   in.aux2 = (c.components == 1 && s.components > 1) ? 1 : 0;

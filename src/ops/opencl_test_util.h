@@ -15,28 +15,19 @@
 
 #include "spirv/loader.h"
 #include "src/program.h"
+#include "src/testing/compile_cl.h"
 
 namespace spvsim::testing {
 
-inline std::string tempDir() {
-  const char* t = std::getenv("TEST_TMPDIR");
-  return t ? t : "/tmp";
-}
-
-// OpenCL C -> SPIR-V words, the way DESIGN.md's `.cl` front end does it.
+// OpenCL C -> SPIR-V words, the way DESIGN.md's `.cl` front end does it; a compiler
+// failure fails the test and yields an empty module.
 inline std::vector<uint32_t> compileOpenCl(const std::string& source, const std::string& name) {
-  const std::string base = tempDir() + "/" + name;
-  std::ofstream(base + ".cl") << source;
-  const std::string cmd =
-      "clang-15 -cl-std=CL3.0 -target spir64 -Xclang -no-opaque-pointers -cl-no-stdinc "
-      "-Xclang -finclude-default-header -O2 -emit-llvm -c " +
-      base + ".cl -o " + base + ".bc && llvm-spirv-15 --spirv-ext=+all " + base + ".bc -o " + base +
-      ".spv";
-  if (std::system(cmd.c_str()) != 0) {
-    ADD_FAILURE() << "compiling " << name << " failed: " << cmd;
+  try {
+    return compileOpenCL(source);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "compiling " << name << " failed: " << e.what();
     return {};
   }
-  return spirv::readBinaryFile(base + ".spv");
 }
 
 inline std::shared_ptr<Program> loadOpenCl(const std::string& source, const std::string& name) {
