@@ -97,9 +97,9 @@ std::vector<Diagnostic> foldDiagnostics(std::vector<Diagnostic> all) {
   std::stable_sort(all.begin(), all.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.order < b.order; });
   std::vector<Diagnostic> out;
-  std::map<std::pair<std::string, std::string>, size_t> first;
+  std::map<std::pair<std::string, std::string>, size_t> first;  // (kind, instruction)
   for (auto& d : all) {
-    auto key = std::make_pair(d.kind, d.instruction + "|" + d.message.substr(0, 0));
+    auto key = std::make_pair(d.kind, d.instruction);
     auto it = first.find(key);
     if (it != first.end() && !d.instruction.empty()) {
       out[it->second].repeats += 1 + d.repeats;

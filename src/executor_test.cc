@@ -300,5 +300,27 @@ TEST(Executor, DeterministicAcrossThreadCounts) {
   }
 }
 
+// Private memory a work-group never wrote must not show what an earlier work-group on
+// the same host thread left there: every work-group starts with zeroed private memory
+// (README, "Semantics"), so the result cannot depend on the thread count.
+TEST(Executor, PrivateMemoryDoesNotLeakBetweenWorkGroups) {
+  auto prog = Program::load(compileOpenCL(R"(
+__kernel void k(__global int* out) {
+  volatile int a[4];
+  if (get_group_id(0) == 0) { a[0] = 7; a[1] = 7; a[2] = 7; a[3] = 7; }
+  out[get_global_id(0)] = a[get_local_id(0) % 4];
+}
+)"));
+  for (unsigned threads : {1u, 4u}) {
+    std::vector<int> out(32, -1);
+    LaunchOptions o;
+    o.threads = threads;
+    o.subGroupSize = 8;
+    prog->launch("k", range1(32, 8), {bufferOf(out)}, o);
+    for (int i = 0; i < 32; ++i)
+      EXPECT_EQ(out[i], i < 8 ? 7 : 0) << "work-item " << i << ", " << threads << " thread(s)";
+  }
+}
+
 }  // namespace
 }  // namespace spvsim

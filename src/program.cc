@@ -240,6 +240,9 @@ void startSubGroup(SubGroup& sg, const LoweredKernel& k, const BoundArgs& args,
   sg.setMask(sg.live);
   sg.state = SubGroupState::Running;
   sg.steps = sg.laneSteps = 0;
+  // Arenas are reused across work-groups: clear them so that a kernel reading private
+  // memory it never wrote sees the same zeros whatever ran before on this host thread.
+  std::memset(sg.priv, 0, size_t(sg.width) * sg.privateBytes);
   writeBuiltins(sg, k);
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     uint8_t* lane = sg.priv + l * sg.privateBytes;
