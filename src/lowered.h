@@ -20,6 +20,9 @@ namespace spvsim {
 class SubGroup;
 struct Inst;
 using ExecFn = void (*)(SubGroup&, const Inst&);
+// Completes a work-group collective once every sub-group of the work-group waits at
+// it (src/workgroup.cc): reads each sub-group's operands, writes each one's result.
+using WorkGroupCombineFn = void (*)(SubGroup* subGroups, size_t count, const Inst&);
 
 struct Inst {
   ExecFn fn = nullptr;
@@ -31,6 +34,9 @@ struct Inst {
   uint32_t aux = 0;  // handler-specific: an index into LoweredKernel::extra, ...
   uint32_t aux2 = 0;
   uint32_t src = 0;  // spirv::Instruction::index, for diagnostics
+  // Work-group collectives: 1 + index into LoweredKernel::combiners (0: none). The
+  // handler `fn` parks the sub-group like a work-group barrier.
+  uint32_t combine = 0;
 };
 
 // A control-flow edge: where it goes and the phi copies it performs.
@@ -95,8 +101,9 @@ struct LoweredKernel {
   uint32_t width = 0;  // sub-group size (lanes per register)
   std::vector<Inst> code;
   std::vector<uint32_t> extra;
-  std::vector<LoweredFunction> functions;  // [0] is the entry point
-  uint32_t registerBytes = 0;              // whole register file of one sub-group
+  std::vector<WorkGroupCombineFn> combiners;  // see Inst::combine
+  std::vector<LoweredFunction> functions;     // [0] is the entry point
+  uint32_t registerBytes = 0;                 // whole register file of one sub-group
   std::vector<RegisterInit> inits;
   std::vector<BuiltinSlot> builtins;
   // Regions fixed by the module: private (all function variables and built-ins; no

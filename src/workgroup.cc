@@ -25,9 +25,10 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
     }
     if (!first) first = &sg;
     if (sg.barrierPc != first->barrierPc) {
-      reportAt(sg, "barrier-divergence",
-               fmt::format("sub-groups {} and {} wait at different work-group barriers", first->id,
-                           sg.id));
+      reportAt(
+          sg, "barrier-divergence",
+          fmt::format("sub-groups {} and {} wait at different work-group barriers or collectives",
+                      first->id, sg.id));
       return false;
     }
   }
@@ -38,6 +39,13 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
                          "the kernel without reaching it",
                          count - done, done));
     return false;
+  }
+  // A work-group collective (OpGroup* at Workgroup scope) computes every sub-group's
+  // result now, while all of them wait at it.
+  const Inst& at = first->code[first->barrierPc];
+  if (at.combine) {
+    wg.launch->kernel->combiners[at.combine - 1](sgs.data(), count, at);
+    if (wg.aborted) return false;
   }
   for (size_t i = 0; i < count; ++i) sgs[i].state = SubGroupState::Running;
   return true;

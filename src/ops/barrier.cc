@@ -1,11 +1,13 @@
 // OpControlBarrier and OpMemoryBarrier. A work-group barrier parks the sub-group until
 // every sub-group of the work-group reaches it (src/workgroup.cc); a sub-group barrier
-// only checks uniformity, since the lanes of a sub-group run in lockstep.
+// only checks uniformity (non-uniform-collective), since the lanes of a sub-group run in
+// lockstep.
 #include <fmt/core.h>
 
 #include <atomic>
 
 #include "src/ops/elementwise.h"
+#include "src/ops/group_util.h"
 
 namespace spvsim {
 namespace {
@@ -34,7 +36,9 @@ void workGroupBarrier(SubGroup& sg, const Inst& in) {
   sg.barrierPc = sg.pc - 1;
 }
 
-void subGroupBarrier(SubGroup& sg, const Inst& in) { checkUniform(sg, in, "sub-group barrier"); }
+void subGroupBarrier(SubGroup& sg, const Inst& in) {
+  ops::checkCollective(sg, in, "sub-group barrier");
+}
 
 void memoryFence(SubGroup&, const Inst&) {
   // Host threads run whole work-groups; device-scope fences must order their memory.

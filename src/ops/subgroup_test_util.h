@@ -1,0 +1,110 @@
+// Test helpers for the sub-group families: the NDRange shapes and sub-group sizes every
+// sub-group test covers, and an independent model of how DESIGN.md partitions a
+// launch into sub-groups, which host models use to compute expected values.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/ops/opencl_test_util.h"
+
+namespace spvsim::testing {
+
+// The sub-group sizes of issue 3's "done when".
+inline const std::vector<uint32_t>& subGroupSizes() {
+  static const std::vector<uint32_t> sizes{4, 8, 16, 32, 64};
+  return sizes;
+}
+
+struct RangeCase {
+  const char* name;
+  NDRange range;
+};
+
+inline NDRange makeRange(uint32_t dims, std::array<uint64_t, 3> global,
+                         std::array<uint64_t, 3> local) {
+  NDRange r;
+  r.dims = dims;
+  r.global = global;
+  r.local = local;
+  r.localGiven = true;
+  return r;
+}
+
+// 1-D with a partial last sub-group at every size (70 = 64 + 6), 1-D with a smaller
+// last work-group, 2-D (35 work-items a group) and 3-D (60 work-items a group).
+inline std::vector<RangeCase> rangeCases() {
+  return {
+      {"1d", makeRange(1, {140, 1, 1}, {70, 1, 1})},
+      {"1d-nonuniform", makeRange(1, {150, 1, 1}, {70, 1, 1})},
+      {"2d", makeRange(2, {10, 14, 1}, {5, 7, 1})},
+      {"3d", makeRange(3, {6, 5, 8}, {3, 5, 4})},
+  };
+}
+
+inline uint64_t globalItems(const NDRange& r) { return r.global[0] * r.global[1] * r.global[2]; }
+
+// One sub-group: the global linear ids (x + y*Gx + z*Gx*Gy) of its lanes, lane order.
+struct SubGroupModel {
+  uint64_t workGroup = 0;  // linear work-group id
+  uint32_t id = 0;         // sub-group id in the work-group
+  uint32_t maxSize = 0;    // get_max_sub_group_size()
+  std::vector<uint64_t> items;
+};
+
+// Work-groups in linear order; each one's work-items in linear local id order
+// (x + y*Lx + z*Lx*Ly, with the actual local size of that group), cut into
+// sub-groups of `width`.
+inline std::vector<SubGroupModel> partitionSubGroups(const NDRange& r, uint32_t width) {
+  std::array<uint64_t, 3> groups;
+  for (int d = 0; d < 3; ++d) groups[d] = (r.global[d] + r.local[d] - 1) / r.local[d];
+  std::vector<SubGroupModel> out;
+  for (uint64_t gz = 0; gz < groups[2]; ++gz)
+    for (uint64_t gy = 0; gy < groups[1]; ++gy)
+      for (uint64_t gx = 0; gx < groups[0]; ++gx) {
+        const std::array<uint64_t, 3> g{gx, gy, gz};
+        std::array<uint64_t, 3> size;
+        for (int d = 0; d < 3; ++d) size[d] = std::min(r.local[d], r.global[d] - g[d] * r.local[d]);
+        const uint64_t linearGroup = gx + gy * groups[0] + gz * groups[0] * groups[1];
+        std::vector<uint64_t> items;
+        for (uint64_t z = 0; z < size[2]; ++z)
+          for (uint64_t y = 0; y < size[1]; ++y)
+            for (uint64_t x = 0; x < size[0]; ++x) {
+              const uint64_t X = gx * r.local[0] + x, Y = gy * r.local[1] + y,
+                             Z = gz * r.local[2] + z;
+              items.push_back(X + Y * r.global[0] + Z * r.global[0] * r.global[1]);
+            }
+        for (size_t first = 0, k = 0; first < items.size(); first += width, ++k) {
+          SubGroupModel sg;
+          sg.workGroup = linearGroup;
+          sg.id = static_cast<uint32_t>(k);
+          sg.maxSize = width;
+          sg.items.assign(items.begin() + first,
+                          items.begin() + std::min(items.size(), first + width));
+          out.push_back(std::move(sg));
+        }
+      }
+  return out;
+}
+
+// Runs `kernel` over `range` at sub-group size `width` with buffer arguments.
+template <class... V>
+LaunchResult runRange(Program& p, const std::string& kernel, const NDRange& range, uint32_t width,
+                      std::vector<V>&... buffers) {
+  LaunchOptions options;
+  options.subGroupSize = width;
+  return p.launch(kernel, range, {bind(buffers)...}, options);
+}
+
+// CTS-style lane masks for divergent code: lane l takes part when bit (l % 32) is set.
+inline const std::vector<uint32_t>& ctsLaneMasks() {
+  static const std::vector<uint32_t> masks{0xffffffffu, 0xf0f0f0f0u, 0x5555aaaau,
+                                           0x00000001u, 0x80000000u, 0x0000ffffu};
+  return masks;
+}
+
+inline bool laneSelected(uint32_t mask, uint32_t lane) { return (mask >> (lane % 32)) & 1; }
+
+}  // namespace spvsim::testing
