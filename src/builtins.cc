@@ -147,10 +147,12 @@ uint64_t builtinValue(const SubGroup& sg, Builtin b, uint32_t l, uint32_t c) {
       return l;
     case Builtin::SubgroupEqMask:
       return maskWord([&](uint32_t k) { return k == l; });
+    // Ge/Gt stop at the maximum sub-group size, not the actual one (OpenCL C 3.0.9,
+    // cl_khr_subgroup_ballot: "less than the maximum sub-group size").
     case Builtin::SubgroupGeMask:
-      return maskWord([&](uint32_t k) { return k >= l && k < sg.liveLanes; });
+      return maskWord([&](uint32_t k) { return k >= l && k < sg.width; });
     case Builtin::SubgroupGtMask:
-      return maskWord([&](uint32_t k) { return k > l && k < sg.liveLanes; });
+      return maskWord([&](uint32_t k) { return k > l && k < sg.width; });
     case Builtin::SubgroupLeMask:
       return maskWord([&](uint32_t k) { return k <= l; });
     case Builtin::SubgroupLtMask:

@@ -36,6 +36,13 @@ const OpTable& opTable() {
     registerOpenclGeometricOps(t);
     registerOpenclVloadOps(t);
     registerPrintfOps(t);
+    registerGroupUniformOps(t);
+    registerGroupNonUniformArithmeticOps(t);
+    registerGroupNonUniformVoteOps(t);
+    registerGroupNonUniformBallotOps(t);
+    registerGroupNonUniformShuffleOps(t);
+    registerIntelSubgroupShuffleOps(t);
+    registerIntelSubgroupBlockIoOps(t);
     return t;
   }();
   return table;

@@ -52,6 +52,13 @@ void registerOpenclRelationalOps(OpTable&);
 void registerOpenclGeometricOps(OpTable&);
 void registerOpenclVloadOps(OpTable&);
 void registerPrintfOps(OpTable&);
+void registerGroupUniformOps(OpTable&);
+void registerGroupNonUniformArithmeticOps(OpTable&);
+void registerGroupNonUniformVoteOps(OpTable&);
+void registerGroupNonUniformBallotOps(OpTable&);
+void registerGroupNonUniformShuffleOps(OpTable&);
+void registerIntelSubgroupShuffleOps(OpTable&);
+void registerIntelSubgroupBlockIoOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 

@@ -397,6 +397,98 @@ def model_shift_left(args, c):
     pass
 
 
+# --- sub-group families (issue 3) ---------------------------------------------------------
+
+def sub_groups(c, S):
+    """{(work-group, sub-group id): [work-items in lane order]} of the case's NDRange."""
+    out = {}
+    for w in work_items(c.glob, c.local, c.offset, S):
+        out.setdefault((tuple(w.group_id), w.sub_group_id), []).append(w)
+    for lanes in out.values():
+        lanes.sort(key=lambda w: w.sub_group_local_id)
+    return out
+
+
+def work_groups(c):
+    """{work-group: [work-items in linear local id order]}."""
+    out = {}
+    for w in work_items(c.glob, c.local, c.offset, 1):
+        out.setdefault(tuple(w.group_id), []).append(w)
+    for items in out.values():
+        items.sort(key=lambda w: w.local_linear_id)
+    return out
+
+
+def model_sub_group_collectives(args, c):
+    x, out = args[0].values, args[1].values
+    for lanes in sub_groups(c, c.sub_group_size).values():
+        xs = [x[w.global_linear_id] for w in lanes]
+        for l, w in enumerate(lanes):
+            o = 4 * w.global_linear_id
+            out[o] = wrap(sum(xs[:l]), 'int')
+            out[o + 1] = max(xs)
+            out[o + 2] = xs[1]
+            out[o + 3] = int(any(v < 0 for v in xs)) + 2 * int(all(v > 0 for v in xs))
+
+
+def model_work_group_collectives(args, c):
+    x, out = args[0].values, args[1].values
+    for items in work_groups(c).values():
+        xs = [x[w.global_linear_id] for w in items]
+        lx = items[0].local_size[0]
+        for k, w in enumerate(items):
+            o = 3 * w.global_linear_id
+            out[o] = wrap(sum(xs), 'int')
+            out[o + 1] = min(xs[:k + 1])
+            out[o + 2] = xs[2 + 1 * lx]
+
+
+def model_odd_lanes(args, c):
+    x, out = args[0].values, args[1].values
+    for lanes in sub_groups(c, c.sub_group_size).values():
+        act = [(l, x[w.global_linear_id], w) for l, w in enumerate(lanes)
+               if x[w.global_linear_id] & 1]
+        if not act:
+            continue
+        for k, (l, v, w) in enumerate(act):
+            o = 6 * w.global_linear_id
+            out[o] = wrap(sum(a[1] for a in act), 'int')
+            out[o + 1] = wrap(sum(a[1] for a in act[:k]), 'int')
+            out[o + 2] = int(k == 0)
+            out[o + 3] = sum(1 for a in act if a[1] > 20)
+            out[o + 4] = act[0][1]
+            out[o + 5] = max(a[1] for a in act if a[0] // 4 == l // 4)
+
+
+def model_shuffles(args, c):
+    x, out = args[0].values, args[1].values
+    for lanes in sub_groups(c, c.sub_group_size).values():
+        xs = [x[w.global_linear_id] for w in lanes]
+        n = len(xs)
+        for l, w in enumerate(lanes):
+            o = 4 * w.global_linear_id
+            out[o] = f32(sum(xs))          # small integers: exact in any order
+            out[o + 1] = xs[n - 1 - l]
+            out[o + 2] = xs[l - l % 4 + (l + 3) % 4]
+            out[o + 3] = f32(xs[l - 1] - xs[l]) if l else 0.0
+
+
+def model_block_shuffle(args, c):
+    x, out = args[0].values, args[1].values
+    S = 8
+    for (grp, sg), lanes in sub_groups(c, S).items():
+        base = (grp[0] * (c.local[0] // S) + sg)
+        row = x[16 * base:16 * base + 16]        # row[k*8 + l] is v.x (k=0) / v.y (k=1) of lane l
+        for l in range(S):
+            vals = [row[7 - l], row[l + 3], row[6 + l], row[8 + (l ^ 1)]]
+            for k in range(4):
+                out[32 * base + l + 8 * k] = vals[k]
+
+
+def model_ub_reduce_in_branch(args, c):
+    pass   # exit 2 before --dump matters
+
+
 # Expected printf output, worked out by hand from the C printf rules (data[0] = 42).
 PRINT_ONE_STDOUT = [
     'int 42 neg -42 uint 4000000000 hex ff HEX BEEF oct 10',
@@ -549,6 +641,16 @@ def empty_file(path):
     open(path, 'wb').close()
 
 
+
+def VALUES_INT(n, odd_mix=False):
+    """A buffer of n ints with a fixed irregular pattern of signs (and parities)."""
+    if odd_mix:
+        vals = [(i * i * 7 + 3 * i + 1) % 41 for i in range(n)]
+    else:
+        vals = [(i * 37) % 23 - 11 for i in range(n)]
+    return 'buffer:int[%d]=values(%s)' % (n, ','.join(map(str, vals)))
+
+
 SAXPY_ARGS_SMALL = ['float:2', 'buffer:float[8]=range(0)', 'buffer:float[8]=zero']
 ND_OUT = lambda g: 'buffer:uint[%d]=fill(7)' % (28 * math.prod(g))
 SG_OUT = lambda g: 'buffer:uint[%d]=fill(7)' % (8 * math.prod(g))
@@ -659,6 +761,45 @@ CASES = [
     Case('subgroups_reqd8_over_sg16', 'subgroups.cl', 'subgroups_reqd8', [20, 6], [6, 4],
          sub_group_size=16, reqd_sub_group_size=8,
          args=[SG_OUT([20, 6])], model=model_subgroups, pocl=False),
+
+
+    # --- sub-group and work-group collectives (issue 3) ----------------------------------
+    Case('sub_group_collectives', 'subgroup_collectives.cl', 'sub_group_collectives', [20],
+         [20], sub_group_size=8, args=['buffer:int[20]=range(-5,3)', 'buffer:int[80]=zero'],
+         model=model_sub_group_collectives, pocl=False),
+    Case('sub_group_collectives_sg4_2d', 'subgroup_collectives.cl', 'sub_group_collectives',
+         [6, 4], [3, 4], sub_group_size=4,
+         args=[VALUES_INT(24), 'buffer:int[96]=zero'], model=model_sub_group_collectives,
+         pocl=False),
+    Case('work_group_collectives_2d', 'subgroup_collectives.cl', 'work_group_collectives',
+         [8, 6], [4, 3], sub_group_size=8, args=[VALUES_INT(48), 'buffer:int[144]=zero'],
+         model=model_work_group_collectives, pocl=False,
+         note='PoCL (CL3.0 without the feature) and Oclgrind lack work_group_* functions'),
+    Case('non_uniform_odd_lanes', 'subgroup_non_uniform.cl', 'odd_lanes', [40], [20],
+         sub_group_size=8, args=[VALUES_INT(40, odd_mix=True), 'buffer:int[240]=fill(-1)'],
+         model=model_odd_lanes, pocl=False),
+    Case('shuffles_full', 'subgroup_shuffle.cl', 'shuffles', [32], [16], sub_group_size=8,
+         args=['buffer:float[32]=range(1)', 'buffer:float[128]=zero'], model=model_shuffles,
+         pocl=False),
+    Case('shuffles_partial_sub_group', 'subgroup_shuffle.cl', 'shuffles', [24], [12],
+         sub_group_size=8, args=['buffer:float[24]=range(-4,0.5)', 'buffer:float[96]=zero'],
+         model=model_shuffles, pocl=False),
+    Case('intel_block_shuffle', 'intel_subgroups.cl', 'block_shuffle', [32], [16],
+         sub_group_size=16, reqd_sub_group_size=8,
+         args=['buffer:uint[64]=range(100)', 'buffer:uint[128]=zero'],
+         model=model_block_shuffle, pocl=False),
+    Case('ub_non_uniform_collective', 'subgroup_ub.cl', 'reduce_in_branch', [16], [16],
+         sub_group_size=8, args=[VALUES_INT(16)], rc=2, dump=False,
+         stderr_has=[r'^error: non-uniform-collective:', r'reduce_in_branch'], pocl=False),
+    Case('ub_non_uniform_broadcast_id', 'subgroup_ub.cl', 'broadcast_varying_id', [16], [16],
+         sub_group_size=8, args=[VALUES_INT(16)], rc=2, dump=False,
+         stderr_has=[r'^error: non-uniform-argument:'], pocl=False),
+    Case('ub_shuffle_out_of_range_warns', 'subgroup_ub.cl', 'shuffle_past_end', [16], [16],
+         sub_group_size=8, args=[VALUES_INT(16)], rc=0, dump=False,
+         stderr_has=[r'^warning: shuffle-out-of-range:'], pocl=False),
+    Case('ub_misaligned_block_read', 'subgroup_ub.cl', 'misaligned_block_read', [16], [16],
+         sub_group_size=8, args=['buffer:uint[40]=range(0)'], rc=2, dump=False,
+         stderr_has=[r'^error: misaligned-block-io:'], pocl=False),
 
     # --- printf -----------------------------------------------------------------------
     Case('printf_one', 'printf.cl', 'print_one', [1], [1], args=['buffer:int[1]=values(42)'],

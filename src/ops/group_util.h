@@ -5,7 +5,7 @@
 
 #include <fmt/core.h>
 
-#include <spirv/unified1/spirv.hpp>
+#include <spirv/unified1/spirv.hpp11>
 
 #include "src/lowering.h"
 #include "src/subgroup.h"

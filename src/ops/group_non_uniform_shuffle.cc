@@ -1,0 +1,242 @@
+// Non-uniform shuffles (cl_khr_subgroup_shuffle, _shuffle_relative, _rotate):
+// OpGroupNonUniformShuffle, ShuffleXor, ShuffleUp, ShuffleDown and RotateKHR. Each
+// active lane reads the value of one source lane; a source outside the sub-group or
+// inactive gives an undefined value (SPIR-V), so the lane gets 0 and a warning.
+#include <fmt/core.h>
+
+#include <string>
+
+#include "spirv/error.h"
+#include "src/lowering.h"
+#include "src/ops/group_util.h"
+
+namespace spvsim {
+namespace {
+
+using spv::Op;
+
+void requireSubgroupScope(Lowerer& lw, const spirv::Instruction& inst) {
+  if (ops::groupScope(lw, inst) != ops::GroupScope::Subgroup)
+    lw.unsupported(inst, "Workgroup execution scope for a non-uniform group operation");
+}
+
+// Lane l's value of an unsigned integer register of `bytes` bytes per lane.
+uint64_t laneUint(const SubGroup& sg, uint32_t reg, uint32_t l, uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return sg.reg<uint8_t>(reg)[l];
+    case 2:
+      return sg.reg<uint16_t>(reg)[l];
+    case 4:
+      return sg.reg<uint32_t>(reg)[l];
+    default:
+      return sg.reg<uint64_t>(reg)[l];
+  }
+}
+
+enum class Source { Index, Xor, Up, Down };
+
+// The lane that `lane` reads (SPIR-V: Id; id ^ Mask; id - Delta; id + Delta), or false
+// when that lies outside [0, size).
+template <Source S>
+bool sourceLane(uint32_t lane, uint64_t operand, uint32_t size, uint32_t& src) {
+  uint64_t s = 0;
+  if constexpr (S == Source::Index) s = operand;
+  if constexpr (S == Source::Xor) s = lane ^ operand;
+  if constexpr (S == Source::Up) {
+    if (operand > lane) return false;
+    s = lane - operand;
+  }
+  if constexpr (S == Source::Down) {
+    if (operand >= size - lane) return false;  // no overflow: lane < size
+    s = lane + operand;
+  }
+  if (s >= size) return false;
+  src = static_cast<uint32_t>(s);
+  return true;
+}
+
+template <Source S>
+std::string describeOutside(uint32_t lane, uint64_t operand, uint32_t size) {
+  const char* name[] = {"shuffle", "shuffle_xor", "shuffle_up", "shuffle_down"};
+  std::string target = S == Source::Index ? std::to_string(operand)
+                       : S == Source::Xor ? fmt::format("{} ^ {}", lane, operand)
+                       : S == Source::Up  ? fmt::format("{} - {}", lane, operand)
+                                          : fmt::format("{} + {}", lane, operand);
+  const std::string why =
+      S == Source::Up ? "below lane 0" : fmt::format("but the sub-group has {} lanes", size);
+  return fmt::format("sub-group {} in lane {} reads lane {}, {}", name[int(S)], lane, target, why);
+}
+
+template <class T>
+void copyLane(SubGroup& sg, const Inst& in, uint32_t l, uint32_t src) {
+  T* r = sg.reg<T>(in.r);
+  const T* a = sg.reg<T>(in.a);
+  for (uint32_t c = 0; c < in.n; ++c) r[l * in.n + c] = a[src * in.n + c];
+}
+
+template <class T>
+void zeroLane(SubGroup& sg, const Inst& in, uint32_t l) {
+  T* r = sg.reg<T>(in.r);
+  for (uint32_t c = 0; c < in.n; ++c) r[l * in.n + c] = T(0);
+}
+
+void reportInactive(SubGroup& sg, const Inst& in, const LaneMask& lanes, uint32_t src,
+                    const char* what) {
+  const uint32_t l = lanes.first();
+  const std::string why = src < sg.liveLanes
+                              ? "which is inactive here"
+                              : fmt::format(
+                                    "which does not exist (the sub-group has {} of {} "
+                                    "lanes)",
+                                    sg.liveLanes, sg.width);
+  sg.report(in, "inactive-lane-read",
+            fmt::format("sub-group {} in lane {} reads lane {}, {}; the result is undefined (0 "
+                        "is used)",
+                        what, l, src, why),
+            lanes, Severity::Warning);
+}
+
+// in.a: value, in.b: id/mask/delta (in.aux bytes), in.n: elements per lane.
+template <class T, Source S>
+struct Shuffle {
+  static void run(SubGroup& sg, const Inst& in) {
+    LaneMask outside, inactive;
+    uint32_t inactiveSrc = 0;
+    sg.forActive([&](uint32_t l) {
+      uint32_t src = 0;
+      if (!sourceLane<S>(l, laneUint(sg, in.b, l, in.aux), sg.liveLanes, src)) {
+        outside.set(l);
+      } else if (!sg.active[src]) {
+        if (inactive.none()) inactiveSrc = src;
+        inactive.set(l);
+      } else {
+        copyLane<T>(sg, in, l, src);
+        return;
+      }
+      zeroLane<T>(sg, in, l);
+    });
+    if (outside.any()) {
+      const uint32_t l = outside.first();
+      sg.report(in, "shuffle-out-of-range",
+                describeOutside<S>(l, laneUint(sg, in.b, l, in.aux), sg.liveLanes) +
+                    "; the result is undefined (0 is used)",
+                outside, Severity::Warning);
+    }
+    if (inactive.any()) {
+      const char* name[] = {"shuffle", "shuffle_xor", "shuffle_up", "shuffle_down"};
+      reportInactive(sg, in, inactive, inactiveSrc, name[int(S)]);
+    }
+  }
+};
+
+// SPV_KHR_subgroup_rotate: lane l reads ((l + Delta) & (G - 1)) + (l & ~(G - 1)), G the
+// ClusterSize or, with the Kernel capability, the maximum sub-group size. The sum wraps
+// at Delta's width (unsigned); `% G` equals `& (G - 1)` for the powers of two that the
+// extension expects and keeps other sizes within the group. Lanes of a partial sub-group
+// beyond its size are inactive lanes of the rotation group. in.aux2: the cluster size
+// (0: none).
+template <class T>
+struct Rotate {
+  static void run(SubGroup& sg, const Inst& in) {
+    auto delta = [&](uint32_t l) { return laneUint(sg, in.b, l, in.aux); };
+    const uint32_t first = sg.mask.first();
+    LaneMask differ;
+    sg.forActive([&](uint32_t l) {
+      if (delta(l) != delta(first)) differ.set(l);
+    });
+    if (differ.any())
+      sg.report(in, "non-uniform-argument",
+                fmt::format("the rotate delta must be the same in all active lanes, but lane {} "
+                            "has {} and lane {} has {}; lane {}'s is used",
+                            first, delta(first), differ.first(), delta(differ.first()), first),
+                differ);
+    const uint64_t wrap = in.aux >= 8 ? ~0ull : (1ull << (8 * in.aux)) - 1;
+    const uint64_t d = delta(first);
+    const uint32_t group = in.aux2 ? in.aux2 : sg.width;
+    LaneMask inactive;
+    uint32_t inactiveSrc = 0;
+    sg.forActive([&](uint32_t l) {
+      const uint32_t src = l - l % group + uint32_t(((l + d) & wrap) % group);
+      if (src < sg.liveLanes && sg.active[src]) return copyLane<T>(sg, in, l, src);
+      if (inactive.none()) inactiveSrc = src;
+      inactive.set(l);
+      zeroLane<T>(sg, in, l);
+    });
+    if (inactive.any()) reportInactive(sg, in, inactive, inactiveSrc, "rotate");
+  }
+};
+
+template <template <class> class H>
+ExecFn pickBySize(Scalar s) {
+  switch (s) {
+    case Scalar::Bool:
+    case Scalar::U8:
+      return &H<uint8_t>::run;
+    case Scalar::U16:
+    case Scalar::F16:
+      return &H<uint16_t>::run;
+    case Scalar::U32:
+    case Scalar::F32:
+      return &H<uint32_t>::run;
+    case Scalar::U64:
+    case Scalar::F64:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+template <Source S>
+struct ShuffleOf {
+  template <class T>
+  using H = Shuffle<T, S>;
+};
+
+// Operands: scope, value, id/mask/delta[, cluster size].
+Inst& emitShuffle(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn) {
+  requireSubgroupScope(lw, inst);
+  if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
+  const uint32_t a = lw.reg(Lowerer::operand(inst, 1));
+  const uint32_t b = lw.reg(Lowerer::operand(inst, 2));
+  const uint32_t bytes = lw.shapeOfValue(Lowerer::operand(inst, 2)).bytes;
+  Inst& in = lw.emit(inst, fn);
+  in.a = a;
+  in.b = b;
+  in.aux = bytes;
+  in.n = lw.shape(inst.resultType).stride;
+  return in;
+}
+
+template <Source S>
+void lowerShuffle(Lowerer& lw, const spirv::Instruction& inst) {
+  emitShuffle(lw, inst, pickBySize<ShuffleOf<S>::template H>(lw.shape(inst.resultType).scalar));
+}
+
+// A ClusterSize that is not a power of two or exceeds the sub-group size is undefined
+// behaviour fixed at compile time: the module is rejected for this sub-group size.
+void lowerRotate(Lowerer& lw, const spirv::Instruction& inst) {
+  uint32_t cluster = 0;
+  if (inst.operands.size() > 3) {
+    const uint64_t c = lw.constantValue(Lowerer::operand(inst, 3));
+    if (c == 0 || (c & (c - 1)) != 0 || c > lw.width)
+      throw Error("invalid-module",
+                  fmt::format("OpGroupNonUniformRotateKHR: ClusterSize {} must be a power of two "
+                              "no larger than the sub-group size {}",
+                              c, lw.width));
+    cluster = static_cast<uint32_t>(c);
+  }
+  emitShuffle(lw, inst, pickBySize<Rotate>(lw.shape(inst.resultType).scalar)).aux2 = cluster;
+}
+
+}  // namespace
+
+void registerGroupNonUniformShuffleOps(OpTable& t) {
+  t.core[uint32_t(Op::OpGroupNonUniformShuffle)] = &lowerShuffle<Source::Index>;
+  t.core[uint32_t(Op::OpGroupNonUniformShuffleXor)] = &lowerShuffle<Source::Xor>;
+  t.core[uint32_t(Op::OpGroupNonUniformShuffleUp)] = &lowerShuffle<Source::Up>;
+  t.core[uint32_t(Op::OpGroupNonUniformShuffleDown)] = &lowerShuffle<Source::Down>;
+  t.core[uint32_t(Op::OpGroupNonUniformRotateKHR)] = &lowerRotate;
+}
+
+}  // namespace spvsim
