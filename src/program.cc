@@ -14,8 +14,6 @@
 
 namespace spvsim {
 
-constexpr uint64_t kMaxWorkGroupSize = 1024;
-
 std::shared_ptr<Program> Program::load(std::vector<uint32_t> words,
                                        const spirv::LoadOptions& options) {
   return std::shared_ptr<Program>(new Program(spirv::loadModule(std::move(words), options)));

@@ -18,6 +18,9 @@ namespace spvsim {
 
 struct LoweredKernel;
 
+// The largest work-group (product of the local sizes) a launch accepts.
+inline constexpr uint64_t kMaxWorkGroupSize = 1024;
+
 struct NDRange {
   uint32_t dims = 1;
   std::array<uint64_t, 3> global{1, 1, 1};

@@ -19,6 +19,21 @@ struct CompiledProgram {
 // compiler's messages when compilation fails.
 CompiledProgram compileOpenCL(const std::string& sourcePath, std::string_view buildOptions);
 
+// A header that `#include "name"` finds (clCompileProgram's embedded headers).
+struct SourceHeader {
+  std::string name;  // as the source includes it, e.g. "mydir/myinc.h"
+  std::string text;
+};
+
+// OpenCL C held in memory (the OpenCL runtime's programs), compiled like compileOpenCL;
+// clang reads it from standard input, so messages name it "<stdin>". The headers are
+// searched before any -I directory of the options. The module also carries the
+// kernels' argument type names and qualifiers (tools/arg_info_strings.h). Throws Error("input")
+// when a tool is missing, Error("usage") for an unclosed quote in the options, and Error("compile")
+// whose message is exactly the compiler's output when compilation fails.
+CompiledProgram compileOpenCLSource(std::string_view source, std::string_view buildOptions,
+                                    const std::vector<SourceHeader>& headers = {});
+
 // clBuildProgram-style options split like a shell would: whitespace separates, single and
 // double quotes group, backslash escapes. Throws Error("usage") on an unclosed quote.
 std::vector<std::string> splitBuildOptions(std::string_view options);

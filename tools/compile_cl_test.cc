@@ -79,6 +79,31 @@ TEST_F(CompileTest, ShowsTheCompilersMessages) {
 
 TEST_F(CompileTest, MissingSource) { EXPECT_THROW(compileOpenCL("/no/such/k.cl", ""), Error); }
 
+TEST_F(CompileTest, SourceInMemoryWithHeaders) {
+  const CompiledProgram p = compileOpenCLSource(
+      "#include \"dir/n.h\"\nkernel void k(global int* a) { a[0] = N; }\n", "-DM=2",
+      {{"dir/n.h", "#define N M\n"}, {"dir/n.h", "#error the first header of a name wins\n"}});
+  ASSERT_GT(p.words.size(), 5u);
+  EXPECT_EQ(p.words[0], 0x07230203u);
+}
+
+TEST_F(CompileTest, SourceErrorsAreJustTheCompilersMessages) {
+  try {
+    compileOpenCLSource("kernel void k(global int* a) { a[0] = oops; }\n", "");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "compile");
+    const std::string what = e.what();
+    EXPECT_EQ(what.rfind("<stdin>:1:", 0), 0u) << what;
+    EXPECT_NE(what.find("use of undeclared identifier 'oops'"), std::string::npos) << what;
+  }
+}
+
+TEST_F(CompileTest, HeaderNamesStayInsideTheIncludeDirectory) {
+  EXPECT_THROW(compileOpenCLSource("", "", {{"../x.h", ""}}), Error);
+  EXPECT_THROW(compileOpenCLSource("", "", {{"/etc/x.h", ""}}), Error);
+}
+
 TEST(CompileOpenCL, NamesAMissingCompiler) {
   const char* old = std::getenv("PATH");
   const std::string saved = old ? old : "";

@@ -8,7 +8,7 @@ set -euo pipefail
 PACKAGES=(
   bazel-bootstrap bazel-rules-java          # Bazel 4.2.3 + the rules_java it needs offline
   spirv-tools spirv-headers                 # SPIR-V validation, assembler, grammar
-  clang-15 llvm-spirv-15                    # OpenCL C -> SPIR-V
+  clang-15 llvm-spirv-15 llvm-15            # OpenCL C -> SPIR-V (llvm-dis-15: arg info)
   libfmt-dev googletest libgtest-dev        # libraries
   ocl-icd-opencl-dev opencl-headers clinfo  # OpenCL ICD loader + headers
   python3-pyopencl python3-numpy            # host-side clients (bench, cross-checks)

@@ -1,0 +1,210 @@
+// Creating kernels, setting their arguments, and the kernel and argument queries.
+#include "runtime/kernel.h"
+
+#include <fmt/format.h>
+
+#include "runtime/kernel_args.h"
+#include "runtime/knobs.h"
+#include "runtime/program_api.h"
+
+_cl_kernel::~_cl_kernel() {
+  program->kernelCount.fetch_sub(1);
+  spvsim::rt::release(program);
+}
+
+namespace spvsim::rt {
+namespace {
+
+_cl_kernel* newKernel(_cl_program* program, std::shared_ptr<Program> executable,
+                      const spirv::EntryPoint& ep, bool uniform) {
+  auto* k = new _cl_kernel;
+  k->program = program;
+  retain(program);
+  program->kernelCount.fetch_add(1);
+  k->executable = std::move(executable);
+  k->entry = &ep;
+  k->uniformWorkGroups = uniform;
+  const spirv::Module& m = k->executable->module();
+  for (const auto& p : ep.params) k->paramKinds.push_back(paramKind(m, p));
+  k->staticLocalBytes = staticLocalBytes(m, ep);
+  k->privateBytes = privateBytes(m, ep);
+  k->args.resize(ep.params.size());
+  return registerObject(k);
+}
+
+// The program's executable and uniform-work-group requirement, under its lock so that
+// the kernel count and a concurrent build agree; nullptr without a successful build.
+std::shared_ptr<Program> attachableExecutable(_cl_program* p, bool& uniform) {
+  std::lock_guard<std::mutex> lock(p->mutex);
+  if (p->state.busy || p->state.status != CL_BUILD_SUCCESS) return nullptr;
+  uniform = p->state.uniformWorkGroups;
+  return p->state.executable;
+}
+
+// CL_KERNEL_ATTRIBUTES: the OpenCL C attributes the execution modes record, as they
+// would be written in the source (only for programs built from source).
+std::string kernelAttributes(const _cl_kernel* k) {
+  if (k->program->origin != ProgramOrigin::Source) return "";
+  std::string out;
+  auto add = [&](const std::string& a) { out += (out.empty() ? "" : " ") + a; };
+  for (const spirv::ExecutionMode& m : k->entry->modes) {
+    const auto& l = m.literals;
+    if ((m.mode == spv::ExecutionMode::LocalSize || m.mode == spv::ExecutionMode::LocalSizeId) &&
+        l.size() == 3)
+      add(fmt::format("reqd_work_group_size({},{},{})", l[0], l[1], l[2]));
+    else if (m.mode == spv::ExecutionMode::LocalSizeHint && l.size() == 3)
+      add(fmt::format("work_group_size_hint({},{},{})", l[0], l[1], l[2]));
+    else if (m.mode == spv::ExecutionMode::VecTypeHint && l.size() == 1)
+      add(fmt::format("vec_type_hint({})", vecTypeHintName(l[0])));
+    else if (m.mode == spv::ExecutionMode::SubgroupSize && l.size() == 1)
+      add(fmt::format("intel_reqd_sub_group_size({})", l[0]));
+  }
+  return out;
+}
+
+}  // namespace
+
+uint32_t kernelSubGroupSize(const _cl_kernel* k) {
+  return k->executable->subGroupSizeFor(k->entry->name, knobs().subGroupSize);
+}
+
+uint64_t kernelLocalBytes(_cl_kernel* k) {
+  std::lock_guard<std::mutex> lock(k->mutex);
+  uint64_t total = k->staticLocalBytes;
+  for (const KernelArg& a : k->args)
+    if (a.kind == KernelArg::Kind::Local) total += a.localBytes;
+  return total;
+}
+
+uint32_t compileNumSubGroups(const _cl_kernel* k) {
+  const auto* m = k->entry->findMode(spv::ExecutionMode::SubgroupsPerWorkgroup);
+  if (!m) m = k->entry->findMode(spv::ExecutionMode::SubgroupsPerWorkgroupId);
+  return m && !m->literals.empty() ? m->literals[0] : 0;
+}
+
+const spirv::ExecutionMode* requiredWorkGroupSize(const _cl_kernel* k) {
+  const auto* m = k->entry->findMode(spv::ExecutionMode::LocalSize);
+  if (!m) m = k->entry->findMode(spv::ExecutionMode::LocalSizeId);
+  return m && m->literals.size() == 3 ? m : nullptr;
+}
+
+cl_kernel clCreateKernel(cl_program program, const char* kernel_name, cl_int* errcode_ret) {
+  _cl_program* p = checked<_cl_program>(program, Kind::Program);
+  if (!p) return withError<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM, nullptr);
+  if (!kernel_name) return withError<cl_kernel>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  bool uniform = false;
+  std::shared_ptr<Program> exe = attachableExecutable(p, uniform);
+  if (!exe) return withError<cl_kernel>(errcode_ret, CL_INVALID_PROGRAM_EXECUTABLE, nullptr);
+  const spirv::EntryPoint* ep = exe->module().findEntryPoint(kernel_name);
+  if (!ep) return withError<cl_kernel>(errcode_ret, CL_INVALID_KERNEL_NAME, nullptr);
+  return withError<cl_kernel>(errcode_ret, CL_SUCCESS, newKernel(p, exe, *ep, uniform));
+}
+
+cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel* kernels,
+                                cl_uint* num_kernels_ret) {
+  _cl_program* p = checked<_cl_program>(program, Kind::Program);
+  if (!p) return CL_INVALID_PROGRAM;
+  bool uniform = false;
+  std::shared_ptr<Program> exe = attachableExecutable(p, uniform);
+  if (!exe) return CL_INVALID_PROGRAM_EXECUTABLE;
+  const auto& eps = exe->module().entryPoints;
+  if (kernels && num_kernels < eps.size()) return CL_INVALID_VALUE;
+  if (kernels)
+    for (size_t i = 0; i < eps.size(); ++i) kernels[i] = newKernel(p, exe, eps[i], uniform);
+  if (num_kernels_ret) *num_kernels_ret = static_cast<cl_uint>(eps.size());
+  return CL_SUCCESS;
+}
+
+cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
+  _cl_kernel* s = checked<_cl_kernel>(source_kernel, Kind::Kernel);
+  if (!s) return withError<cl_kernel>(errcode_ret, CL_INVALID_KERNEL, nullptr);
+  _cl_kernel* k = newKernel(s->program, s->executable, *s->entry, s->uniformWorkGroups);
+  std::vector<KernelArg> args;
+  {
+    std::lock_guard<std::mutex> lock(s->mutex);
+    args = s->args;
+  }
+  std::lock_guard<std::mutex> lock(k->mutex);
+  k->args = std::move(args);
+  return withError<cl_kernel>(errcode_ret, CL_SUCCESS, k);
+}
+
+cl_int clRetainKernel(cl_kernel kernel) {
+  _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  retain(k);
+  return CL_SUCCESS;
+}
+
+cl_int clReleaseKernel(cl_kernel kernel) {
+  _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  release(k);
+  return CL_SUCCESS;
+}
+
+cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void* arg_value) {
+  _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  if (arg_index >= k->args.size()) return CL_INVALID_ARG_INDEX;
+  KernelArg arg;
+  const cl_int err = makeArg(k, arg_index, arg_size, arg_value, arg);
+  if (err != CL_SUCCESS) return err;
+  std::lock_guard<std::mutex> lock(k->mutex);
+  k->args[arg_index] = std::move(arg);
+  return CL_SUCCESS;
+}
+
+cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                       void* param_value, size_t* param_value_size_ret) {
+  _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  const size_t size = param_value_size;
+  void* value = param_value;
+  size_t* sizeRet = param_value_size_ret;
+  switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME:
+      return returnString(k->entry->name, size, value, sizeRet);
+    case CL_KERNEL_NUM_ARGS:
+      return returnValue(static_cast<cl_uint>(k->args.size()), size, value, sizeRet);
+    case CL_KERNEL_REFERENCE_COUNT:
+      return returnValue(cl_uint{k->refs.load()}, size, value, sizeRet);
+    case CL_KERNEL_CONTEXT:
+      return returnValue(k->program->context, size, value, sizeRet);
+    case CL_KERNEL_PROGRAM:
+      return returnValue(static_cast<cl_program>(k->program), size, value, sizeRet);
+    case CL_KERNEL_ATTRIBUTES:
+      return returnString(kernelAttributes(k), size, value, sizeRet);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name,
+                          size_t param_value_size, void* param_value,
+                          size_t* param_value_size_ret) {
+  _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  if (arg_indx >= k->args.size()) return CL_INVALID_ARG_INDEX;
+  const ArgInfo info = argInfo(k->executable->module(), *k->entry, arg_indx);
+  const size_t size = param_value_size;
+  void* value = param_value;
+  size_t* sizeRet = param_value_size_ret;
+  switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+      return returnValue(info.addressQualifier, size, value, sizeRet);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+      return returnValue(info.accessQualifier, size, value, sizeRet);
+    case CL_KERNEL_ARG_TYPE_NAME:
+      return returnString(info.typeName, size, value, sizeRet);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:
+      return returnValue(info.typeQualifier, size, value, sizeRet);
+    case CL_KERNEL_ARG_NAME:
+      if (!info.name) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+      return returnString(*info.name, size, value, sizeRet);
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+}  // namespace spvsim::rt

@@ -1,0 +1,66 @@
+// Kernel objects: a kernel of a built program and its argument values.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/program.h"
+
+namespace spvsim::rt {
+
+// One argument as clSetKernelArg left it.
+struct KernelArg {
+  enum class Kind { Unset, Value, Buffer, Local, Null };
+  Kind kind = Kind::Unset;
+  std::vector<uint8_t> bytes;  // Value
+  cl_mem mem = nullptr;        // Buffer: not retained (the API spec forbids it)
+  size_t localBytes = 0;       // Local
+};
+
+// How a kernel parameter takes its argument.
+enum class ParamKind {
+  Value,           // scalar, vector or struct by value: arg_size bytes
+  GlobalBuffer,    // global (or generic) pointer: a cl_mem or NULL
+  ConstantBuffer,  // constant pointer: a cl_mem or NULL
+  Local,           // local pointer: a size and NULL
+  Sampler,         // sampler_t: no samplers exist (no image support)
+  Queue,           // queue_t: no device queues exist
+  Image,           // images, pipes and other memory objects spvsim has no support for
+};
+
+}  // namespace spvsim::rt
+
+struct _cl_kernel : spvsim::rt::Object {
+  _cl_kernel() : Object(spvsim::rt::Kind::Kernel) {}
+  ~_cl_kernel();  // detaches from and releases the program
+
+  _cl_program* program = nullptr;  // retained
+  std::shared_ptr<spvsim::Program> executable;
+  const spvsim::spirv::EntryPoint* entry = nullptr;  // in executable's module
+  std::vector<spvsim::rt::ParamKind> paramKinds;
+  bool uniformWorkGroups = false;
+  uint64_t staticLocalBytes = 0;  // local variables of the kernel's call tree
+  uint64_t privateBytes = 0;      // private variables of the call tree (an estimate)
+
+  std::mutex mutex;  // guards args
+  std::vector<spvsim::rt::KernelArg> args;
+};
+
+namespace spvsim::rt {
+
+// The sub-group size a launch of the kernel uses (SPVSIM_SUB_GROUP_SIZE or its
+// intel_reqd_sub_group_size).
+uint32_t kernelSubGroupSize(const _cl_kernel* k);
+
+// Bytes of local memory a launch needs with the current arguments.
+uint64_t kernelLocalBytes(_cl_kernel* k);
+
+// The kernel's SubgroupsPerWorkgroup (CL_KERNEL_COMPILE_NUM_SUB_GROUPS), or 0.
+uint32_t compileNumSubGroups(const _cl_kernel* k);
+
+// The kernel's required work-group size (reqd_work_group_size), or nullptr.
+const spirv::ExecutionMode* requiredWorkGroupSize(const _cl_kernel* k);
+
+}  // namespace spvsim::rt

@@ -1,0 +1,233 @@
+// clEnqueueNDRangeKernel and clEnqueueTask: checks the launch when it is enqueued, runs
+// it on the queue's worker thread, then writes the kernel's printf output to stdout and
+// its diagnostics where SPVSIM_DIAGNOSTICS says.
+//
+// A launch that a fatal error stopped (spvsim's LaunchResult::aborted: an instruction
+// budget exceeded, barrier divergence, OpUnreachable...) completes its event with
+// CL_OUT_OF_RESOURCES: the API spec gives an abnormally terminated command a negative
+// status without naming one, CL_OUT_OF_RESOURCES is the code OpenCL implementations
+// report for kernels that fault, and waits on the event then fail with
+// CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST as the spec requires. Error diagnostics
+// of a launch that ran to the end (an out-of-bounds read, say) leave it CL_COMPLETE.
+#include <cstdio>
+#include <limits>
+#include <mutex>
+
+#include "runtime/kernel.h"
+#include "runtime/knobs.h"
+#include "runtime/program_api.h"
+#include "runtime/queue.h"
+#include "spirv/error.h"
+
+namespace spvsim::rt {
+namespace {
+
+constexpr cl_int kAbortedStatus = CL_OUT_OF_RESOURCES;
+
+// Buffers a command uses, retained until the command object goes away (run or not).
+class RetainedBuffers {
+ public:
+  ~RetainedBuffers() {
+    for (cl_mem m : mems_) release(m);
+  }
+  void add(cl_mem m) {
+    retain(m);
+    mems_.push_back(m);
+  }
+
+ private:
+  std::vector<cl_mem> mems_;
+};
+
+// Everything a launch needs, fixed when it is enqueued.
+struct Launch {
+  std::shared_ptr<Program> executable;
+  std::string kernel;
+  NDRange range;
+  std::vector<KernelArg> args;
+  std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
+  bool empty = false;  // a zero global size: nothing to run
+};
+
+// Diagnostics go to stderr, nowhere, or are appended to a file (SPVSIM_DIAGNOSTICS).
+void reportDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+  const std::string& where = knobs().diagnostics;
+  if (diagnostics.empty() || where == "none") return;
+  std::string text;
+  for (const Diagnostic& d : diagnostics) {
+    std::string line = formatText(d);
+    while (!line.empty() && line.back() == '\n') line.pop_back();
+    text += line + '\n';
+  }
+  static std::mutex mutex;  // one writer at a time: lines of concurrent launches stay whole
+  std::lock_guard<std::mutex> lock(mutex);
+  if (where == "stderr") {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+    return;
+  }
+  if (FILE* f = std::fopen(where.c_str(), "a")) {
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  } else {
+    std::fprintf(stderr, "spvsim: cannot append diagnostics to %s\n%s", where.c_str(),
+                 text.c_str());
+  }
+}
+
+std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
+  std::vector<ArgBinding> out;
+  for (const KernelArg& a : args) {
+    switch (a.kind) {
+      case KernelArg::Kind::Value:
+        out.push_back(ArgBinding::bytes(a.bytes));
+        break;
+      case KernelArg::Kind::Buffer:
+        out.push_back(ArgBinding::buffer(a.mem->data, a.mem->size));
+        break;
+      case KernelArg::Kind::Local:
+        out.push_back(ArgBinding::local(a.localBytes));
+        break;
+      default:
+        out.push_back(ArgBinding::null());
+        break;
+    }
+  }
+  return out;
+}
+
+// Runs on the queue's worker thread.
+cl_int runLaunch(const Launch& l) {
+  if (l.empty) return CL_COMPLETE;
+  LaunchOptions options;
+  options.subGroupSize = knobs().subGroupSize;
+  options.threads = knobs().threads;
+  options.instructionBudget = knobs().instructionBudget;
+  LaunchResult result;
+  try {
+    result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
+  } catch (const Error& e) {  // checked at enqueue time; kept as a diagnostic if not
+    Diagnostic d;
+    d.kind = e.kind();
+    d.message = e.what();
+    d.kernel = l.kernel;
+    reportDiagnostics({d});
+    return kAbortedStatus;
+  }
+  if (!result.printfOutput.empty()) {
+    std::fwrite(result.printfOutput.data(), 1, result.printfOutput.size(), stdout);
+    std::fflush(stdout);
+  }
+  reportDiagnostics(result.diagnostics);
+  return result.aborted ? kAbortedStatus : CL_COMPLETE;
+}
+
+// The arguments as set now; every one must be set and every buffer still alive.
+cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
+  std::lock_guard<std::mutex> lock(k->mutex);
+  for (const KernelArg& a : k->args) {
+    if (a.kind == KernelArg::Kind::Unset) return CL_INVALID_KERNEL_ARGS;
+    if (a.kind == KernelArg::Kind::Buffer && !checked<_cl_mem>(a.mem, Kind::Mem))
+      return CL_INVALID_KERNEL_ARGS;
+  }
+  l.args = k->args;
+  for (const KernelArg& a : l.args)
+    if (a.kind == KernelArg::Kind::Buffer) l.buffers->add(a.mem);
+  return CL_SUCCESS;
+}
+
+// The local size the kernel dictates when the application gives none: its
+// reqd_work_group_size, or its SubgroupsPerWorkgroup whole sub-groups; else spvsim picks
+// (divisors of the global size, so uniform).
+void impliedLocalSize(const _cl_kernel* k, NDRange& r) {
+  if (const spirv::ExecutionMode* reqd = requiredWorkGroupSize(k)) {
+    for (uint32_t d = 0; d < 3; ++d) r.local[d] = reqd->literals[d];
+    r.localGiven = true;
+  } else if (const uint32_t n = compileNumSubGroups(k)) {
+    r.local = {uint64_t(n) * kernelSubGroupSize(k), 1, 1};
+    r.localGiven = true;
+  }
+}
+
+cl_int checkLocalSize(const _cl_kernel* k, const NDRange& r) {
+  uint64_t items = 1;
+  for (uint32_t d = 0; d < 3; ++d) {
+    if (r.local[d] == 0 || (d >= r.dims && r.local[d] != 1)) return CL_INVALID_WORK_GROUP_SIZE;
+    if (r.local[d] > deviceCaps().maxWorkGroupSize) return CL_INVALID_WORK_ITEM_SIZE;
+    items *= r.local[d];
+  }
+  if (items > deviceCaps().maxWorkGroupSize) return CL_INVALID_WORK_GROUP_SIZE;
+  if (const spirv::ExecutionMode* reqd = requiredWorkGroupSize(k))
+    for (uint32_t d = 0; d < 3; ++d)
+      if (r.local[d] != reqd->literals[d]) return CL_INVALID_WORK_GROUP_SIZE;
+  const uint64_t width = kernelSubGroupSize(k);
+  if (const uint32_t n = compileNumSubGroups(k); n && (items + width - 1) / width != n)
+    return CL_INVALID_WORK_GROUP_SIZE;
+  if (k->uniformWorkGroups)
+    for (uint32_t d = 0; d < r.dims; ++d)
+      if (r.global[d] % r.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
+  return CL_SUCCESS;
+}
+
+cl_int makeRange(const _cl_kernel* k, cl_uint dims, const size_t* offset, const size_t* global,
+                 const size_t* local, Launch& l) {
+  NDRange& r = l.range;
+  r.dims = dims;
+  for (cl_uint d = 0; d < dims; ++d) {
+    r.global[d] = global[d];
+    r.offset[d] = offset ? offset[d] : 0;
+    if (r.offset[d] > std::numeric_limits<size_t>::max() - r.global[d])
+      return CL_INVALID_GLOBAL_OFFSET;
+    if (local) r.local[d] = local[d];
+  }
+  r.localGiven = local != nullptr;
+  if (!local) impliedLocalSize(k, r);
+  return r.localGiven ? checkLocalSize(k, r) : CL_SUCCESS;
+}
+
+cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t* offset,
+                     const size_t* global, const size_t* local, cl_command_type type,
+                     cl_uint numWait, const cl_event* waitList, cl_event* event) {
+  if (!validQueue(queue)) return CL_INVALID_COMMAND_QUEUE;
+  _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
+  if (!k) return CL_INVALID_KERNEL;
+  if (queueContext(queue) != k->program->context) return CL_INVALID_CONTEXT;
+  if (dims < 1 || dims > 3) return CL_INVALID_WORK_DIMENSION;
+  Launch l;
+  l.executable = k->executable;
+  l.kernel = k->entry->name;
+  if (cl_int err = snapshotArgs(k, l)) return err;
+  // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.
+  l.empty = !global;
+  for (cl_uint d = 0; global && d < dims; ++d) l.empty |= global[d] == 0;
+  if (!l.empty) {
+    if (cl_int err = makeRange(k, dims, offset, global, local, l)) return err;
+    uint64_t localBytes = k->staticLocalBytes;
+    for (const KernelArg& a : l.args) localBytes += a.localBytes;
+    if (localBytes > deviceCaps().localMemSize) return CL_OUT_OF_RESOURCES;
+  }
+  return enqueue(queue, type, numWait, waitList, event, [l] { return runLaunch(l); });
+}
+
+}  // namespace
+
+cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t* global_work_offset, const size_t* global_work_size,
+                              const size_t* local_work_size, cl_uint num_events_in_wait_list,
+                              const cl_event* event_wait_list, cl_event* event) {
+  return enqueueKernel(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                       local_work_size, CL_COMMAND_NDRANGE_KERNEL, num_events_in_wait_list,
+                       event_wait_list, event);
+}
+
+cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                     cl_uint num_events_in_wait_list, const cl_event* event_wait_list,
+                     cl_event* event) {
+  // "equivalent to calling clEnqueueNDRangeKernel with work_dim set to 1,
+  // global_work_offset set to NULL, global_work_size[0] set to 1 and local_work_size[0]
+  // set to 1".
+  const size_t one = 1;
+  return enqueueKernel(command_queue, kernel, 1, nullptr, &one, &one, CL_COMMAND_TASK,
+                       num_events_in_wait_list, event_wait_list, event);
+}
+
+}  // namespace spvsim::rt

@@ -1,0 +1,40 @@
+#include "runtime/knobs.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace spvsim::rt {
+namespace {
+
+// The unsigned value of environment variable `name` within [lo, hi], or `fallback`.
+uint64_t envNumber(const char* name, uint64_t lo, uint64_t hi, uint64_t fallback) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  unsigned long long v = std::strtoull(text, &end, 0);
+  if (*end != '\0' || v < lo || v > hi) {
+    std::fprintf(stderr, "spvsim: ignoring %s=%s (expected an integer in %llu..%llu)\n", name, text,
+                 static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi));
+    return fallback;
+  }
+  return v;
+}
+
+Knobs readKnobs() {
+  Knobs k;
+  k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
+  k.threads = static_cast<unsigned>(envNumber("SPVSIM_THREADS", 0, 4096, 0));
+  k.instructionBudget = envNumber("SPVSIM_INSTRUCTION_BUDGET", 1, ~0ull, 1ull << 30);
+  if (const char* d = std::getenv("SPVSIM_DIAGNOSTICS"); d && *d) k.diagnostics = d;
+  return k;
+}
+
+}  // namespace
+
+const Knobs& knobs() {
+  static const Knobs k = readKnobs();  // immutable once read
+  return k;
+}
+
+}  // namespace spvsim::rt

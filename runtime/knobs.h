@@ -1,0 +1,25 @@
+// Settings of the ICD, read once from the environment (documented in README.md):
+//   SPVSIM_SUB_GROUP_SIZE  sub-group size of kernels without intel_reqd_sub_group_size
+//                          (default 16, 1..128)
+//   SPVSIM_THREADS         host threads per kernel launch (default 0: all cores)
+//   SPVSIM_DIAGNOSTICS     where kernel diagnostics go: "stderr" (default), "none", or a
+//                          file path (appended, one line per diagnostic)
+//   SPVSIM_INSTRUCTION_BUDGET  sub-group instructions per work-group (default 2^30)
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace spvsim::rt {
+
+struct Knobs {
+  uint32_t subGroupSize = 16;
+  unsigned threads = 0;
+  std::string diagnostics = "stderr";
+  uint64_t instructionBudget = 1ull << 30;
+};
+
+// Parsed on first use; a malformed value is reported once on stderr and ignored.
+const Knobs& knobs();
+
+}  // namespace spvsim::rt

@@ -1,0 +1,24 @@
+// Buffer objects as the core's command files use them.
+#pragma once
+
+#include "runtime/interfaces.h"
+#include "runtime/queue.h"
+
+namespace spvsim::rt {
+
+// The handle as a live buffer (or sub-buffer), else nullptr.
+_cl_mem* validBuffer(cl_mem mem);
+
+// The checks every buffer command starts with: CL_INVALID_COMMAND_QUEUE,
+// CL_INVALID_MEM_OBJECT, CL_INVALID_CONTEXT (queue and buffer from different contexts).
+cl_int checkBufferCommand(cl_command_queue queue, cl_mem buffer);
+
+// The buffer a sub-buffer was created from (a buffer is its own root).
+inline const _cl_mem* rootOf(const _cl_mem* m) { return m->parent ? m->parent : m; }
+
+// Whether [offset, offset + size) lies inside a buffer of `total` bytes (no overflow).
+inline bool inBounds(size_t offset, size_t size, size_t total) {
+  return offset <= total && size <= total - offset;
+}
+
+}  // namespace spvsim::rt

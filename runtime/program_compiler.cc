@@ -1,0 +1,250 @@
+#include "runtime/program_compiler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <spirv-tools/linker.hpp>
+
+#include "runtime/knobs.h"
+#include "runtime/spirv_edit.h"
+#include "spirv/error.h"
+
+namespace spvsim::rt {
+namespace {
+
+// The error codes of the API call a step runs for.
+struct Codes {
+  cl_int failure;     // CL_BUILD_PROGRAM_FAILURE, CL_COMPILE_PROGRAM_FAILURE, ...
+  cl_int badOptions;  // CL_INVALID_BUILD_OPTIONS, CL_INVALID_COMPILER_OPTIONS, ...
+};
+constexpr Codes kBuild{CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS};
+constexpr Codes kCompile{CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS};
+constexpr Codes kLink{CL_LINK_PROGRAM_FAILURE, CL_INVALID_LINKER_OPTIONS};
+
+BuildResult failed(cl_int error, std::string log) {
+  BuildResult r;
+  r.error = error;
+  r.log = std::move(log);
+  if (!r.log.empty() && r.log.back() != '\n') r.log += '\n';
+  return r;
+}
+
+// "error: KIND: message" for the build log.
+std::string logLine(const Error& e) {
+  const std::string message = e.what();
+  if (message.rfind(e.kind() + ":", 0) == 0) return "error: " + message;
+  return fmt::format("error: {}: {}", e.kind(), message);
+}
+
+// How the compiler is asked to compile the application's options.
+struct SourceOptions {
+  std::string clangOptions;
+  bool uniformWorkGroups = false;
+};
+
+// One option for the compiler's command line, single-quoted for
+// tools::splitBuildOptions (a quote inside becomes '\'').
+std::string quoted(const std::string& arg) {
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The application's options as clang takes them: OpenCL C 1.2 when they name no version
+// (the API spec's default), -O0 for -cl-opt-disable (clang keeps optimizing at -O2
+// otherwise), and without -cl-no-subgroup-ifp (clang does not know it; it only allows
+// optimizations, and spvsim's sub-groups always make independent forward progress).
+// Throws Error("usage") for an unclosed quote.
+SourceOptions sourceOptions(const std::string& options) {
+  bool hasStd = false, optDisable = false, uniform = false;
+  std::string std = "CL1.2", clang;
+  for (const std::string& a : tools::splitBuildOptions(options)) {
+    if (a == "-cl-no-subgroup-ifp") continue;
+    if (a.rfind("-cl-std=", 0) == 0) std = a.substr(8), hasStd = true;
+    optDisable |= a == "-cl-opt-disable";
+    uniform |= a == "-cl-uniform-work-group-size";
+    clang += (clang.empty() ? "" : " ") + quoted(a);
+  }
+  SourceOptions out;
+  out.clangOptions = (hasStd ? "" : "-cl-std=CL1.2 ") + clang + (optDisable ? " -O0" : "");
+  // Non-uniform work-groups need OpenCL C 2.0 or later (clEnqueueNDRangeKernel).
+  out.uniformWorkGroups = uniform || std.rfind("CL1.", 0) == 0;
+  return out;
+}
+
+// A failure whose messages name no source position is about the options:
+// "clang: error: unknown argument: '-foo'", "error: invalid value 'CL9.9' in ...".
+bool isOptionError(const std::string& log) {
+  size_t start = 0;
+  while (start < log.size()) {
+    size_t end = log.find('\n', start);
+    if (end == std::string::npos) end = log.size();
+    const std::string_view line(log.data() + start, end - start);
+    for (std::string_view prefix : {"error: ", "clang: error: ", "clang-15: error: "})
+      if (line.substr(0, prefix.size()) == prefix) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// OpenCL C -> a compiled object (SPIR-V with the compiled-object marker).
+BuildResult compile(const std::string& source, const std::string& options,
+                    const std::vector<tools::SourceHeader>& headers, Codes codes) {
+  SourceOptions o;
+  try {
+    o = sourceOptions(options);
+  } catch (const Error& e) {
+    return failed(codes.badOptions, logLine(e));
+  }
+  try {
+    tools::CompiledProgram c = tools::compileOpenCLSource(source, o.clangOptions, headers);
+    BuildResult r;
+    r.log = std::move(c.log);
+    r.uniformWorkGroups = o.uniformWorkGroups;
+    r.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    r.binary = withMarkers(c.words, {BinaryKind::CompiledObject, o.uniformWorkGroups});
+    return r;
+  } catch (const Error& e) {
+    if (e.kind() == "input") return failed(CL_COMPILER_NOT_AVAILABLE, logLine(e));
+    if (e.kind() == "usage") return failed(codes.badOptions, logLine(e));
+    const std::string log = e.what();
+    return failed(isOptionError(log) ? codes.badOptions : codes.failure, log);
+  }
+}
+
+// Options of a SPIR-V program: only -cl-uniform-work-group-size matters (the language
+// options are "ignored for programs created with IL").
+bool ilUniformWorkGroups(const std::string& options, BuildResult& error, Codes codes) {
+  try {
+    const std::vector<std::string> args = tools::splitBuildOptions(options);
+    return std::find(args.begin(), args.end(), "-cl-uniform-work-group-size") != args.end();
+  } catch (const Error& e) {
+    error = failed(codes.badOptions, logLine(e));
+    return false;
+  }
+}
+
+// Loads a linked module and lowers every kernel at the sub-group size it will run with.
+BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failure) {
+  try {
+    std::vector<uint32_t> plain = withLinkageIfNoEntryPoints(withoutMarkers(words));
+    std::shared_ptr<Program> program = Program::load(plain);
+    for (const auto& ep : program->module().entryPoints)
+      program->lowered(ep.name, program->subGroupSizeFor(ep.name, knobs().subGroupSize));
+    BuildResult r;
+    r.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    r.binary = withMarkers(plain, {BinaryKind::Executable, uniform});
+    r.uniformWorkGroups = uniform;
+    r.executable = std::move(program);
+    return r;
+  } catch (const Error& e) {
+    return failed(failure, logLine(e));
+  }
+}
+
+// SPIRV-Tools' linker over modules brought to one SPIR-V version (it requires that).
+BuildResult link(const std::vector<std::vector<uint32_t>>& modules, bool library, cl_int failure) {
+  uint32_t version = 0;
+  for (const auto& m : modules) version = std::max(version, m.size() > 1 ? m[1] : 0u);
+  std::vector<std::vector<uint32_t>> inputs;
+  for (const auto& m : modules) inputs.push_back(withVersion(withoutMarkers(m), version));
+  spvtools::Context context(SPV_ENV_UNIVERSAL_1_6);
+  std::string log;
+  context.SetMessageConsumer(
+      [&](spv_message_level_t, const char*, const spv_position_t&, const char* message) {
+        log += fmt::format("error: link: {}\n", message);
+      });
+  spvtools::LinkerOptions options;
+  options.SetCreateLibrary(library);
+  options.SetAllowPartialLinkage(library);  // a library may import what others export
+  BuildResult r;
+  if (spvtools::Link(context, inputs, &r.binary, options) != SPV_SUCCESS)
+    return failed(failure, log.empty() ? "error: link: the modules cannot be linked" : log);
+  return r;
+}
+
+BuildResult linkAndLoad(const std::vector<std::vector<uint32_t>>& modules, bool uniform,
+                        cl_int failure) {
+  BuildResult linked = link(modules, false, failure);
+  if (linked.error != CL_SUCCESS) return linked;
+  return load(linked.binary, uniform, failure);
+}
+
+}  // namespace
+
+BuildResult buildSource(const std::string& source, const std::string& options) {
+  BuildResult compiled = compile(source, options, {}, kBuild);
+  if (compiled.error != CL_SUCCESS) return compiled;
+  BuildResult r = linkAndLoad({compiled.binary}, compiled.uniformWorkGroups, kBuild.failure);
+  r.log = compiled.log + r.log;
+  return r;
+}
+
+BuildResult buildIL(const std::vector<uint32_t>& words, const std::string& options) {
+  BuildResult error;
+  const bool uniform = ilUniformWorkGroups(options, error, kBuild);
+  if (error.error != CL_SUCCESS) return error;
+  return linkAndLoad({words}, uniform, kBuild.failure);
+}
+
+BuildResult buildBinary(const std::vector<uint32_t>& binary) {
+  if (binary.empty()) return failed(CL_INVALID_BINARY, "error: the program has no binary");
+  return linkAndLoad({binary}, readMarkers(binary).uniformWorkGroups, kBuild.failure);
+}
+
+BuildResult compileSource(const std::string& source, const std::string& options,
+                          const std::vector<tools::SourceHeader>& headers) {
+  return compile(source, options, headers, kCompile);
+}
+
+BuildResult compileIL(const std::vector<uint32_t>& words, const std::string& options) {
+  BuildResult r;
+  r.uniformWorkGroups = ilUniformWorkGroups(options, r, kCompile);
+  if (r.error != CL_SUCCESS) return r;
+  r.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  r.binary = withMarkers(words, {BinaryKind::CompiledObject, r.uniformWorkGroups});
+  return r;
+}
+
+bool parseLinkOptions(const std::string& options, LinkOptions& out) {
+  static const std::set<std::string> kMathOptions = {
+      "-cl-denorms-are-zero", "-cl-no-signed-zeros",           "-cl-no-signed-zeroes",
+      "-cl-finite-math-only", "-cl-unsafe-math-optimizations", "-cl-fast-relaxed-math",
+      "-cl-no-subgroup-ifp"};
+  std::vector<std::string> args;
+  try {
+    args = tools::splitBuildOptions(options);
+  } catch (const Error&) {
+    return false;
+  }
+  bool enableLinkOptions = false;
+  for (const std::string& a : args) {
+    if (a == "-create-library")
+      out.createLibrary = true;
+    else if (a == "-enable-link-options")
+      enableLinkOptions = true;
+    else if (!kMathOptions.count(a))
+      return false;
+  }
+  // -enable-link-options "must be specified with the create-library option".
+  return !enableLinkOptions || out.createLibrary;
+}
+
+BuildResult linkPrograms(const std::vector<LinkInput>& inputs, const LinkOptions& options) {
+  std::vector<std::vector<uint32_t>> modules;
+  bool uniform = false;
+  for (const LinkInput& in : inputs) {
+    modules.push_back(in.binary);
+    uniform |= in.uniformWorkGroups;  // any uniform-only input makes the result so
+  }
+  if (!options.createLibrary) return linkAndLoad(modules, uniform, kLink.failure);
+  BuildResult r = link(modules, true, kLink.failure);
+  if (r.error != CL_SUCCESS) return r;
+  r.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  r.binary = withMarkers(r.binary, {BinaryKind::Library, uniform});
+  r.uniformWorkGroups = uniform;
+  return r;
+}
+
+}  // namespace spvsim::rt

@@ -1,0 +1,52 @@
+// The work behind clBuildProgram, clCompileProgram and clLinkProgram: OpenCL C to SPIR-V
+// (tools/compile_cl), SPIR-V linking (SPIRV-Tools' linker) and loading the executable
+// (spvsim::Program, with every kernel lowered so that unsupported instructions fail the
+// build rather than a launch). Nothing here touches program objects.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/object.h"
+#include "src/program.h"
+#include "tools/compile_cl.h"
+
+namespace spvsim::rt {
+
+// What a build, compile or link produced; `error` is CL_SUCCESS or its error code.
+struct BuildResult {
+  cl_int error = CL_SUCCESS;
+  std::string log;
+  cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  std::vector<uint32_t> binary;    // with runtime/spirv_edit.h markers
+  bool uniformWorkGroups = false;  // the kernels only support uniform work-groups
+  std::shared_ptr<Program> executable;
+};
+
+// clBuildProgram of OpenCL C source: compile, link alone, load.
+BuildResult buildSource(const std::string& source, const std::string& options);
+// clBuildProgram of (specialized) SPIR-V.
+BuildResult buildIL(const std::vector<uint32_t>& words, const std::string& options);
+// clBuildProgram of a binary (an executable, or a compiled object that links alone).
+BuildResult buildBinary(const std::vector<uint32_t>& binary);
+
+// clCompileProgram: a compiled object.
+BuildResult compileSource(const std::string& source, const std::string& options,
+                          const std::vector<tools::SourceHeader>& headers);
+BuildResult compileIL(const std::vector<uint32_t>& words, const std::string& options);
+
+struct LinkOptions {
+  bool createLibrary = false;
+};
+// The clLinkProgram options (linker options of the API spec); false if invalid.
+bool parseLinkOptions(const std::string& options, LinkOptions& out);
+
+struct LinkInput {
+  std::vector<uint32_t> binary;
+  bool uniformWorkGroups = false;
+};
+// clLinkProgram: a library or an executable.
+BuildResult linkPrograms(const std::vector<LinkInput>& inputs, const LinkOptions& options);
+
+}  // namespace spvsim::rt
