@@ -43,6 +43,7 @@ const OpTable& opTable() {
     registerGroupNonUniformShuffleOps(t);
     registerIntelSubgroupShuffleOps(t);
     registerIntelSubgroupBlockIoOps(t);
+    registerAtomicOps(t);
     return t;
   }();
   return table;

@@ -59,6 +59,7 @@ void registerGroupNonUniformBallotOps(OpTable&);
 void registerGroupNonUniformShuffleOps(OpTable&);
 void registerIntelSubgroupShuffleOps(OpTable&);
 void registerIntelSubgroupBlockIoOps(OpTable&);
+void registerAtomicOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 

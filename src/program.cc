@@ -287,6 +287,9 @@ LaunchResult Program::launch(const std::string& kernel, const NDRange& requested
   for (int d = 0; d < 3; ++d) ctx.numGroups[d] = ceilDiv(range.global[d], range.local[d]);
   ctx.instructionBudget = options.instructionBudget;
   ctx.quantum = std::max<uint64_t>(1, options.quantum);
+  ctx.schedule = options.schedule;
+  ctx.scheduleSeed = options.scheduleSeed;
+  ctx.checkUninitialized = options.checkUninitialized;
 
   const uint64_t groups = ctx.numGroups[0] * ctx.numGroups[1] * ctx.numGroups[2];
   const uint64_t wgItems = range.local[0] * range.local[1] * range.local[2];

@@ -37,6 +37,13 @@ struct LaunchOptions {
   // Sub-group instructions a sub-group runs before the scheduler switches to the next
   // one of its work-group (so spin-waits between sub-groups make progress).
   uint64_t quantum = 1u << 14;
+  // How sub-groups of a work-group are interleaved: round-robin (deterministic), or a
+  // random pick at every switch point from `scheduleSeed` (deterministic per seed).
+  enum class Schedule { RoundRobin, Random };
+  Schedule schedule = Schedule::RoundRobin;
+  uint64_t scheduleSeed = 0;
+  // Checker: reads of private or local memory never written in this work-group.
+  bool checkUninitialized = false;
 };
 
 // One kernel argument as the front end binds it.

@@ -13,6 +13,7 @@
 #include "src/lane_mask.h"
 #include "src/lowered.h"
 #include "src/memory.h"
+#include "src/program.h"
 
 namespace spvsim {
 
@@ -29,6 +30,9 @@ struct LaunchContext {
   std::array<uint64_t, 3> numGroups{1, 1, 1};
   uint64_t instructionBudget = 0;
   uint64_t quantum = 0;
+  LaunchOptions::Schedule schedule = LaunchOptions::Schedule::RoundRobin;
+  uint64_t scheduleSeed = 0;
+  bool checkUninitialized = false;
 };
 
 // What the sub-groups of one work-group share.
@@ -41,6 +45,9 @@ struct WorkGroupContext {
   std::vector<Diagnostic>* diagnostics = nullptr;
   std::string* printf = nullptr;
   bool aborted = false;  // a fatal diagnostic: stop this work-group
+  // Memory writes (lane accesses) by this work-group: the scheduler tells a spin-wait
+  // that nothing in the work-group can end from one that still makes progress.
+  uint64_t writes = 0;
   // (kind, instruction) -> index in *diagnostics: repeats are counted, not stored.
   std::map<std::pair<std::string, uint32_t>, size_t> seen;
 };
@@ -82,6 +89,9 @@ class SubGroup {
   std::vector<Frame> frames;
   SubGroupState state = SubGroupState::Running;
   uint32_t barrierPc = 0;  // the barrier instruction it waits at
+  // Set by handlers (atomics) after which the scheduler should switch sub-groups, so
+  // sub-groups that wait on each other through memory make progress quickly.
+  bool yieldRequested = false;
 
   // Identity and memory.
   uint32_t id = 0;  // sub-group id within the work-group
@@ -157,6 +167,7 @@ class SubGroup {
       error = AccessError::ReadOnly;
       return nullptr;
     }
+    if (write) ++wg->writes;
     error = AccessError::Ok;
     return (arena ? arena + r.arenaOffset : r.base) + offset;
   }
@@ -183,6 +194,7 @@ class SubGroup {
     if (region == 0 || region >= table.size()) return nullptr;
     const Region& r = table[region];
     if (maxOffset > r.size || bytes > r.size - maxOffset || (write && !r.writable)) return nullptr;
+    if (write) wg->writes += width;
     return s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
   }
 

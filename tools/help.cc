@@ -40,6 +40,9 @@ constexpr const char* kRunOptions = R"(Options:
   --threads N              host threads for work-groups (default 0: all cores)
   --instruction-budget N   sub-group instructions one work-group may execute before an
                            instruction-budget error (default 2^30)
+  --schedule POLICY        how sub-groups of a work-group interleave: round-robin (default)
+                           or random[:SEED] (a seeded random pick at every switch point)
+  --check-uninitialized    report reads of private or local memory that was never written
   --stats                  print execution statistics to stderr: launch time (without
                            compiling/loading), sub-group and lane instructions, lanes/s
   -h, --help               this help

@@ -25,6 +25,14 @@ uint64_t number(std::string_view option, std::string_view text, uint64_t min, ui
   return value;
 }
 
+// "round-robin" -> unset; "random" -> seed 0; "random:SEED" -> SEED.
+std::optional<uint64_t> parseSchedule(std::string_view option, std::string_view text) {
+  if (text == "round-robin") return std::nullopt;
+  if (text == "random") return 0;
+  if (text.substr(0, 7) == "random:") return number(option, text.substr(7), 0, ~0ull);
+  fail(fmt::format("{} '{}' is not round-robin, random or random:SEED", option, text));
+}
+
 struct Option {
   std::string_view name;
   bool takesValue;
@@ -56,6 +64,10 @@ const std::vector<Option>& options() {
       {"--instruction-budget", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.instructionBudget = number(n, v, 1, ~0ull); }},
       {"--stats", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.stats = true; }},
+      {"--schedule", true, kLaunching, false,
+       [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
+      {"--check-uninitialized", false, kLaunching, false,
+       [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
   };
   return table;
 }

@@ -27,6 +27,8 @@ struct RunOptions {
   std::optional<unsigned> threads;
   std::optional<uint64_t> instructionBudget;
   bool stats = false;
+  std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
+  bool checkUninitialized = false;
 
   bool isSim() const;
 };

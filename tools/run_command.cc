@@ -123,6 +123,11 @@ LaunchOptions launchOptions(const RunOptions& o) {
   if (o.subGroupSize) options.subGroupSize = *o.subGroupSize;
   if (o.threads) options.threads = *o.threads;
   if (o.instructionBudget) options.instructionBudget = *o.instructionBudget;
+  if (o.scheduleSeed) {
+    options.schedule = LaunchOptions::Schedule::Random;
+    options.scheduleSeed = *o.scheduleSeed;
+  }
+  options.checkUninitialized = o.checkUninitialized;
   return options;
 }
 
