@@ -26,6 +26,12 @@ bool isSupported(Capability c) {
     case Capability::Int8:
     case Capability::GenericPointer:
     case Capability::Int64Atomics:
+    case Capability::AtomicFloat16AddEXT:
+    case Capability::AtomicFloat32AddEXT:
+    case Capability::AtomicFloat64AddEXT:
+    case Capability::AtomicFloat16MinMaxEXT:
+    case Capability::AtomicFloat32MinMaxEXT:
+    case Capability::AtomicFloat64MinMaxEXT:
     case Capability::Groups:
     case Capability::GroupNonUniform:
     case Capability::GroupNonUniformVote:

@@ -121,13 +121,29 @@ std::vector<uint32_t> withStandardIntWidths(std::vector<uint32_t> words) {
   return words;
 }
 
+std::vector<uint32_t> withStrongCompareExchange(std::vector<uint32_t> words) {
+  if (words.size() < kHeaderWords || words[1] < 0x00010400) return words;
+  for (size_t pos = kHeaderWords; pos < words.size();) {
+    uint32_t count = words[pos] >> 16;
+    if (count == 0 || pos + count > words.size()) return words;
+    if (static_cast<spv::Op>(words[pos] & 0xffff) == spv::Op::OpAtomicCompareExchangeWeak)
+      words[pos] = (count << 16) | uint32_t(spv::Op::OpAtomicCompareExchange);
+    pos += count;
+  }
+  return words;
+}
+
 void validate(const std::vector<uint32_t>& words) {
   if (words.size() < kHeaderWords)
     throw Error("invalid-module", "truncated module: shorter than the SPIR-V header");
   // SPIRV-Tools 2023.1 rejects integer widths other than 8/16/32/64 even with
   // SPV_INTEL_arbitrary_precision_integers, which clang emits for narrowed switches:
   // the copy that is validated declares them with a free standard width instead.
-  std::vector<uint32_t> stripped = withStandardIntWidths(withoutDebugInfo(words));
+  // llvm-spirv-15 emits OpAtomicCompareExchangeWeak (same operands as the strong form) in
+  // SPIR-V 1.4 modules, where SPIRV-Tools no longer accepts it: validate it as the strong
+  // form, which is also how it executes (a strong exchange is a valid weak one).
+  std::vector<uint32_t> stripped =
+      withStrongCompareExchange(withStandardIntWidths(withoutDebugInfo(words)));
   spvtools::SpirvTools tools(targetEnvironment(words[1]));
   std::string message;
   tools.SetMessageConsumer(

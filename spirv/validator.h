@@ -15,6 +15,10 @@ void validate(const std::vector<uint32_t>& words);
 // redeclared at an unused standard width of at most 32 bits, for validation only.
 std::vector<uint32_t> withStandardIntWidths(std::vector<uint32_t> words);
 
+// The words of a SPIR-V >= 1.4 module with OpAtomicCompareExchangeWeak (which 1.4
+// removed, but llvm-spirv-15 still emits) rewritten to OpAtomicCompareExchange.
+std::vector<uint32_t> withStrongCompareExchange(std::vector<uint32_t> words);
+
 // The words minus every OpExtInst of an OpenCL.DebugInfo.100 import and the import.
 std::vector<uint32_t> withoutDebugInfo(const std::vector<uint32_t>& words);
 

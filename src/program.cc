@@ -10,6 +10,7 @@
 #include "spirv/error.h"
 #include "src/builtins.h"
 #include "src/lowering.h"
+#include "src/ops/shadow_memory.h"
 #include "src/workgroup.h"
 
 namespace spvsim {
@@ -190,9 +191,12 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const Lo
   return bound;
 }
 
-// One host thread's storage, reused for every work-group it runs.
+// One host thread's storage, reused for every work-group it runs. With the
+// uninitialised-read checker on, each lane's private arena and the local arena are twice
+// their data size: the second half is the shadow (src/ops/shadow_memory.h).
 struct Worker {
   std::vector<uint8_t> regStorage, privStorage, local;
+  uint64_t privStride = 0;  // bytes per lane of privStorage
   std::vector<SubGroup> sgs;
   uint8_t* regsFor(size_t i, const LoweredKernel& k) {
     uintptr_t base = reinterpret_cast<uintptr_t>(regStorage.data());
@@ -208,10 +212,12 @@ struct GroupOutput {
 };
 
 void prepareWorker(Worker& w, const LoweredKernel& k, const BoundArgs& args, size_t maxSubGroups,
-                   const MemoryMap& mem) {
+                   const MemoryMap& mem, bool shadow) {
+  const uint64_t copies = shadow ? 2 : 1;
   w.regStorage.assign(size_t(k.registerBytes) * maxSubGroups + 64, 0);
-  w.privStorage.assign(size_t(mem.privateArenaBytes) * k.width * maxSubGroups + 8, 0);
-  w.local.assign(mem.localArenaBytes + 8, 0);
+  w.privStride = mem.privateArenaBytes * copies;
+  w.privStorage.assign(size_t(w.privStride) * k.width * maxSubGroups + 8, 0);
+  w.local.assign(mem.localArenaBytes * copies + 8, 0);
   w.sgs.resize(maxSubGroups);
   const LoweredFunction& entry = k.functions[0];
   for (size_t i = 0; i < maxSubGroups; ++i) {
@@ -242,6 +248,7 @@ void startSubGroup(SubGroup& sg, const LoweredKernel& k, const BoundArgs& args,
   // memory it never wrote sees the same zeros whatever ran before on this host thread.
   std::memset(sg.priv, 0, size_t(sg.width) * sg.privateBytes);
   writeBuiltins(sg, k);
+  if (sg.wg->launch->checkUninitialized) markStartState(sg, k);
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     uint8_t* lane = sg.priv + l * sg.privateBytes;
     for (const auto& [region, bytes] : k.privateInits)
@@ -303,7 +310,7 @@ LaunchResult Program::launch(const std::string& kernel, const NDRange& requested
   std::vector<std::vector<GroupOutput>> outputs(threads);
   auto work = [&](unsigned t) {
     Worker w;
-    prepareWorker(w, k, bound, maxSubGroups, mem);
+    prepareWorker(w, k, bound, maxSubGroups, mem, ctx.checkUninitialized);
     uint64_t mySteps = 0, myLaneSteps = 0;
     for (uint64_t g; !abort.load(std::memory_order_relaxed) && (g = next++) < groups;) {
       GroupOutput out{g, {}, {}};
@@ -328,8 +335,8 @@ LaunchResult Program::launch(const std::string& kernel, const NDRange& requested
         sg.id = static_cast<uint32_t>(i);
         sg.firstLocalLinear = static_cast<uint32_t>(i * width);
         sg.liveLanes = static_cast<uint32_t>(std::min<uint64_t>(width, items - i * width));
-        sg.privateBytes = mem.privateArenaBytes;
-        sg.priv = w.privStorage.data() + i * width * mem.privateArenaBytes;
+        sg.privateBytes = w.privStride;
+        sg.priv = w.privStorage.data() + i * width * w.privStride;
         sg.wg = &wg;
         startSubGroup(sg, k, bound, mem);
       }

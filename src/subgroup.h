@@ -167,9 +167,22 @@ class SubGroup {
       error = AccessError::ReadOnly;
       return nullptr;
     }
-    if (write) ++wg->writes;
     error = AccessError::Ok;
-    return (arena ? arena + r.arenaOffset : r.base) + offset;
+    uint8_t* host = (arena ? arena + r.arenaOffset : r.base) + offset;
+    if (write) noteWrite(s, host, bytes);
+    return host;
+  }
+
+  // Every write counts for spin detection; with the uninitialised-read checker on, a
+  // local or private write also marks its bytes written in the shadow half of the
+  // arena (src/ops/shadow_memory.h), whoever the writer is (stores, atomics, block
+  // writes, built-ins' pointer outputs).
+  void noteWrite(Space s, uint8_t* host, uint64_t bytes) const {
+    ++wg->writes;
+    if (!wg->launch->checkUninitialized) return;
+    const MemoryMap& mem = *wg->launch->memory;
+    if (s == Space::Local) std::memset(host + mem.localArenaBytes, 1, bytes);
+    if (s == Space::Private) std::memset(host + mem.privateArenaBytes, 1, bytes);
   }
 
   // Fast path for an access by all `width` lanes that stays inside one Global,

@@ -1,5 +1,7 @@
-// Runs one work-group: its sub-groups interleaved by a deterministic round-robin that
-// switches at barriers and after a quantum of instructions.
+// Runs one work-group: its sub-groups interleaved round-robin or in a seeded random
+// order, switching at barriers, at yield points (atomics) and after a quantum of
+// instructions; a work-group whose sub-groups can never progress is reported as a
+// `deadlock` (see workgroup.cc).
 #pragma once
 
 #include <vector>
@@ -9,7 +11,7 @@
 namespace spvsim {
 
 // Runs until every sub-group is done or the work-group aborts (a fatal diagnostic,
-// barrier divergence, the instruction budget).
+// barrier divergence, deadlock, the instruction budget).
 void runWorkGroup(WorkGroupContext& wg, std::vector<SubGroup>& subGroups, size_t count);
 
 }  // namespace spvsim

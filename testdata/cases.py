@@ -397,6 +397,25 @@ def model_shift_left(args, c):
     pass
 
 
+def model_window_sum(args, c):
+    # out[i] = sum of the work-group's tile[l .. l + width - 1]; never-written tile
+    # elements read as 0 (spvsim zeroes local memory per work-group).
+    src, out, width = args[0].values, args[1].values, args[2].value
+    for g in range(0, len(out), 16):
+        tile = src[g:g + 16] + [0] * 16
+        for l in range(16):
+            out[g + l] = wrap(sum(tile[l:l + width]), 'int')
+
+
+def model_histogram(args, c):
+    # Both kernels: one count per work-item in bin data[i] % nbins, on top of the
+    # buffer's initial counts (atomics make the order irrelevant).
+    data, bins, nbins = args[0].values, args[1].values, args[2].value
+    for w in work_items(c.glob, c.local):
+        b = data[w.global_id[0]] % nbins
+        bins[b] = u32(bins[b] + 1)
+
+
 # --- sub-group families (issue 3) ---------------------------------------------------------
 
 def sub_groups(c, S):
@@ -801,12 +820,34 @@ CASES = [
          sub_group_size=8, args=['buffer:uint[40]=range(0)'], rc=2, dump=False,
          stderr_has=[r'^error: misaligned-block-io:'], pocl=False),
 
+    # --- atomics (issue 5): histograms in global memory and via local memory --------
+    Case('atomics_histogram_global', 'atomics.cl', 'histogram_global', [1000], [100],
+         args=['buffer:uint[1000]=range(3,7)', 'buffer:uint[16]=fill(5)', 'uint:16'],
+         model=model_histogram),
+    Case('atomics_histogram_global_3_threads', 'atomics.cl', 'histogram_global', [4096], [64],
+         sub_group_size=32, args=['buffer:uint[4096]=range(0,13)', 'buffer:uint[10]=zero',
+                                  'uint:10'],
+         model=model_histogram, extra_argv=['--threads', '3']),
+    Case('atomics_histogram_local', 'atomics.cl', 'histogram_local', [1024], [64],
+         sub_group_size=8, args=['buffer:uint[1024]=range(1,3)', 'buffer:uint[16]=fill(2)',
+                                 'uint:16', 'local:64'],
+         model=model_histogram),
+
     # --- printf -----------------------------------------------------------------------
     Case('printf_one', 'printf.cl', 'print_one', [1], [1], args=['buffer:int[1]=values(42)'],
          model=model_print_one, stdout=PRINT_ONE_STDOUT),
     Case('printf_each', 'printf.cl', 'print_each', [8], [8],
          args=['buffer:float[8]=range(0,0.25)'], model=model_print_each,
          stdout=PRINT_EACH_STDOUT, stdout_sorted=True),
+
+    # --- uninitialised-read checker (issue 5): local reads past what the group stored ----
+    Case('uninitialized_clean', 'uninitialized.cl', 'window_sum', [64], [16],
+         args=['buffer:int[64]=range(3,2)', 'buffer:int[64]=zero', 'int:1'],
+         model=model_window_sum, extra_argv=['--check-uninitialized']),
+    Case('uninitialized_local_read', 'uninitialized.cl', 'window_sum', [64], [16],
+         args=['buffer:int[64]=range(3,2)', 'buffer:int[64]=zero', 'int:3'], rc=2, dump=False,
+         stderr_has=[r'^error: uninitialized-read:', r'local variable', r'window_sum'],
+         extra_argv=['--check-uninitialized'], pocl=False),
 
     # --- kernel errors: exit 2 ----------------------------------------------------------
     Case('oob_read_past_end', 'oob.cl', 'shift_left', [32], [16],

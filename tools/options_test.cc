@@ -152,6 +152,23 @@ TEST(CommandLine, Errors) {
             "--local, --global-offset and --arg");
 }
 
+TEST(CommandLine, Schedule) {
+  auto seed = [](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", "k.spv", "--global", "4"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return parse(args).options.scheduleSeed;
+  };
+  EXPECT_EQ(seed({}), std::nullopt);  // round-robin
+  EXPECT_EQ(seed({"--schedule", "round-robin"}), std::nullopt);
+  EXPECT_EQ(seed({"--schedule", "random"}), 0u);
+  EXPECT_EQ(seed({"--schedule=random:42"}), 42u);
+  EXPECT_EQ(seed({"--schedule", "random:18446744073709551615"}), ~0ull);
+  EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--schedule", "fifo"}),
+            "--schedule 'fifo' is not round-robin, random or random:SEED");
+  EXPECT_NE(errorOf({"run", "k.spv", "--global", "4", "--schedule", "random:x"}).find("'x'"),
+            std::string::npos);
+}
+
 TEST(Help, ListsEveryOptionAndArgForm) {
   const std::string run = helpText(Command::Run);
   for (const char* needle : {"--kernel",

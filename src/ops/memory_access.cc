@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "src/ops/elementwise.h"
+#include "src/ops/shadow_memory.h"
 
 namespace spvsim {
 namespace {
@@ -15,18 +16,26 @@ using spirv::TypeKind;
 using spv::Op;
 
 // Failed lanes are reported once per instruction; their loaded value is 0.
+//
+// Each handler tests the uninitialised-read checker once per sub-group instruction and
+// runs an instantiation without shadow code when it is off. (Lowered kernels are cached
+// per (kernel, sub-group size) and shared by launches with and without the checker, so
+// picking variants at lowering would double the cache key; a launch-constant branch per
+// instruction is the cheaper price.) The unchecked fast paths are unchanged.
 template <uint32_t N>
-struct Load {
-  static void run(SubGroup& sg, const Inst& in) {
+struct Load : CheckedDispatch<Load<N>> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
     if (const uint8_t* base = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(r + size_t(l) * bytes, base + (ptr[l] & kOffsetMask), bytes);
+      if constexpr (Checked) checkUniform(sg, in, ptr, base, bytes);
       return;
     }
-    LaneMask failed, misaligned;
+    LaneMask failed, misaligned, uninitialized;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
       const uint8_t* src = sg.resolve(ptr[l], l, bytes, false, err);
@@ -38,22 +47,42 @@ struct Load {
       }
       if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
       std::memcpy(r + size_t(l) * bytes, src, bytes);
+      if constexpr (Checked)
+        if (uninitializedBytes(sg, ptr[l], src, bytes)) uninitialized.set(l);
     });
     if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, false);
     if (misaligned.any())
       sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, bytes, false);
+    if constexpr (Checked)
+      if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
+  }
+
+  // The fast path's lanes all read one local (or global/constant: no shadow) region.
+  static void checkUniform(SubGroup& sg, const Inst& in, const uint64_t* ptr, const uint8_t* base,
+                           uint32_t bytes) {
+    if (pointerSpace(ptr[0]) != Space::Local) return;
+    LaneMask uninitialized;
+    for (uint32_t l = 0; l < sg.width; ++l)
+      if (uninitializedBytes(sg, ptr[l], base + (ptr[l] & kOffsetMask), bytes))
+        uninitialized.set(l);
+    if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
   }
 };
 
 template <uint32_t N>
-struct Store {
-  static void run(SubGroup& sg, const Inst& in) {
+struct Store : CheckedDispatch<Store<N>> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
     if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(base + (ptr[l] & kOffsetMask), v + size_t(l) * bytes, bytes);
+      if constexpr (Checked)
+        if (pointerSpace(ptr[0]) == Space::Local)  // all lanes: one region
+          for (uint32_t l = 0; l < sg.width; ++l)
+            markShadow(sg, ptr[l], base + (ptr[l] & kOffsetMask), bytes);
       return;
     }
     LaneMask failed, misaligned;
@@ -67,6 +96,7 @@ struct Store {
       }
       if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
       std::memcpy(dst, v + size_t(l) * bytes, bytes);
+      if constexpr (Checked) markShadow(sg, ptr[l], dst, bytes);
     });
     if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, true);
     if (misaligned.any())
@@ -273,8 +303,10 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
 }
 
 // OpCopyMemory / OpCopyMemorySized: in.a target, in.b source, bytes in.n or from in.c.
-template <bool Sized>
-void copyMemory(SubGroup& sg, const Inst& in) {
+// With the checker on, the copy carries the source's shadow to the target rather than
+// checking it: copying a struct with padding or unwritten members is not a read.
+template <bool Sized, bool Checked>
+void copyMemoryExec(SubGroup& sg, const Inst& in) {
   const uint64_t* dst = sg.reg<uint64_t>(in.a);
   const uint64_t* src = sg.reg<uint64_t>(in.b);
   LaneMask failed;
@@ -297,10 +329,17 @@ void copyMemory(SubGroup& sg, const Inst& in) {
       failedBytes = bytes;
       return;
     }
+    if constexpr (Checked) copyShadow(sg, dst[l], d, src[l], s, bytes);
     std::memmove(d, s, bytes);
   });
   if (failed.any())
     sg.reportAccess(in, firstErr, failed, failedWrite ? dst : src, failedBytes, failedWrite);
+}
+
+template <bool Sized>
+void copyMemory(SubGroup& sg, const Inst& in) {
+  checkingUninitialized(sg) ? copyMemoryExec<Sized, true>(sg, in)
+                            : copyMemoryExec<Sized, false>(sg, in);
 }
 
 void lowerCopyMemory(Lowerer& lw, const spirv::Instruction& inst) {

@@ -15,6 +15,7 @@
 
 #include "src/ops/convert_math.h"
 #include "src/ops/elementwise.h"
+#include "src/ops/shadow_memory.h"
 
 namespace spvsim {
 namespace {
@@ -53,21 +54,33 @@ class AccessLog {
       failed_[int(AccessError::Misaligned)].set(l);
     return host;
   }
+  // Uninitialised-read checker (only while checking): a load checks the bytes it read,
+  // a store marks the bytes it wrote.
+  void checkRead(const SubGroup& sg, uint32_t l, const uint8_t* host, uint64_t bytes) {
+    if (host && uninitializedBytes(sg, addresses_[l], host, bytes)) uninitialized_.set(l);
+  }
+  void markWrite(const SubGroup& sg, uint32_t l, const uint8_t* host, uint64_t bytes) const {
+    if (host) markShadow(sg, addresses_[l], host, bytes);
+  }
+
   void report(SubGroup& sg, const Inst& in, uint64_t bytes, bool write) const {
     for (int k = 0; k < kKinds; ++k)
       if (failed_[k].any())
         sg.reportAccess(in, AccessError(k), failed_[k], addresses_, bytes, write);
+    if (uninitialized_.any()) reportUninitialized(sg, in, uninitialized_, addresses_, bytes);
   }
 
  private:
   static constexpr int kKinds = int(AccessError::InvalidSpace) + 1;
   LaneMask failed_[kKinds];
+  LaneMask uninitialized_;
   uint64_t addresses_[kMaxSubGroupSize] = {};
 };
 
 // vloadn: a byte copy of `aux` elements.
-struct LoadElements {
-  static void run(SubGroup& sg, const Inst& in) {
+struct LoadElements : CheckedDispatch<LoadElements> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * ad.memBytes;
     AccessLog log;
@@ -78,14 +91,16 @@ struct LoadElements {
         std::memcpy(dst, src, bytes);
       else
         std::memset(dst, 0, uint64_t(in.n) * ad.memBytes);
+      if constexpr (Checked) log.checkRead(sg, l, src, bytes);
     });
     log.report(sg, in, bytes, false);
   }
 };
 
 // vstoren.
-struct StoreElements {
-  static void run(SubGroup& sg, const Inst& in) {
+struct StoreElements : CheckedDispatch<StoreElements> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * ad.memBytes;
     AccessLog log;
@@ -93,6 +108,7 @@ struct StoreElements {
       const uint8_t* src = sg.reg<uint8_t>(in.c) + uint64_t(l) * in.n * ad.memBytes;
       uint8_t* dst = log.access(sg, l, addressOf(sg, in, l, ad), bytes, ad.align, true);
       if (dst) std::memcpy(dst, src, bytes);
+      if constexpr (Checked) log.markWrite(sg, l, dst, bytes);
     });
     log.report(sg, in, bytes, true);
   }
@@ -100,8 +116,9 @@ struct StoreElements {
 
 // vload_half(n), vloada_halfn: halves in memory, F (float or double) in the register.
 template <class F>
-struct LoadHalves {
-  static void run(SubGroup& sg, const Inst& in) {
+struct LoadHalves : CheckedDispatch<LoadHalves<F>> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * 2;
     AccessLog log;
@@ -113,6 +130,7 @@ struct LoadHalves {
         if (src) std::memcpy(&h, src + 2 * c, 2);
         dst[c] = F(h);
       }
+      if constexpr (Checked) log.checkRead(sg, l, src, bytes);
     });
     log.report(sg, in, bytes, false);
   }
@@ -120,8 +138,9 @@ struct LoadHalves {
 
 // vstore_half(n)(_r), vstorea_halfn(_r): F values rounded to half by M.
 template <class F, Round M>
-struct StoreHalves {
-  static void run(SubGroup& sg, const Inst& in) {
+struct StoreHalves : CheckedDispatch<StoreHalves<F, M>> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * 2;
     AccessLog log;
@@ -133,6 +152,7 @@ struct StoreHalves {
         _Float16 h = ops::floatToFloat<_Float16>(src[c], M);
         std::memcpy(dst + 2 * c, &h, 2);
       }
+      if constexpr (Checked) log.markWrite(sg, l, dst, bytes);
     });
     log.report(sg, in, bytes, true);
   }
