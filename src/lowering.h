@@ -197,4 +197,44 @@ ExecFn pickFloat(Scalar s) {
   }
 }
 
+// Picks H<uintN_t> by an element's size: integers, floats (by their bits) and, when
+// `bools`, booleans (1 byte); nullptr for other kinds. For handlers that only move bits.
+template <template <class> class H>
+ExecFn pickBits(Scalar s, bool bools = false) {
+  switch (s) {
+    case Scalar::Bool:
+      return bools ? &H<uint8_t>::run : nullptr;
+    case Scalar::U8:
+      return &H<uint8_t>::run;
+    case Scalar::U16:
+    case Scalar::F16:
+      return &H<uint16_t>::run;
+    case Scalar::U32:
+    case Scalar::F32:
+      return &H<uint32_t>::run;
+    case Scalar::U64:
+    case Scalar::F64:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+// Picks H<uintN_t> for elements of `bytes` bytes (1, 2, 4, 8); nullptr otherwise.
+template <template <class> class H>
+ExecFn pickByBytes(uint64_t bytes) {
+  switch (bytes) {
+    case 1:
+      return &H<uint8_t>::run;
+    case 2:
+      return &H<uint16_t>::run;
+    case 4:
+      return &H<uint32_t>::run;
+    case 8:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace spvsim

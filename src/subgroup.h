@@ -207,8 +207,14 @@ class SubGroup {
     if (region == 0 || region >= table.size()) return nullptr;
     const Region& r = table[region];
     if (maxOffset > r.size || bytes > r.size - maxOffset || (write && !r.writable)) return nullptr;
-    if (write) wg->writes += width;
-    return s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
+    uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
+    if (write) {
+      wg->writes += width;
+      if (wg->launch->checkUninitialized && s == Space::Local)
+        for (uint32_t l = 0; l < width; ++l)
+          std::memset(base + (ptrs[l] & kOffsetMask) + mem.localArenaBytes, 1, bytes);
+    }
+    return base;
   }
 
   // Records a diagnostic at instruction `in` for `lanes` of this sub-group.

@@ -18,25 +18,6 @@ namespace {
 
 using spv::Op;
 
-void requireSubgroupScope(Lowerer& lw, const spirv::Instruction& inst) {
-  if (ops::groupScope(lw, inst) != ops::GroupScope::Subgroup)
-    lw.unsupported(inst, "Workgroup execution scope for a non-uniform group operation");
-}
-
-// Lane l's value of an unsigned integer register of `bytes` bytes per lane.
-uint64_t laneUint(const SubGroup& sg, uint32_t reg, uint32_t l, uint32_t bytes) {
-  switch (bytes) {
-    case 1:
-      return sg.reg<uint8_t>(reg)[l];
-    case 2:
-      return sg.reg<uint16_t>(reg)[l];
-    case 4:
-      return sg.reg<uint32_t>(reg)[l];
-    default:
-      return sg.reg<uint64_t>(reg)[l];
-  }
-}
-
 LaneMask laneBallot(const SubGroup& sg, uint32_t reg, uint32_t l) {
   const uint32_t* w = sg.reg<uint32_t>(reg) + size_t(l) * 4;
   LaneMask m;
@@ -107,7 +88,7 @@ void readFromLane(SubGroup& sg, const Inst& in, uint64_t src, const char* what) 
 template <class T>
 struct Broadcast {
   static void run(SubGroup& sg, const Inst& in) {
-    auto id = [&](uint32_t l) { return laneUint(sg, in.b, l, in.aux); };
+    auto id = [&](uint32_t l) { return ops::laneUint(sg, in.b, l, in.aux); };
     const LaneMask differ = lanesDiffering(sg, id);
     if (differ.any())
       reportNonUniform(sg, in, differ, "the broadcast lane id", std::to_string(id(sg.mask.first())),
@@ -156,7 +137,7 @@ void ballotBitExtract(SubGroup& sg, const Inst& in) {
   uint8_t* r = sg.reg<uint8_t>(in.r);
   LaneMask outside;
   sg.forActive([&](uint32_t l) {
-    const uint64_t index = laneUint(sg, in.b, l, in.aux);
+    const uint64_t index = ops::laneUint(sg, in.b, l, in.aux);
     if (index >= sg.liveLanes) outside.set(l);
     r[l] = index < sg.liveLanes && laneBallot(sg, in.a, l).test(uint32_t(index));
   });
@@ -165,7 +146,7 @@ void ballotBitExtract(SubGroup& sg, const Inst& in) {
   sg.report(in, "shuffle-out-of-range",
             fmt::format("sub-group ballot_bit_extract in lane {} reads bit {}, but the sub-group "
                         "has {} lanes; the result is undefined (0 is used)",
-                        l, laneUint(sg, in.b, l, in.aux), sg.liveLanes),
+                        l, ops::laneUint(sg, in.b, l, in.aux), sg.liveLanes),
             outside, Severity::Warning);
 }
 
@@ -198,26 +179,6 @@ struct BallotFind {
   }
 };
 
-template <template <class> class H>
-ExecFn pickBySize(const Shape& s) {
-  switch (s.scalar) {
-    case Scalar::Bool:
-    case Scalar::U8:
-      return &H<uint8_t>::run;
-    case Scalar::U16:
-    case Scalar::F16:
-      return &H<uint16_t>::run;
-    case Scalar::U32:
-    case Scalar::F32:
-      return &H<uint32_t>::run;
-    case Scalar::U64:
-    case Scalar::F64:
-      return &H<uint64_t>::run;
-    default:
-      return nullptr;
-  }
-}
-
 // Ballot operands must be uint4 (SPIR-V: four 32-bit components in OpenCL's use).
 void requireBallotType(Lowerer& lw, const spirv::Instruction& inst, spirv::Id typeId) {
   const Shape s = lw.shape(typeId);
@@ -227,9 +188,9 @@ void requireBallotType(Lowerer& lw, const spirv::Instruction& inst, spirv::Id ty
 
 template <template <class> class H, bool HasId>
 void lowerBroadcast(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   const Shape s = lw.shape(inst.resultType);
-  const ExecFn fn = pickBySize<H>(s);
+  const ExecFn fn = pickBits<H>(s.scalar, true);
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   const uint32_t a = lw.reg(Lowerer::operand(inst, 1));
   uint32_t b = 0, idBytes = 0;
@@ -245,21 +206,21 @@ void lowerBroadcast(Lowerer& lw, const spirv::Instruction& inst) {
 }
 
 void lowerBallot(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   requireBallotType(lw, inst, inst.resultType);
   const uint32_t a = lw.reg(Lowerer::operand(inst, 1));
   lw.emit(inst, &ballot).a = a;
 }
 
 void lowerInverseBallot(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   requireBallotType(lw, inst, lw.typeIdOfValue(Lowerer::operand(inst, 1)));
   const uint32_t a = lw.reg(Lowerer::operand(inst, 1));
   lw.emit(inst, &inverseBallot).a = a;
 }
 
 void lowerBitExtract(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   requireBallotType(lw, inst, lw.typeIdOfValue(Lowerer::operand(inst, 1)));
   const uint32_t a = lw.reg(Lowerer::operand(inst, 1));
   const uint32_t b = lw.reg(Lowerer::operand(inst, 2));
@@ -281,7 +242,7 @@ void emitBallotToInt(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn, siz
 }
 
 void lowerBitCount(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   const auto op = static_cast<spv::GroupOperation>(Lowerer::operand(inst, 1));
   if (op != spv::GroupOperation::Reduce && op != spv::GroupOperation::InclusiveScan &&
       op != spv::GroupOperation::ExclusiveScan)
@@ -298,7 +259,7 @@ struct Find {
 
 template <bool Msb>
 void lowerFind(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   emitBallotToInt(lw, inst, pickUnsigned<Find<Msb>::template H>(lw.shape(inst.resultType).scalar),
                   1, 0);
 }

@@ -87,40 +87,16 @@ Program& program() {
   return *p;
 }
 
-ArgBinding uintArg(uint32_t v) {
-  std::vector<uint8_t> b(4);
-  std::memcpy(b.data(), &v, 4);
-  return ArgBinding::bytes(b);
-}
+using Config = testing::SubGroupConfig;
+using Expected = testing::ExpectedDiagnostic;
+using testing::expectDiagnostics;
+using testing::mix;
+using testing::sameBits;
+using testing::uintArg;
 
-// One launch configuration and the model's view of it.
-struct Config {
-  uint32_t width;
-  const RangeCase* range;
-  uint32_t mask;
-  std::vector<SubGroupModel> subGroups;
-  uint64_t items() const { return testing::globalItems(range->range); }
-  bool active(uint32_t lane) const { return laneSelected(mask, lane); }
-  std::vector<uint32_t> activeLanes(const SubGroupModel& sg) const {
-    std::vector<uint32_t> lanes;
-    for (uint32_t l = 0; l < sg.items.size(); ++l)
-      if (active(l)) lanes.push_back(l);
-    return lanes;
-  }
-};
-
-Config makeConfig(uint32_t width, const RangeCase& rc, uint32_t mask) {
-  return {width, &rc, mask, partitionSubGroups(rc.range, width)};
-}
-
-void forEachConfig(const std::function<void(const Config&)>& f,
-                   const std::vector<uint32_t>& masks = ctsLaneMasks()) {
-  for (uint32_t width : subGroupSizes())
-    for (const RangeCase& rc : rangeCases())
-      for (uint32_t mask : masks) {
-        SCOPED_TRACE(fmt::format("{}, sub-group size {}, mask 0x{:08x}", rc.name, width, mask));
-        f(makeConfig(width, rc, mask));
-      }
+inline void forEachConfig(const std::function<void(const Config&)>& f,
+                          const std::vector<uint32_t>& masks = testing::ctsLaneMasks()) {
+  testing::forEachSubGroupConfig(f, masks);
 }
 
 LaunchResult launch(const Config& c, const std::string& kernel, std::vector<ArgBinding> args,
@@ -131,58 +107,6 @@ LaunchResult launch(const Config& c, const std::string& kernel, std::vector<ArgB
   return program().launch(kernel, c.range->range, args, o);
 }
 
-// A diagnostic the model expects: the lanes of each sub-group (partition order) that
-// should report it.
-struct Expected {
-  std::string kind;
-  Severity severity;
-  std::vector<std::vector<uint32_t>> lanes;
-};
-
-// Diagnostics fold by (kind, instruction): the survivor is the first reporting
-// sub-group's, with the other reporting sub-groups counted in `repeats`.
-void expectDiagnostics(const LaunchResult& r, const Config& c,
-                       const std::vector<Expected>& expected) {
-  size_t matched = 0;
-  for (const Expected& e : expected) {
-    size_t first = c.subGroups.size(), count = 0;
-    for (size_t s = 0; s < e.lanes.size(); ++s)
-      if (!e.lanes[s].empty()) {
-        if (first == c.subGroups.size()) first = s;
-        ++count;
-      }
-    std::vector<const Diagnostic*> found;
-    for (const auto& d : r.diagnostics)
-      if (d.kind == e.kind) found.push_back(&d);
-    if (count == 0) {
-      EXPECT_TRUE(found.empty()) << "unexpected " << e.kind << ":\n" << testing::describe(r);
-      continue;
-    }
-    ++matched;
-    ASSERT_EQ(found.size(), 1u) << e.kind << ":\n" << testing::describe(r);
-    const Diagnostic& d = *found[0];
-    const SubGroupModel& sg = c.subGroups[first];
-    const NDRange& range = c.range->range;
-    const uint64_t gx = (range.global[0] + range.local[0] - 1) / range.local[0];
-    const uint64_t gy = (range.global[1] + range.local[1] - 1) / range.local[1];
-    EXPECT_EQ(d.severity, e.severity) << d.message;
-    EXPECT_EQ(d.lanes, e.lanes[first]) << d.message;
-    ASSERT_TRUE(d.workGroup && d.subGroup);
-    EXPECT_EQ((*d.workGroup)[0] + (*d.workGroup)[1] * gx + (*d.workGroup)[2] * gx * gy,
-              sg.workGroup);
-    EXPECT_EQ(*d.subGroup, sg.id);
-    EXPECT_EQ(d.repeats, count - 1) << d.message;
-  }
-  EXPECT_EQ(r.diagnostics.size(), matched) << testing::describe(r);
-}
-
-// Deterministic pseudo-random bits.
-uint64_t mix(uint64_t k) {
-  k = (k ^ (k >> 31)) * 0x7fb5d329728ea185ull;
-  k = (k ^ (k >> 27)) * 0x81dadef4bc2dd44dull;
-  return k ^ (k >> 33);
-}
-
 // Values whose bits come back unchanged: integers use every bit, floats are small
 // integers (exact in half).
 template <class T>
@@ -191,11 +115,6 @@ T valueAt(uint64_t k) {
     return T(mix(k));
   else
     return T(float(int(mix(k) % 1001) - 500));
-}
-
-template <class T>
-bool sameBits(const T& a, const T& b) {
-  return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
 template <class T>
@@ -342,7 +261,7 @@ TEST(NonUniformBallot, FindLsbMsb) {
 // (bits at or above the maximum sub-group size do not count).
 TEST(NonUniformBallot, FindWithoutConsideredBits) {
   static const std::vector<RangeCase> cases = rangeCases();
-  const Config c = makeConfig(16, cases[0], 0xffffffffu);
+  const Config c{16, &cases[0], 0xffffffffu, testing::partitionSubGroups(cases[0].range, 16)};
   std::vector<Ballot> in(c.items(), Ballot{0, 0, 0, 0x10});
   std::vector<uint32_t> out(2 * c.items(), 999);
   auto r = launch(c, "find", {testing::bind(in), testing::bind(out)});

@@ -15,25 +15,6 @@ namespace {
 
 using spv::Op;
 
-void requireSubgroupScope(Lowerer& lw, const spirv::Instruction& inst) {
-  if (ops::groupScope(lw, inst) != ops::GroupScope::Subgroup)
-    lw.unsupported(inst, "Workgroup execution scope for a non-uniform group operation");
-}
-
-// Lane l's value of an unsigned integer register of `bytes` bytes per lane.
-uint64_t laneUint(const SubGroup& sg, uint32_t reg, uint32_t l, uint32_t bytes) {
-  switch (bytes) {
-    case 1:
-      return sg.reg<uint8_t>(reg)[l];
-    case 2:
-      return sg.reg<uint16_t>(reg)[l];
-    case 4:
-      return sg.reg<uint32_t>(reg)[l];
-    default:
-      return sg.reg<uint64_t>(reg)[l];
-  }
-}
-
 enum class Source { Index, Xor, Up, Down };
 
 // The lane that `lane` reads (SPIR-V: Id; id ^ Mask; id - Delta; id + Delta), or false
@@ -105,7 +86,7 @@ struct Shuffle {
     uint32_t inactiveSrc = 0;
     sg.forActive([&](uint32_t l) {
       uint32_t src = 0;
-      if (!sourceLane<S>(l, laneUint(sg, in.b, l, in.aux), sg.liveLanes, src)) {
+      if (!sourceLane<S>(l, ops::laneUint(sg, in.b, l, in.aux), sg.liveLanes, src)) {
         outside.set(l);
       } else if (!sg.active[src]) {
         if (inactive.none()) inactiveSrc = src;
@@ -119,7 +100,7 @@ struct Shuffle {
     if (outside.any()) {
       const uint32_t l = outside.first();
       sg.report(in, "shuffle-out-of-range",
-                describeOutside<S>(l, laneUint(sg, in.b, l, in.aux), sg.liveLanes) +
+                describeOutside<S>(l, ops::laneUint(sg, in.b, l, in.aux), sg.liveLanes) +
                     "; the result is undefined (0 is used)",
                 outside, Severity::Warning);
     }
@@ -139,7 +120,7 @@ struct Shuffle {
 template <class T>
 struct Rotate {
   static void run(SubGroup& sg, const Inst& in) {
-    auto delta = [&](uint32_t l) { return laneUint(sg, in.b, l, in.aux); };
+    auto delta = [&](uint32_t l) { return ops::laneUint(sg, in.b, l, in.aux); };
     const uint32_t first = sg.mask.first();
     LaneMask differ;
     sg.forActive([&](uint32_t l) {
@@ -167,26 +148,6 @@ struct Rotate {
   }
 };
 
-template <template <class> class H>
-ExecFn pickBySize(Scalar s) {
-  switch (s) {
-    case Scalar::Bool:
-    case Scalar::U8:
-      return &H<uint8_t>::run;
-    case Scalar::U16:
-    case Scalar::F16:
-      return &H<uint16_t>::run;
-    case Scalar::U32:
-    case Scalar::F32:
-      return &H<uint32_t>::run;
-    case Scalar::U64:
-    case Scalar::F64:
-      return &H<uint64_t>::run;
-    default:
-      return nullptr;
-  }
-}
-
 template <Source S>
 struct ShuffleOf {
   template <class T>
@@ -195,7 +156,7 @@ struct ShuffleOf {
 
 // Operands: scope, value, id/mask/delta[, cluster size].
 Inst& emitShuffle(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   const uint32_t a = lw.reg(Lowerer::operand(inst, 1));
   const uint32_t b = lw.reg(Lowerer::operand(inst, 2));
@@ -210,7 +171,7 @@ Inst& emitShuffle(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn) {
 
 template <Source S>
 void lowerShuffle(Lowerer& lw, const spirv::Instruction& inst) {
-  emitShuffle(lw, inst, pickBySize<ShuffleOf<S>::template H>(lw.shape(inst.resultType).scalar));
+  emitShuffle(lw, inst, pickBits<ShuffleOf<S>::template H>(lw.shape(inst.resultType).scalar, true));
 }
 
 // A ClusterSize that is not a power of two or exceeds the sub-group size is undefined
@@ -226,7 +187,7 @@ void lowerRotate(Lowerer& lw, const spirv::Instruction& inst) {
                               c, lw.width));
     cluster = static_cast<uint32_t>(c);
   }
-  emitShuffle(lw, inst, pickBySize<Rotate>(lw.shape(inst.resultType).scalar)).aux2 = cluster;
+  emitShuffle(lw, inst, pickBits<Rotate>(lw.shape(inst.resultType).scalar, true)).aux2 = cluster;
 }
 
 }  // namespace

@@ -11,12 +11,6 @@ namespace {
 
 using spv::Op;
 
-// OpenCL C has no work-group non-uniform operations: only Subgroup scope is lowered.
-void requireSubgroupScope(Lowerer& lw, const spirv::Instruction& inst) {
-  if (ops::groupScope(lw, inst) != ops::GroupScope::Subgroup)
-    lw.unsupported(inst, "Workgroup execution scope for a non-uniform group operation");
-}
-
 void writeBool(SubGroup& sg, uint32_t reg, bool v) {
   uint8_t* r = sg.reg<uint8_t>(reg);
   sg.forActive([&](uint32_t l) { r[l] = v; });
@@ -56,19 +50,19 @@ struct AllEqual {
 };
 
 void lowerElect(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   lw.emit(inst, &elect);
 }
 
 template <bool All>
 void lowerVote(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   const uint32_t predicate = lw.reg(Lowerer::operand(inst, 1));
   lw.emit(inst, &vote<All>).a = predicate;
 }
 
 void lowerAllEqual(Lowerer& lw, const spirv::Instruction& inst) {
-  requireSubgroupScope(lw, inst);
+  ops::requireSubgroupScope(lw, inst);
   const spirv::Id value = Lowerer::operand(inst, 1);
   const Shape s = lw.shapeOfValue(value);
   ExecFn fn = s.isFloat()                ? pickFloat<AllEqual>(s.scalar)

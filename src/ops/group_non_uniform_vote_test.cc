@@ -52,36 +52,15 @@ Program& program() {
   return *p;
 }
 
-ArgBinding uintArg(uint32_t v) {
-  std::vector<uint8_t> b(4);
-  std::memcpy(b.data(), &v, 4);
-  return ArgBinding::bytes(b);
+using Config = testing::SubGroupConfig;
+using testing::uintArg;
+
+inline void forEachConfig(const std::function<void(const Config&)>& f,
+                          const std::vector<uint32_t>& masks = testing::ctsLaneMasks()) {
+  testing::forEachSubGroupConfig(f, masks);
 }
 
 constexpr int32_t kUntouched = -7;  // what lanes that do not run the call keep
-
-// One launch configuration and the model's view of it.
-struct Config {
-  uint32_t width;
-  const RangeCase* range;
-  uint32_t mask;
-  std::vector<SubGroupModel> subGroups;
-  uint64_t items() const { return testing::globalItems(range->range); }
-  std::string name() const {
-    return std::string(range->name) + ", sub-group size " + std::to_string(width) + ", mask 0x" +
-           fmt::format("{:08x}", mask);
-  }
-};
-
-void forEachConfig(const std::function<void(const Config&)>& f) {
-  for (uint32_t width : subGroupSizes())
-    for (const RangeCase& rc : rangeCases())
-      for (uint32_t mask : ctsLaneMasks()) {
-        Config c{width, &rc, mask, partitionSubGroups(rc.range, width)};
-        SCOPED_TRACE(c.name());
-        f(c);
-      }
-}
 
 // Runs `kernel(args..., out, mask)` and checks out: each active lane's value as a
 // boolean (the functions return non-zero for true), untouched elsewhere.

@@ -59,6 +59,26 @@ inline Inst& emitWorkGroupCollective(Lowerer& lw, const spirv::Instruction& inst
   return in;
 }
 
+// Non-uniform operations exist at Subgroup scope only in OpenCL.
+inline void requireSubgroupScope(Lowerer& lw, const spirv::Instruction& inst) {
+  if (groupScope(lw, inst) != GroupScope::Subgroup)
+    lw.unsupported(inst, "Workgroup execution scope for a non-uniform group operation");
+}
+
+// Lane l's value of an unsigned integer register of `bytes` bytes per lane.
+inline uint64_t laneUint(const SubGroup& sg, uint32_t reg, uint32_t l, uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return sg.reg<uint8_t>(reg)[l];
+    case 2:
+      return sg.reg<uint16_t>(reg)[l];
+    case 4:
+      return sg.reg<uint32_t>(reg)[l];
+    default:
+      return sg.reg<uint64_t>(reg)[l];
+  }
+}
+
 // Lane `l`'s element `c` of a register whose lanes hold `stride` elements of T.
 template <class T>
 inline T& laneElement(const SubGroup& sg, uint32_t reg, uint32_t l, uint32_t stride,

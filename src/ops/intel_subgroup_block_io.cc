@@ -125,22 +125,6 @@ struct BlockWrite {
   static void run(SubGroup& sg, const Inst& in) { blockAccess<T, true>(sg, in); }
 };
 
-template <template <class> class H>
-ExecFn pickBySize(uint64_t bytes) {
-  switch (bytes) {
-    case 1:
-      return &H<uint8_t>::run;
-    case 2:
-      return &H<uint16_t>::run;
-    case 4:
-      return &H<uint32_t>::run;
-    case 8:
-      return &H<uint64_t>::run;
-    default:
-      return nullptr;
-  }
-}
-
 // The pointee of a block I/O pointer: a scalar the data's components equal. Private
 // (Function) pointers would name a different block in every lane: unsupported.
 const spirv::Type& blockElement(Lowerer& lw, const spirv::Instruction& inst, spirv::Id ptr,
@@ -163,7 +147,7 @@ void lowerBlock(Lowerer& lw, const spirv::Instruction& inst) {
   const spirv::Id ptr = Lowerer::operand(inst, 0);
   const spirv::Id dataType = Write ? lw.typeIdOfValue(Lowerer::operand(inst, 1)) : inst.resultType;
   const spirv::Type& e = blockElement(lw, inst, ptr, dataType);
-  const ExecFn fn = Write ? pickBySize<BlockWrite>(e.size) : pickBySize<BlockRead>(e.size);
+  const ExecFn fn = Write ? pickByBytes<BlockWrite>(e.size) : pickByBytes<BlockRead>(e.size);
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   const Shape s = lw.shape(dataType);
   const uint32_t a = lw.reg(ptr);

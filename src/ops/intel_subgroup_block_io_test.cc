@@ -105,11 +105,7 @@ LaunchResult launch(const std::string& kernel, const NDRange& range, uint32_t wi
   return program().launch(kernel, range, args, options);
 }
 
-ArgBinding uintArg(uint32_t v) {
-  std::vector<uint8_t> bytes(4);
-  std::memcpy(bytes.data(), &v, 4);
-  return ArgBinding::bytes(bytes);
-}
+using testing::uintArg;
 
 template <class E>
 E makeValue(uint64_t k) {

@@ -146,11 +146,7 @@ ArgBinding bindVector(std::vector<E>& v) {
   return testing::bind(v);
 }
 
-ArgBinding uintArg(uint32_t v) {
-  std::vector<uint8_t> bytes(4);
-  std::memcpy(bytes.data(), &v, 4);
-  return ArgBinding::bytes(bytes);
-}
+using testing::uintArg;
 
 LaunchResult launch(const std::string& kernel, const NDRange& range, uint32_t width,
                     std::vector<ArgBinding> args) {

@@ -70,19 +70,14 @@ struct Load : CheckedDispatch<Load<N>> {
 };
 
 template <uint32_t N>
-struct Store : CheckedDispatch<Store<N>> {
-  template <bool Checked>
-  static void exec(SubGroup& sg, const Inst& in) {
+struct Store {
+  static void run(SubGroup& sg, const Inst& in) {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
     if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(base + (ptr[l] & kOffsetMask), v + size_t(l) * bytes, bytes);
-      if constexpr (Checked)
-        if (pointerSpace(ptr[0]) == Space::Local)  // all lanes: one region
-          for (uint32_t l = 0; l < sg.width; ++l)
-            markShadow(sg, ptr[l], base + (ptr[l] & kOffsetMask), bytes);
       return;
     }
     LaneMask failed, misaligned;
@@ -95,8 +90,7 @@ struct Store : CheckedDispatch<Store<N>> {
         return;
       }
       if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
-      std::memcpy(dst, v + size_t(l) * bytes, bytes);
-      if constexpr (Checked) markShadow(sg, ptr[l], dst, bytes);
+      std::memcpy(dst, v + size_t(l) * bytes, bytes);  // resolve() marked it written
     });
     if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, true);
     if (misaligned.any())

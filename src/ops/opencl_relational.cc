@@ -33,26 +33,6 @@ struct Select {
   }
 };
 
-// The unsigned container of an element kind (floats by their bits).
-template <template <class> class H>
-ExecFn pickBits(Scalar s) {
-  switch (s) {
-    case Scalar::U8:
-      return &H<uint8_t>::run;
-    case Scalar::U16:
-    case Scalar::F16:
-      return &H<uint16_t>::run;
-    case Scalar::U32:
-    case Scalar::F32:
-      return &H<uint32_t>::run;
-    case Scalar::U64:
-    case Scalar::F64:
-      return &H<uint64_t>::run;
-    default:
-      return nullptr;
-  }
-}
-
 uint32_t elementBytes(const Shape& s) { return s.bytes / s.stride; }
 
 void lowerBitselect(Lowerer& lw, const Instruction& inst) {

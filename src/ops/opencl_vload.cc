@@ -54,13 +54,10 @@ class AccessLog {
       failed_[int(AccessError::Misaligned)].set(l);
     return host;
   }
-  // Uninitialised-read checker (only while checking): a load checks the bytes it read,
-  // a store marks the bytes it wrote.
+  // Uninitialised-read checker (only while checking): a load checks the bytes it read
+  // (a store's bytes are marked written by resolve()).
   void checkRead(const SubGroup& sg, uint32_t l, const uint8_t* host, uint64_t bytes) {
     if (host && uninitializedBytes(sg, addresses_[l], host, bytes)) uninitialized_.set(l);
-  }
-  void markWrite(const SubGroup& sg, uint32_t l, const uint8_t* host, uint64_t bytes) const {
-    if (host) markShadow(sg, addresses_[l], host, bytes);
   }
 
   void report(SubGroup& sg, const Inst& in, uint64_t bytes, bool write) const {
@@ -98,9 +95,8 @@ struct LoadElements : CheckedDispatch<LoadElements> {
 };
 
 // vstoren.
-struct StoreElements : CheckedDispatch<StoreElements> {
-  template <bool Checked>
-  static void exec(SubGroup& sg, const Inst& in) {
+struct StoreElements {
+  static void run(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * ad.memBytes;
     AccessLog log;
@@ -108,7 +104,6 @@ struct StoreElements : CheckedDispatch<StoreElements> {
       const uint8_t* src = sg.reg<uint8_t>(in.c) + uint64_t(l) * in.n * ad.memBytes;
       uint8_t* dst = log.access(sg, l, addressOf(sg, in, l, ad), bytes, ad.align, true);
       if (dst) std::memcpy(dst, src, bytes);
-      if constexpr (Checked) log.markWrite(sg, l, dst, bytes);
     });
     log.report(sg, in, bytes, true);
   }
@@ -138,9 +133,8 @@ struct LoadHalves : CheckedDispatch<LoadHalves<F>> {
 
 // vstore_half(n)(_r), vstorea_halfn(_r): F values rounded to half by M.
 template <class F, Round M>
-struct StoreHalves : CheckedDispatch<StoreHalves<F, M>> {
-  template <bool Checked>
-  static void exec(SubGroup& sg, const Inst& in) {
+struct StoreHalves {
+  static void run(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * 2;
     AccessLog log;
@@ -152,7 +146,6 @@ struct StoreHalves : CheckedDispatch<StoreHalves<F, M>> {
         _Float16 h = ops::floatToFloat<_Float16>(src[c], M);
         std::memcpy(dst + 2 * c, &h, 2);
       }
-      if constexpr (Checked) log.markWrite(sg, l, dst, bytes);
     });
     log.report(sg, in, bytes, true);
   }

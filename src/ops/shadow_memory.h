@@ -38,17 +38,8 @@ inline uint8_t* shadowOf(const SubGroup& sg, uint64_t p, const uint8_t* host) {
   }
 }
 
-// Records that `bytes` bytes at `p`/`host` were written. Only call while checking.
-inline void markShadow(const SubGroup& sg, uint64_t p, const uint8_t* host, uint64_t bytes) {
-  if (uint8_t* s = shadowOf(sg, p, host)) std::memset(s, 1, bytes);
-}
-
-// Records that `bytes` bytes at kernel pointer `p` (host address `host` from resolve)
-// were written: for handlers outside the checked loops (atomics, ...). Does nothing
-// when the checker is off or for global/constant memory.
-inline void markInitialized(const SubGroup& sg, uint64_t p, const uint8_t* host, uint64_t bytes) {
-  if (checkingUninitialized(sg)) markShadow(sg, p, host, bytes);
-}
+// Writes mark their bytes in SubGroup::noteWrite (every writer goes through resolve()
+// or uniformRegionBase()), so no handler marks them itself.
 
 // How many of the `bytes` bytes at `p`/`host` were never written (0 for global and
 // constant memory). Only call while checking.

@@ -3,8 +3,12 @@
 // launch into sub-groups, which host models use to compute expected values.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -106,5 +110,100 @@ inline const std::vector<uint32_t>& ctsLaneMasks() {
 }
 
 inline bool laneSelected(uint32_t mask, uint32_t lane) { return (mask >> (lane % 32)) & 1; }
+
+// A uint kernel argument (the lane mask of divergent tests).
+inline ArgBinding uintArg(uint32_t v) {
+  std::vector<uint8_t> b(4);
+  std::memcpy(b.data(), &v, 4);
+  return ArgBinding::bytes(b);
+}
+
+// One launch configuration of a sub-group test and the model's view of it.
+struct SubGroupConfig {
+  uint32_t width;
+  const RangeCase* range;
+  uint32_t mask;
+  std::vector<SubGroupModel> subGroups;
+  uint64_t items() const { return globalItems(range->range); }
+  bool active(uint32_t lane) const { return laneSelected(mask, lane); }
+  std::vector<uint32_t> activeLanes(const SubGroupModel& sg) const {
+    std::vector<uint32_t> lanes;
+    for (uint32_t l = 0; l < sg.items.size(); ++l)
+      if (active(l)) lanes.push_back(l);
+    return lanes;
+  }
+  std::string name() const {
+    return fmt::format("{}, sub-group size {}, mask 0x{:08x}", range->name, width, mask);
+  }
+};
+
+// Runs `f` for every sub-group size x range shape x lane mask.
+inline void forEachSubGroupConfig(const std::function<void(const SubGroupConfig&)>& f,
+                                  const std::vector<uint32_t>& masks = ctsLaneMasks()) {
+  for (uint32_t width : subGroupSizes())
+    for (const RangeCase& rc : rangeCases())
+      for (uint32_t mask : masks) {
+        SubGroupConfig c{width, &rc, mask, partitionSubGroups(rc.range, width)};
+        SCOPED_TRACE(c.name());
+        f(c);
+      }
+}
+
+// A diagnostic the model expects: the lanes of each sub-group (partition order) that
+// should report it.
+struct ExpectedDiagnostic {
+  std::string kind;
+  Severity severity;
+  std::vector<std::vector<uint32_t>> lanes;
+};
+
+// Diagnostics fold by (kind, instruction): the survivor is the first reporting
+// sub-group's, with the other reporting sub-groups counted in `repeats`.
+inline void expectDiagnostics(const LaunchResult& r, const SubGroupConfig& c,
+                              const std::vector<ExpectedDiagnostic>& expected) {
+  size_t matched = 0;
+  for (const ExpectedDiagnostic& e : expected) {
+    size_t first = c.subGroups.size(), count = 0;
+    for (size_t s = 0; s < e.lanes.size(); ++s)
+      if (!e.lanes[s].empty()) {
+        if (first == c.subGroups.size()) first = s;
+        ++count;
+      }
+    std::vector<const Diagnostic*> found;
+    for (const auto& d : r.diagnostics)
+      if (d.kind == e.kind) found.push_back(&d);
+    if (count == 0) {
+      EXPECT_TRUE(found.empty()) << "unexpected " << e.kind << ":\n" << describe(r);
+      continue;
+    }
+    ++matched;
+    ASSERT_EQ(found.size(), 1u) << e.kind << ":\n" << describe(r);
+    const Diagnostic& d = *found[0];
+    const SubGroupModel& sg = c.subGroups[first];
+    const NDRange& range = c.range->range;
+    const uint64_t gx = (range.global[0] + range.local[0] - 1) / range.local[0];
+    const uint64_t gy = (range.global[1] + range.local[1] - 1) / range.local[1];
+    EXPECT_EQ(d.severity, e.severity) << d.message;
+    EXPECT_EQ(d.lanes, e.lanes[first]) << d.message;
+    ASSERT_TRUE(d.workGroup && d.subGroup);
+    EXPECT_EQ((*d.workGroup)[0] + (*d.workGroup)[1] * gx + (*d.workGroup)[2] * gx * gy,
+              sg.workGroup);
+    EXPECT_EQ(*d.subGroup, sg.id);
+    EXPECT_EQ(d.repeats, count - 1) << d.message;
+  }
+  EXPECT_EQ(r.diagnostics.size(), matched) << describe(r);
+}
+
+// Deterministic pseudo-random bits.
+inline uint64_t mix(uint64_t k) {
+  k = (k ^ (k >> 31)) * 0x7fb5d329728ea185ull;
+  k = (k ^ (k >> 27)) * 0x81dadef4bc2dd44dull;
+  return k ^ (k >> 33);
+}
+
+template <class T>
+bool sameBits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
 
 }  // namespace spvsim::testing
