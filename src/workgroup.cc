@@ -125,45 +125,6 @@ std::string where(const SubGroup& sg) {
   return s;
 }
 
-// All sub-groups are blocked: either release a barrier all reached together, or
-// report why the work-group cannot continue.
-bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
-  SubGroup* first = nullptr;
-  size_t done = 0;
-  for (size_t i = 0; i < count; ++i) {
-    SubGroup& sg = sgs[i];
-    if (sg.state == SubGroupState::Done) {
-      ++done;
-      continue;
-    }
-    if (!first) first = &sg;
-    if (sg.barrierPc != first->barrierPc) {
-      reportAt(
-          sg, "barrier-divergence",
-          fmt::format("sub-groups {} and {} wait at different work-group barriers or collectives",
-                      first->id, sg.id));
-      return false;
-    }
-  }
-  if (!first) return false;  // all done
-  if (done) {
-    reportAt(*first, "barrier-divergence",
-             fmt::format("work-group barrier reached by {} sub-group(s) while {} finished "
-                         "the kernel without reaching it",
-                         count - done, done));
-    return false;
-  }
-  // A work-group collective (OpGroup* at Workgroup scope) computes every sub-group's
-  // result now, while all of them wait at it.
-  const Inst& at = first->code[first->barrierPc];
-  if (at.combine) {
-    wg.launch->kernel->combiners[at.combine - 1](sgs.data(), count, at);
-    if (wg.aborted) return false;
-  }
-  for (size_t i = 0; i < count; ++i) sgs[i].state = SubGroupState::Running;
-  return true;
-}
-
 class Scheduler {
  public:
   Scheduler(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count)
@@ -341,6 +302,43 @@ class Scheduler {
 };
 
 }  // namespace
+
+bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
+  SubGroup* first = nullptr;
+  size_t done = 0;
+  for (size_t i = 0; i < count; ++i) {
+    SubGroup& sg = sgs[i];
+    if (sg.state == SubGroupState::Done) {
+      ++done;
+      continue;
+    }
+    if (!first) first = &sg;
+    if (sg.barrierPc != first->barrierPc) {
+      reportAt(
+          sg, "barrier-divergence",
+          fmt::format("sub-groups {} and {} wait at different work-group barriers or collectives",
+                      first->id, sg.id));
+      return false;
+    }
+  }
+  if (!first) return false;  // all done
+  if (done) {
+    reportAt(*first, "barrier-divergence",
+             fmt::format("work-group barrier reached by {} sub-group(s) while {} finished "
+                         "the kernel without reaching it",
+                         count - done, done));
+    return false;
+  }
+  // A work-group collective (OpGroup* at Workgroup scope) computes every sub-group's
+  // result now, while all of them wait at it.
+  const Inst& at = first->code[first->barrierPc];
+  if (at.combine) {
+    wg.launch->kernel->combiners[at.combine - 1](sgs.data(), count, at);
+    if (wg.aborted) return false;
+  }
+  for (size_t i = 0; i < count; ++i) sgs[i].state = SubGroupState::Running;
+  return true;
+}
 
 void runWorkGroup(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
   Scheduler(wg, sgs, count).run();

@@ -14,4 +14,10 @@ namespace spvsim {
 // barrier divergence, deadlock, the instruction budget).
 void runWorkGroup(WorkGroupContext& wg, std::vector<SubGroup>& subGroups, size_t count);
 
+// Call when no sub-group is Running: releases the work-group barrier (or collective)
+// that every sub-group not done waits at and returns true, or reports
+// barrier-divergence (sub-groups at different barriers, or some finished) and returns
+// false; false too when all are done.
+bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& subGroups, size_t count);
+
 }  // namespace spvsim

@@ -1,0 +1,80 @@
+// One launch taken apart: the state its work-groups share (LaunchState) and the storage
+// one host thread runs work-groups in, one at a time (WorkGroupSlot). Program::launch
+// runs slots on a thread pool; the debugger (tools/debug_*) steps one slot by hand.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/program.h"
+#include "src/subgroup.h"
+
+namespace spvsim {
+
+// Arguments bound to a launch: one register value per parameter.
+struct BoundArgs {
+  std::vector<std::vector<uint8_t>> paramValues;  // per parameter: one lane's bytes
+  std::vector<std::vector<uint8_t>> byValBytes;   // per parameter (ByVal only)
+};
+
+class LaunchState {
+ public:
+  // Validates the range and arguments (throws Error("invalid-argument")), lowers the
+  // kernel and lays out memory. `args` buffers must outlive the LaunchState.
+  LaunchState(Program& program, const std::string& kernel, const NDRange& range,
+              const std::vector<ArgBinding>& args, const LaunchOptions& options);
+  LaunchState(const LaunchState&) = delete;
+  LaunchState& operator=(const LaunchState&) = delete;
+
+  const LaunchContext& context() const { return ctx_; }
+  const LoweredKernel& kernel() const { return *ctx_.kernel; }
+  const MemoryMap& memory() const { return mem_; }
+  const BoundArgs& args() const { return bound_; }
+  const NDRange& range() const { return range_; }
+  uint32_t subGroupSize() const { return ctx_.kernel->width; }
+  uint64_t groupCount() const { return groups_; }
+  size_t maxSubGroups() const { return maxSubGroups_; }
+  // Work-group id of linear work-group `linear` (x fastest).
+  std::array<uint64_t, 3> groupId(uint64_t linear) const;
+
+ private:
+  NDRange range_;
+  MemoryMap mem_;
+  BoundArgs bound_;
+  LaunchContext ctx_;
+  uint64_t groups_ = 0;
+  size_t maxSubGroups_ = 0;
+};
+
+// A host thread's registers, private and local arenas and sub-groups, reused for each
+// work-group it runs. With the uninitialised-read checker on, each lane's private arena
+// and the local arena are twice their data size: the second half is the shadow
+// (src/ops/shadow_memory.h).
+class WorkGroupSlot {
+ public:
+  explicit WorkGroupSlot(const LaunchState& launch);
+  WorkGroupSlot(const WorkGroupSlot&) = delete;
+  WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;
+
+  // Sets up work-group `linear`: cleared local memory, every sub-group at the kernel's
+  // entry. Diagnostics and printf output go to the given sinks.
+  void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf);
+
+  WorkGroupContext& workGroup() { return wg_; }
+  std::vector<SubGroup>& subGroups() { return sgs_; }
+  size_t count() const { return count_; }
+
+ private:
+  uint8_t* regsFor(size_t i);
+  void startSubGroup(SubGroup& sg);
+
+  const LaunchState& launch_;
+  std::vector<uint8_t> regStorage_, privStorage_, local_;
+  uint64_t privStride_ = 0;  // bytes per lane of privStorage_
+  std::vector<SubGroup> sgs_;
+  size_t count_ = 0;
+  WorkGroupContext wg_;
+};
+
+}  // namespace spvsim
