@@ -152,6 +152,10 @@ LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRa
   ctx_.schedule = options.schedule;
   ctx_.scheduleSeed = options.scheduleSeed;
   ctx_.checkUninitialized = options.checkUninitialized;
+  if (options.checkRaces) {
+    races_ = std::make_unique<RaceChecker>(ctx_);
+    ctx_.races = races_.get();
+  }
 
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -222,6 +226,11 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     sg.yieldRequested = false;
     startSubGroup(sg);
   }
+  if (RaceChecker* races = ctx.races) races->beginWorkGroup(wg_);
+}
+
+void WorkGroupSlot::finish() {
+  if (RaceChecker* races = launch_.context().races) races->endWorkGroup();
 }
 
 void WorkGroupSlot::startSubGroup(SubGroup& sg) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ class LaunchState {
   uint32_t subGroupSize() const { return ctx_.kernel->width; }
   uint64_t groupCount() const { return groups_; }
   size_t maxSubGroups() const { return maxSubGroups_; }
+  // The race checker, when LaunchOptions::checkRaces asked for one.
+  RaceChecker* races() const { return races_.get(); }
   // Work-group id of linear work-group `linear` (x fastest).
   std::array<uint64_t, 3> groupId(uint64_t linear) const;
 
@@ -45,6 +48,7 @@ class LaunchState {
   LaunchContext ctx_;
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
+  std::unique_ptr<RaceChecker> races_;
 };
 
 // A host thread's registers, private and local arenas and sub-groups, reused for each
@@ -60,6 +64,8 @@ class WorkGroupSlot {
   // Sets up work-group `linear`: cleared local memory, every sub-group at the kernel's
   // entry. Diagnostics and printf output go to the given sinks.
   void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf);
+  // After the work-group ran (or was abandoned): checkers report what they held back.
+  void finish();
 
   WorkGroupContext& workGroup() { return wg_; }
   std::vector<SubGroup>& subGroups() { return sgs_; }

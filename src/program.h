@@ -44,6 +44,9 @@ struct LaunchOptions {
   uint64_t scheduleSeed = 0;
   // Checker: reads of private or local memory never written in this work-group.
   bool checkUninitialized = false;
+  // Checker: data races and insufficient-scope synchronisation (src/race_checker.h).
+  // Work-groups then run one at a time on one host thread.
+  bool checkRaces = false;
 };
 
 // One kernel argument as the front end binds it.

@@ -14,6 +14,7 @@
 #include "src/lowered.h"
 #include "src/memory.h"
 #include "src/program.h"
+#include "src/race_checker.h"
 
 namespace spvsim {
 
@@ -33,6 +34,8 @@ struct LaunchContext {
   LaunchOptions::Schedule schedule = LaunchOptions::Schedule::RoundRobin;
   uint64_t scheduleSeed = 0;
   bool checkUninitialized = false;
+  // The race checker, when on (work-groups then run one at a time on one host thread).
+  RaceChecker* races = nullptr;
 };
 
 // What the sub-groups of one work-group share.
@@ -92,6 +95,8 @@ class SubGroup {
   // Set by handlers (atomics) after which the scheduler should switch sub-groups, so
   // sub-groups that wait on each other through memory make progress quickly.
   bool yieldRequested = false;
+  // Set by atomics around their resolve(): they report to the race checker themselves.
+  bool atomicAccess = false;
 
   // Identity and memory.
   uint32_t id = 0;  // sub-group id within the work-group
@@ -128,8 +133,7 @@ class SubGroup {
 
   // Host address of `bytes` bytes at kernel pointer `p` as seen by `lane`, or nullptr
   // with `error` set. Never returns memory outside the simulated regions.
-  uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write,
-                   AccessError& error) const {
+  uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) {
     const MemoryMap& mem = *wg->launch->memory;
     Space s = pointerSpace(p);
     uint64_t region = pointerRegion(p), offset = pointerOffset(p);
@@ -170,6 +174,8 @@ class SubGroup {
     error = AccessError::Ok;
     uint8_t* host = (arena ? arena + r.arenaOffset : r.base) + offset;
     if (write) noteWrite(s, host, bytes);
+    if (RaceChecker* races = wg->launch->races; races && !atomicAccess) [[unlikely]]
+      races->access(*this, lane, p, host, bytes, write);
     return host;
   }
 
@@ -188,9 +194,10 @@ class SubGroup {
   // Fast path for an access by all `width` lanes that stays inside one Global,
   // Constant or Local region: returns the region's host base (offsets are the
   // pointers' low bits), or nullptr when any lane needs the checked per-lane path.
+  // The race checker sees every lane's access through resolve().
   uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
                              uint32_t align) const {
-    if (!allActive) return nullptr;
+    if (!allActive || wg->launch->races) return nullptr;
     const uint64_t tag = ptrs[0] >> kOffsetBits;
     uint64_t differ = 0, maxOffset = 0, low = 0;
     for (uint32_t l = 0; l < width; ++l) {

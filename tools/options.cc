@@ -68,6 +68,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
+      {"--check-races", false, kLaunching, false,
+       [](RunOptions& o, auto, auto) { o.checkRaces = true; }},
   };
   return table;
 }

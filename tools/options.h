@@ -29,6 +29,7 @@ struct RunOptions {
   bool stats = false;
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   bool checkUninitialized = false;
+  bool checkRaces = false;
 
   bool isSim() const;
 };

@@ -36,6 +36,18 @@ constexpr uint32_t kDynamicSemantics = 0xffff;
 
 // Inst layout: r = result, a = pointer, b = value, c = comparator.
 
+// Tells the race checker what a lane's atomic did. Stores and read-modify-writes are
+// Write ops; a compare-exchange that failed only read, under its Unequal semantics.
+using Kind = RaceChecker::AtomicKind;
+
+void noteRace(RaceChecker& races, SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p,
+              const uint8_t* host, uint32_t bytes, Kind kind, bool wrote) {
+  const uint32_t equal = in.aux2 & 0xffff, unequal = in.aux2 >> 16;
+  if (kind == Kind::Rmw && !wrote)
+    return races.atomic(sg, lane, p, host, bytes, Kind::FailedRmw, in.aux, unequal);
+  races.atomic(sg, lane, p, host, bytes, kind, in.aux, equal);
+}
+
 bool writable(const SubGroup& sg, uint64_t p) {
   return sg.wg->launch->memory->regions(pointerSpace(p))[pointerRegion(p)].writable;
 }
@@ -43,15 +55,20 @@ bool writable(const SubGroup& sg, uint64_t p) {
 // Resolves each active lane's pointer in lane order and calls f(lane, address,
 // shared): address is nullptr for lanes whose access fails (out of bounds, read-only,
 // misaligned; reported once per kind), shared is true for global memory, which other
-// host threads may touch at the same time.
-template <class T, bool Write, class F>
+// host threads may touch at the same time. f returns whether the lane wrote (a failed
+// compare-exchange does not), for the race checker.
+template <class T, Kind K, class F>
 void eachLane(SubGroup& sg, const Inst& in, F f) {
+  constexpr bool Write = K != Kind::Load;
   const uint64_t* ptr = sg.reg<uint64_t>(in.a);
   LaneMask failed, misaligned;
   AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+  RaceChecker* races = sg.wg->launch->races;
   sg.forActive([&](uint32_t l) {
     // write=false: resolve would count every lane as a write; only changes are counted.
+    sg.atomicAccess = true;
     uint8_t* p = sg.resolve(ptr[l], l, sizeof(T), false, err);
+    sg.atomicAccess = false;
     if (p && Write && !writable(sg, ptr[l])) {
       p = nullptr;
       err = AccessError::ReadOnly;
@@ -63,7 +80,9 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
       misaligned.set(l);
       p = nullptr;
     }
-    f(l, p, p && pointerSpace(ptr[l]) == Space::Global);
+    const bool wrote = f(l, p, p && pointerSpace(ptr[l]) == Space::Global);
+    if (races && p) [[unlikely]]
+      noteRace(*races, sg, in, l, ptr[l], p, sizeof(T), K, wrote);
   });
   if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, sizeof(T), Write);
   if (misaligned.any())
@@ -107,9 +126,10 @@ struct Rmw {
   static void run(SubGroup& sg, const Inst& in) {
     T* r = sg.reg<T>(in.r);
     const T* v = Op_::kHasValue ? sg.reg<T>(in.b) : nullptr;
-    eachLane<T, true>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+    eachLane<T, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
       const T value = Op_::kHasValue ? v[l] : T(0);
       r[l] = p ? update<T>(sg, p, shared, [&](T old) { return Op_::next(old, value); }) : T(0);
+      return true;
     });
   }
 };
@@ -120,8 +140,9 @@ struct CompareExchange {
     T* r = sg.reg<T>(in.r);
     const T* v = sg.reg<T>(in.b);
     const T* cmp = sg.reg<T>(in.c);
-    eachLane<T, true>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+    eachLane<T, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
       r[l] = p ? update<T>(sg, p, shared, [&](T old) { return old == cmp[l] ? v[l] : old; }) : T(0);
+      return r[l] == cmp[l];  // exchanged
     });
   }
 };
@@ -130,13 +151,14 @@ template <class T>
 struct Load {
   static void run(SubGroup& sg, const Inst& in) {
     T* r = sg.reg<T>(in.r);
-    eachLane<T, false>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+    eachLane<T, Kind::Load>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
       if (!p)
         r[l] = 0;
       else if (hostAtomic<T>(p, shared))
         r[l] = std::atomic_ref<T>(*reinterpret_cast<T*>(p)).load();
       else
         std::memcpy(&r[l], p, sizeof(T));
+      return false;
     });
   }
 };
@@ -145,13 +167,14 @@ template <class T>
 struct Store {
   static void run(SubGroup& sg, const Inst& in) {
     const T* v = sg.reg<T>(in.b);
-    eachLane<T, true>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
-      if (!p) return;
+    eachLane<T, Kind::Store>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+      if (!p) return false;
       ++sg.wg->writes;
       if (hostAtomic<T>(p, shared))
         std::atomic_ref<T>(*reinterpret_cast<T*>(p)).store(v[l]);
       else
         std::memcpy(p, &v[l], sizeof(T));
+      return true;
     });
   }
 };
@@ -161,16 +184,18 @@ struct Store {
 struct FlagTestAndSet {
   static void run(SubGroup& sg, const Inst& in) {
     uint8_t* r = sg.reg<uint8_t>(in.r);
-    eachLane<uint32_t, true>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+    eachLane<uint32_t, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
       r[l] = p ? update<uint32_t>(sg, p, shared, [](uint32_t) { return 1u; }) != 0 : 0;
+      return true;
     });
   }
 };
 
 struct FlagClear {
   static void run(SubGroup& sg, const Inst& in) {
-    eachLane<uint32_t, true>(sg, in, [&](uint32_t, uint8_t* p, bool shared) {
+    eachLane<uint32_t, Kind::Store>(sg, in, [&](uint32_t, uint8_t* p, bool shared) {
       if (p) update<uint32_t>(sg, p, shared, [](uint32_t) { return 0u; });
+      return true;
     });
   }
 };

@@ -37,22 +37,36 @@ void workGroupBarrier(SubGroup& sg, const Inst& in) {
 }
 
 void subGroupBarrier(SubGroup& sg, const Inst& in) {
-  ops::checkCollective(sg, in, "sub-group barrier");
+  if (!ops::checkCollective(sg, in, "sub-group barrier")) return;
+  if (RaceChecker* races = sg.wg->launch->races) races->subGroupBarrier(sg, in.aux, in.aux2);
 }
 
-void memoryFence(SubGroup&, const Inst&) {
+void memoryFence(SubGroup& sg, const Inst& in) {
   // Host threads run whole work-groups; device-scope fences must order their memory.
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (RaceChecker* races = sg.wg->launch->races) races->fence(sg, in.aux, in.aux2);
+}
+
+// Inst::aux = memory scope, aux2 = memory semantics (kDynamicSemantics when not a
+// constant: then the race checker assumes the strongest).
+constexpr uint32_t kDynamicSemantics = 0xffff;
+
+void setScopeAndSemantics(Lowerer& lw, Inst& in, spirv::Id scope, spirv::Id semantics) {
+  in.aux = lw.isConstant(scope) ? uint32_t(lw.constantValue(scope)) : uint32_t(Scope::Device);
+  in.aux2 =
+      lw.isConstant(semantics) ? uint32_t(lw.constantValue(semantics)) & 0xffff : kDynamicSemantics;
 }
 
 void lowerControlBarrier(Lowerer& lw, const spirv::Instruction& inst) {
   auto scope = static_cast<Scope>(lw.constantValue(inst.operands.at(0)));
   switch (scope) {
     case Scope::Workgroup:
-      lw.emit(inst, &workGroupBarrier);
+      setScopeAndSemantics(lw, lw.emit(inst, &workGroupBarrier), inst.operands.at(1),
+                           inst.operands.at(2));
       return;
     case Scope::Subgroup:
-      lw.emit(inst, &subGroupBarrier);
+      setScopeAndSemantics(lw, lw.emit(inst, &subGroupBarrier), inst.operands.at(1),
+                           inst.operands.at(2));
       return;
     default:
       lw.unsupported(inst, fmt::format("OpControlBarrier with execution scope {}",
@@ -65,7 +79,7 @@ void lowerControlBarrier(Lowerer& lw, const spirv::Instruction& inst) {
 void registerBarrierOps(OpTable& t) {
   t.core[uint32_t(Op::OpControlBarrier)] = &lowerControlBarrier;
   t.core[uint32_t(Op::OpMemoryBarrier)] = [](Lowerer& lw, const spirv::Instruction& inst) {
-    lw.emit(inst, &memoryFence);
+    setScopeAndSemantics(lw, lw.emit(inst, &memoryFence), inst.operands.at(0), inst.operands.at(1));
   };
 }
 

@@ -43,7 +43,7 @@ uint64_t addressOf(const SubGroup& sg, const Inst& in, uint32_t l, const Address
 // Resolves lane accesses and reports the failed ones, one diagnostic per error kind.
 class AccessLog {
  public:
-  uint8_t* access(const SubGroup& sg, uint32_t l, uint64_t p, uint64_t bytes, uint32_t align,
+  uint8_t* access(SubGroup& sg, uint32_t l, uint64_t p, uint64_t bytes, uint32_t align,
                   bool write) {
     addresses_[l] = p;
     AccessError e = AccessError::Ok;
