@@ -168,16 +168,15 @@ cl_int memoryInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       return r.scalar(cl_uint{0});  // natural alignment
-    // The minimum OpenCL 3.0 requires. Atomics execute (seq_cst host atomics) but are
-    // not advertised beyond this until the scoped memory model and its race checker
-    // (issue 5) are complete; fences are sequentially consistent host fences.
+    // Atomics and fences: every order, and scopes up to the device (all-SVM-devices
+    // needs SVM, which spvsim does not offer). Execution is sequentially consistent; the
+    // race checker reports what weaker orders and narrower scopes leave unordered.
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-      return r.scalar(cl_device_atomic_capabilities{CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                    CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP});
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-      return r.scalar(cl_device_atomic_capabilities{CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                                                    CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                                                    CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP});
+      return r.scalar(cl_device_atomic_capabilities{
+          CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+          CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+          CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE});
   }
   known = false;
   return CL_INVALID_VALUE;

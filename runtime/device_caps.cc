@@ -1,7 +1,6 @@
 // What the device supports, in one place: clGetDeviceInfo reports it and programs and
 // kernels (runtime/program*.cc) check against it. Only what spvsim really executes is
-// claimed (see the comments); images are a later issue, and atomics, which execute,
-// are advertised once issue 5's scoped memory model is complete.
+// claimed (see the comments); images are a later issue.
 #include <unistd.h>
 
 #include <algorithm>
@@ -35,12 +34,21 @@ std::vector<std::string> extensions() {
       "cl_intel_subgroups",
       "cl_intel_required_subgroup_size",
       "cl_intel_spirv_subgroups",
+      // Atomics: every OpAtomic* on 32- and 64-bit integers, global and local (and generic)
+      // pointers, exact at any host thread count; scopes and orders are honoured by the
+      // race checker (src/race_checker.h).
+      "cl_khr_global_int32_base_atomics",
+      "cl_khr_global_int32_extended_atomics",
+      "cl_khr_local_int32_base_atomics",
+      "cl_khr_local_int32_extended_atomics",
+      "cl_khr_int64_base_atomics",
+      "cl_khr_int64_extended_atomics",
   };
 }
 
-// OpenCL C 3.0 optional features. Not claimed: atomics beyond the mandatory minimum
-// (until issue 5's memory model is complete), images, pipes, device-side enqueue, read-write
-// images.
+// OpenCL C 3.0 optional features, matching CL_DEVICE_ATOMIC_*_CAPABILITIES
+// (runtime/device.cc). Not claimed: all-SVM-devices scope (no SVM), images, pipes,
+// device-side enqueue, read-write images.
 std::vector<std::string> openclCFeatures() {
   return {
       "__opencl_c_int64",
@@ -50,6 +58,9 @@ std::vector<std::string> openclCFeatures() {
       "__opencl_c_program_scope_global_variables",
       "__opencl_c_subgroups",
       "__opencl_c_work_group_collective_functions",
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",
   };
 }
 

@@ -102,6 +102,8 @@ cl_int runLaunch(const Launch& l) {
   options.subGroupSize = knobs().subGroupSize;
   options.threads = knobs().threads;
   options.instructionBudget = knobs().instructionBudget;
+  options.checkRaces = knobs().checkRaces;
+  options.checkUninitialized = knobs().checkUninitialized;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);

@@ -1,5 +1,6 @@
 #include "runtime/knobs.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -21,12 +22,32 @@ uint64_t envNumber(const char* name, uint64_t lo, uint64_t hi, uint64_t fallback
   return v;
 }
 
+// SPVSIM_CHECKS: a comma-separated list of checker names.
+void readChecks(Knobs& k) {
+  const char* text = std::getenv("SPVSIM_CHECKS");
+  if (!text) return;
+  std::string list = text;
+  for (size_t at = 0; at <= list.size();) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    const std::string word = list.substr(at, end - at);
+    if (word == "races")
+      k.checkRaces = true;
+    else if (word == "uninitialized")
+      k.checkUninitialized = true;
+    else if (!word.empty())
+      std::fprintf(stderr, "spvsim: ignoring '%s' in SPVSIM_CHECKS (known: races, uninitialized)\n",
+                   word.c_str());
+    at = end + 1;
+  }
+}
+
 Knobs readKnobs() {
   Knobs k;
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
   k.threads = static_cast<unsigned>(envNumber("SPVSIM_THREADS", 0, 4096, 0));
   k.instructionBudget = envNumber("SPVSIM_INSTRUCTION_BUDGET", 1, ~0ull, 1ull << 30);
   if (const char* d = std::getenv("SPVSIM_DIAGNOSTICS"); d && *d) k.diagnostics = d;
+  readChecks(k);
   return k;
 }
 

@@ -5,6 +5,8 @@
 //   SPVSIM_DIAGNOSTICS     where kernel diagnostics go: "stderr" (default), "none", or a
 //                          file path (appended, one line per diagnostic)
 //   SPVSIM_INSTRUCTION_BUDGET  sub-group instructions per work-group (default 2^30)
+//   SPVSIM_CHECKS          checkers to run, comma-separated: "races" (data races and
+//                          insufficient scope), "uninitialized" (default: none)
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,8 @@ struct Knobs {
   unsigned threads = 0;
   std::string diagnostics = "stderr";
   uint64_t instructionBudget = 1ull << 30;
+  bool checkRaces = false;
+  bool checkUninitialized = false;
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

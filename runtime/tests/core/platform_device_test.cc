@@ -301,10 +301,12 @@ TEST(Device, ExtensionsAndFeaturesAgree) {
         "cl_khr_subgroup_shuffle", "cl_khr_subgroup_non_uniform_arithmetic", "cl_intel_subgroups",
         "cl_intel_required_subgroup_size", "cl_khr_fp64"})
     EXPECT_TRUE(has(ext, e)) << e;
-  // Images and sharing are not implemented; atomic extensions wait for issue 5's
-  // complete memory model: none is reported.
-  for (const char* e : {"cl_khr_int64_base_atomics", "cl_khr_global_int32_base_atomics",
-                        "cl_khr_3d_image_writes", "cl_khr_gl_sharing", "cl_khr_depth_images"})
+  for (const char* e : {"cl_khr_global_int32_base_atomics", "cl_khr_global_int32_extended_atomics",
+                        "cl_khr_local_int32_base_atomics", "cl_khr_local_int32_extended_atomics",
+                        "cl_khr_int64_base_atomics", "cl_khr_int64_extended_atomics"})
+    EXPECT_TRUE(has(ext, e)) << e;
+  // Images and sharing are not implemented: none is reported.
+  for (const char* e : {"cl_khr_3d_image_writes", "cl_khr_gl_sharing", "cl_khr_depth_images"})
     EXPECT_FALSE(has(ext, e)) << e;
   auto featureList = deviceVector<cl_name_version>(d, CL_DEVICE_OPENCL_C_FEATURES);
   auto features = names(featureList);
@@ -326,7 +328,19 @@ TEST(Device, ExtensionsAndFeaturesAgree) {
   EXPECT_EQ(has(features, "__opencl_c_device_enqueue"),
             deviceValue<cl_device_device_enqueue_capabilities>(
                 d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) != 0);
-  for (const auto& f : features) EXPECT_EQ(f.find("__opencl_c_atomic"), std::string::npos) << f;
+  // Atomic feature macros match the capabilities (OpenCL 3.0 API, 4.2).
+  auto atomics =
+      deviceValue<cl_device_atomic_capabilities>(d, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
+  auto fences = deviceValue<cl_device_atomic_capabilities>(d, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
+  for (const auto& [feature, bit] :
+       {std::pair{"__opencl_c_atomic_order_acq_rel", CL_DEVICE_ATOMIC_ORDER_ACQ_REL},
+        std::pair{"__opencl_c_atomic_order_seq_cst", CL_DEVICE_ATOMIC_ORDER_SEQ_CST},
+        std::pair{"__opencl_c_atomic_scope_device", CL_DEVICE_ATOMIC_SCOPE_DEVICE},
+        std::pair{"__opencl_c_atomic_scope_all_devices", CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES}}) {
+    EXPECT_EQ(has(features, feature), (atomics & bit) != 0) << feature;
+    EXPECT_EQ(atomics & bit, fences & bit) << feature;
+  }
+  EXPECT_TRUE(has(features, "__opencl_c_atomic_scope_device"));
 }
 
 TEST(Device, WorkGroupsAndSubGroups) {
