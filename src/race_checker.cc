@@ -26,6 +26,7 @@ constexpr uint32_t kRelease = uint32_t(spv::MemorySemanticsMask::Release) |
                               uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
 constexpr uint32_t kDynamic = 0xffff;  // a semantics operand that was not a constant
 constexpr size_t kMaxSharedReaders = 16;
+constexpr size_t kMaxHeld = 64;  // releases a work-item holds for its next acquire fence
 constexpr uint64_t kMaxShadowBytes = 16ull << 30;
 
 // A vector clock in sparse form: work-item (launch-wide index + 1) -> clock.
@@ -474,6 +475,16 @@ struct RaceChecker::Impl {
   }
 
   void tick(uint32_t item) { ++own[item - firstItem]; }
+
+  // A relaxed read's release, kept for the work-item's next acquire fence. A spin loop
+  // reads the same ones again and again: each is kept once, and at most kMaxHeld (the
+  // oldest go first: losing one can only add a report, never hide a race).
+  void holdForFence(ItemState& st, const SnapshotPtr& s) {
+    if (std::find(st.pendingAcquire.begin(), st.pendingAcquire.end(), s) != st.pendingAcquire.end())
+      return;
+    if (st.pendingAcquire.size() == kMaxHeld) st.pendingAcquire.erase(st.pendingAcquire.begin());
+    st.pendingAcquire.push_back(s);
+  }
 };
 
 RaceChecker::RaceChecker(const LaunchContext& launch) : impl_(std::make_unique<Impl>(launch)) {
@@ -554,8 +565,8 @@ void RaceChecker::atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t*
       for (const SnapshotPtr& s : it->second) {
         if (order & kAcquire)
           m.acquire(item, scope, *s);
-        else if (st.pendingAcquire.empty() || st.pendingAcquire.back() != s)
-          st.pendingAcquire.push_back(s);
+        else
+          m.holdForFence(st, s);
       }
   }
   // Release side.

@@ -405,5 +405,35 @@ TEST_F(BarrierFixture, VerdictsDoNotDependOnTheThreadCountAndOffReportsNothing) 
   EXPECT_EQ(kinds(exchange("exchange_no_barrier", out, off)), kNone);
 }
 
+// A spin-wait between sub-groups terminates under the checker (the scheduler still
+// switches at atomics), with or without a verdict depending on the orders used.
+const char* kSpin = R"(
+#define SPIN(NAME, ST, LD)                                                          \
+  kernel void NAME(global int* data, global atomic_int* flag, global int* out) {    \
+    int id = get_global_id(0);                                                      \
+    if (id == 0) {                                                                  \
+      while (!atomic_load_explicit(flag, LD, memory_scope_work_group)) {}           \
+      out[0] = data[0];                                                             \
+    } else if (id == 16) {                                                          \
+      data[0] = 9;                                                                  \
+      atomic_store_explicit(flag, 1, ST, memory_scope_work_group);                  \
+    }                                                                               \
+  }
+SPIN(spin_acquire, memory_order_release, memory_order_acquire)
+SPIN(spin_relaxed, memory_order_relaxed, memory_order_relaxed)
+)";
+
+TEST(SpinWait, TerminatesUnderTheCheckerWithTheRightVerdict) {
+  auto program = loadOpenCl(kSpin, "spin");
+  for (const auto& [kernel, expected] :
+       {std::pair{"spin_acquire", kNone}, std::pair{"spin_relaxed", kRace}}) {
+    std::vector<int> data{0}, flag{0}, out{0};
+    const LaunchResult r =
+        program->launch(kernel, range1(32, 32), {bind(data), bind(flag), bind(out)}, checking());
+    EXPECT_EQ(out[0], 9) << kernel;
+    EXPECT_EQ(kinds(r), expected) << kernel << "\n" << describe(r);
+  }
+}
+
 }  // namespace
 }  // namespace spvsim
