@@ -167,6 +167,9 @@ struct Module {
   std::unordered_map<Id, std::vector<Decoration>> decorations;
   std::map<std::pair<Id, uint32_t>, std::vector<Decoration>> memberDecorations;
   std::vector<uint32_t> instructionWordOffsets;  // by Instruction::index
+  // Module-scope OpExtInst instructions (OpenCL.DebugInfo.100 types, scopes, variables;
+  // spirv/debug_info.h reads them), in binary order.
+  std::vector<Instruction> moduleExtInsts;
 
   const Type& type(Id id) const;
   const Type* findType(Id id) const;

@@ -89,6 +89,7 @@ class Decoder {
     }
     if (fn_) throw Error("invalid-module", "function without OpFunctionEnd");
     finishEntryPoints();
+    m_.moduleExtInsts = std::move(moduleExtInsts_);
   }
 
  private:

@@ -110,6 +110,46 @@ TEST(Executor, DivergenceCallsReturnsAndSwitch) {
   }
 }
 
+// A switch on a 64-bit value (case literals of two words) whose cases pick phi inputs,
+// compiled with -g: llvm-spirv then puts a DebugScope before the OpPhi, which must not
+// hide the phi from its incoming edges. out[i] = 10 * (group + 1) + 3 for groups 0..2.
+TEST(Executor, SwitchOnLongAndPhisAfterDebugInfo) {
+  const char* source = R"(
+kernel void k(global int* out) {
+  int v;
+  switch (get_group_id(0)) {
+    case 0: v = 10; break;
+    case 1: v = 20; break;
+    case 4294967296: v = -1; break;
+    default: v = 30; break;
+  }
+  out[get_global_id(0)] = v + 3;
+})";
+  for (const char* flags : {"", "-g"}) {
+    auto prog = Program::load(compileOpenCL(source, flags));
+    std::vector<int> out(12, 0);
+    auto res = prog->launch("k", range1(12, 4), {bufferOf(out)});
+    EXPECT_TRUE(res.diagnostics.empty()) << formatText(res.diagnostics[0]);
+    for (int i = 0; i < 12; ++i) EXPECT_EQ(out[i], 10 * (i / 4 + 1) + 3) << i << " " << flags;
+  }
+  // A phi joining a call's result and an addition: out[i] = 2 (i + 1) for even i,
+  // i + 101 for odd i.
+  const char* branchy = R"(
+__attribute__((noinline)) uint twice(uint v) { return v * 2u; }
+kernel void k(global uint* out) {
+  uint i = get_global_id(0), x = i + 1u;
+  if (i % 2u == 0u) x = twice(x); else x = x + 100u;
+  out[i] = x;
+})";
+  for (const char* flags : {"", "-g"}) {
+    auto prog = Program::load(compileOpenCL(branchy, flags));
+    std::vector<int> out(8, 0);
+    auto res = prog->launch("k", range1(8, 8), {bufferOf(out)});
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(out[i], i % 2 ? i + 101 : 2 * (i + 1)) << i << " " << flags;
+  }
+}
+
 // The sub-group partition of DESIGN.md: by linear local id, all full but the last.
 TEST(Executor, SubGroupBuiltinsFollowThePartition) {
   auto prog = Program::load(compileOpenCL(R"(

@@ -8,6 +8,7 @@
 // composite copies are plain byte copies.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -96,6 +97,27 @@ struct BuiltinSlot {
   uint32_t components = 1;
 };
 
+// Where a value id lives in the register file, for the debugger (tools/debug_*).
+struct ValueSlot {
+  spirv::Id id = 0;
+  spirv::Id type = 0;
+  uint32_t reg = 0;    // lane l's value starts at reg + l * bytes
+  uint32_t bytes = 0;  // per lane
+};
+
+constexpr uint32_t kNoFunction = 0xffffffffu;
+
+// A source-level name for a value: its OpName, or an OpenCL.DebugInfo.100 variable.
+struct ValueName {
+  std::string name;
+  spirv::Id id = 0;                 // a ValueSlot's id
+  uint32_t function = kNoFunction;  // index into LoweredKernel::functions; none: module
+  bool address = false;             // the value is the address of the named storage
+  uint32_t from = 0;                // DebugValue: the binding's spirv index (else 0)
+  bool isSigned = false;            // debug info says a signed integer (element) type
+  std::string typeName;             // the source type from debug info, or ""
+};
+
 struct LoweredKernel {
   const spirv::EntryPoint* entry = nullptr;
   uint32_t width = 0;  // sub-group size (lanes per register)
@@ -123,6 +145,17 @@ struct LoweredKernel {
 
   std::vector<std::string> instructionText;  // by spirv index, for diagnostics
   std::vector<std::string> instructionLine;  // by spirv index: "file:line" or
+
+  // For the debugger: every value id with a register (sorted by id), and the names of
+  // values (OpName, debug-info variables).
+  std::vector<ValueSlot> values;
+  std::vector<ValueName> names;
+
+  const ValueSlot* findValue(spirv::Id id) const {
+    auto it = std::lower_bound(values.begin(), values.end(), id,
+                               [](const ValueSlot& v, spirv::Id x) { return v.id < x; });
+    return it != values.end() && it->id == id ? &*it : nullptr;
+  }
 };
 
 }  // namespace spvsim

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "spirv/debug_info.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
 #include "src/builtins.h"
@@ -138,6 +139,44 @@ void Lowerer::run() {
       for (const auto& i : b.instructions)
         if (i.line && i.index < out.instructionLine.size())
           out.instructionLine[i.index] = module.describeLine(i.line);
+  recordValues();
+}
+
+void Lowerer::recordValues() {
+  out.values.reserve(regs_.size());
+  for (const auto& [id, r] : regs_) {
+    auto t = valueTypes_.find(id);
+    if (t == valueTypes_.end()) continue;
+    out.values.push_back({id, t->second, r, static_cast<uint32_t>(type(t->second).size)});
+  }
+  std::sort(out.values.begin(), out.values.end(),
+            [](const ValueSlot& a, const ValueSlot& b) { return a.id < b.id; });
+  // OpName of parameters and results, scoped to their (lowered) function.
+  for (const auto& [fid, index] : functionIndex_) {
+    const spirv::Function& f = *module.findFunction(fid);
+    auto add = [&](Id id, bool variable) {
+      auto n = module.names.find(id);
+      if (n != module.names.end() && regs_.count(id))
+        out.names.push_back({n->second, id, index, variable});
+    };
+    for (Id p : f.params) add(p, false);
+    for (const auto& b : f.blocks)
+      for (const auto& i : b.instructions)
+        if (i.result) add(i.result, i.opcode == Op::OpVariable);
+  }
+  for (const auto& v : module.globalVariables)
+    if (auto n = module.names.find(v.id); n != module.names.end() && regs_.count(v.id))
+      out.names.push_back({n->second, v.id, kNoFunction, true});
+  for (const spirv::DebugVariable& d : spirv::debugVariables(module)) {
+    if (!regs_.count(d.id)) continue;  // never used by the kernel
+    auto f = functionIndex_.find(d.function);
+    ValueName n{d.name, d.id, f == functionIndex_.end() ? kNoFunction : f->second};
+    n.address = d.binding == spirv::DebugVariable::Binding::Address;
+    n.from = n.address ? 0 : d.index;
+    n.isSigned = d.isSigned;
+    n.typeName = d.typeName;
+    out.names.push_back(std::move(n));
+  }
 }
 
 void Lowerer::collectValueTypes() {
@@ -323,6 +362,13 @@ uint32_t Lowerer::addExtra(const std::vector<uint32_t>& words) {
   return at;
 }
 
+bool Lowerer::isDebugInfo(const spirv::Instruction& inst) const {
+  if (inst.opcode != Op::OpExtInst) return false;
+  auto it = module.extInstImports.find(inst.extSet());
+  if (it == module.extInstImports.end()) return false;
+  return it->second == "OpenCL.DebugInfo.100" || it->second.rfind("NonSemantic.", 0) == 0;
+}
+
 uint32_t Lowerer::edgeTo(Id target) {
   const spirv::Block* to = nullptr;
   for (const auto& b : fn_->blocks)
@@ -334,6 +380,7 @@ uint32_t Lowerer::edgeTo(Id target) {
   };
   std::vector<Copy> copies;
   for (const auto& inst : to->instructions) {
+    if (isDebugInfo(inst)) continue;  // llvm-spirv puts DebugScope before the phis
     if (inst.opcode != Op::OpPhi) break;
     for (size_t k = 0; k + 1 < inst.operands.size(); k += 2)
       if (inst.operands[k + 1] == block_->label) {
@@ -419,11 +466,14 @@ void Lowerer::lowerFunction(uint32_t index) {
         succ[b].push_back(blockIndex.at(term.operands[1]));
         succ[b].push_back(blockIndex.at(term.operands[2]));
         break;
-      case Op::OpSwitch:
+      case Op::OpSwitch: {
+        // Case literals take two words when the selector is wider than 32 bits.
+        const size_t step = shapeOfValue(term.operands[0]).bits > 32 ? 3 : 2;
         succ[b].push_back(blockIndex.at(term.operands[1]));
-        for (size_t k = 3; k < term.operands.size(); k += 2)
+        for (size_t k = 1 + step; k < term.operands.size(); k += step)
           succ[b].push_back(blockIndex.at(term.operands[k]));
         break;
+      }
       default:
         exits[b] = true;
         break;
@@ -502,7 +552,7 @@ void Lowerer::lowerInstruction(const spirv::Instruction& inst) {
     const std::string& set = module.extInstImports.count(inst.extSet())
                                  ? module.extInstImports.at(inst.extSet())
                                  : std::string();
-    if (set == "OpenCL.DebugInfo.100" || set.rfind("NonSemantic.", 0) == 0) return;
+    if (isDebugInfo(inst)) return;
     if (set != "OpenCL.std") unsupported(inst, fmt::format("extended instruction set \"{}\"", set));
     auto it = table.openclStd.find(inst.extOpcode());
     if (it == table.openclStd.end())

@@ -92,6 +92,8 @@ class Lowerer {
   uint32_t addExtra(const std::vector<uint32_t>& words);
   // The extra-pool index of the control-flow edge from the block being lowered to
   // `target`; its phi copies are filled in once every block has a pc.
+  // An OpenCL.DebugInfo.100 or NonSemantic.* instruction: no effect on execution.
+  bool isDebugInfo(const spirv::Instruction& inst) const;
   uint32_t edgeTo(spirv::Id target);
   // The extra-pool slot that will hold the pc where lanes diverging at the current
   // block's terminator reconverge (its immediate post-dominator or the virtual exit).
@@ -132,6 +134,7 @@ class Lowerer {
   void patchPcs(uint32_t exitPc);
   void emitOddWidthFixups(const spirv::Instruction& inst, bool before);
   void layoutModuleVariables();
+  void recordValues();  // LoweredKernel::values and names, for the debugger
   uint32_t allocate(uint32_t bytesPerLane);
 
   const spirv::EntryPoint& entry_;

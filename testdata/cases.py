@@ -407,6 +407,20 @@ def model_window_sum(args, c):
             out[g + l] = wrap(sum(tile[l:l + width]), 'int')
 
 
+def model_tree_sum(args, c):
+    # out[g] = the sum of work-group g's inputs (work-groups of c.local[0]).
+    src, out, n = args[0].values, args[1].values, c.local[0]
+    for g in range(len(out)):
+        out[g] = wrap(sum(src[g * n:(g + 1) * n]), 'int')
+
+
+def model_publish_same_group(args, c):
+    # Work-item 0 publishes 42 to the last work-item of the same work-group.
+    args[0].values[0] = 42
+    args[1].values[0] = 1
+    args[2].values[0] = 42
+
+
 def model_histogram(args, c):
     # Both kernels: one count per work-item in bin data[i] % nbins, on top of the
     # buffer's initial counts (atomics make the order irrelevant).
@@ -848,6 +862,28 @@ CASES = [
          args=['buffer:int[64]=range(3,2)', 'buffer:int[64]=zero', 'int:3'], rc=2, dump=False,
          stderr_has=[r'^error: uninitialized-read:', r'local variable', r'window_sum'],
          extra_argv=['--check-uninitialized'], pocl=False),
+
+    # --- race checker (issue 5): Oclgrind's categories --------------------------------
+    Case('races_tree_sum_clean', 'races.cl', 'tree_sum', [64], [16], sub_group_size=8,
+         args=['buffer:int[64]=range(-20,3)', 'buffer:int[4]=zero', 'local:64', 'int:1'],
+         model=model_tree_sum, extra_argv=['--check-races']),
+    Case('races_tree_sum_missing_barrier', 'races.cl', 'tree_sum', [64], [16],
+         sub_group_size=8,
+         args=['buffer:int[64]=range(-20,3)', 'buffer:int[4]=zero', 'local:64', 'int:0'],
+         rc=2, dump=False, extra_argv=['--check-races'], pocl=False,
+         stderr_has=[r'^error: data-race: (read|write) of 4 bytes at byte offset \d+ of '
+                     r'argument 2 \(tile\) \(local memory\)', r'conflicts with an earlier',
+                     r'tree_sum']),
+    Case('races_publish_same_group', 'races.cl', 'publish', [32], [32], sub_group_size=16,
+         args=['buffer:int[1]=zero', 'buffer:int[1]=zero', 'buffer:int[1]=zero'],
+         model=model_publish_same_group, extra_argv=['--check-races'], pocl=False),
+    Case('races_publish_across_groups', 'races.cl', 'publish', [32], [16], sub_group_size=16,
+         args=['buffer:int[1]=zero', 'buffer:int[1]=zero', 'buffer:int[1]=zero'], rc=2,
+         dump=False, extra_argv=['--check-races'], pocl=False,
+         stderr_has=[r'^error: insufficient-scope: atomic read', r'work_group']),
+    Case('barrier_divergence_half', 'races.cl', 'half_barrier', [16], [16], sub_group_size=8,
+         args=['buffer:int[16]=zero'], rc=2, dump=False, pocl=False,
+         stderr_has=[r'^error: barrier-divergence:', r'half_barrier']),
 
     # --- kernel errors: exit 2 ----------------------------------------------------------
     Case('oob_read_past_end', 'oob.cl', 'shift_left', [32], [16],

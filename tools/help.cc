@@ -10,8 +10,9 @@ sub-group in lockstep, and reports undefined behaviour.
 Usage:
   spvsim run KERNEL --global X[,Y[,Z]] [options] [--arg SPEC]...   run a kernel
   spvsim run FILE.sim [options]                  run an Oclgrind .sim file
-  spvsim check ...                               (not implemented yet)
-  spvsim debug ...                               (not implemented yet)
+  spvsim check KERNEL ... | FILE.sim             the oracle: several sub-group sizes and
+                                                 schedules, every checker, results compared
+  spvsim debug KERNEL ... | FILE.sim             step through a kernel sub-group by sub-group
   spvsim dis KERNEL                              disassemble, with source lines
   spvsim info KERNEL                             kernels, execution modes, parameters
   spvsim help [COMMAND] | spvsim COMMAND --help  help
@@ -93,6 +94,70 @@ Examples (quote specs that contain ( ) [ ] for the shell):
   spvsim run tests/saxpy.sim --sub-group-size 8 --json out.json
 )";
 
+constexpr const char* kDebugIntro =
+    R"(Steps through one launch the way a GPU runs it: one SPIR-V instruction of one sub-group
+at a time, all its lanes together, showing which lanes are active and what each holds.
+Takes the arguments of 'spvsim run'. A .cl KERNEL is compiled with -g (source lines and
+variable names) and -O0 unless --build-options give an -O level. Commands come from the
+terminal (line editing and history) or, when standard input is not a terminal, one per
+line from it, so sessions can be scripted; end of input ends the session. Exit status: 0
+when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
+--json, --stats, --threads, --schedule and --check-races do not apply (sub-groups run
+round-robin, work-groups one at a time).
+
+)";
+
+constexpr const char* kDebugCommands =
+    R"(Debugger commands (gdb-like; a unique prefix or the alias in brackets works):
+  step [N]            [s, si] one SPIR-V instruction of the current sub-group, all its
+                      active lanes (N times); at a work-group barrier, the other
+                      sub-groups run until it is released
+  next [N]            [n] to the next source line in this function, over calls; from
+                      an instruction without a line (the entry), to the first with one;
+                      one instruction when the module has no line information
+  finish              [fin] until the current function returns; prints the value returned
+  continue            [c] run every sub-group of the work-group round-robin, then the next
+                      work-groups, until a breakpoint, a watchpoint, an error or the end
+  break LOC [if COND] [b] LOC: FILE:LINE, LINE, %ID (a result id) or FUNCTION; COND:
+                      VALUE OP NUMBER, OP one of == != < <= > >=, e.g. x[3] == 7 (lane 3)
+                      or x > 100 (any active lane)
+  watch NAME[I:J]     stop when a buffer argument's elements I..J-1 change (NAME[I]: one)
+  delete [N...]       [d] delete breakpoints/watchpoints N (all without N)
+  print[/x|d|u] VALUE [p] every lane's value; VALUE: %ID or NAME (a variable or value
+                      name from -g or OpName), optionally [LANE] and .x .y .z .w .sN;
+                      /x hex, /d signed, /u unsigned
+  lanes               the current sub-group's active lanes
+  subgroup N          [sg] switch to sub-group N of the current work-group
+  workgroup X[,Y,Z]   [wg] switch to a work-group (started on first visit; each keeps its
+                      own state and local memory)
+  backtrace           [bt, where] the call stack of the current sub-group
+  list [LOC]          [l] source and SPIR-V around the current instruction (or LOC)
+  x NAME[I:J]         examine elements I..J-1 of a buffer argument, a local-memory argument
+                      or a __local variable (the current work-group's)
+  x/N[b] VALUE        N elements (b: bytes, hex) where pointer VALUE points, e.g. x/4 p[2]
+  info breakpoints    [info b] breakpoints and watchpoints
+  info subgroups      [info sg] each sub-group: running, at barrier or done, and where
+  info workgroups     [info wg] the work-groups started and how many are left
+  info simt           the reconvergence stack: entries' lanes, where each resumes, where
+                      it reconverges
+  info locals         every named variable of the current function, per lane
+  info lanes          the same as lanes
+  help [COMMAND]      [h] this list
+  quit                [q] end the session (also end of input)
+An empty line repeats step, next or continue at the terminal.
+
+Output: after each stop
+  work-group (0,0,0) sub-group 1 at k.cl:7  %23 = OpIAdd %uint %21 %22
+  lanes 0-3,8 active (5/16)  [####.... #.......]
+(# an active lane, . an inactive one). print shows one entry per lane, "-" for inactive
+lanes: x (uint) = [0]=4 [1]=5 [2]=- [3]=7. Values in local, global or constant memory are
+shown once, for the whole work-group. Pointers read SPACE:NAME+OFFSET (global:out+16).
+Any new error diagnostic stops execution after the instruction that caused it (each kind
+of error once per instruction); a fatal one (e.g. barrier divergence, the instruction
+budget) ends the launch, as in 'spvsim run'. When every work-group has finished, the
+diagnostics and --dump buffers are printed as 'spvsim run' prints them.
+)";
+
 constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS]
 
 Prints the module's disassembly (SPIRV-Tools syntax, raw ids such as %42, as diagnostics
@@ -118,20 +183,32 @@ std::string runHelp(std::string_view command, std::string_view note) {
 
 }  // namespace
 
+std::string debuggerCommandsHelp() { return kDebugCommands; }
+
+constexpr const char* kCheckIntro =
+    R"(The reference oracle. Runs the launch at sub-group sizes 8, 16 and 32 (only the size
+--sub-group-size or the kernel's intel_reqd_sub_group_size names), each with the
+round-robin schedule and random schedules 1, 2 and 3 (only --schedule random:SEED when
+given), every time with --check-races and --check-uninitialized on, from the same
+initial buffers. Reports each diagnostic once, with how many runs showed it, then
+compares the buffers the runs left:
+  error: scheduling-dependent     results differ between schedules of one sub-group size
+  warning: sub-group-size-dependent  results differ between sub-group sizes (legitimate
+                                  for kernels that use get_sub_group_size() and friends)
+--dump and --json report the first run (round-robin at the first size). Exit status: 0
+when no run had an error and the results agree, 2 otherwise, 1 on usage/input errors.
+
+)";
+
 std::string helpText(std::optional<Command> command) {
   if (!command) return kOverview;
   switch (*command) {
     case Command::Run:
       return runHelp("run", "Runs one kernel launch and reports its diagnostics.\n\n");
     case Command::Check:
-      return runHelp("check",
-                     "NOT IMPLEMENTED YET. Will run the launch under several sub-group sizes "
-                     "and schedules\nand report every scheduling-dependent result. Takes the "
-                     "options of 'spvsim run'.\n\n");
+      return runHelp("check", kCheckIntro);
     case Command::Debug:
-      return runHelp("debug",
-                     "NOT IMPLEMENTED YET. Will single-step a sub-group interactively. Takes "
-                     "the options of\n'spvsim run'.\n\n");
+      return runHelp("debug", kDebugIntro) + "\n" + kDebugCommands;
     case Command::Dis:
       return kDis;
     case Command::Info:

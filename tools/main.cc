@@ -1,5 +1,6 @@
 // spvsim: the command-line front end (DESIGN.md "Command line").
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <iostream>
 #include <new>
@@ -7,6 +8,8 @@
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "tools/check_command.h"
+#include "tools/debug_command.h"
 #include "tools/error_text.h"
 #include "tools/help.h"
 #include "tools/info_command.h"
@@ -21,14 +24,6 @@ spirv::Module loadForInspection(const RunOptions& o) {
   CompiledProgram compiled = readKernel(o.input, o.buildOptions);
   std::cerr << compiled.log;
   return spirv::loadModule(std::move(compiled.words));
-}
-
-int notImplemented(Command c) {
-  std::cerr << fmt::format(
-      "error: spvsim {} is not implemented yet (planned in DESIGN.md; a later issue); use "
-      "'spvsim run' with the same arguments meanwhile\n",
-      commandName(c));
-  return 1;
 }
 
 int dispatch(const CommandLine& cl) {
@@ -46,9 +41,10 @@ int dispatch(const CommandLine& cl) {
   switch (*cl.command) {
     case Command::Run:
       return runCommand(o, std::cout, std::cerr);
-    case Command::Check:
     case Command::Debug:
-      return notImplemented(*cl.command);
+      return debugCommand(o, std::cin, std::cout, std::cerr, isatty(STDIN_FILENO) != 0);
+    case Command::Check:
+      return checkCommand(o, std::cout, std::cerr);
     case Command::Dis:
       std::cout << spirv::disassembleWithLines(loadForInspection(o));
       return 0;

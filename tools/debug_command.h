@@ -1,0 +1,19 @@
+// `spvsim debug`: prepares the launch like `spvsim run` (a .cl compiled with -g), then
+// runs debugger commands (tools/debug_commands.h) until `quit` or the end of input.
+#pragma once
+
+#include <istream>
+#include <ostream>
+
+#include "tools/options.h"
+
+namespace spvsim::tools {
+
+// Commands come from the terminal through readline when `interactive`, else one per
+// line from `in` (each echoed after the prompt). The session's output goes to `out`,
+// mistakes in commands and compiler warnings to `err`. Returns 0 when no error
+// diagnostic was reported, 2 otherwise; usage and input errors throw Error (status 1).
+int debugCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
+                 bool interactive);
+
+}  // namespace spvsim::tools

@@ -1,0 +1,312 @@
+#include "tools/debug_commands.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "tools/debug_examine.h"
+#include "tools/debug_views.h"
+#include "tools/help.h"
+#include "tools/text_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+// The first word and the rest of a line.
+std::pair<std::string_view, std::string_view> splitWord(std::string_view line) {
+  line = trim(line);
+  const size_t space = line.find_first_of(" \t");
+  if (space == std::string_view::npos) return {line, {}};
+  return {line.substr(0, space), trim(line.substr(space + 1))};
+}
+
+uint64_t countArgument(std::string_view args, std::string_view command) {
+  if (args.empty()) return 1;
+  uint64_t n = 0;
+  if (!parseUnsigned(args, n) || n == 0)
+    throw DebugError(fmt::format("{}: '{}' is not a positive count", command, args));
+  return n;
+}
+
+void noArguments(std::string_view args, std::string_view command) {
+  if (!args.empty()) throw DebugError(fmt::format("{} takes no arguments", command));
+}
+
+}  // namespace
+
+struct CommandInterpreter::Command {
+  const char* name;
+  std::array<const char*, 3> aliases;
+  void (CommandInterpreter::*run)(std::string_view args, std::string_view format);
+  bool repeatable;
+};
+
+namespace {
+
+using CI = CommandInterpreter;
+
+}  // namespace
+
+const CommandInterpreter::Command* CommandInterpreter::find(std::string_view name) {
+  static const Command kCommands[] = {
+      {"step", {"s", "si", "stepi"}, &CI::step, true},
+      {"next", {"n", nullptr, nullptr}, &CI::next, true},
+      {"finish", {"fin", nullptr, nullptr}, &CI::finish, false},
+      {"continue", {"c", "cont", nullptr}, &CI::cont, true},
+      {"break", {"b", "br", nullptr}, &CI::breakpoint, false},
+      {"watch", {nullptr, nullptr, nullptr}, &CI::watch, false},
+      {"delete", {"d", nullptr, nullptr}, &CI::remove, false},
+      {"print", {"p", nullptr, nullptr}, &CI::print, false},
+      {"lanes", {nullptr, nullptr, nullptr}, &CI::lanes, false},
+      {"subgroup", {"sg", nullptr, nullptr}, &CI::subGroup, false},
+      {"workgroup", {"wg", nullptr, nullptr}, &CI::workGroup, false},
+      {"backtrace", {"bt", "where", nullptr}, &CI::backtrace, false},
+      {"list", {"l", nullptr, nullptr}, &CI::list, false},
+      {"x", {nullptr, nullptr, nullptr}, &CI::examine, false},
+      {"info", {"i", nullptr, nullptr}, &CI::info, false},
+      {"help", {"h", nullptr, nullptr}, &CI::help, false},
+  };
+  for (const Command& c : kCommands) {
+    if (name == c.name) return &c;
+    for (const char* a : c.aliases)
+      if (a && name == a) return &c;
+  }
+  const Command* found = nullptr;
+  size_t matches = 0;
+  std::string candidates;
+  for (const Command& c : kCommands)
+    if (std::string_view(c.name).rfind(name, 0) == 0) {
+      candidates += (candidates.empty() ? "" : ", ") + std::string(c.name);
+      found = &c;
+      ++matches;
+    }
+  if (matches > 1) throw DebugError(fmt::format("ambiguous command '{}': {}", name, candidates));
+  return found;
+}
+
+CommandInterpreter::CommandInterpreter(DebugSession& session, std::ostream& out, std::ostream& err,
+                                       bool interactive)
+    : session_(session), out_(out), err_(err), interactive_(interactive) {}
+
+bool CommandInterpreter::execute(std::string_view line) {
+  line = trim(line);
+  if (line.empty()) {
+    if (!interactive_ || repeat_.empty()) return true;
+    line = repeat_;
+  }
+  if (line[0] == '#') return true;  // a comment, for scripts
+  try {
+    const bool go_on = dispatch(line);
+    out_.flush();
+    return go_on;
+  } catch (const DebugError& e) {
+    out_.flush();
+    err_ << "error: " << e.what() << '\n';
+  } catch (const std::exception& e) {
+    out_.flush();
+    err_ << "error: " << e.what() << '\n';
+  }
+  err_.flush();
+  return true;
+}
+
+bool CommandInterpreter::dispatch(std::string_view line) {
+  auto [word, args] = splitWord(line);
+  std::string_view format;
+  if (const size_t slash = word.find('/'); slash != std::string_view::npos) {
+    format = word.substr(slash + 1);
+    word = word.substr(0, slash);
+  }
+  if (word == "quit" || word == "q" || word == "exit") return false;
+  const Command* c = find(word);
+  if (!c) throw DebugError(fmt::format("unknown command '{}' (`help` lists the commands)", word));
+  if (!format.empty() && c->run != &CI::print && c->run != &CI::examine)
+    throw DebugError(fmt::format("{} takes no /FORMAT", c->name));
+  repeat_ = c->repeatable ? std::string(line) : std::string();
+  (this->*c->run)(args, format);
+  return true;
+}
+
+void CommandInterpreter::step(std::string_view args, std::string_view) {
+  session_.step(countArgument(args, "step"));
+}
+
+void CommandInterpreter::next(std::string_view args, std::string_view) {
+  session_.next(countArgument(args, "next"));
+}
+
+void CommandInterpreter::finish(std::string_view args, std::string_view) {
+  noArguments(args, "finish");
+  session_.finish();
+}
+
+void CommandInterpreter::cont(std::string_view args, std::string_view) {
+  noArguments(args, "continue");
+  session_.continueRun();
+}
+
+void CommandInterpreter::breakpoint(std::string_view args, std::string_view) {
+  if (args.empty()) throw DebugError("break: give a location: FILE:LINE, LINE, %ID or FUNCTION");
+  std::string_view location = args, condition;
+  if (const size_t at = args.find(" if "); at != std::string_view::npos) {
+    location = trim(args.substr(0, at));
+    condition = trim(args.substr(at + 4));
+    if (condition.empty()) throw DebugError("break: 'if' needs a condition, e.g. x[3] == 7");
+  }
+  session_.addBreakpoint(location, condition);
+}
+
+void CommandInterpreter::watch(std::string_view args, std::string_view) {
+  if (args.empty()) throw DebugError("watch: give a buffer range, e.g. watch out[0:4]");
+  session_.addWatchpoint(args);
+}
+
+void CommandInterpreter::remove(std::string_view args, std::string_view) {
+  if (args.empty()) {
+    session_.deleteAllBreakpoints();
+    out_ << "Deleted all breakpoints and watchpoints.\n";
+    return;
+  }
+  for (std::string_view word = args; !word.empty();) {
+    auto [number, rest] = splitWord(word);
+    uint64_t n = 0;
+    if (!parseUnsigned(number, n) || n > 1000000)
+      throw DebugError(fmt::format("delete: '{}' is not a breakpoint number", number));
+    session_.deleteBreakpoint(static_cast<int>(n));
+    out_ << fmt::format("Deleted {}.\n", n);
+    word = rest;
+  }
+}
+
+void CommandInterpreter::print(std::string_view args, std::string_view format) {
+  if (args.empty()) throw DebugError("print: give a value: %ID or NAME, optionally [LANE]");
+  ValueStyle style;
+  if (!format.empty()) {
+    if (format.size() != 1 || std::string_view("xdu").find(format[0]) == std::string_view::npos)
+      throw DebugError(
+          fmt::format("print/{}: the formats are /x (hex), /d (signed), /u "
+                      "(unsigned)",
+                      format));
+    style.format = format[0];
+  }
+  const ValueRef ref = parseValueRef(args);
+  const ValueReader reader(session_.symbols(), session_.subGroup());
+  out_ << reader.format(reader.read(ref), ref.lane, style, [this](uint64_t p) {
+    return session_.pointerName(p);
+  }) << '\n';
+}
+
+void CommandInterpreter::lanes(std::string_view args, std::string_view) {
+  noArguments(args, "lanes");
+  const SubGroup& sg = session_.subGroup();
+  out_ << fmt::format("sub-group {}: ", sg.id) << formatActiveMask(sg.mask, sg.liveLanes) << '\n';
+}
+
+void CommandInterpreter::subGroup(std::string_view args, std::string_view) {
+  uint64_t n = 0;
+  if (!parseUnsigned(args, n))
+    throw DebugError("subgroup: give a sub-group number, e.g. subgroup 1");
+  session_.selectSubGroup(n);
+}
+
+void CommandInterpreter::workGroup(std::string_view args, std::string_view) {
+  std::string text(args);
+  for (char& c : text)
+    if (c == ' ' || c == '(' || c == ')') c = c == ' ' ? ',' : ' ';
+  std::array<uint64_t, 3> id{0, 0, 0};
+  std::vector<std::string_view> parts;
+  for (std::string_view p : split(trim(text), ','))
+    if (!p.empty()) parts.push_back(p);
+  if (parts.empty() || parts.size() > 3)
+    throw DebugError("workgroup: give X[,Y[,Z]], e.g. workgroup 1,0,0");
+  for (size_t d = 0; d < parts.size(); ++d)
+    if (!parseUnsigned(parts[d], id[d]))
+      throw DebugError(fmt::format("workgroup: '{}' is not a number", parts[d]));
+  session_.selectWorkGroup(id);
+}
+
+void CommandInterpreter::backtrace(std::string_view args, std::string_view) {
+  noArguments(args, "backtrace");
+  out_ << backtraceText(session_);
+}
+
+void CommandInterpreter::list(std::string_view args, std::string_view) {
+  out_ << listText(session_, args);
+}
+
+void CommandInterpreter::examine(std::string_view args, std::string_view format) {
+  out_ << examineText(session_, format, args);
+}
+
+void CommandInterpreter::info(std::string_view args, std::string_view) {
+  auto [what, rest] = splitWord(args);
+  noArguments(rest, "info " + std::string(what));
+  static constexpr std::array<std::pair<const char*, const char*>, 9> kTopics = {{
+      {"breakpoints", "b"},
+      {"watchpoints", "w"},
+      {"subgroups", "sg"},
+      {"workgroups", "wg"},
+      {"simt", nullptr},
+      {"lanes", nullptr},
+      {"locals", nullptr},
+      {"stack", nullptr},
+      {"frame", nullptr},
+  }};
+  std::string topic;
+  for (const auto& [name, alias] : kTopics)
+    if (!what.empty() && (std::string_view(name).rfind(what, 0) == 0 || (alias && what == alias))) {
+      topic = name;
+      break;
+    }
+  if (topic == "breakpoints" || topic == "watchpoints") {
+    out_ << breakpointsText(session_);
+  } else if (topic == "subgroups") {
+    out_ << subGroupsText(session_);
+  } else if (topic == "workgroups") {
+    out_ << workGroupsText(session_);
+  } else if (topic == "simt") {
+    out_ << simtText(session_);
+  } else if (topic == "lanes") {
+    lanes({}, {});
+  } else if (topic == "locals") {
+    out_ << localsText(session_);
+  } else if (topic == "stack" || topic == "frame") {
+    out_ << backtraceText(session_);
+  } else {
+    throw DebugError(
+        fmt::format("info {}: the topics are breakpoints, subgroups, workgroups, "
+                    "simt, lanes, locals",
+                    what));
+  }
+}
+
+void CommandInterpreter::help(std::string_view args, std::string_view) {
+  const std::string text = debuggerCommandsHelp();
+  if (args.empty()) {
+    out_ << text;
+    return;
+  }
+  const Command* c = find(args);
+  if (!c && args != "quit" && args != "q")
+    throw DebugError(fmt::format("help: no command '{}'", args));
+  const std::string name = c ? c->name : "quit";
+  // The command's lines ("  NAME ...") and the continuation lines indented under them.
+  const std::string continuation(22, ' ');
+  bool in = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    const size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string_view line(text.data() + pos, end - pos);
+    const bool head = line.rfind("  " + name, 0) == 0 && line.size() > name.size() + 2 &&
+                      std::string_view(" [/").find(line[name.size() + 2]) != std::string_view::npos;
+    if (head || (in && line.rfind(continuation, 0) == 0)) {
+      out_ << line << '\n';
+      in = true;
+    } else {
+      in = false;
+    }
+    pos = end + 1;
+  }
+}
+
+}  // namespace spvsim::tools

@@ -1,0 +1,591 @@
+#include "tools/debug_session.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/workgroup.h"
+#include "tools/output.h"
+#include "tools/params.h"
+#include "tools/scalar_codec.h"
+#include "tools/text_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+std::string groupId(const std::array<uint64_t, 3>& id) {
+  return fmt::format("({},{},{})", id[0], id[1], id[2]);
+}
+
+std::string sizes(const std::array<uint64_t, 3>& v, uint32_t dims) {
+  std::string out = std::to_string(v[0]);
+  for (uint32_t d = 1; d < dims; ++d) out += "," + std::to_string(v[d]);
+  return out;
+}
+
+// "argument 2 (dst)" -> "dst"; "variable %38" -> "%38"; "local variable k.tile" -> "k.tile".
+std::string shortRegionName(const std::string& name) {
+  if (name.rfind("argument ", 0) == 0) {
+    const size_t open = name.find('('), close = name.rfind(')');
+    if (open != std::string::npos && close != std::string::npos && close > open)
+      return name.substr(open + 1, close - open - 1);
+  }
+  for (const char* prefix :
+       {"program variable ", "program constant ", "local variable ", "variable "})
+    if (name.rfind(prefix, 0) == 0) return name.substr(std::strlen(prefix));
+  return name;
+}
+
+}  // namespace
+
+DebugSession::DebugSession(PreparedLaunch launch, const RunOptions& options, std::ostream& out)
+    : launch_(std::move(launch)), out_(out) {
+  std::vector<ArgBinding> args = bindings(launch_.args);
+  LaunchOptions lo = launchOptions(options);
+  lo.checkRaces = false;  // its happens-before model runs work-groups one after another
+  state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range, args, lo);
+  symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());
+  finishedGroups_.assign(state_->groupCount(), false);
+  group_ = &startGroup(0);
+}
+
+DebugSession::~DebugSession() = default;
+
+GroupRun& DebugSession::startGroup(uint64_t linear) {
+  auto g = std::make_unique<GroupRun>();
+  g->linear = linear;
+  g->id = state_->groupId(linear);
+  g->slot = std::make_unique<WorkGroupSlot>(*state_);
+  g->slot->start(linear, &g->diagnostics, &g->printf);
+  g->reportedAt.assign(g->slot->count(), ~0ull);
+  g->quantumLeft = state_->context().quantum;
+  GroupRun& ref = *g;
+  groups_[linear] = std::move(g);
+  return ref;
+}
+
+void DebugSession::start() {
+  const NDRange& r = state_->range();
+  out_ << fmt::format(
+      "Kernel {}: global {}, local {}: {} work-group{}, sub-group size {}, {} sub-group{} per "
+      "work-group.\n",
+      launch_.kernel, sizes(r.global, r.dims), sizes(r.local, r.dims), state_->groupCount(),
+      state_->groupCount() == 1 ? "" : "s", state_->subGroupSize(), state_->maxSubGroups(),
+      state_->maxSubGroups() == 1 ? "" : "s");
+  if (!symbols_->hasLineInfo())
+    out_ << "The module has no source lines: locations are SPIR-V instructions.\n";
+  out_ << "Stopped at the kernel's entry. Type `help` for the commands.\n";
+  printLocation();
+}
+
+SubGroup& DebugSession::subGroup() {
+  if (!group_->slot)
+    throw DebugError(
+        fmt::format("work-group {} has finished; its sub-groups are gone", groupId(group_->id)));
+  return group_->slot->subGroups()[sg_];
+}
+
+std::string DebugSession::groupText(const GroupRun& g) const {
+  return "work-group " + groupId(g.id);
+}
+
+void DebugSession::printLocation(const std::string& prefix) {
+  out_ << prefix;
+  if (!group_->slot) {
+    out_ << groupText(*group_) << " has finished\n";
+    return;
+  }
+  const SubGroup& sg = subGroup();
+  const std::string head = fmt::format("{} sub-group {}", groupText(*group_), sg_);
+  switch (sg.state) {
+    case SubGroupState::Running:
+      out_ << head << " at " << symbols_->describe(sg.pc) << '\n'
+           << formatActiveMask(sg.mask, sg.liveLanes) << '\n';
+      return;
+    case SubGroupState::AtBarrier:
+      out_ << head << " waits at a work-group barrier: " << symbols_->describe(sg.barrierPc) << '\n'
+           << formatActiveMask(sg.mask, sg.liveLanes) << '\n';
+      return;
+    case SubGroupState::Done:
+      break;
+  }
+  out_ << head << " has finished\n";
+  const auto& sgs = group_->slot->subGroups();
+  for (size_t i = 0; i < group_->slot->count(); ++i)
+    if (sgs[i].state != SubGroupState::Done) return;
+  if (!finished_)
+    out_ << fmt::format("All sub-groups of {} have finished; `continue` {}.\n", groupText(*group_),
+                        moreGroupsToRun() ? "goes on with the next work-group" : "ends the kernel");
+}
+
+bool DebugSession::canRun() {
+  if (finished_) {
+    out_ << "The kernel has finished; nothing is left to run (`quit` ends the session).\n";
+    return false;
+  }
+  return true;
+}
+
+void DebugSession::resume() {
+  if (group_->slot) group_->reportedAt[sg_] = subGroup().steps;
+}
+
+void DebugSession::flushPrintf(GroupRun& g) {
+  if (g.printf.size() <= g.printfShown) return;
+  out_ << std::string_view(g.printf).substr(g.printfShown);
+  g.printfShown = g.printf.size();
+}
+
+DebugSession::Stop DebugSession::execute(GroupRun& g, SubGroup& sg) {
+  // One SPIR-V instruction: the Insts lowered from it run back to back (odd-width
+  // integer fix-ups share the instruction's `src`).
+  uint32_t pc = sg.pc;
+  const uint32_t src = sg.code[pc].src;
+  spvsim::step(sg);
+  ++g.used;
+  while (sg.state == SubGroupState::Running && sg.pc == pc + 1 && sg.code[sg.pc].src == src &&
+         !symbols_->isFunctionExit(sg.pc)) {
+    pc = sg.pc;
+    spvsim::step(sg);
+    ++g.used;
+  }
+  return afterStep(g, sg);
+}
+
+DebugSession::Stop DebugSession::afterStep(GroupRun& g, SubGroup& sg) {
+  flushPrintf(g);
+  WorkGroupContext& wg = g.slot->workGroup();
+  const uint64_t budget = state_->context().instructionBudget;
+  if (g.used > budget && !wg.aborted) {
+    sg.report(sg.code[locationPc(sg)], "instruction-budget",
+              fmt::format("work-group exceeded the instruction budget of {} sub-group "
+                          "instructions (an infinite loop? raise it with --instruction-budget)",
+                          budget),
+              sg.mask);
+    wg.aborted = true;
+  }
+  Stop s = checkDiagnostics(g);
+  if (wg.aborted) {
+    aborted_ = true;
+    if (!s) s.kind = Stop::Kind::Error;
+  }
+  if (!s && hasWatchpoints_) s = checkWatchpoints(sg);
+  return s;
+}
+
+DebugSession::Stop DebugSession::checkDiagnostics(GroupRun& g) {
+  Stop s;
+  for (; g.diagnosticsShown < g.diagnostics.size(); ++g.diagnosticsShown) {
+    const Diagnostic& d = g.diagnostics[g.diagnosticsShown];
+    std::string text = formatText(d);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out_ << text << '\n';
+    if (d.severity == Severity::Error) {
+      s.kind = Stop::Kind::Error;
+      if (d.subGroup && *d.subGroup < g.slot->count()) sg_ = *d.subGroup;
+    }
+  }
+  if (s) out_ << "Stopped on the error.\n";
+  return s;
+}
+
+DebugSession::Stop DebugSession::checkWatchpoints(SubGroup& sg) {
+  Stop s;
+  for (Breakpoint& w : breakpoints_) {
+    if (!w.watch) continue;
+    const ArgValue& arg = launch_.args[w.arg];
+    const uint8_t* now = arg.bytes.data() + w.offset;
+    if (std::memcmp(now, w.snapshot.data(), w.bytes) == 0) continue;
+    ++w.hits;
+    const uint64_t size = arg.type.size();
+    const std::string name = w.what.substr(0, w.what.find('['));
+    out_ << fmt::format("Watchpoint {}: {} changed by {} sub-group {}\n", w.number, w.what,
+                        groupText(*group_), sg.id);
+    for (uint64_t e = 0; e < w.bytes / size; ++e) {
+      const uint8_t* before = w.snapshot.data() + e * size;
+      if (std::memcmp(before, now + e * size, size) == 0) continue;
+      out_ << fmt::format("  {}[{}]: {} -> {}\n", name, w.offset / size + e,
+                          formatElement(arg.type, before), formatElement(arg.type, now + e * size));
+    }
+    std::memcpy(w.snapshot.data(), now, w.bytes);
+    s.kind = Stop::Kind::Watchpoint;
+  }
+  return s;
+}
+
+bool DebugSession::breakpointHit(GroupRun& g, size_t index) {
+  SubGroup& sg = g.slot->subGroups()[index];
+  if (sg.pc >= sites_.size() || !sites_[sg.pc] || g.reportedAt[index] == sg.steps) return false;
+  std::string hits;
+  for (Breakpoint& bp : breakpoints_) {
+    if (bp.watch ||
+        std::find(bp.location.pcs.begin(), bp.location.pcs.end(), sg.pc) == bp.location.pcs.end())
+      continue;
+    std::string detail;
+    if (bp.condition) {
+      try {
+        const LaneMask lanes = evaluate(*bp.condition, ValueReader(*symbols_, sg), sg);
+        if (lanes.none()) continue;
+        detail = fmt::format(" ({} holds in lane{} {})", bp.condition->text,
+                             lanes.count() == 1 ? "" : "s", formatLaneList(lanes));
+      } catch (const DebugError& e) {
+        detail = fmt::format(" (cannot evaluate its condition: {})", e.what());
+      }
+    }
+    ++bp.hits;
+    hits += fmt::format("{}Breakpoint {}, {}{}", hits.empty() ? "" : "; ", bp.number,
+                        bp.location.description, detail);
+  }
+  if (hits.empty()) return false;
+  g.reportedAt[index] = sg.steps;
+  sg_ = index;
+  out_ << hits << '\n';
+  return true;
+}
+
+DebugSession::Stop DebugSession::runGroup(GroupRun& g, const std::function<bool()>& done) {
+  std::vector<SubGroup>& sgs = g.slot->subGroups();
+  const size_t n = g.slot->count();
+  WorkGroupContext& wg = g.slot->workGroup();
+  const uint64_t quantum = state_->context().quantum;
+  auto running = [&](size_t i) { return sgs[i].state == SubGroupState::Running; };
+  for (;;) {
+    if (done()) return {};
+    if (g.quantumLeft == 0 || !running(g.cursor)) {
+      size_t k = 1;
+      while (k <= n && !running((g.cursor + k) % n)) ++k;
+      if (k > n) {
+        if (std::all_of(sgs.begin(), sgs.begin() + n,
+                        [](const SubGroup& s) { return s.state == SubGroupState::Done; })) {
+          g.slot->finish();  // checkers report what they held back
+          g.finished = true;
+          finishedGroups_[g.linear] = true;
+          if (Stop s = checkDiagnostics(g)) return s;
+          return Stop{Stop::Kind::GroupFinished};
+        }
+        if (!releaseBarrier(wg, sgs, n)) {
+          aborted_ = true;
+          Stop s = checkDiagnostics(g);
+          return s ? s : Stop{Stop::Kind::Error};
+        }
+        g.cursor = 0;
+        g.quantumLeft = quantum;
+        continue;
+      }
+      g.cursor = (g.cursor + k) % n;
+      g.quantumLeft = quantum;
+    }
+    SubGroup& sg = sgs[g.cursor];
+    if (breakpointHit(g, g.cursor)) return Stop{Stop::Kind::Breakpoint};
+    const Stop s = execute(g, sg);
+    --g.quantumLeft;
+    if (sg.yieldRequested || sg.state != SubGroupState::Running) g.quantumLeft = 0;
+    sg.yieldRequested = false;
+    if (s) {
+      if (s.kind != Stop::Kind::Error) sg_ = g.cursor;
+      return s;
+    }
+  }
+}
+
+DebugSession::Stop DebugSession::waitForRelease() {
+  const size_t me = sg_;
+  GroupRun& g = *group_;
+  out_ << fmt::format(
+      "sub-group {} waits at a work-group barrier: running the other sub-groups "
+      "until it is released\n",
+      me);
+  g.cursor = me;
+  g.quantumLeft = 0;
+  const Stop s =
+      runGroup(g, [&] { return g.slot->subGroups()[me].state == SubGroupState::Running; });
+  if (!s) sg_ = me;
+  return s;
+}
+
+// One instruction of the current sub-group (a barrier it waits at: the other sub-groups
+// run until it is released), stopping first at a breakpoint not yet reported there.
+DebugSession::Stop DebugSession::advanceCurrent() {
+  SubGroup& sg = subGroup();
+  switch (sg.state) {
+    case SubGroupState::Done:
+      return Stop{Stop::Kind::Done};
+    case SubGroupState::AtBarrier:
+      return waitForRelease();
+    case SubGroupState::Running:
+      break;
+  }
+  if (breakpointHit(*group_, sg_)) return Stop{Stop::Kind::Breakpoint};
+  const Stop s = execute(*group_, sg);
+  sg.yieldRequested = false;
+  return s;
+}
+
+// Every execution command ends here: where the current sub-group stands, and the end
+// of the launch after a fatal error.
+void DebugSession::endCommand() {
+  printLocation();
+  if (aborted_ && !finished_) {
+    out_ << "The error is fatal: the launch ends here, as it does in `spvsim run`.\n";
+    finishKernel();
+  }
+}
+
+void DebugSession::step(uint64_t count) {
+  if (!canRun()) return;
+  for (uint64_t k = 0; k < count; ++k) {
+    resume();  // `step` executes the current instruction even at a breakpoint
+    const Stop s = advanceCurrent();
+    if (s) return endCommand();
+  }
+  endCommand();
+}
+
+// Whether `next` is done: back in a caller, or at another source line of this frame.
+// From an instruction without a line (a prologue, clang's kernel wrapper) it goes to the
+// first one that has a line, into calls too; without line information at all it runs
+// one instruction, over calls.
+bool DebugSession::nextDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const {
+  if (sg.state == SubGroupState::Done || sg.frames.size() < depth) return true;
+  const spirv::SourceLine now = symbols_->lineAt(sg.pc);
+  if (!line && symbols_->hasLineInfo()) return bool(now);
+  if (sg.frames.size() > depth) return false;
+  if (!symbols_->hasLineInfo()) return true;
+  return now && (now.file != line.file || now.line != line.line);
+}
+
+void DebugSession::next(uint64_t count) {
+  if (!canRun()) return;
+  for (uint64_t k = 0; k < count; ++k) {
+    const SubGroup& start = subGroup();
+    if (start.state == SubGroupState::Done) return endCommand();
+    const size_t depth = start.frames.size();
+    const spirv::SourceLine line = symbols_->lineAt(locationPc(start));
+    resume();
+    do {
+      if (advanceCurrent()) return endCommand();
+    } while (!nextDone(subGroup(), depth, line));
+  }
+  endCommand();
+}
+
+void DebugSession::finish() {
+  if (!canRun()) return;
+  const SubGroup& start = subGroup();
+  if (start.state == SubGroupState::Done) return endCommand();
+  if (start.frames.size() <= 1)
+    throw DebugError("the kernel's entry function has no caller to return to; use `continue`");
+  const size_t depth = start.frames.size();
+  const uint32_t function = start.frames.back().function;
+  const uint32_t resultReg = start.frames.back().resultReg;
+  out_ << "Run till exit from " << symbols_->functionName(function) << '\n';
+  resume();
+  for (;;) {
+    const Stop s = advanceCurrent();
+    if (s) return endCommand();
+    const SubGroup& sg = subGroup();
+    if (sg.state == SubGroupState::Done || sg.frames.size() < depth) break;
+  }
+  endCommand();
+  if (symbols_->kernel().functions[function].returnRegSize == 0) return;
+  for (const ValueSlot& v : symbols_->kernel().values)
+    if (v.reg == resultReg) {
+      ValueRef ref;
+      ref.byId = true;
+      ref.id = v.id;
+      const ValueReader reader(*symbols_, subGroup());
+      out_ << "Value returned: "
+           << reader.format(reader.read(ref), std::nullopt, {},
+                            [this](uint64_t p) { return pointerName(p); })
+           << '\n';
+      return;
+    }
+}
+
+void DebugSession::continueRun() {
+  if (!canRun()) return;
+  resume();
+  group_->cursor = sg_;
+  group_->quantumLeft = state_->context().quantum;
+  for (;;) {
+    const Stop s = runGroup(*group_, [] { return false; });
+    if (s.kind != Stop::Kind::GroupFinished) return endCommand();
+    // The work-group is done: go on with the lowest one not finished.
+    while (nextUnfinished_ < state_->groupCount() && finishedGroups_[nextUnfinished_])
+      ++nextUnfinished_;
+    if (nextUnfinished_ == state_->groupCount()) return finishKernel();
+    GroupRun& previous = *group_;
+    auto it = groups_.find(nextUnfinished_);
+    group_ = it != groups_.end() ? it->second.get() : &startGroup(nextUnfinished_);
+    sg_ = 0;
+    group_->cursor = 0;
+    group_->quantumLeft = state_->context().quantum;
+    release(previous);
+  }
+}
+
+// A finished work-group left behind: only its diagnostics are kept, for the summary.
+void DebugSession::release(GroupRun& g) {
+  releasedDiagnostics_.insert(releasedDiagnostics_.end(), g.diagnostics.begin(),
+                              g.diagnostics.end());
+  ++released_;
+  groups_.erase(g.linear);
+}
+
+bool DebugSession::moreGroupsToRun() const {
+  for (uint64_t g = nextUnfinished_; g < finishedGroups_.size(); ++g)
+    if (!finishedGroups_[g] && g != group_->linear) return true;
+  return false;
+}
+
+void DebugSession::finishKernel() {
+  finished_ = true;
+  std::vector<Diagnostic> all = releasedDiagnostics_;
+  for (const auto& [linear, g] : groups_)
+    all.insert(all.end(), g->diagnostics.begin(), g->diagnostics.end());
+  all = foldDiagnostics(std::move(all));
+  if (aborted_)
+    out_ << fmt::format("Kernel {} stopped by a fatal error.\n", launch_.kernel);
+  else
+    out_ << fmt::format("Kernel {} finished: all {} work-group{} ran.\n", launch_.kernel,
+                        state_->groupCount(), state_->groupCount() == 1 ? "" : "s");
+  if (all.empty()) out_ << "No diagnostics.\n";
+  for (const Diagnostic& d : all) {
+    std::string text = formatText(d);
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out_ << text << '\n';
+  }
+  for (size_t i = 0; i < launch_.args.size(); ++i)
+    if (launch_.args[i].dump) out_ << formatDumpLine(i, launch_.args[i]) << '\n';
+}
+
+void DebugSession::selectSubGroup(uint64_t index) {
+  if (!group_->slot)
+    throw DebugError(fmt::format("{} has finished; its sub-groups are gone", groupText(*group_)));
+  if (index >= group_->slot->count())
+    throw DebugError(
+        fmt::format("{} has sub-groups 0-{}", groupText(*group_), group_->slot->count() - 1));
+  sg_ = index;
+  printLocation();
+}
+
+void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id) {
+  const auto& n = state_->context().numGroups;
+  for (int d = 0; d < 3; ++d)
+    if (id[d] >= n[d])
+      throw DebugError(
+          fmt::format("work-group {} does not exist: the launch has {}x{}x{} "
+                      "work-groups (ids from 0)",
+                      groupId(id), n[0], n[1], n[2]));
+  const uint64_t linear = id[0] + id[1] * n[0] + id[2] * n[0] * n[1];
+  auto it = groups_.find(linear);
+  if ((it == groups_.end() && finishedGroups_[linear]) ||
+      (it != groups_.end() && !it->second->slot))
+    throw DebugError(
+        fmt::format("work-group {} has finished; its sub-groups are gone", groupId(id)));
+  group_ = it != groups_.end() ? it->second.get() : &startGroup(linear);
+  sg_ = 0;
+  printLocation();
+}
+
+void DebugSession::rebuildSites() {
+  sites_.assign(symbols_->kernel().code.size(), 0);
+  hasWatchpoints_ = false;
+  for (const Breakpoint& bp : breakpoints_) {
+    hasWatchpoints_ |= bp.watch;
+    for (uint32_t pc : bp.location.pcs) sites_[pc] = 1;
+  }
+}
+
+void DebugSession::addBreakpoint(std::string_view location, std::string_view condition) {
+  Breakpoint bp;
+  spirv::Id file = 0;
+  if (group_->slot) file = symbols_->lineAt(locationPc(subGroup())).file;
+  bp.location = symbols_->resolve(location, file);
+  if (!trim(condition).empty()) bp.condition = parseCondition(condition);
+  bp.number = nextNumber_++;
+  if (!bp.location.note.empty()) out_ << bp.location.note << '\n';
+  out_ << fmt::format("Breakpoint {} at {}", bp.number, bp.location.description);
+  if (bp.location.pcs.size() > 1)
+    out_ << fmt::format(" ({} locations)", bp.location.pcs.size());
+  else
+    out_ << ": " << symbols_->instructionText(bp.location.pcs[0]);
+  if (bp.condition) out_ << " if " << bp.condition->text;
+  out_ << '\n';
+  breakpoints_.push_back(std::move(bp));
+  rebuildSites();
+}
+
+void DebugSession::addWatchpoint(std::string_view what) {
+  const ElementRange range = parseElementRange(what);
+  const spirv::Module& m = launch_.program->module();
+  const std::vector<ParamInfo> params = describeParams(m, *state_->kernel().entry);
+  size_t arg = params.size();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == range.name || fmt::format("arg{}", i) == range.name) arg = i;
+  if (arg == params.size())
+    throw DebugError(
+        fmt::format("watch: '{}' is not a kernel argument (watchpoints watch buffer "
+                    "arguments: NAME[I] or NAME[I:J])",
+                    range.name));
+  const ArgValue& a = launch_.args[arg];
+  if (a.kind != ArgValue::Kind::Buffer)
+    throw DebugError(
+        fmt::format("watch: {} is not a buffer argument; watchpoints watch global "
+                    "or constant buffers",
+                    range.name));
+  const auto [first, end] = elementBounds(range, a.count, a.count);
+  Breakpoint w;
+  w.watch = true;
+  w.arg = arg;
+  w.offset = first * a.type.size();
+  w.bytes = (end - first) * a.type.size();
+  w.what = end == first + 1 ? fmt::format("{}[{}]", range.name, first)
+                            : fmt::format("{}[{}:{}]", range.name, first, end);
+  w.snapshot.assign(a.bytes.begin() + w.offset, a.bytes.begin() + w.offset + w.bytes);
+  w.number = nextNumber_++;
+  out_ << fmt::format("Watchpoint {}: {} ({} {} element{}, {} bytes)\n", w.number, w.what,
+                      end - first, a.type.name(), end - first == 1 ? "" : "s", w.bytes);
+  breakpoints_.push_back(std::move(w));
+  rebuildSites();
+}
+
+void DebugSession::deleteBreakpoint(int number) {
+  auto it = std::find_if(breakpoints_.begin(), breakpoints_.end(),
+                         [&](const Breakpoint& b) { return b.number == number; });
+  if (it == breakpoints_.end())
+    throw DebugError(fmt::format("no breakpoint or watchpoint number {}", number));
+  breakpoints_.erase(it);
+  rebuildSites();
+}
+
+void DebugSession::deleteAllBreakpoints() {
+  breakpoints_.clear();
+  rebuildSites();
+}
+
+std::string DebugSession::pointerName(uint64_t p) const {
+  const Space s = pointerSpace(p);
+  if (p == 0 || s == Space::Invalid) return formatRawPointer(p);
+  const std::vector<Region>& table = state_->memory().regions(s);
+  const uint64_t region = pointerRegion(p);
+  if (region == 0 || region >= table.size()) return formatRawPointer(p);
+  std::string name = shortRegionName(table[region].name);
+  if (s == Space::Private && !name.empty() && name[0] == '%') {
+    uint64_t id = 0;
+    if (parseUnsigned(std::string_view(name).substr(1), id))
+      for (const ValueName& n : symbols_->kernel().names)
+        if (n.address && n.id == id) name = n.name;
+  }
+  return fmt::format("{}:{}+{}", spaceName(s), name, pointerOffset(p));
+}
+
+int DebugSession::exitStatus() const {
+  if (aborted_ || hasErrors(releasedDiagnostics_)) return 2;
+  for (const auto& [linear, g] : groups_)
+    if (hasErrors(g->diagnostics)) return 2;
+  return 0;
+}
+
+}  // namespace spvsim::tools

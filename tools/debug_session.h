@@ -1,0 +1,148 @@
+// The engine of `spvsim debug`: one launch stepped by hand. The current sub-group
+// executes one SPIR-V instruction at a time through step() (src/subgroup.h), all its
+// lanes together; `continue` runs every sub-group of the work-group round-robin,
+// checking breakpoints before and watchpoints and new error diagnostics after each
+// instruction, releases work-group barriers, and moves on to the next work-group. Each
+// work-group visited has its own WorkGroupSlot (registers, private and local memory).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "src/launch.h"
+#include "tools/debug_symbols.h"
+#include "tools/debug_values.h"
+#include "tools/launch_setup.h"
+
+namespace spvsim::tools {
+
+// One work-group the session has started.
+struct GroupRun {
+  uint64_t linear = 0;
+  std::array<uint64_t, 3> id{0, 0, 0};
+  std::unique_ptr<WorkGroupSlot> slot;  // released once finished and left
+  std::vector<Diagnostic> diagnostics;
+  std::string printf;
+  size_t printfShown = 0;
+  size_t diagnosticsShown = 0;
+  uint64_t used = 0;  // sub-group instructions, against the instruction budget
+  size_t cursor = 0;  // round-robin: the sub-group running now
+  uint64_t quantumLeft = 0;
+  // Per sub-group: its step count when a breakpoint was last reported for it (or when
+  // it was resumed), so that resuming does not stop again at the same place.
+  std::vector<uint64_t> reportedAt;
+  bool finished = false;
+};
+
+struct Breakpoint {
+  int number = 0;
+  bool watch = false;
+  CodeLocation location;               // breakpoints
+  std::optional<Condition> condition;  // breakpoints
+  // Watchpoints: bytes [offset, offset + bytes) of buffer argument `arg`.
+  size_t arg = 0;
+  uint64_t offset = 0, bytes = 0;
+  std::string what;  // "out[0:4]"
+  std::vector<uint8_t> snapshot;
+  uint64_t hits = 0;
+};
+
+class DebugSession {
+ public:
+  DebugSession(PreparedLaunch launch, const RunOptions& options, std::ostream& out);
+  ~DebugSession();
+
+  // Prints the launch and where it starts (work-group (0,0,0), sub-group 0, the entry).
+  void start();
+
+  // Execution. Each prints what happened and where the current sub-group stands.
+  void step(uint64_t count);  // SPIR-V instructions of the current sub-group
+  void next(uint64_t count);  // source lines (instructions without line info), over calls
+  void finish();              // until the current function returns
+  void continueRun();         // until a breakpoint, watchpoint, error or the end
+
+  // Focus.
+  void selectSubGroup(uint64_t index);
+  void selectWorkGroup(const std::array<uint64_t, 3>& id);
+
+  // Breakpoints and watchpoints share one numbering. Throw DebugError.
+  void addBreakpoint(std::string_view location, std::string_view condition);
+  void addWatchpoint(std::string_view what);
+  void deleteBreakpoint(int number);
+  void deleteAllBreakpoints();
+  const std::vector<Breakpoint>& breakpoints() const { return breakpoints_; }
+
+  // State for the inspection commands.
+  const Symbols& symbols() const { return *symbols_; }
+  const LaunchState& launchState() const { return *state_; }
+  const PreparedLaunch& launch() const { return launch_; }
+  GroupRun& group() { return *group_; }
+  // The work-groups started and not yet left behind finished by `continue`.
+  const std::map<uint64_t, std::unique_ptr<GroupRun>>& groups() const { return groups_; }
+  uint64_t releasedGroups() const { return released_; }  // finished and let go
+  bool hasSubGroups() const { return group_->slot != nullptr; }
+  SubGroup& subGroup();  // the current one; throws DebugError when its group is gone
+  size_t subGroupIndex() const { return sg_; }
+  bool finished() const { return finished_; }
+  // Names pointers by region: "global:out+16", "private:x+0", "local:tile+4".
+  std::string pointerName(uint64_t pointer) const;
+  // Prints where the current sub-group stands and its active lanes.
+  void printLocation(const std::string& prefix = "");
+
+  // 0 no error diagnostics so far, 2 otherwise (as `spvsim run`).
+  int exitStatus() const;
+
+ private:
+  struct Stop {
+    enum class Kind { None, Done, Breakpoint, Watchpoint, Error, GroupFinished };
+    Kind kind = Kind::None;
+    explicit operator bool() const { return kind != Kind::None; }
+  };
+
+  GroupRun& startGroup(uint64_t linear);
+  bool canRun();
+  void resume();
+  Stop execute(GroupRun& g, SubGroup& sg);
+  Stop afterStep(GroupRun& g, SubGroup& sg);
+  Stop checkDiagnostics(GroupRun& g);
+  Stop checkWatchpoints(SubGroup& sg);
+  bool breakpointHit(GroupRun& g, size_t index);
+  Stop runGroup(GroupRun& g, const std::function<bool()>& done);
+  Stop waitForRelease();
+  Stop advanceCurrent();
+  bool nextDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const;
+  void finishKernel();
+  void release(GroupRun& g);
+  bool moreGroupsToRun() const;
+  void endCommand();
+  void flushPrintf(GroupRun& g);
+  std::string groupText(const GroupRun& g) const;
+  void rebuildSites();
+
+  PreparedLaunch launch_;
+  std::ostream& out_;
+  std::unique_ptr<LaunchState> state_;
+  std::unique_ptr<Symbols> symbols_;
+  std::map<uint64_t, std::unique_ptr<GroupRun>> groups_;
+  GroupRun* group_ = nullptr;
+  size_t sg_ = 0;
+  uint64_t nextUnfinished_ = 0;
+  std::vector<bool> finishedGroups_;             // by linear id
+  std::vector<Diagnostic> releasedDiagnostics_;  // of work-groups let go
+  uint64_t released_ = 0;
+  std::vector<Breakpoint> breakpoints_;
+  std::vector<uint8_t> sites_;  // by pc: 1 when a breakpoint stops there
+  bool hasWatchpoints_ = false;
+  int nextNumber_ = 1;
+  bool finished_ = false;
+  bool aborted_ = false;
+};
+
+}  // namespace spvsim::tools

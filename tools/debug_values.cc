@@ -1,0 +1,393 @@
+#include "tools/debug_values.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+
+#include "tools/text_util.h"
+
+namespace spvsim::tools {
+namespace {
+
+bool isNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '$';
+}
+
+// ".x" ".y" ".z" ".w" or ".sN" (N one hexadecimal digit).
+std::optional<uint32_t> parseComponent(std::string_view s) {
+  if (s.size() == 1) {
+    const char* xyzw = "xyzw";
+    if (const char* p = std::strchr(xyzw, s[0]); p && *p) return uint32_t(p - xyzw);
+    return std::nullopt;
+  }
+  if (s.size() == 2 && (s[0] == 's' || s[0] == 'S') &&
+      std::isxdigit(static_cast<unsigned char>(s[1])))
+    return static_cast<uint32_t>(std::strtoul(std::string(1, s[1]).c_str(), nullptr, 16));
+  return std::nullopt;
+}
+
+std::string accessProblem(AccessError e) {
+  switch (e) {
+    case AccessError::Null:
+      return "null pointer";
+    case AccessError::OutOfBounds:
+      return "out of bounds";
+    case AccessError::InvalidSpace:
+      return "invalid pointer";
+    default:
+      return "unreadable";
+  }
+}
+
+// A scalar as a wide integer (sign-extended when `isSigned`) or a double.
+struct Number {
+  bool isFloat = false;
+  __int128 i = 0;
+  double f = 0;
+};
+
+Number loadNumber(const spirv::Type& t, const uint8_t* bytes, bool isSigned) {
+  Number n;
+  if (t.kind == spirv::TypeKind::Float) {
+    n.isFloat = true;
+    if (t.width == 64) {
+      double d;
+      std::memcpy(&d, bytes, 8);
+      n.f = d;
+    } else if (t.width == 32) {
+      float f;
+      std::memcpy(&f, bytes, 4);
+      n.f = f;
+    } else {
+      _Float16 h;
+      std::memcpy(&h, bytes, 2);
+      n.f = static_cast<double>(h);
+    }
+    return n;
+  }
+  uint64_t bits = 0;
+  std::memcpy(&bits, bytes, std::min<uint64_t>(t.size, 8));
+  const unsigned width = t.kind == spirv::TypeKind::Bool ? 8 : unsigned(t.size * 8);
+  if (isSigned && width < 64 && (bits >> (width - 1)) & 1) bits |= ~0ull << width;
+  n.i = isSigned ? __int128(int64_t(bits)) : __int128(bits);
+  return n;
+}
+
+Number parseLiteral(std::string_view text, bool wantFloat) {
+  Number n;
+  const std::string s(text);
+  if (s == "true" || s == "false") {
+    n.i = s == "true";
+    return n;
+  }
+  if (wantFloat) {
+    char* end = nullptr;
+    n.isFloat = true;
+    n.f = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end) throw DebugError(fmt::format("'{}' is not a number", text));
+    return n;
+  }
+  std::string_view digits = text;
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (negative) digits.remove_prefix(1);
+  uint64_t v = 0;
+  if (!parseUnsigned(digits, v))
+    throw DebugError(fmt::format("'{}' is not an integer (the value compared is one)", text));
+  n.i = negative ? -__int128(v) : __int128(v);
+  return n;
+}
+
+template <class T>
+bool compare(const T& a, const std::string& op, const T& b) {
+  if (op == "==") return a == b;
+  if (op == "!=") return a != b;
+  if (op == "<") return a < b;
+  if (op == "<=") return a <= b;
+  if (op == ">") return a > b;
+  return a >= b;
+}
+
+}  // namespace
+
+uint32_t locationPc(const SubGroup& sg) {
+  return sg.state == SubGroupState::AtBarrier ? sg.barrierPc : sg.pc;
+}
+
+ElementRange parseElementRange(std::string_view text) {
+  text = trim(text);
+  ElementRange r;
+  r.text = std::string(text);
+  const size_t open = text.find('[');
+  r.name = std::string(trim(text.substr(0, open)));
+  if (r.name.empty()) throw DebugError(fmt::format("'{}': give a NAME", text));
+  if (open == std::string_view::npos) return r;
+  const size_t close = text.find(']', open);
+  if (close == std::string_view::npos || close + 1 != text.size())
+    throw DebugError(
+        fmt::format("'{}': a range is NAME[I] or NAME[I:J] (elements I to J-1)", text));
+  const std::string_view inside = text.substr(open + 1, close - open - 1);
+  const size_t colon = inside.find(':');
+  uint64_t a = 0, b = 0;
+  const bool ok = colon == std::string_view::npos
+                      ? parseUnsigned(trim(inside), a) && a < ~0ull && (b = a + 1, true)
+                      : parseUnsigned(trim(inside.substr(0, colon)), a) &&
+                            parseUnsigned(trim(inside.substr(colon + 1)), b);
+  if (!ok || a >= b)
+    throw DebugError(fmt::format("'{}': a range is NAME[I] or NAME[I:J] with I < J", text));
+  r.whole = false;
+  r.first = a;
+  r.end = b;
+  return r;
+}
+
+std::pair<uint64_t, uint64_t> elementBounds(const ElementRange& range, uint64_t count,
+                                            uint64_t limit) {
+  if (range.whole) return {0, std::min(count, limit)};
+  if (range.end > count)
+    throw DebugError(fmt::format("'{}' is outside {}: it has {} element{}{}", range.text,
+                                 range.name, count, count == 1 ? "" : "s",
+                                 count ? fmt::format(" (0-{})", count - 1) : ""));
+  return {range.first, range.end};
+}
+
+ValueRef parseValueRef(std::string_view text) {
+  text = trim(text);
+  ValueRef ref;
+  size_t pos = 0;
+  if (!text.empty() && text[0] == '%') {
+    ref.byId = true;
+    pos = 1;
+    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
+    uint64_t id = 0;
+    if (!parseUnsigned(text.substr(1, pos - 1), id) || id == 0 || id > 0xffffffffu)
+      throw DebugError(fmt::format("'{}': a result id is % and a number, e.g. %23", text));
+    ref.id = static_cast<spirv::Id>(id);
+  } else {
+    while (pos < text.size() && isNameChar(text[pos])) ++pos;
+    ref.name = std::string(text.substr(0, pos));
+    if (ref.name.empty() || std::isdigit(static_cast<unsigned char>(ref.name[0])))
+      throw DebugError(
+          fmt::format("'{}' is not a value: give %ID or a variable NAME, "
+                      "optionally [LANE] and .x/.y/.z/.w/.sN",
+                      text));
+    // "v.y" reads as NAME + component when the part after the last dot is one.
+    if (const size_t dot = ref.name.rfind('.');
+        dot != std::string::npos && dot + 1 < ref.name.size()) {
+      if (auto c = parseComponent(std::string_view(ref.name).substr(dot + 1));
+          c && pos == text.size()) {
+        ref.component = c;
+        ref.name.resize(dot);
+      }
+    }
+  }
+  if (pos < text.size() && text[pos] == '[') {
+    const size_t close = text.find(']', pos);
+    uint64_t lane = 0;
+    if (close == std::string_view::npos ||
+        !parseUnsigned(trim(text.substr(pos + 1, close - pos - 1)), lane))
+      throw DebugError(fmt::format("'{}': a lane is [N] with a number N", text));
+    ref.lane = static_cast<uint32_t>(std::min<uint64_t>(lane, 0xffffffffu));
+    pos = close + 1;
+  }
+  if (pos < text.size() && text[pos] == '.' && !ref.component) {
+    auto c = parseComponent(text.substr(pos + 1));
+    if (!c) throw DebugError(fmt::format("'{}': a component is .x .y .z .w or .s0 to .sf", text));
+    ref.component = c;
+    pos = text.size();
+  }
+  if (pos != text.size())
+    throw DebugError(fmt::format("'{}': unexpected '{}'", text, text.substr(pos)));
+  return ref;
+}
+
+ValueReader::ValueReader(const Symbols& symbols, SubGroup& subGroup)
+    : symbols_(symbols), sg_(subGroup) {}
+
+uint32_t ValueReader::function() const {
+  return sg_.frames.empty() ? 0 : sg_.frames.back().function;
+}
+
+uint32_t ValueReader::src() const { return sg_.code[locationPc(sg_)].src; }
+
+LaneValues ValueReader::read(const ValueRef& ref) const {
+  if (ref.lane && *ref.lane >= sg_.liveLanes)
+    throw DebugError(fmt::format("lane {} does not exist: sub-group {} has lanes 0-{}", *ref.lane,
+                                 sg_.id, sg_.liveLanes - 1));
+  const LoweredKernel& k = symbols_.kernel();
+  LaneValues out;
+  const ValueSlot* slot = nullptr;
+  const ValueName* name = nullptr;
+  // Without a source type the label is SPIR-V's sign-less "int", and values print signed.
+  out.isSigned = true;
+  if (ref.byId) {
+    out.label = fmt::format("%{}", ref.id);
+    slot = k.findValue(ref.id);
+    if (!slot)
+      throw DebugError(
+          fmt::format("%{} has no value in kernel {} (not a result, parameter or "
+                      "constant that the kernel uses)",
+                      ref.id, k.entry ? k.entry->name : "?"));
+  } else {
+    out.label = ref.name;
+    name = symbols_.findName(ref.name, function(), src());
+    if (!name && symbols_.hasName(ref.name))
+      throw DebugError(
+          fmt::format("'{}' has no value at this instruction (optimised code binds "
+                      "it elsewhere; %ID always works)",
+                      ref.name));
+    if (!name)
+      throw DebugError(
+          fmt::format("no variable or value named '{}' (compile with -g for "
+                      "variable names; `info locals` lists them; %ID always works)",
+                      ref.name));
+    slot = k.findValue(name->id);
+    if (!slot) throw DebugError(fmt::format("'{}' has no value in this kernel", ref.name));
+    if (!name->typeName.empty()) out.isSigned = name->isSigned;
+    out.typeName = name->typeName;
+    if (name->function != kNoFunction && name->function != function())
+      out.note = "variable of function " + symbols_.functionName(name->function);
+  }
+  if (name && name->address)
+    readStorage(*slot, out);
+  else
+    readRegister(*slot, out);
+  if (out.typeName.empty()) out.typeName = spirv::typeName(symbols_.module(), out.type);
+  if (ref.component) {
+    selectComponent(*ref.component, out);
+    out.component = fmt::format(".s{:x}", *ref.component);
+  }
+  return out;
+}
+
+void ValueReader::readRegister(const ValueSlot& slot, LaneValues& out) const {
+  out.type = slot.type;
+  for (uint32_t l = 0; l < sg_.liveLanes; ++l) {
+    const uint8_t* p = sg_.regs + slot.reg + size_t(l) * slot.bytes;
+    out.bytes.emplace_back(p, p + slot.bytes);
+    out.errors.emplace_back();
+  }
+}
+
+void ValueReader::readStorage(const ValueSlot& slot, LaneValues& out) const {
+  const spirv::Module& m = symbols_.module();
+  const spirv::Type& pointer = m.type(slot.type);
+  out.type = pointer.element;
+  const uint64_t size = m.type(pointer.element).size;
+  uint64_t first = 0;
+  std::memcpy(&first, sg_.regs + slot.reg, sizeof first);
+  const Space space = pointerSpace(first);
+  out.storage = spaceName(space);
+  out.shared = space != Space::Private;
+  const uint32_t entries = out.shared ? 1 : sg_.liveLanes;
+  for (uint32_t l = 0; l < entries; ++l) {
+    uint64_t p = 0;
+    std::memcpy(&p, sg_.regs + slot.reg + size_t(l) * 8, sizeof p);
+    AccessError error = AccessError::Ok;
+    const uint8_t* host = sg_.resolve(p, l, size, false, error);
+    if (host) {
+      out.bytes.emplace_back(host, host + size);
+      out.errors.emplace_back();
+    } else {
+      out.bytes.emplace_back();
+      out.errors.push_back(accessProblem(error));
+    }
+  }
+}
+
+void ValueReader::selectComponent(uint32_t component, LaneValues& out) const {
+  const spirv::Module& m = symbols_.module();
+  const spirv::Type& t = m.type(out.type);
+  if (t.kind != spirv::TypeKind::Vector)
+    throw DebugError(
+        fmt::format("{} is a {}, not a vector: it has no components", out.label, out.typeName));
+  if (component >= t.count)
+    throw DebugError(
+        fmt::format("{} has {} components; .s{:x} is not one", out.label, t.count, component));
+  const uint64_t size = m.type(t.element).size;
+  for (auto& b : out.bytes)
+    if (!b.empty())
+      b = std::vector<uint8_t>(b.begin() + component * size, b.begin() + (component + 1) * size);
+  out.type = t.element;
+  // "uint4" -> "uint": the element of a vector type name.
+  while (!out.typeName.empty() && std::isdigit(static_cast<unsigned char>(out.typeName.back())))
+    out.typeName.pop_back();
+}
+
+std::string ValueReader::format(const LaneValues& v, std::optional<uint32_t> lane,
+                                const ValueStyle& style, const PointerNamer& namer) const {
+  ValueStyle s = style;
+  s.isSigned = v.isSigned;
+  const spirv::Module& m = symbols_.module();
+  auto text = [&](size_t entry) {
+    return v.errors[entry].empty() ? formatValue(m, v.type, v.bytes[entry].data(), s, namer)
+                                   : "<" + v.errors[entry] + ">";
+  };
+  std::string head = v.label;
+  if (lane && !v.shared) head += fmt::format("[{}]", *lane);
+  head += v.component;
+  std::string what = v.typeName;
+  if (v.shared) what += fmt::format(", {} memory, one for the work-group", v.storage);
+  if (!v.note.empty()) what += ", " + v.note;
+  head += " (" + what + ") =";
+  if (v.shared) return head + " " + text(0);
+  if (lane)
+    return fmt::format("{} {}{}", head, text(*lane),
+                       sg_.mask.test(*lane) ? "" : " (inactive lane)");
+  for (uint32_t l = 0; l < sg_.liveLanes; ++l)
+    head += fmt::format(" [{}]={}", l, sg_.mask.test(l) ? text(l) : "-");
+  return head;
+}
+
+Condition parseCondition(std::string_view text) {
+  text = trim(text);
+  static constexpr const char* kOps[] = {"==", "!=", "<=", ">=", "<", ">"};
+  for (const char* op : kOps) {
+    const size_t at = text.find(op);
+    if (at == std::string_view::npos) continue;
+    Condition c;
+    c.value = parseValueRef(text.substr(0, at));
+    c.op = op;
+    c.literal = std::string(trim(text.substr(at + std::strlen(op))));
+    if (c.literal.empty())
+      throw DebugError(fmt::format("condition '{}' has no value after {}", text, op));
+    c.text = std::string(text);
+    return c;
+  }
+  throw DebugError(
+      fmt::format("condition '{}' must be VALUE OP NUMBER with OP one of == != < <= "
+                  "> >=, e.g. x[3] == 7",
+                  text));
+}
+
+LaneMask evaluate(const Condition& c, const ValueReader& reader, const SubGroup& sg) {
+  const LaneValues v = reader.read(c.value);
+  const spirv::Type& t = reader.module().type(v.type);
+  if (t.kind != spirv::TypeKind::Int && t.kind != spirv::TypeKind::Float &&
+      t.kind != spirv::TypeKind::Bool)
+    throw DebugError(
+        fmt::format("condition '{}': {} is a {}; conditions compare scalars (use a "
+                    "component such as .x)",
+                    c.text, v.label, v.typeName));
+  const Number literal = parseLiteral(c.literal, t.kind == spirv::TypeKind::Float);
+  auto holds = [&](size_t entry) {
+    if (!v.errors[entry].empty())
+      throw DebugError(
+          fmt::format("condition '{}': {} is unreadable ({})", c.text, v.label, v.errors[entry]));
+    const Number n = loadNumber(t, v.bytes[entry].data(), v.isSigned);
+    return n.isFloat ? compare(n.f, c.op, literal.isFloat ? literal.f : double(literal.i))
+                     : compare(n.i, c.op, literal.i);
+  };
+  LaneMask out;
+  if (c.value.lane) {
+    if (holds(v.shared ? 0 : *c.value.lane)) out.set(*c.value.lane);
+    return out;
+  }
+  sg.mask.forEach([&](uint32_t l) {
+    if (l < sg.liveLanes && holds(v.shared ? 0 : l)) out.set(l);
+  });
+  return out;
+}
+
+}  // namespace spvsim::tools
