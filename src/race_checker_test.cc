@@ -15,6 +15,7 @@ namespace {
 using testing::bind;
 using testing::describe;
 using testing::loadOpenCl;
+using testing::range1;
 
 ArgBinding intArg(int v) {
   std::vector<uint8_t> b(4);
@@ -38,14 +39,6 @@ LaunchOptions checking(unsigned threads = 1, uint32_t sgSize = 16) {
   o.threads = threads;
   o.checkRaces = true;
   return o;
-}
-
-NDRange range1(uint64_t global, uint64_t local) {
-  NDRange r;
-  r.global = {global, 1, 1};
-  r.local = {local, 1, 1};
-  r.localGiven = true;
-  return r;
 }
 
 // Where the two work-items of a litmus test run (sub-group size 16).

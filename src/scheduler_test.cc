@@ -15,20 +15,13 @@ namespace {
 using testing::bind;
 using testing::describe;
 using testing::loadOpenCl;
+using testing::range1;
 
 template <class T>
 ArgBinding valueOf(T v) {
   std::vector<uint8_t> b(sizeof(T));
   std::memcpy(b.data(), &v, sizeof(T));
   return ArgBinding::bytes(b);
-}
-
-NDRange range1(uint64_t global, uint64_t local) {
-  NDRange r;
-  r.global = {global, 1, 1};
-  r.local = {local, 1, 1};
-  r.localGiven = true;
-  return r;
 }
 
 LaunchOptions roundRobin(uint32_t sgSize, unsigned threads = 0) {

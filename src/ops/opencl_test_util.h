@@ -50,6 +50,15 @@ LaunchResult run(Program& p, const std::string& kernel, uint64_t global,
   return p.launch(kernel, range, {bind(buffers)...}, options);
 }
 
+// A one-dimensional NDRange with the given local size.
+inline NDRange range1(uint64_t global, uint64_t local) {
+  NDRange r;
+  r.global = {global, 1, 1};
+  r.local = {local, 1, 1};
+  r.localGiven = true;
+  return r;
+}
+
 inline std::string describe(const LaunchResult& r) {
   std::string s;
   for (const auto& d : r.diagnostics) s += d.kind + ": " + d.message + "\n";
