@@ -47,6 +47,11 @@ struct Inst {
 
 constexpr uint32_t kNoPc = 0xffffffffu;
 
+// Inst::aux2 of atomics, fences and barriers holds the memory semantics (16 bits); a
+// semantics operand that is not a constant is kept as this (the race checker then assumes
+// the strongest).
+constexpr uint32_t kDynamicSemantics = 0xffff;
+
 struct LoweredFunction {
   spirv::Id id = 0;
   uint32_t entryPc = 0;
@@ -150,6 +155,15 @@ struct LoweredKernel {
   // values (OpName, debug-info variables).
   std::vector<ValueSlot> values;
   std::vector<ValueName> names;
+
+  // "`%5 = OpLoad %uint %4` (k.cl:7)" for SPIR-V instruction `src`, for messages.
+  std::string describeInstruction(uint32_t src) const {
+    std::string s = src < instructionText.size() ? "`" + instructionText[src] + "`"
+                                                 : "instruction " + std::to_string(src);
+    if (src < instructionLine.size() && !instructionLine[src].empty())
+      s += " (" + instructionLine[src] + ")";
+    return s;
+  }
 
   const ValueSlot* findValue(spirv::Id id) const {
     auto it = std::lower_bound(values.begin(), values.end(), id,

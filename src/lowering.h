@@ -126,6 +126,7 @@ class Lowerer {
     uint32_t extraIndex;
     spirv::Id block;  // 0: the function's exit
   };
+
   void lowerFunction(uint32_t index);
   void lowerInstruction(const spirv::Instruction& inst);
   void placeConstant(spirv::Id id, uint32_t reg);
@@ -151,6 +152,11 @@ class Lowerer {
   const spirv::Block* block_ = nullptr;
   uint32_t fnIndex_ = 0;
 };
+
+// A memory-semantics operand as Inst::aux2 keeps it (kDynamicSemantics if not constant).
+inline uint32_t memorySemantics(Lowerer& lw, spirv::Id id) {
+  return lw.isConstant(id) ? uint32_t(lw.constantValue(id)) & 0xffff : kDynamicSemantics;
+}
 
 // Picks a handler instance by scalar kind. `H` is a class template with a static
 // `run(SubGroup&, const Inst&)`; returns nullptr for kinds the family lacks.

@@ -24,7 +24,6 @@ constexpr uint32_t kAcquire = uint32_t(spv::MemorySemanticsMask::Acquire) |
 constexpr uint32_t kRelease = uint32_t(spv::MemorySemanticsMask::Release) |
                               uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                               uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
-constexpr uint32_t kDynamic = 0xffff;  // a semantics operand that was not a constant
 constexpr size_t kMaxSharedReaders = 16;
 constexpr size_t kMaxHeld = 64;  // releases a work-item holds for its next acquire fence
 constexpr uint64_t kMaxShadowBytes = 16ull << 30;
@@ -370,15 +369,6 @@ struct RaceChecker::Impl {
                        global[0], global[1], global[2], gid[0], gid[1], gid[2], l / w, l % w);
   }
 
-  std::string describeInstruction(uint32_t src) const {
-    const LoweredKernel& k = *launch.kernel;
-    std::string s = src < k.instructionText.size() ? "`" + k.instructionText[src] + "`"
-                                                   : fmt::format("instruction {}", src);
-    if (src < k.instructionLine.size() && !k.instructionLine[src].empty())
-      s += " (" + k.instructionLine[src] + ")";
-    return s;
-  }
-
   std::string reason(Verdict v, const Access& prior, const Access& cur) const {
     const Place a = placeOf(prior.item), b = placeOf(cur.item);
     if (v == Verdict::Scope) {
@@ -421,7 +411,7 @@ struct RaceChecker::Impl {
         "by {} at {}: {}",
         verb(cur), bytes, pointerOffset(p), r.name, spaceName(pointerSpace(p)),
         describeItem(cur.item), verb(prior), describeItem(prior.item),
-        describeInstruction(prior.src), reason(v, prior, cur));
+        launch.kernel->describeInstruction(prior.src), reason(v, prior, cur));
     LaneMask lanes;
     lanes.set(lane);
     sg.report(in, v == Verdict::Scope ? "insufficient-scope" : "data-race", std::move(message),
@@ -470,8 +460,8 @@ struct RaceChecker::Impl {
   }
   // A fence's or barrier's: those its semantics name (none: it orders no memory).
   static uint32_t fenceClasses(uint32_t semantics) {
-    return semantics == kDynamic ? kClassBit[0] | kClassBit[1]
-                                 : semantics & (kClassBit[0] | kClassBit[1]);
+    return semantics == kDynamicSemantics ? kClassBit[0] | kClassBit[1]
+                                          : semantics & (kClassBit[0] | kClassBit[1]);
   }
 
   void tick(uint32_t item) { ++own[item - firstItem]; }
@@ -550,7 +540,7 @@ void RaceChecker::atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t*
   m.settle();
   const uint32_t item = m.itemOf(sg, lane);
   Impl::ItemState& st = m.state[item - m.firstItem];
-  const uint32_t order = semantics == kDynamic ? kAcquire | kRelease : semantics;
+  const uint32_t order = semantics == kDynamicSemantics ? kAcquire | kRelease : semantics;
   const bool writes = kind == AtomicKind::Store || kind == AtomicKind::Rmw;
   const bool reads = kind != AtomicKind::Store;
   // The access itself: an RMW is one read and one write of the location.
@@ -585,7 +575,7 @@ void RaceChecker::atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t*
 void RaceChecker::fence(SubGroup& sg, uint32_t scope, uint32_t semantics) {
   Impl& m = *impl_;
   m.settle();
-  const uint32_t order = semantics == kDynamic ? kAcquire | kRelease : semantics;
+  const uint32_t order = semantics == kDynamicSemantics ? kAcquire | kRelease : semantics;
   const uint32_t classes = Impl::fenceClasses(semantics);
   if (!classes) return;
   sg.forActive([&](uint32_t lane) {

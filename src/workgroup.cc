@@ -116,13 +116,8 @@ void reportAt(SubGroup& sg, const char* kind, const std::string& message) {
 
 // "`%5 = OpLoad %uint %4` (k.cl:7)" for the instruction where `sg` stands.
 std::string where(const SubGroup& sg) {
-  const LoweredKernel& k = *sg.wg->launch->kernel;
   const uint32_t src = sg.code[sg.state == SubGroupState::AtBarrier ? sg.barrierPc : sg.pc].src;
-  std::string s = src < k.instructionText.size() ? "`" + k.instructionText[src] + "`"
-                                                 : fmt::format("instruction {}", src);
-  if (src < k.instructionLine.size() && !k.instructionLine[src].empty())
-    s += " (" + k.instructionLine[src] + ")";
-  return s;
+  return sg.wg->launch->kernel->describeInstruction(src);
 }
 
 class Scheduler {

@@ -3,9 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -148,21 +145,11 @@ bool compareRuns(const std::vector<Run>& runs, std::ostream& err) {
   return errors;
 }
 
-// Opened before the runs, so that an unwritable path fails before any kernel runs.
-std::ofstream openJson(const std::string& path) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file)
-    throw Error("input", fmt::format("cannot write the JSON report to '{}': {}", path,
-                                     std::strerror(errno)));
-  return file;
-}
-
 }  // namespace
 
 int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
   PreparedLaunch p = prepareLaunch(options, err);
-  std::ofstream json;
-  if (!options.jsonPath.empty()) json = openJson(options.jsonPath);
+  JsonReport json(options.jsonPath);
   std::vector<Run> runs;
   for (const Config& c : configsFor(options, p)) runs.push_back(runOnce(options, p, c));
   bool errors = false;
@@ -172,8 +159,7 @@ int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err
   for (size_t i = 0; i < runs.front().args.size(); ++i)
     if (runs.front().args[i].dump) out << formatDumpLine(i, runs.front().args[i]) << '\n';
   out.flush();
-  if (json.is_open() && !(json << formatJsonReport(diagnostics, runs.front().args)).flush())
-    throw Error("input", fmt::format("cannot write the JSON report to '{}'", options.jsonPath));
+  json.write(diagnostics, runs.front().args);
   err << fmt::format("check: {} runs ({}): {}\n", runs.size(),
                      runs.size() == 1 ? runs.front().config.name() : "sub-group sizes x schedules",
                      errors ? "problems found" : "no problems found");

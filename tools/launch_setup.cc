@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include "spirv/error.h"
@@ -9,6 +11,7 @@
 #include "tools/compile_cl.h"
 #include "tools/info_command.h"
 #include "tools/kernel_input.h"
+#include "tools/output.h"
 #include "tools/params.h"
 #include "tools/sim_file.h"
 #include "tools/text_util.h"
@@ -131,6 +134,21 @@ LaunchOptions launchOptions(const RunOptions& o) {
   options.checkUninitialized = o.checkUninitialized;
   options.checkRaces = o.checkRaces;
   return options;
+}
+
+JsonReport::JsonReport(const std::string& path) : path_(path) {
+  if (path.empty()) return;
+  file_.open(path, std::ios::binary | std::ios::trunc);
+  if (!file_)
+    throw Error("input", fmt::format("cannot write the JSON report to '{}': {}", path,
+                                     std::strerror(errno)));
+}
+
+void JsonReport::write(const std::vector<std::string>& diagnostics,
+                       const std::vector<ArgValue>& args) {
+  if (!file_.is_open()) return;
+  if (!(file_ << formatJsonReport(diagnostics, args)).flush())
+    throw Error("input", fmt::format("cannot write the JSON report to '{}'", path_));
 }
 
 }  // namespace spvsim::tools

@@ -2,6 +2,7 @@
 // shared by `spvsim run` and `spvsim debug`.
 #pragma once
 
+#include <fstream>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -37,6 +38,19 @@ PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err,
 std::string debugBuildOptions(std::string_view userOptions);
 
 std::vector<ArgBinding> bindings(std::vector<ArgValue>& args);
+
+// The --json report. Opened at construction, before any kernel runs, so that an
+// unwritable path fails first (Error "input"); an empty path means no report.
+class JsonReport {
+ public:
+  explicit JsonReport(const std::string& path);
+  // `diagnostics` are JSON objects (formatJson); throws Error("input") if writing fails.
+  void write(const std::vector<std::string>& diagnostics, const std::vector<ArgValue>& args);
+
+ private:
+  std::string path_;
+  std::ofstream file_;
+};
 LaunchOptions launchOptions(const RunOptions& options);
 
 }  // namespace spvsim::tools

@@ -31,8 +31,6 @@ using spv::Op;
 
 // Inst::aux2 packs the memory semantics: bits 0..15 the (Equal) semantics, bits
 // 16..31 CompareExchange's Unequal semantics. All SPIR-V semantics bits fit in 16.
-// A semantics operand that is not a constant is kept as kDynamicSemantics.
-constexpr uint32_t kDynamicSemantics = 0xffff;
 
 // Inst layout: r = result, a = pointer, b = value, c = comparator.
 
@@ -360,10 +358,6 @@ Form formOf(Op op) {
   }
 }
 
-uint32_t semanticsOf(Lowerer& lw, Id id) {
-  return lw.isConstant(id) ? uint32_t(lw.constantValue(id)) & 0xffff : kDynamicSemantics;
-}
-
 // The type the atomic operates on: the result's, the stored value's, or the pointee's.
 Id operandType(Lowerer& lw, const spirv::Instruction& inst, const Form& f) {
   if (inst.opcode == Op::OpAtomicStore) return lw.typeIdOfValue(inst.operands.at(f.value));
@@ -475,8 +469,8 @@ void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
   in.c = comparator;
   in.n = lw.shape(type).bytes;
   in.aux = uint32_t(lw.constantValue(scope));
-  in.aux2 = semanticsOf(lw, inst.operands.at(f.semantics));
-  if (f.unequal >= 0) in.aux2 |= semanticsOf(lw, inst.operands.at(f.unequal)) << 16;
+  in.aux2 = memorySemantics(lw, inst.operands.at(f.semantics));
+  if (f.unequal >= 0) in.aux2 |= memorySemantics(lw, inst.operands.at(f.unequal)) << 16;
 }
 
 }  // namespace

@@ -47,14 +47,10 @@ void memoryFence(SubGroup& sg, const Inst& in) {
   if (RaceChecker* races = sg.wg->launch->races) races->fence(sg, in.aux, in.aux2);
 }
 
-// Inst::aux = memory scope, aux2 = memory semantics (kDynamicSemantics when not a
-// constant: then the race checker assumes the strongest).
-constexpr uint32_t kDynamicSemantics = 0xffff;
-
+// Inst::aux = memory scope (Device when not a constant), aux2 = memory semantics.
 void setScopeAndSemantics(Lowerer& lw, Inst& in, spirv::Id scope, spirv::Id semantics) {
   in.aux = lw.isConstant(scope) ? uint32_t(lw.constantValue(scope)) : uint32_t(Scope::Device);
-  in.aux2 =
-      lw.isConstant(semantics) ? uint32_t(lw.constantValue(semantics)) & 0xffff : kDynamicSemantics;
+  in.aux2 = memorySemantics(lw, semantics);
 }
 
 void lowerControlBarrier(Lowerer& lw, const spirv::Instruction& inst) {
