@@ -49,6 +49,8 @@ bool isSupported(Capability c) {
     case Capability::KernelAttributesINTEL:
     case Capability::ExpectAssumeKHR:
     case Capability::Int64ImageEXT:
+    case Capability::OptNoneINTEL:       // a function-control hint (clang -O0)
+    case Capability::UniformDecoration:  // Uniform/UniformId decorations are hints
       return true;
     default:
       return false;

@@ -8,6 +8,8 @@
 #include <spirv-tools/libspirv.hpp>
 
 #include "spirv/error.h"
+#include "spirv/legacy_atomics.h"
+#include "spirv/normalize.h"
 #include "spirv/parser.h"
 #include "spirv/validator.h"
 
@@ -21,9 +23,12 @@ Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
     throw Error("invalid-module",
                 fmt::format("not a SPIR-V module: bad magic number 0x{:08x}", words[0]));
   if (words.size() < 5) throw Error("invalid-module", "truncated module header");
-  if (options.validate) validate(words);
-  Module module = parseModule(std::move(words));
+  NormalizedModule normalized = normalizeModule(std::move(words));
+  if (options.validate) validate(normalized.words);
+  Module module = parseModule(std::move(normalized.words));
+  module.repairs = std::move(normalized.repairs);
   checkSupported(module);
+  markPossiblyLegacyAtomics(module);
   return module;
 }
 
@@ -37,7 +42,7 @@ std::vector<uint32_t> readBinaryFile(const std::string& path) {
                             "of 32-bit words",
                             path, bytes.size()));
   std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
   return words;
 }
 

@@ -13,9 +13,11 @@ struct LoadOptions {
   bool validate = true;
 };
 
-// Validates (unless disabled) and decodes a SPIR-V binary. Throws Error with kind
-// "invalid-module" (bad magic, truncation, validator message) or "unsupported"
-// (a capability or addressing model spvsim does not execute).
+// Repairs what real producers get wrong (spirv/normalize.h; Module::repairs lists what
+// was repaired), validates (unless disabled) and decodes a SPIR-V binary. Throws Error
+// with kind "invalid-module" (bad magic, truncation, validator message) or
+// "unsupported" (a capability, integer width or addressing model spvsim does not
+// execute).
 Module loadModule(std::vector<uint32_t> words, const LoadOptions& options = {});
 
 // Reads a .spv file into words; throws Error("invalid-module") for a size that is not
@@ -26,7 +28,8 @@ std::vector<uint32_t> readBinaryFile(const std::string& path);
 // with the assembler's message and line.
 std::vector<uint32_t> assemble(const std::string& text);
 
-// The SPIR-V environment the validator uses for a module of this version word.
+// The SPIR-V environment the validator uses for a module of this version word
+// ("SPIR-V 1.0" ... "SPIR-V 1.6": the universal environments).
 std::string targetEnvironmentName(uint32_t version);
 
 }  // namespace spvsim::spirv

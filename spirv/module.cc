@@ -16,6 +16,18 @@ const Type& Module::type(Id id) const {
   throw Error("invalid-module", fmt::format("%{} is not a type", id));
 }
 
+std::optional<Constant> Module::constantValue(Id id) const {
+  if (auto it = constants.find(id); it != constants.end()) return it->second;
+  auto v = variables.find(id);
+  if (v == variables.end()) return std::nullopt;
+  Constant address;
+  address.id = id;
+  address.type = v->second.type;
+  address.bytes.assign(8, 0);
+  address.relocations.push_back({0, id, 0});
+  return address;
+}
+
 const Function* Module::findFunction(Id id) const {
   auto it = functionIndex.find(id);
   return it == functionIndex.end() ? nullptr : &functions[it->second];

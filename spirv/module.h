@@ -8,6 +8,7 @@
 #include <spirv/unified1/spirv.hpp11>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace spvsim::spirv {
@@ -92,10 +93,19 @@ struct Function {
   std::string linkName;
 };
 
+// The address of a module-scope variable inside a constant's bytes: a link-time value
+// that only the simulator, which places the variables, can fill in.
+struct Relocation {
+  uint64_t at = 0;      // byte offset of the pointer within Constant::bytes
+  Id variable = 0;      // the module-scope variable whose address goes there
+  uint64_t offset = 0;  // plus this many bytes
+};
+
 struct Constant {
   Id id = 0;
   Id type = 0;
-  std::vector<uint8_t> bytes;  // value in memory layout (Type::size bytes)
+  std::vector<uint8_t> bytes;           // value in memory layout (Type::size bytes)
+  std::vector<Relocation> relocations;  // pointers to variables (their bytes are 0 here)
   bool isSpec = false;
   bool isUndef = false;
   std::optional<uint32_t> specId;
@@ -145,14 +155,23 @@ struct EntryPoint {
   }
 };
 
+// A producer's defect that the loader repaired before validation (spirv/normalize.h).
+struct Repair {
+  std::string rule;      // "block order: blocks laid out before their dominator"
+  std::string producer;  // "Khronos LLVM/SPIR-V Translator" (from the generator word)
+  uint32_t count = 0;    // places repaired
+};
+
 struct Module {
   uint32_t version = 0;  // 0x00MMmm00
   uint32_t generator = 0;
   uint32_t bound = 0;
-  std::vector<uint32_t> words;  // the original binary
+  std::vector<uint32_t> words;  // the binary as loaded (after repairs)
+  std::vector<Repair> repairs;  // what the loader repaired, in the order applied
   spv::AddressingModel addressing = spv::AddressingModel::Physical64;
   std::vector<spv::Capability> capabilities;
   std::vector<std::string> extensions;
+  std::vector<std::string> sourceExtensions;           // OpSourceExtension texts
   std::unordered_map<Id, std::string> extInstImports;  // id -> set name
 
   std::unordered_map<Id, Type> types;
@@ -170,9 +189,15 @@ struct Module {
   // Module-scope OpExtInst instructions (OpenCL.DebugInfo.100 types, scopes, variables;
   // spirv/debug_info.h reads them), in binary order.
   std::vector<Instruction> moduleExtInsts;
+  // Instruction::index of atomics that may be OpenCL 1.x atomic_* built-ins which
+  // llvm-spirv translated with Workgroup scope (spirv/legacy_atomics.h).
+  std::unordered_set<uint32_t> possiblyLegacyAtomics;
 
   const Type& type(Id id) const;
   const Type* findType(Id id) const;
+  // The value of a constant, or of a module-scope variable's address (which
+  // initializers and constant operations may name); nullopt for other ids.
+  std::optional<Constant> constantValue(Id id) const;
   const Function* findFunction(Id id) const;
   const EntryPoint* findEntryPoint(std::string_view name) const;
   const Decoration* findDecoration(Id id, spv::Decoration kind) const;

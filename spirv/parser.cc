@@ -6,9 +6,11 @@
 #include <cstring>
 #include <memory>
 
+#include "spirv/cfg.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
 #include "spirv/layout.h"
+#include "spirv/spec_constant_op.h"
 
 namespace spvsim::spirv {
 namespace {
@@ -85,7 +87,7 @@ class Decoder {
       }
       Instruction inst{r.opcode, r.resultType, r.result, std::move(r.operands), i, line};
       decode(inst);
-      if (isBlockTerminator(inst.opcode)) line = {};
+      if (endsLineInfo(inst.opcode)) line = {};
     }
     if (fn_) throw Error("invalid-module", "function without OpFunctionEnd");
     finishEntryPoints();
@@ -93,21 +95,8 @@ class Decoder {
   }
 
  private:
-  static bool isBlockTerminator(Op op) {
-    switch (op) {
-      case Op::OpBranch:
-      case Op::OpBranchConditional:
-      case Op::OpSwitch:
-      case Op::OpReturn:
-      case Op::OpReturnValue:
-      case Op::OpUnreachable:
-      case Op::OpKill:
-      case Op::OpFunctionEnd:
-        return true;
-      default:
-        return false;
-    }
-  }
+  // Line info ends with its block (and with the function).
+  static bool endsLineInfo(Op op) { return isBlockTerminator(op) || op == Op::OpFunctionEnd; }
 
   void decode(Instruction& inst) {
     if (fn_ && decodeInFunction(inst)) return;
@@ -146,12 +135,20 @@ class Decoder {
         return;
       }
       case Op::OpDecorate:
-        decodeDecoration(inst.operands.at(0), inst.operands, 1);
+      case Op::OpDecorateId:  // literals are then ids (AlignmentId, UniformId, ...)
+        decodeDecoration(inst.operands.at(0), inst.operands, 1, false);
         return;
-      case Op::OpMemberDecorate: {
-        Decoration d{static_cast<spv::Decoration>(inst.operands.at(2)),
-                     {inst.operands.begin() + 3, inst.operands.end()},
-                     ""};
+      case Op::OpDecorateString:
+        decodeDecoration(inst.operands.at(0), inst.operands, 1, true);
+        return;
+      case Op::OpMemberDecorate:
+      case Op::OpMemberDecorateString: {
+        const bool text = inst.opcode == Op::OpMemberDecorateString;
+        Decoration d{static_cast<spv::Decoration>(inst.operands.at(2)), {}, ""};
+        size_t pos = 3;
+        if (text) d.text = readString(inst.operands, pos);
+        d.literals.assign(inst.operands.begin() + std::min(pos, inst.operands.size()),
+                          inst.operands.end());
         m_.memberDecorations[{inst.operands[0], inst.operands[1]}].push_back(d);
         return;
       }
@@ -184,9 +181,13 @@ class Decoder {
     if (isConstantOp(inst.opcode)) return decodeConstant(inst);
     // Debug and source-level instructions that carry nothing executable.
     switch (inst.opcode) {
+      case Op::OpSourceExtension: {
+        size_t pos = 0;
+        m_.sourceExtensions.push_back(readString(inst.operands, pos));
+        return;
+      }
       case Op::OpSource:
       case Op::OpSourceContinued:
-      case Op::OpSourceExtension:
       case Op::OpMemberName:
       case Op::OpModuleProcessed:
       case Op::OpNop:
@@ -247,10 +248,12 @@ class Decoder {
     }
   }
 
-  void decodeDecoration(Id target, const std::vector<uint32_t>& ops, size_t first) {
+  // `text`: the decoration's first literal is a string (OpDecorateString).
+  void decodeDecoration(Id target, const std::vector<uint32_t>& ops, size_t first, bool text) {
     Decoration d{static_cast<spv::Decoration>(ops.at(first)), {}, ""};
     size_t pos = first + 1;
-    if (d.kind == spv::Decoration::LinkageAttributes || d.kind == spv::Decoration::UserSemantic) {
+    if (text || d.kind == spv::Decoration::LinkageAttributes ||
+        d.kind == spv::Decoration::UserSemantic) {
       d.text = readString(ops, pos);
     }
     d.literals.assign(ops.begin() + std::min(pos, ops.size()), ops.end());
@@ -366,6 +369,9 @@ class Decoder {
       case Op::OpSpecConstantComposite:
         fillComposite(c, t, o);
         break;
+      case Op::OpSpecConstantOp:
+        evaluateSpecConstantOp(m_, inst, c);
+        break;
       case Op::OpConstantSampler:
         // addressing mode, normalized, filter: kept as the opaque value's bits.
         c.bytes.assign(t.size, 0);
@@ -390,10 +396,11 @@ class Decoder {
     m_.constants[c.id] = std::move(c);
   }
 
+  // Constituents may be constants or (for pointer members) variables' addresses.
   void fillComposite(Constant& c, const Type& t, const std::vector<uint32_t>& parts) {
     for (size_t k = 0; k < parts.size(); ++k) {
-      auto it = m_.constants.find(parts[k]);
-      if (it == m_.constants.end())
+      std::optional<Constant> part = m_.constantValue(parts[k]);
+      if (!part)
         throw Error("invalid-module",
                     fmt::format("constituent %{} of %{} is not a constant", parts[k], c.id));
       uint64_t offset = 0;
@@ -401,10 +408,14 @@ class Decoder {
         offset = t.memberOffsets.at(k);
       else
         offset = k * m_.type(t.element).size;
-      const auto& b = it->second.bytes;
+      const auto& b = part->bytes;
       if (offset + b.size() > c.bytes.size())
         throw Error("invalid-module", fmt::format("composite %{} overflows its type", c.id));
       std::memcpy(c.bytes.data() + offset, b.data(), b.size());
+      for (Relocation r : part->relocations) {
+        r.at += offset;
+        c.relocations.push_back(r);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 #include "spirv/validator.h"
 
-#include <set>
+#include <fmt/core.h>
+
 #include <spirv-tools/libspirv.hpp>
 #include <string>
 
@@ -10,26 +11,20 @@
 namespace spvsim::spirv {
 namespace {
 
-constexpr uint32_t kHeaderWords = 5;
+constexpr uint32_t kVersion14 = 0x00010400;
 
-std::string literalString(const uint32_t* w, uint32_t n) {
-  std::string s;
-  for (uint32_t k = 0; k < n; ++k)
-    for (int b = 0; b < 4; ++b) {
-      char c = static_cast<char>((w[k] >> (8 * b)) & 0xff);
-      if (!c) return s;
-      s.push_back(c);
-    }
-  return s;
-}
-
+// The universal environment of the module's version: it accepts every capability, so
+// that spvsim, not the environment, decides what executes (capabilities.cc); the
+// OpenCL 2.2 environment would refuse Int64Atomics and Float16, which the device offers
+// through cl_khr_int64_base_atomics and cl_khr_fp16.
 spv_target_env targetEnvironment(uint32_t version) {
-  uint32_t minor = (version >> 8) & 0xff;
-  switch (minor) {
+  switch ((version >> 8) & 0xff) {
     case 0:
+      return SPV_ENV_UNIVERSAL_1_0;
     case 1:
+      return SPV_ENV_UNIVERSAL_1_1;
     case 2:
-      return SPV_ENV_OPENCL_2_2;
+      return SPV_ENV_UNIVERSAL_1_2;
     case 3:
       return SPV_ENV_UNIVERSAL_1_3;
     case 4:
@@ -55,105 +50,65 @@ std::string oneLine(const std::string& message) {
   return rest.empty() ? first : first + " (at `" + rest + "`)";
 }
 
+void refuseWideIntegers(const Binary& b) {
+  for (const BinaryInstruction& inst : b.code)
+    if (inst.op == spv::Op::OpTypeInt && inst.word(2) > 64)
+      throw Error("unsupported",
+                  fmt::format("unsupported: {}-bit integers (%{} = OpTypeInt {}); spvsim "
+                              "executes integers of up to 64 bits",
+                              inst.word(2), inst.result, inst.word(2)));
+}
+
 }  // namespace
 
 std::string targetEnvironmentName(uint32_t version) {
   return spvTargetEnvDescription(targetEnvironment(version));
 }
 
-std::vector<uint32_t> withoutDebugInfo(const std::vector<uint32_t>& words) {
-  if (words.size() < kHeaderWords) return words;
-  std::set<uint32_t> debugSets;
-  std::vector<uint32_t> out(words.begin(), words.begin() + kHeaderWords);
-  for (size_t pos = kHeaderWords; pos < words.size();) {
-    uint32_t count = words[pos] >> 16;
-    auto op = static_cast<spv::Op>(words[pos] & 0xffff);
-    if (count == 0 || pos + count > words.size()) return words;  // let the parser report it
-    bool drop = false;
-    if (op == spv::Op::OpExtInstImport && count >= 3 &&
-        literalString(&words[pos + 2], count - 2) == "OpenCL.DebugInfo.100") {
-      debugSets.insert(words[pos + 1]);
-      drop = true;
-    } else if (op == spv::Op::OpExtInst && count >= 4 && debugSets.count(words[pos + 3])) {
-      drop = true;
-    }
-    if (!drop) out.insert(out.end(), words.begin() + pos, words.begin() + pos + count);
-    pos += count;
-  }
-  return out;
+void dropDebugInfo(Binary& b) {
+  const std::unordered_set<Id> sets = extInstImports(b, kOpenclDebugInfo);
+  if (sets.empty()) return;
+  std::erase_if(b.code, [&](const BinaryInstruction& inst) {
+    return isExtInstOf(inst, sets) ||
+           (inst.op == spv::Op::OpExtInstImport && sets.count(inst.result));
+  });
 }
 
-std::vector<uint32_t> withStandardIntWidths(std::vector<uint32_t> words) {
-  if (words.size() < kHeaderWords) return words;
-  std::set<uint32_t> declared;  // widths of OpTypeInt (Kernel modules: signedness 0)
-  std::set<uint32_t> capabilities;
-  std::vector<size_t> odd;
-  for (size_t pos = kHeaderWords; pos < words.size();) {
-    uint32_t count = words[pos] >> 16;
-    if (count == 0 || pos + count > words.size()) return words;
-    auto op = static_cast<spv::Op>(words[pos] & 0xffff);
-    if (op == spv::Op::OpCapability && count == 2) capabilities.insert(words[pos + 1]);
-    if (op == spv::Op::OpTypeInt && count == 4) {
-      uint32_t w = words[pos + 2];
-      if (w == 8 || w == 16 || w == 32 || w == 64)
-        declared.insert(w);
-      else if (w < 32)
-        odd.push_back(pos);
-    }
-    pos += count;
-  }
-  std::vector<uint32_t> added;
-  for (size_t pos : odd) {
-    // Widths up to 32 keep one-word literals, so constants and switches stay valid.
-    for (uint32_t w : {32u, 16u, 8u}) {
-      if (w < words[pos + 2] || declared.count(w)) continue;
-      words[pos + 2] = w;
-      declared.insert(w);
-      auto cap = uint32_t(w == 16 ? spv::Capability::Int16 : spv::Capability::Int8);
-      if (w != 32 && !capabilities.count(cap)) {
-        capabilities.insert(cap);
-        added.insert(added.end(), {(2u << 16) | uint32_t(spv::Op::OpCapability), cap});
-      }
-      break;
-    }
-  }
-  words.insert(words.begin() + kHeaderWords, added.begin(), added.end());
-  return words;
+void useStrongCompareExchange(Binary& b) {
+  if (b.version() < kVersion14) return;
+  for (BinaryInstruction& inst : b.code)
+    if (inst.op == spv::Op::OpAtomicCompareExchangeWeak) inst.op = spv::Op::OpAtomicCompareExchange;
 }
 
-std::vector<uint32_t> withStrongCompareExchange(std::vector<uint32_t> words) {
-  if (words.size() < kHeaderWords || words[1] < 0x00010400) return words;
-  for (size_t pos = kHeaderWords; pos < words.size();) {
-    uint32_t count = words[pos] >> 16;
-    if (count == 0 || pos + count > words.size()) return words;
-    if (static_cast<spv::Op>(words[pos] & 0xffff) == spv::Op::OpAtomicCompareExchangeWeak)
-      words[pos] = (count << 16) | uint32_t(spv::Op::OpAtomicCompareExchange);
-    pos += count;
-  }
-  return words;
+std::vector<uint32_t> validationCopy(Binary b) {
+  dropDebugInfo(b);
+  useStandardIntWidths(b);
+  useStrongCompareExchange(b);
+  return b.encode();
+}
+
+std::vector<uint32_t> validationCopy(const std::vector<uint32_t>& words) {
+  std::optional<Binary> b = parseBinary(words);
+  return b ? validationCopy(std::move(*b)) : words;
 }
 
 void validate(const std::vector<uint32_t>& words) {
   if (words.size() < kHeaderWords)
     throw Error("invalid-module", "truncated module: shorter than the SPIR-V header");
-  // SPIRV-Tools 2023.1 rejects integer widths other than 8/16/32/64 even with
-  // SPV_INTEL_arbitrary_precision_integers, which clang emits for narrowed switches:
-  // the copy that is validated declares them with a free standard width instead.
-  // llvm-spirv-15 emits OpAtomicCompareExchangeWeak (same operands as the strong form) in
-  // SPIR-V 1.4 modules, where SPIRV-Tools no longer accepts it: validate it as the strong
-  // form, which is also how it executes (a strong exchange is a valid weak one).
-  std::vector<uint32_t> stripped =
-      withStrongCompareExchange(withStandardIntWidths(withoutDebugInfo(words)));
+  std::vector<uint32_t> copy = words;  // unparsable: SPIRV-Tools says why
+  if (std::optional<Binary> b = parseBinary(words)) {
+    refuseWideIntegers(*b);
+    copy = validationCopy(std::move(*b));
+  }
   spvtools::SpirvTools tools(targetEnvironment(words[1]));
   std::string message;
   tools.SetMessageConsumer(
-      [&](spv_message_level_t level, const char*, const spv_position_t& pos, const char* text) {
+      [&](spv_message_level_t level, const char*, const spv_position_t&, const char* text) {
         if (level > SPV_MSG_ERROR || !message.empty()) return;
         message = text;
-        (void)pos;
       });
   spvtools::ValidatorOptions options;
-  if (!tools.Validate(stripped.data(), stripped.size(), options))
+  if (!tools.Validate(copy.data(), copy.size(), options))
     throw Error("invalid-module",
                 "validation failed: " + (message.empty() ? "unknown reason" : oneLine(message)));
 }

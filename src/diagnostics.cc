@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace spvsim {
 
@@ -97,9 +98,10 @@ std::vector<Diagnostic> foldDiagnostics(std::vector<Diagnostic> all) {
   std::stable_sort(all.begin(), all.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.order < b.order; });
   std::vector<Diagnostic> out;
-  std::map<std::pair<std::string, std::string>, size_t> first;  // (kind, instruction)
+  // (kind, severity, instruction): a warning never hides an error of the same kind.
+  std::map<std::tuple<std::string, Severity, std::string>, size_t> first;
   for (auto& d : all) {
-    auto key = std::make_pair(d.kind, d.instruction);
+    auto key = std::make_tuple(d.kind, d.severity, d.instruction);
     auto it = first.find(key);
     if (it != first.end() && !d.instruction.empty()) {
       out[it->second].repeats += 1 + d.repeats;

@@ -35,8 +35,8 @@ std::string formatJson(const Diagnostic& d);
 // JSON string literal with escapes.
 std::string jsonQuote(const std::string& s);
 
-// Folds diagnostics of the same kind at the same instruction into the first (in
-// `order`), counting the rest in `repeats`; sorts by `order`.
+// Folds diagnostics of the same kind and severity at the same instruction into the
+// first (in `order`), counting the rest in `repeats`; sorts by `order`.
 std::vector<Diagnostic> foldDiagnostics(std::vector<Diagnostic> all);
 
 bool hasErrors(const std::vector<Diagnostic>& ds);

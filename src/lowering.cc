@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "spirv/cfg.h"
 #include "spirv/debug_info.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
 #include "src/builtins.h"
 #include "src/memory.h"
 #include "src/postdominators.h"
+#include "src/relocations.h"
 #include "src/subgroup.h"
 
 namespace spvsim {
@@ -36,6 +38,7 @@ const OpTable& opTable() {
     registerOpenclRelationalOps(t);
     registerOpenclGeometricOps(t);
     registerOpenclVloadOps(t);
+    registerOpenclShuffleOps(t);
     registerPrintfOps(t);
     registerGroupUniformOps(t);
     registerGroupNonUniformArithmeticOps(t);
@@ -196,10 +199,12 @@ void Lowerer::layoutModuleVariables() {
     const spirv::Type& pointee = type(type(v.type).element);
     switch (v.storage) {
       case spv::StorageClass::CrossWorkgroup:
-        variablePointer_[v.id] = makePointer(Space::Global, ++globals, 0);
-        break;
       case spv::StorageClass::UniformConstant:
-        variablePointer_[v.id] = makePointer(Space::Constant, ++constants, 0);
+        variablePointer_[v.id] = *programVariablePointer(module, v.id);
+        if (v.storage == spv::StorageClass::CrossWorkgroup)
+          ++globals;
+        else
+          ++constants;
         break;
       case spv::StorageClass::Workgroup: {
         uint64_t align = std::max<uint64_t>(16, pointee.align);
@@ -232,7 +237,7 @@ void Lowerer::layoutModuleVariables() {
                                     module.nameOf(v.id), static_cast<uint32_t>(*v.builtin)));
           out.builtins.push_back(slot);
         } else if (v.initializer) {
-          out.privateInits.push_back({region, module.constants.at(v.initializer).bytes});
+          pendingPrivateInits_.push_back({region, v.initializer});
         }
         break;
       }
@@ -244,6 +249,20 @@ void Lowerer::layoutModuleVariables() {
   }
   out.programGlobalRegions = globals;
   out.programConstantRegions = constants;
+  // Initializers may hold any module-scope variable's address: once all are placed.
+  for (const auto& [region, init] : pendingPrivateInits_) {
+    std::optional<spirv::Constant> c = module.constantValue(init);
+    if (!c) throw Error("invalid-module", fmt::format("initializer %{} is not a constant", init));
+    out.privateInits.push_back({region, resolvedBytes(module, *c, placedVariable())});
+  }
+}
+
+std::function<std::optional<uint64_t>(Id)> Lowerer::placedVariable() const {
+  return [this](Id var) -> std::optional<uint64_t> {
+    auto it = variablePointer_.find(var);
+    if (it == variablePointer_.end()) return std::nullopt;
+    return it->second;
+  };
 }
 
 uint32_t Lowerer::allocatePrivate(uint64_t bytes, uint64_t align, const std::string& name) {
@@ -333,7 +352,9 @@ uint32_t Lowerer::reg(Id id) {
   if (auto it = signedOverride_.find(id); it != signedOverride_.end()) return it->second;
   if (auto it = regs_.find(id); it != regs_.end()) return it->second;
   if (auto c = module.constants.find(id); c != module.constants.end()) {
-    setConstantRegister(id, c->second.bytes);
+    setConstantRegister(id, c->second.relocations.empty()
+                                ? c->second.bytes
+                                : resolvedBytes(module, c->second, placedVariable()));
     return regs_[id];
   }
   if (auto v = variablePointer_.find(id); v != variablePointer_.end()) {
@@ -452,34 +473,9 @@ void Lowerer::lowerFunction(uint32_t index) {
   fn_ = module.findFunction(out.functions[index].id);
   out.functions[index].entryPc = static_cast<uint32_t>(out.code.size());
   // Reconvergence points from the post-dominator tree.
-  std::unordered_map<Id, int> blockIndex;
-  for (size_t b = 0; b < fn_->blocks.size(); ++b) blockIndex[fn_->blocks[b].label] = int(b);
-  std::vector<std::vector<int>> succ(fn_->blocks.size());
-  std::vector<bool> exits(fn_->blocks.size(), false);
-  for (size_t b = 0; b < fn_->blocks.size(); ++b) {
-    const auto& term = fn_->blocks[b].instructions.back();
-    switch (term.opcode) {
-      case Op::OpBranch:
-        succ[b].push_back(blockIndex.at(term.operands[0]));
-        break;
-      case Op::OpBranchConditional:
-        succ[b].push_back(blockIndex.at(term.operands[1]));
-        succ[b].push_back(blockIndex.at(term.operands[2]));
-        break;
-      case Op::OpSwitch: {
-        // Case literals take two words when the selector is wider than 32 bits.
-        const size_t step = shapeOfValue(term.operands[0]).bits > 32 ? 3 : 2;
-        succ[b].push_back(blockIndex.at(term.operands[1]));
-        for (size_t k = 1 + step; k < term.operands.size(); k += step)
-          succ[b].push_back(blockIndex.at(term.operands[k]));
-        break;
-      }
-      default:
-        exits[b] = true;
-        break;
-    }
-  }
-  auto ipdom = immediatePostDominators(succ, exits);
+  const spirv::FunctionCfg cfg =
+      spirv::functionCfg(*fn_, [&](Id selector) { return shapeOfValue(selector).bits; });
+  auto ipdom = immediatePostDominators(cfg.successors, cfg.exits);
   reconvergeBlock_.clear();
   for (size_t b = 0; b < fn_->blocks.size(); ++b)
     reconvergeBlock_[fn_->blocks[b].label] = ipdom[b] < 0 ? 0 : fn_->blocks[ipdom[b]].label;

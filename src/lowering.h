@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +53,7 @@ void registerOpenclCommonOps(OpTable&);
 void registerOpenclRelationalOps(OpTable&);
 void registerOpenclGeometricOps(OpTable&);
 void registerOpenclVloadOps(OpTable&);
+void registerOpenclShuffleOps(OpTable&);
 void registerPrintfOps(OpTable&);
 void registerGroupUniformOps(OpTable&);
 void registerGroupNonUniformArithmeticOps(OpTable&);
@@ -135,6 +138,8 @@ class Lowerer {
   void patchPcs(uint32_t exitPc);
   void emitOddWidthFixups(const spirv::Instruction& inst, bool before);
   void layoutModuleVariables();
+  // Where a module-scope variable is (for relocations): after layoutModuleVariables.
+  std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
   void recordValues();  // LoweredKernel::values and names, for the debugger
   uint32_t allocate(uint32_t bytesPerLane);
 
@@ -148,6 +153,7 @@ class Lowerer {
   std::vector<PendingPc> pendingPcs_;
   std::unordered_map<spirv::Id, uint32_t> signedOverride_;
   std::vector<uint32_t> pendingFunctions_;
+  std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer
   const spirv::Function* fn_ = nullptr;
   const spirv::Block* block_ = nullptr;
   uint32_t fnIndex_ = 0;

@@ -10,6 +10,7 @@
 #include "spirv/error.h"
 #include "src/launch.h"
 #include "src/lowering.h"
+#include "src/relocations.h"
 #include "src/workgroup.h"
 
 namespace spvsim {
@@ -19,6 +20,16 @@ std::shared_ptr<Program> Program::load(std::vector<uint32_t> words,
   return std::shared_ptr<Program>(new Program(spirv::loadModule(std::move(words), options)));
 }
 
+// A program-scope variable's initializer, with the addresses it holds filled in.
+std::vector<uint8_t> Program::initialValue(const spirv::Variable& v) const {
+  std::optional<spirv::Constant> c = module_.constantValue(v.initializer);
+  if (!c)
+    throw Error("invalid-module",
+                fmt::format("the initializer of {} is not a constant", module_.nameOf(v.id)));
+  return resolvedBytes(module_, *c,
+                       [&](spirv::Id var) { return programVariablePointer(module_, var); });
+}
+
 Program::Program(spirv::Module module) : module_(std::move(module)) {
   for (const auto& v : module_.globalVariables) {
     if (v.storage != spv::StorageClass::CrossWorkgroup &&
@@ -26,7 +37,7 @@ Program::Program(spirv::Module module) : module_(std::move(module)) {
       continue;
     const spirv::Type& pointee = module_.type(module_.type(v.type).element);
     ProgramVariable pv{v.id, std::vector<uint8_t>(pointee.size, 0)};
-    if (v.initializer) pv.storage = module_.constants.at(v.initializer).bytes;
+    if (v.initializer) pv.storage = initialValue(v);
     (v.storage == spv::StorageClass::CrossWorkgroup ? globals_ : constants_)
         .push_back(std::move(pv));
   }

@@ -106,6 +106,7 @@ class Program {
 
  private:
   explicit Program(spirv::Module module);
+  std::vector<uint8_t> initialValue(const spirv::Variable& v) const;
   spirv::Module module_;
   std::vector<ProgramVariable> globals_, constants_;
   std::mutex mutex_;

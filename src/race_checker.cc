@@ -47,11 +47,15 @@ uint32_t lookup(const Clocks& c, uint32_t item) {
 struct Access {
   uint32_t item = 0;  // 0: none
   uint32_t clock = 0;
-  uint32_t src : 27 = 0;  // SPIR-V instruction index (for messages)
+  uint32_t src : 26 = 0;  // SPIR-V instruction index (for messages)
   uint32_t atomic : 1 = 0;
   uint32_t write : 1 = 0;
-  uint32_t scope : 3 = 0;  // spv::Scope of an atomic
+  uint32_t scope : 3 = 0;   // spv::Scope of an atomic, as checked
+  uint32_t legacy : 1 = 0;  // a possibly legacy atomic: Workgroup scope checked as Device
 };
+
+// The scope an atomic access declared (a possibly legacy one: Workgroup).
+uint32_t declaredScope(const Access& a) { return a.legacy ? uint32_t(Scope::Workgroup) : a.scope; }
 
 struct Cell {
   Access write, read;
@@ -96,7 +100,8 @@ const char* scopeName(uint32_t scope) {
   }
 }
 
-enum class Verdict { Ordered, Race, Scope };
+// Legacy: ordered only because a possibly legacy atomic is checked as Device scope.
+enum class Verdict { Ordered, Race, Scope, Legacy };
 
 }  // namespace
 
@@ -265,8 +270,10 @@ struct RaceChecker::Impl {
     if (!prior.item || prior.item == cur.item) return Verdict::Ordered;
     if (prior.atomic && cur.atomic) {
       const Place a = placeOf(prior.item), b = placeOf(cur.item);
-      return sameScope(prior.scope, a, b) && sameScope(cur.scope, a, b) ? Verdict::Ordered
-                                                                        : Verdict::Scope;
+      if (!sameScope(prior.scope, a, b) || !sameScope(cur.scope, a, b)) return Verdict::Scope;
+      const bool declared =
+          sameScope(declaredScope(prior), a, b) && sameScope(declaredScope(cur), a, b);
+      return declared ? Verdict::Ordered : Verdict::Legacy;
     }
     if (knows(cur.item, c, prior.item) >= prior.clock) return Verdict::Ordered;
     if (knowsWeakly(cur.item, prior)) return Verdict::Scope;
@@ -325,18 +332,21 @@ struct RaceChecker::Impl {
   // Checks one access against one byte's history and records it; returns the first
   // conflict found (verdict Ordered when none).
   Verdict check(Cell& cell, const Access& cur, int c, Access& other) {
-    Verdict v = judge(cell.write, cur, c);
-    if (v != Verdict::Ordered) {
-      other = cell.write;
-    } else if (cur.write) {
+    Verdict v = Verdict::Ordered;
+    // Keeps the first conflict, but lets a race or scope error win over a legacy warning.
+    auto consider = [&](const Access& prior) {
+      if (v != Verdict::Ordered && v != Verdict::Legacy) return;
+      const Verdict w = judge(prior, cur, c);
+      if (w == Verdict::Ordered || (w == Verdict::Legacy && v == Verdict::Legacy)) return;
+      v = w;
+      other = prior;
+    };
+    consider(cell.write);
+    if (cur.write) {
       if (cell.shared) {
-        for (const Access& r : readers(c, cell))
-          if ((v = judge(r, cur, c)) != Verdict::Ordered) {
-            other = r;
-            break;
-          }
-      } else if ((v = judge(cell.read, cur, c)) != Verdict::Ordered) {
-        other = cell.read;
+        for (const Access& r : readers(c, cell)) consider(r);
+      } else {
+        consider(cell.read);
       }
     }
     if (cur.write) {
@@ -371,6 +381,13 @@ struct RaceChecker::Impl {
 
   std::string reason(Verdict v, const Access& prior, const Access& cur) const {
     const Place a = placeOf(prior.item), b = placeOf(cur.item);
+    if (v == Verdict::Legacy)
+      return fmt::format(
+          "both are atomic, with memory scopes ({} and {}) that do not both include the two "
+          "work-items, but llvm-spirv maps OpenCL 1.x atomic_* on global memory to Workgroup "
+          "scope (SPIRV-LLVM-Translator issue 934); OpenCL 1.2 makes them device-wide: "
+          "treated as Device scope",
+          scopeName(declaredScope(prior)), scopeName(declaredScope(cur)));
     if (v == Verdict::Scope) {
       if (prior.atomic && cur.atomic)
         return fmt::format(
@@ -414,8 +431,9 @@ struct RaceChecker::Impl {
         launch.kernel->describeInstruction(prior.src), reason(v, prior, cur));
     LaneMask lanes;
     lanes.set(lane);
-    sg.report(in, v == Verdict::Scope ? "insufficient-scope" : "data-race", std::move(message),
-              lanes);
+    const bool scope = v == Verdict::Scope || v == Verdict::Legacy;
+    sg.report(in, scope ? "insufficient-scope" : "data-race", std::move(message), lanes,
+              v == Verdict::Legacy ? Severity::Warning : Severity::Error);
   }
 
   void settle() {
@@ -438,7 +456,7 @@ struct RaceChecker::Impl {
     for (uint64_t b = 0; b < bytes; ++b) {
       Access o;
       const Verdict v = check(cells[b], cur, c, o);
-      if (v != Verdict::Ordered && first == Verdict::Ordered) {
+      if (v != Verdict::Ordered && (first == Verdict::Ordered || first == Verdict::Legacy)) {
         first = v;
         other = o;
       }
@@ -543,8 +561,10 @@ void RaceChecker::atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t*
   const uint32_t order = semantics == kDynamicSemantics ? kAcquire | kRelease : semantics;
   const bool writes = kind == AtomicKind::Store || kind == AtomicKind::Rmw;
   const bool reads = kind != AtomicKind::Store;
+  const bool legacy = (scope & kPossiblyLegacyAtomic) != 0;
+  if (legacy) scope = uint32_t(Scope::Device);
   // The access itself: an RMW is one read and one write of the location.
-  Access cur{item, m.own[item - m.firstItem], sg.code[sg.pc - 1].src, 1, writes, scope & 7};
+  Access cur{item, m.own[item - m.firstItem], sg.code[sg.pc - 1].src, 1, writes, scope & 7, legacy};
   m.record(sg, lane, p, host, bytes, cur);
   const uint64_t key = pointerSpace(p) == Space::Global || pointerSpace(p) == Space::Local ? p : 0;
   if (!key) return;

@@ -36,6 +36,12 @@ namespace spvsim {
 
 class SubGroup;
 struct Inst;
+
+// Set in the scope passed to RaceChecker::atomic for an atomic that may be an OpenCL 1.x
+// atomic_* built-in which llvm-spirv translated with Workgroup scope
+// (spirv::Module::possiblyLegacyAtomics): it is checked as Device scope, and a conflict
+// that only Device scope orders is reported as a warning.
+inline constexpr uint32_t kPossiblyLegacyAtomic = 1u << 8;
 struct LaunchContext;
 struct WorkGroupContext;
 
@@ -60,7 +66,8 @@ class RaceChecker {
 
   enum class AtomicKind { Load, Store, Rmw, FailedRmw };
   // An atomic access, after it took effect. `semantics` is what applied (the Unequal
-  // semantics for a failed compare-exchange); `scope` an spv::Scope.
+  // semantics for a failed compare-exchange); `scope` an spv::Scope, possibly with
+  // kPossiblyLegacyAtomic.
   void atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint32_t bytes,
               AtomicKind kind, uint32_t scope, uint32_t semantics);
 

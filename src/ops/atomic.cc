@@ -10,10 +10,12 @@
 // Local memory belongs to one work-group, which runs on one host thread, and private
 // memory to one lane: there a plain read-modify-write is already atomic.
 //
-// Scope and memory semantics are decoded and kept in the Inst (aux: Scope, aux2:
-// semantics; see below) for the race checker. Executing every atomic seq_cst with
-// device-wide visibility is stronger than any Scope/semantics combination asks for
-// (a stronger order and a wider scope only remove outcomes), so it implements them all.
+// Scope and memory semantics are decoded and kept in the Inst (aux: Scope, with
+// kPossiblyLegacyAtomic for what may be an OpenCL 1.x atomic_* that llvm-spirv gave
+// Workgroup scope; aux2: semantics; see below) for the race checker. Executing every
+// atomic seq_cst with device-wide visibility is stronger than any Scope/semantics
+// combination asks for (a stronger order and a wider scope only remove outcomes), so
+// it implements them all.
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -21,6 +23,7 @@
 
 #include "spirv/disassembly.h"
 #include "src/lowering.h"
+#include "src/race_checker.h"
 #include "src/subgroup.h"
 
 namespace spvsim {
@@ -469,6 +472,7 @@ void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
   in.c = comparator;
   in.n = lw.shape(type).bytes;
   in.aux = uint32_t(lw.constantValue(scope));
+  if (lw.module.possiblyLegacyAtomics.count(inst.index)) in.aux |= kPossiblyLegacyAtomic;
   in.aux2 = memorySemantics(lw, inst.operands.at(f.semantics));
   if (f.unequal >= 0) in.aux2 |= memorySemantics(lw, inst.operands.at(f.unequal)) << 16;
 }

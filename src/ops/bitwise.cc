@@ -100,7 +100,8 @@ void logicalNot(SubGroup& sg, const Inst& in) {
   unaryLoop<uint8_t, uint8_t>(sg, in, [](uint8_t a) { return uint8_t(!a); });
 }
 
-// OpSelect with a condition of one bool per component (in.aux2 == 0) or one per lane.
+// OpSelect of scalars and vectors with a condition of one bool per component (in.aux2 ==
+// 0) or, from SPIR-V 1.4 on, one per lane (in.aux2 == 1).
 template <size_t N>
 struct Select {
   static void run(SubGroup& sg, const Inst& in) {
@@ -117,6 +118,17 @@ struct Select {
     });
   }
 };
+
+// OpSelect of a whole struct or array (SPIR-V 1.4): one bool per lane picks all in.n
+// bytes of the lane's object.
+void selectWhole(SubGroup& sg, const Inst& in) {
+  const uint8_t* cond = sg.reg<uint8_t>(in.a);
+  uint8_t* r = sg.reg<uint8_t>(in.r);
+  const uint8_t* x = sg.reg<uint8_t>(in.b);
+  const uint8_t* y = sg.reg<uint8_t>(in.c);
+  const size_t n = in.n;
+  sg.forActive([&](uint32_t l) { std::memcpy(r + l * n, (cond[l] ? x : y) + l * n, n); });
+}
 
 // OpAny / OpAll over the components of a bool vector.
 template <bool All>
@@ -138,6 +150,12 @@ void lowerInt(Lowerer& lw, const spirv::Instruction& inst) {
 void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
   Shape s = lw.shape(inst.resultType);
   Shape c = lw.shapeOfValue(inst.operands.at(0));
+  if (s.scalar == Scalar::Other) {  // struct or array: a scalar condition picks it whole
+    if (c.components != 1) lw.unsupported(inst, lw.describeWithType(inst));
+    Inst& in = emitElementwise(lw, inst, &selectWhole, 3);
+    in.n = s.bytes;
+    return;
+  }
   uint32_t elementBytes = s.bytes / s.stride;
   ExecFn fn = nullptr;
   switch (elementBytes) {
@@ -156,8 +174,6 @@ void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
     default:
       break;
   }
-  // Selecting whole structs or arrays (Scalar::Other) is not supported yet.
-  if (s.scalar == Scalar::Other) fn = nullptr;
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   Inst& in = emitElementwise(lw, inst, fn, 3);
   in.aux2 = (c.components == 1 && s.components > 1) ? 1 : 0;

@@ -1,6 +1,6 @@
 // Composite values: extract, insert, construct, vector shuffles and dynamic
-// extract/insert, copies. Values use the memory layout, so every static composite op
-// is a list of byte pieces copied per lane.
+// extract/insert, copies (OpCopyObject, OpCopyLogical). Values use the memory layout, so every
+// static composite op is a list of byte pieces copied per lane.
 #include <fmt/core.h>
 
 #include <cstring>
@@ -148,6 +148,45 @@ void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
   emitPieces(lw, inst, {{lw.reg(inst.operands.at(0)), size, 0, 0, size}});
 }
 
+// The pieces copying a `src`-typed value into the layout of a logically matching `dst`
+// type (same members, recursively, but possibly other layouts: CPacked is a decoration),
+// leaf by leaf; runs contiguous in both layouts become one piece.
+void logicalPieces(const Lowerer& lw, Id src, Id dst, uint32_t reg, uint32_t laneBytes,
+                   uint64_t from, uint64_t to, std::vector<Piece>& out) {
+  const spirv::Type& s = lw.type(src);
+  const spirv::Type& d = lw.type(dst);
+  if (s.kind == TypeKind::Struct) {
+    for (size_t m = 0; m < s.members.size(); ++m)
+      logicalPieces(lw, s.members[m], d.members.at(m), reg, laneBytes, from + s.memberOffsets[m],
+                    to + d.memberOffsets.at(m), out);
+    return;
+  }
+  if (s.kind == TypeKind::Array) {
+    const uint64_t sStride = lw.type(s.element).size, dStride = lw.type(d.element).size;
+    for (uint64_t i = 0; i < s.count; ++i)
+      logicalPieces(lw, s.element, d.element, reg, laneBytes, from + i * sStride, to + i * dStride,
+                    out);
+    return;
+  }
+  if (!out.empty()) {
+    Piece& last = out.back();
+    if (last.srcOffset + last.bytes == from && last.dstOffset + last.bytes == to) {
+      last.bytes += static_cast<uint32_t>(s.size);
+      return;
+    }
+  }
+  out.push_back({reg, laneBytes, static_cast<uint32_t>(from), static_cast<uint32_t>(to),
+                 static_cast<uint32_t>(s.size)});
+}
+
+void lowerCopyLogical(Lowerer& lw, const spirv::Instruction& inst) {
+  const Id operand = inst.operands.at(0);
+  std::vector<Piece> pieces;
+  logicalPieces(lw, lw.typeIdOfValue(operand), inst.resultType, lw.reg(operand),
+                static_cast<uint32_t>(lw.typeOfValue(operand).size), 0, 0, pieces);
+  emitPieces(lw, inst, pieces);
+}
+
 // Dynamic component index: out-of-range indices are undefined; reported, result 0.
 template <class T, class I>
 struct ExtractDynamic {
@@ -260,6 +299,7 @@ void registerCompositeOps(OpTable& t) {
   t.core[uint32_t(Op::OpCompositeConstruct)] = &lowerConstruct;
   t.core[uint32_t(Op::OpVectorShuffle)] = &lowerShuffle;
   t.core[uint32_t(Op::OpCopyObject)] = &lowerCopy;
+  t.core[uint32_t(Op::OpCopyLogical)] = &lowerCopyLogical;
   t.core[uint32_t(Op::OpExpectKHR)] = &lowerCopy;
   t.core[uint32_t(Op::OpVectorExtractDynamic)] = &lowerExtractDynamic;
   t.core[uint32_t(Op::OpVectorInsertDynamic)] = &lowerInsertDynamic;

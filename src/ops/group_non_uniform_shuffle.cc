@@ -4,6 +4,7 @@
 // inactive gives an undefined value (SPIR-V), so the lane gets 0 and a warning.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <string>
 
 #include "spirv/error.h"
@@ -174,20 +175,37 @@ void lowerShuffle(Lowerer& lw, const spirv::Instruction& inst) {
   emitShuffle(lw, inst, pickBits<ShuffleOf<S>::template H>(lw.shape(inst.resultType).scalar, true));
 }
 
-// A ClusterSize that is not a power of two or exceeds the sub-group size is undefined
-// behaviour fixed at compile time: the module is rejected for this sub-group size.
-void lowerRotate(Lowerer& lw, const spirv::Instruction& inst) {
-  uint32_t cluster = 0;
-  if (inst.operands.size() > 3) {
-    const uint64_t c = lw.constantValue(Lowerer::operand(inst, 3));
-    if (c == 0 || (c & (c - 1)) != 0 || c > lw.width)
-      throw Error("invalid-module",
-                  fmt::format("OpGroupNonUniformRotateKHR: ClusterSize {} must be a power of two "
-                              "no larger than the sub-group size {}",
-                              c, lw.width));
-    cluster = static_cast<uint32_t>(c);
+// A ClusterSize above the sub-group size makes clusters of lanes the sub-group does not
+// have: undefined behaviour when executed (as for clustered reductions), reported each
+// time it executes; the rotation then runs within the whole sub-group. in.c: the
+// ClusterSize asked for.
+template <class T>
+struct OversizedRotate {
+  static void run(SubGroup& sg, const Inst& in) {
+    sg.report(in, "shuffle-out-of-range",
+              fmt::format("sub-group rotate with ClusterSize {}, but the sub-group size is {} "
+                          "(undefined behaviour); rotating within the whole sub-group",
+                          in.c, sg.width),
+              sg.mask);
+    Rotate<T>::run(sg, in);
   }
-  emitShuffle(lw, inst, pickBits<Rotate>(lw.shape(inst.resultType).scalar, true)).aux2 = cluster;
+};
+
+// A ClusterSize that is not a power of two is invalid SPIR-V (SPV_KHR_subgroup_rotate).
+void lowerRotate(Lowerer& lw, const spirv::Instruction& inst) {
+  const spirv::Id clusterId = inst.operands.size() > 3 ? Lowerer::operand(inst, 3) : 0;
+  const uint64_t c = clusterId ? lw.constantValue(clusterId) : 0;
+  if (clusterId && (c == 0 || (c & (c - 1)) != 0))
+    throw Error(
+        "invalid-module",
+        fmt::format("OpGroupNonUniformRotateKHR: ClusterSize {} must be a power of two", c));
+  const bool oversized = c > lw.width;
+  const Scalar scalar = lw.shape(inst.resultType).scalar;
+  Inst& in = emitShuffle(
+      lw, inst,
+      oversized ? pickBits<OversizedRotate>(scalar, true) : pickBits<Rotate>(scalar, true));
+  in.aux2 = oversized ? 0 : static_cast<uint32_t>(c);
+  in.c = static_cast<uint32_t>(std::min<uint64_t>(c, UINT32_MAX));
 }
 
 }  // namespace

@@ -368,6 +368,7 @@ const char* kAssembled = R"(
                OpEntryPoint Kernel %k "k" %lid
                OpEntryPoint Kernel %big "big" %lid
                OpEntryPoint Kernel %wg "wg" %lid
+               OpEntryPoint Kernel %guarded "guarded" %lid
                OpDecorate %lid BuiltIn SubgroupLocalInvocationId
        %void = OpTypeVoid
        %uint = OpTypeInt 32 0
@@ -382,6 +383,7 @@ const char* kAssembled = R"(
     %uint_2 = OpConstant %uint 2
     %uint_3 = OpConstant %uint 3
    %uint_16 = OpConstant %uint 16
+  %uint_100 = OpConstant %uint 100
    %ulong_1 = OpConstant %ulong 1
   %ulong_big = OpConstant %ulong 4294967297
        %lid = OpVariable %piu Input
@@ -419,7 +421,26 @@ const char* kAssembled = R"(
     %entry2 = OpLabel
         %l2 = OpLoad %uint %lid
         %r2 = OpGroupNonUniformRotateKHR %uint %uint_3 %l2 %uint_1 %uint_16
-              OpStore %wout2 %r2 Aligned 4
+       %pw2 = OpInBoundsPtrAccessChain %pu %wout2 %l2
+              OpStore %pw2 %r2 Aligned 4
+              OpReturn
+              OpFunctionEnd
+   %guarded = OpFunction %void None %fnty
+       %in4 = OpFunctionParameter %pv3
+     %vout4 = OpFunctionParameter %pv3
+     %bout4 = OpFunctionParameter %pu
+     %wout4 = OpFunctionParameter %pu
+    %entry4 = OpLabel
+        %l4 = OpLoad %uint %lid
+     %never = OpIEqual %bool %l4 %uint_100
+              OpBranchConditional %never %then4 %join4
+     %then4 = OpLabel
+        %r4 = OpGroupNonUniformRotateKHR %uint %uint_3 %l4 %uint_1 %uint_16
+              OpBranch %join4
+     %join4 = OpLabel
+        %v4 = OpPhi %uint %l4 %entry4 %r4 %then4
+       %pw4 = OpInBoundsPtrAccessChain %pu %wout4 %l4
+              OpStore %pw4 %v4 Aligned 4
               OpReturn
               OpFunctionEnd
         %wg = OpFunction %void None %fnty
@@ -439,7 +460,7 @@ TEST(NonUniformShuffleDiagnostics, AssembledForms) {
   auto p = Program::load(spirv::assemble(kAssembled));
   LaunchOptions o;
   o.subGroupSize = 8;
-  std::vector<uint32_t> in(32), vout(32, 7), bout(8, 7), wout(8, 7);
+  std::vector<uint32_t> in(32), vout(32, 7), bout(8, 7), wout(16, 7);
   for (uint32_t k = 0; k < 32; ++k) in[k] = 1000 + k;
   auto args = [&] {
     return std::vector<ArgBinding>{testing::bind(in), testing::bind(vout), testing::bind(bout),
@@ -452,7 +473,7 @@ TEST(NonUniformShuffleDiagnostics, AssembledForms) {
   // shuffle_down(odd, 1) on bool: lane l gets lane l+1's oddness; lane 7 has no source.
   EXPECT_EQ(bout, (std::vector<uint32_t>{1, 0, 1, 0, 1, 0, 1, 0}));
   // A 64-bit index of 2^32 + 1 + l is out of range, not lane l + 1.
-  EXPECT_EQ(wout, std::vector<uint32_t>(8, 0));
+  EXPECT_EQ(std::vector<uint32_t>(wout.begin(), wout.begin() + 8), std::vector<uint32_t>(8, 0));
   ASSERT_EQ(r.diagnostics.size(), 2u) << testing::describe(r);
   for (const auto& d : r.diagnostics) {
     EXPECT_EQ(d.kind, "shuffle-out-of-range");
@@ -461,16 +482,23 @@ TEST(NonUniformShuffleDiagnostics, AssembledForms) {
     EXPECT_EQ(d.lanes, down ? lastLane : allLanes) << d.message;
   }
 
-  // ClusterSize 16 is fine at sub-group size 16 and undefined at 8.
+  // ClusterSize 16 is fine at sub-group size 16: lane l reads lane (l + 1) % 16.
   o.subGroupSize = 16;
-  EXPECT_NO_THROW(p->launch("big", oneGroup(16), args(), o));
+  r = p->launch("big", oneGroup(16), args(), o);
+  EXPECT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  for (uint32_t l = 0; l < 16; ++l) EXPECT_EQ(wout[l], (l + 1) % 16) << l;
+  // At sub-group size 8 it is undefined when executed (as a clustered reduce): reported
+  // once per execution, rotating within the sub-group: lane l reads (l + 1) % 8.
   o.subGroupSize = 8;
-  try {
-    p->launch("big", oneGroup(8), args(), o);
-    ADD_FAILURE() << "ClusterSize 16 accepted at sub-group size 8";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "invalid-module") << e.what();
-  }
+  r = p->launch("big", oneGroup(8), args(), o);
+  ASSERT_EQ(r.diagnostics.size(), 1u) << testing::describe(r);
+  EXPECT_EQ(r.diagnostics[0].kind, "shuffle-out-of-range");
+  EXPECT_NE(r.diagnostics[0].message.find("ClusterSize 16"), std::string::npos);
+  for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(wout[l], (l + 1) % 8) << l;
+  // Where it never executes, nothing is reported and the kernel runs.
+  r = p->launch("guarded", oneGroup(8), args(), o);
+  EXPECT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(wout[l], l) << l;
   try {
     p->launch("wg", oneGroup(8), args(), o);
     ADD_FAILURE() << "Workgroup-scope OpGroupNonUniformShuffleUp accepted";

@@ -1,5 +1,7 @@
 // Test support: OpenCL C -> SPIR-V words with clang-15 + llvm-spirv-15 (the toolchain
-// the project installs), so tests state kernels in source form.
+// the project installs), so tests state kernels in source form. Deliberately not the
+// compile driver (compiler/): the simulator's and the loader's tests want the
+// translator's output as it is, defects included (src/repairs_test.cc).
 #pragma once
 
 #include <cstdint>

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include "spirv/error.h"
+#include "spirv/legacy_atomics.h"
 #include "spirv/loader.h"
 
 namespace spvsim::rt {
@@ -124,10 +126,11 @@ TEST(WithVersion, ListsModuleVariablesInInterfacesFrom14) {
   ASSERT_NO_THROW(spirv::loadModule(w));
   std::vector<uint32_t> v = w;
   v[1] = 0x00010400;  // the bare version word: %t is missing from the interface
-  EXPECT_THROW(spirv::loadModule(v), Error);
+  EXPECT_EQ(spirv::loadModule(v).repairs.size(), 1u);  // which the loader has to repair
   const std::vector<uint32_t> out = withVersion(w, 0x00010400);
   EXPECT_EQ(out[1], 0x00010400u);
   const spirv::Module m = spirv::loadModule(out);
+  EXPECT_TRUE(m.repairs.empty());
   EXPECT_EQ(m.entryPoints.at(0).interface.size(), 1u);
   EXPECT_EQ(withVersion(out, 0x00010500), [&] {  // already 1.4: only the version changes
     std::vector<uint32_t> x = out;
@@ -148,6 +151,17 @@ TEST(Markers, RoundTripAndStayValid) {
   const std::vector<uint32_t> remarked = withMarkers(marked, {BinaryKind::Executable, false});
   EXPECT_EQ(readMarkers(remarked).kind, BinaryKind::Executable);
   EXPECT_FALSE(readMarkers(remarked).uniformWorkGroups);
+}
+
+// The compile driver's legacy-atomics marker is the module's, not the binary's: a
+// program binary that goes out through CL_PROGRAM_BINARIES and back keeps it.
+TEST(Markers, TheLegacyAtomicsMarkerIsKept) {
+  const std::vector<uint32_t> w = spirv::withLegacyAtomicsMarker(localArray10());
+  const std::vector<uint32_t> back =
+      withoutMarkers(withMarkers(w, {BinaryKind::Executable, false}));
+  EXPECT_EQ(back, w);
+  const auto& texts = spirv::loadModule(back).sourceExtensions;
+  EXPECT_NE(std::find(texts.begin(), texts.end(), spirv::kLegacyAtomicsMarker), texts.end());
 }
 
 TEST(WithLinkage, OnlyForModulesWithoutEntryPoints) {

@@ -1,0 +1,178 @@
+#include "spirv/binary.h"
+
+#include <cstring>
+
+#include "spirv/cfg.h"
+
+namespace spvsim::spirv {
+namespace {
+
+using spv::Op;
+
+struct ParseState {
+  Binary binary;
+};
+
+spv_result_t onHeader(void* user, spv_endianness_t, uint32_t magic, uint32_t version,
+                      uint32_t generator, uint32_t bound, uint32_t schema) {
+  static_cast<ParseState*>(user)->binary.header = {magic, version, generator, bound, schema};
+  return SPV_SUCCESS;
+}
+
+spv_result_t onInstruction(void* user, const spv_parsed_instruction_t* parsed) {
+  BinaryInstruction inst;
+  inst.op = static_cast<Op>(parsed->opcode);
+  inst.type = parsed->type_id;
+  inst.result = parsed->result_id;
+  inst.words.assign(parsed->words, parsed->words + parsed->num_words);
+  inst.operands.reserve(parsed->num_operands);
+  for (uint16_t k = 0; k < parsed->num_operands; ++k) {
+    const spv_parsed_operand_t& o = parsed->operands[k];
+    inst.operands.push_back(Operand{o.offset, o.num_words, o.type});
+  }
+  static_cast<ParseState*>(user)->binary.code.push_back(std::move(inst));
+  return SPV_SUCCESS;
+}
+
+bool isLineInstruction(Op op) { return op == Op::OpLine || op == Op::OpNoLine || op == Op::OpNop; }
+
+// The block starting at `at` (lines first, then OpLabel ... terminator), or nullopt.
+std::optional<BlockSpan> blockAt(const std::vector<BinaryInstruction>& code, size_t at) {
+  BlockSpan block;
+  block.begin = at;
+  while (at < code.size() && isLineInstruction(code[at].op)) ++at;
+  if (at >= code.size() || code[at].op != Op::OpLabel) return std::nullopt;
+  block.label = at++;
+  for (; at < code.size(); ++at) {
+    const Op op = code[at].op;
+    if (op == Op::OpLabel || op == Op::OpFunction || op == Op::OpFunctionEnd) return std::nullopt;
+    if (isBlockTerminator(op)) {
+      block.terminator = at;
+      block.end = at + 1;
+      return block;
+    }
+  }
+  return std::nullopt;
+}
+
+// The function whose OpFunction is at `at`, or nullopt.
+std::optional<FunctionSpan> functionAt(const std::vector<BinaryInstruction>& code, size_t at) {
+  FunctionSpan fn;
+  fn.function = at++;
+  while (at < code.size() && code[at].op == Op::OpFunctionParameter) ++at;
+  for (;;) {
+    size_t next = at;
+    while (next < code.size() && isLineInstruction(code[next].op)) ++next;
+    if (next >= code.size()) return std::nullopt;
+    if (code[next].op == Op::OpFunctionEnd) {
+      fn.functionEnd = next;
+      if (!fn.blocks.empty()) fn.blocks.back().end = next;  // trailing lines
+      return fn;
+    }
+    std::optional<BlockSpan> block = blockAt(code, at);
+    if (!block) return std::nullopt;
+    fn.blocks.push_back(*block);
+    at = block->end;
+  }
+}
+
+}  // namespace
+
+std::string BinaryInstruction::string(size_t at) const {
+  std::string s;
+  for (size_t k = at; k < words.size(); ++k)
+    for (int b = 0; b < 4; ++b) {
+      const char c = static_cast<char>((words[k] >> (8 * b)) & 0xff);
+      if (!c) return s;
+      s.push_back(c);
+    }
+  return s;
+}
+
+BinaryInstruction makeInstruction(Op op, Id type, Id result, std::vector<uint32_t> rest) {
+  BinaryInstruction inst;
+  inst.op = op;
+  inst.type = type;
+  inst.result = result;
+  inst.words.push_back(0);
+  if (type) inst.words.push_back(type);
+  if (result) inst.words.push_back(result);
+  inst.words.insert(inst.words.end(), rest.begin(), rest.end());
+  inst.words[0] = (static_cast<uint32_t>(inst.words.size()) << 16) | static_cast<uint32_t>(op);
+  return inst;
+}
+
+std::vector<uint32_t> encodeString(const std::string& s) {
+  std::vector<uint32_t> words(s.size() / 4 + 1, 0);
+  std::memcpy(words.data(), s.data(), s.size());
+  return words;
+}
+
+bool isIdOperand(spv_operand_type_t kind) {
+  switch (kind) {
+    case SPV_OPERAND_TYPE_ID:
+    case SPV_OPERAND_TYPE_TYPE_ID:
+    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
+    case SPV_OPERAND_TYPE_SCOPE_ID:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Binary::hasCapability(spv::Capability c) const {
+  for (const BinaryInstruction& inst : code)
+    if (inst.op == Op::OpCapability && inst.word(1) == static_cast<uint32_t>(c)) return true;
+  return false;
+}
+
+std::unordered_set<Id> extInstImports(const Binary& binary, std::string_view set) {
+  std::unordered_set<Id> out;
+  for (const BinaryInstruction& inst : binary.code)
+    if (inst.op == Op::OpExtInstImport && inst.string(2) == set) out.insert(inst.result);
+  return out;
+}
+
+std::unordered_map<Id, size_t> Binary::definitions() const {
+  std::unordered_map<Id, size_t> out;
+  for (size_t i = 0; i < code.size(); ++i)
+    if (code[i].result) out.emplace(code[i].result, i);
+  return out;
+}
+
+std::vector<uint32_t> Binary::encode() const {
+  std::vector<uint32_t> words(header.begin(), header.end());
+  for (const BinaryInstruction& inst : code) {
+    const size_t first = words.size();
+    words.insert(words.end(), inst.words.begin(), inst.words.end());
+    words[first] =
+        (static_cast<uint32_t>(inst.words.size()) << 16) | static_cast<uint32_t>(inst.op);
+  }
+  return words;
+}
+
+std::optional<Binary> parseBinary(const std::vector<uint32_t>& words) {
+  if (words.size() < kHeaderWords || words[0] != spv::MagicNumber) return std::nullopt;
+  ParseState state;
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  const spv_result_t rc =
+      spvBinaryParse(context, &state, words.data(), words.size(), onHeader, onInstruction, nullptr);
+  spvContextDestroy(context);
+  if (rc != SPV_SUCCESS) return std::nullopt;
+  return std::move(state.binary);
+}
+
+std::optional<std::vector<FunctionSpan>> functionSpans(const Binary& binary) {
+  std::vector<FunctionSpan> out;
+  const auto& code = binary.code;
+  for (size_t at = 0; at < code.size(); ++at) {
+    if (code[at].op != Op::OpFunction) continue;
+    std::optional<FunctionSpan> fn = functionAt(code, at);
+    if (!fn) return std::nullopt;
+    at = fn->functionEnd;
+    out.push_back(std::move(*fn));
+  }
+  return out;
+}
+
+}  // namespace spvsim::spirv
