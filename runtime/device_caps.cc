@@ -1,11 +1,12 @@
 // What the device supports, in one place: clGetDeviceInfo reports it and programs and
 // kernels (runtime/program*.cc) check against it. Only what spvsim really executes is
-// claimed (see the comments); images are a later issue.
+// claimed; images are a later issue.
 #include <unistd.h>
 
 #include <algorithm>
 #include <thread>
 
+#include "compiler/opencl_c_support.h"
 #include "runtime/interfaces.h"
 #include "runtime/knobs.h"
 #include "src/program.h"
@@ -13,55 +14,14 @@
 namespace spvsim::rt {
 namespace {
 
+// The OpenCL C extensions and features are the compile driver's (compiler/
+// opencl_c_support.h), so kernels see exactly what the device reports; the ICD adds its
+// own API extensions.
 std::vector<std::string> extensions() {
-  return {
-      "cl_khr_icd",
-      "cl_khr_il_program",
-      "cl_khr_byte_addressable_store",
-      "cl_khr_fp64",
-      "cl_khr_fp16",
-      // Sub-groups: the lockstep executor's core feature (OpGroup*, OpGroupNonUniform*,
-      // SPV_INTEL_subgroups shuffles and buffer block I/O).
-      "cl_khr_subgroups",
-      "cl_khr_subgroup_extended_types",
-      "cl_khr_subgroup_non_uniform_vote",
-      "cl_khr_subgroup_ballot",
-      "cl_khr_subgroup_non_uniform_arithmetic",
-      "cl_khr_subgroup_shuffle",
-      "cl_khr_subgroup_shuffle_relative",
-      "cl_khr_subgroup_clustered_reduce",
-      "cl_khr_subgroup_rotate",
-      "cl_intel_subgroups",
-      "cl_intel_required_subgroup_size",
-      "cl_intel_spirv_subgroups",
-      // Atomics: every OpAtomic* on 32- and 64-bit integers, global and local (and generic)
-      // pointers, exact at any host thread count; scopes and orders are honoured by the
-      // race checker (src/race_checker.h).
-      "cl_khr_global_int32_base_atomics",
-      "cl_khr_global_int32_extended_atomics",
-      "cl_khr_local_int32_base_atomics",
-      "cl_khr_local_int32_extended_atomics",
-      "cl_khr_int64_base_atomics",
-      "cl_khr_int64_extended_atomics",
-  };
-}
-
-// OpenCL C 3.0 optional features, matching CL_DEVICE_ATOMIC_*_CAPABILITIES
-// (runtime/device.cc). Not claimed: all-SVM-devices scope (no SVM), images, pipes,
-// device-side enqueue, read-write images.
-std::vector<std::string> openclCFeatures() {
-  return {
-      "__opencl_c_int64",
-      "__opencl_c_fp64",
-      "__opencl_c_fp16",
-      "__opencl_c_generic_address_space",  // generic pointers resolve to their space
-      "__opencl_c_program_scope_global_variables",
-      "__opencl_c_subgroups",
-      "__opencl_c_work_group_collective_functions",
-      "__opencl_c_atomic_order_acq_rel",
-      "__opencl_c_atomic_order_seq_cst",
-      "__opencl_c_atomic_scope_device",
-  };
+  std::vector<std::string> v = {"cl_khr_icd", "cl_khr_il_program"};
+  const std::vector<std::string>& language = compiler::supportedExtensions();
+  v.insert(v.end(), language.begin(), language.end());
+  return v;
 }
 
 // The SPIR-V versions spirv/ validates and loads (spirv/validator.cc: 1.0 to 1.6).
@@ -103,7 +63,7 @@ DeviceCaps makeCaps() {
   c.subGroupSize = knobs().subGroupSize;
   c.subGroupSizes = subGroupSizes(c.subGroupSize);
   c.extensions = extensions();
-  c.openclCFeatures = openclCFeatures();
+  c.openclCFeatures = compiler::supportedFeatures();
   c.ils = ils();
   return c;
 }

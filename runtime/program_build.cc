@@ -65,7 +65,7 @@ BuildResult buildFor(_cl_program* p, const std::string& options) {
 
 // The embedded headers of clCompileProgram, or an error code.
 cl_int collectHeaders(cl_uint count, const cl_program* programs, const char** names,
-                      std::vector<tools::SourceHeader>& out) {
+                      std::vector<compiler::SourceHeader>& out) {
   if ((count == 0) != (programs == nullptr) || (count == 0) != (names == nullptr))
     return CL_INVALID_VALUE;
   for (cl_uint i = 0; i < count; ++i) {
@@ -130,7 +130,7 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
                         Notify pfn_notify, void* user_data) {
   _cl_program* p = checked<_cl_program>(program, Kind::Program);
   if (cl_int err = checkBuildCall(p, num_devices, device_list, pfn_notify, user_data)) return err;
-  std::vector<tools::SourceHeader> headers;
+  std::vector<compiler::SourceHeader> headers;
   if (cl_int err = collectHeaders(num_input_headers, input_headers, header_include_names, headers))
     return err;
   if (p->origin != ProgramOrigin::Source && p->origin != ProgramOrigin::IL)

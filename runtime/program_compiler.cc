@@ -6,12 +6,18 @@
 #include <set>
 #include <spirv-tools/linker.hpp>
 
+#include "compiler/build_options.h"
+#include "compiler/opencl_c_support.h"
 #include "runtime/knobs.h"
 #include "runtime/spirv_edit.h"
 #include "spirv/error.h"
 
 namespace spvsim::rt {
 namespace {
+
+// clBuildProgram's OpenCL C version when the options name none: "the highest OpenCL C 1.x
+// language version supported by each device" (the API spec).
+constexpr const char* kDefaultStd = "CL1.2";
 
 // The error codes of the API call a step runs for.
 struct Codes {
@@ -37,40 +43,14 @@ std::string logLine(const Error& e) {
   return fmt::format("error: {}: {}", e.kind(), message);
 }
 
-// How the compiler is asked to compile the application's options.
-struct SourceOptions {
-  std::string clangOptions;
-  bool uniformWorkGroups = false;
-};
-
-// One option for the compiler's command line, single-quoted for
-// tools::splitBuildOptions (a quote inside becomes '\'').
-std::string quoted(const std::string& arg) {
-  std::string out = "'";
-  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// The application's options as clang takes them: OpenCL C 1.2 when they name no version
-// (the API spec's default), -O0 for -cl-opt-disable (clang keeps optimizing at -O2
-// otherwise), and without -cl-no-subgroup-ifp (clang does not know it; it only allows
-// optimizations, and spvsim's sub-groups always make independent forward progress).
-// Throws Error("usage") for an unclosed quote.
-SourceOptions sourceOptions(const std::string& options) {
-  bool hasStd = false, optDisable = false, uniform = false;
-  std::string std = "CL1.2", clang;
-  for (const std::string& a : tools::splitBuildOptions(options)) {
-    if (a == "-cl-no-subgroup-ifp") continue;
-    if (a.rfind("-cl-std=", 0) == 0) std = a.substr(8), hasStd = true;
-    optDisable |= a == "-cl-opt-disable";
-    uniform |= a == "-cl-uniform-work-group-size";
-    clang += (clang.empty() ? "" : " ") + quoted(a);
-  }
-  SourceOptions out;
-  out.clangOptions = (hasStd ? "" : "-cl-std=CL1.2 ") + clang + (optDisable ? " -O0" : "");
+// What the application's options mean beyond the compiler's: whether the kernels only
+// support uniform work-groups. Throws Error("usage") for an unclosed quote.
+bool uniformWorkGroupsOnly(const std::string& options) {
+  const std::vector<std::string> args = compiler::splitBuildOptions(options);
+  const std::string std = compiler::openclCStandard(args, kDefaultStd);
   // Non-uniform work-groups need OpenCL C 2.0 or later (clEnqueueNDRangeKernel).
-  out.uniformWorkGroups = uniform || std.rfind("CL1.", 0) == 0;
-  return out;
+  return std::find(args.begin(), args.end(), "-cl-uniform-work-group-size") != args.end() ||
+         compiler::openclCVersion(std) < 200;
 }
 
 // A failure whose messages name no source position is about the options:
@@ -88,22 +68,29 @@ bool isOptionError(const std::string& log) {
   return false;
 }
 
-// OpenCL C -> a compiled object (SPIR-V with the compiled-object marker).
+// OpenCL C -> a compiled object (SPIR-V with the compiled-object marker). The options go
+// to the compile driver as they are: OpenCL C 1.2 when they name no version (the API
+// spec's default); the driver maps -cl-opt-disable and drops -cl-no-subgroup-ifp.
 BuildResult compile(const std::string& source, const std::string& options,
-                    const std::vector<tools::SourceHeader>& headers, Codes codes) {
-  SourceOptions o;
+                    const std::vector<compiler::SourceHeader>& headers, Codes codes) {
+  bool uniform = false;
   try {
-    o = sourceOptions(options);
+    uniform = uniformWorkGroupsOnly(options);
   } catch (const Error& e) {
     return failed(codes.badOptions, logLine(e));
   }
   try {
-    tools::CompiledProgram c = tools::compileOpenCLSource(source, o.clangOptions, headers);
+    compiler::CompileRequest request;
+    request.source = source;
+    request.options = options;
+    request.headers = headers;
+    request.defaultStd = kDefaultStd;
+    compiler::CompileResult c = compiler::compileOpenCL(request);
     BuildResult r;
     r.log = std::move(c.log);
-    r.uniformWorkGroups = o.uniformWorkGroups;
+    r.uniformWorkGroups = uniform;
     r.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-    r.binary = withMarkers(c.words, {BinaryKind::CompiledObject, o.uniformWorkGroups});
+    r.binary = withMarkers(c.words, {BinaryKind::CompiledObject, uniform});
     return r;
   } catch (const Error& e) {
     if (e.kind() == "input") return failed(CL_COMPILER_NOT_AVAILABLE, logLine(e));
@@ -117,7 +104,7 @@ BuildResult compile(const std::string& source, const std::string& options,
 // options are "ignored for programs created with IL").
 bool ilUniformWorkGroups(const std::string& options, BuildResult& error, Codes codes) {
   try {
-    const std::vector<std::string> args = tools::splitBuildOptions(options);
+    const std::vector<std::string> args = compiler::splitBuildOptions(options);
     return std::find(args.begin(), args.end(), "-cl-uniform-work-group-size") != args.end();
   } catch (const Error& e) {
     error = failed(codes.badOptions, logLine(e));
@@ -166,6 +153,9 @@ BuildResult link(const std::vector<std::vector<uint32_t>>& modules, bool library
 
 BuildResult linkAndLoad(const std::vector<std::vector<uint32_t>>& modules, bool uniform,
                         cl_int failure) {
+  // One module needs no linking; the linker would also merge its identical struct types,
+  // which breaks OpCopyLogical between them.
+  if (modules.size() == 1) return load(modules.front(), uniform, failure);
   BuildResult linked = link(modules, false, failure);
   if (linked.error != CL_SUCCESS) return linked;
   return load(linked.binary, uniform, failure);
@@ -194,7 +184,7 @@ BuildResult buildBinary(const std::vector<uint32_t>& binary) {
 }
 
 BuildResult compileSource(const std::string& source, const std::string& options,
-                          const std::vector<tools::SourceHeader>& headers) {
+                          const std::vector<compiler::SourceHeader>& headers) {
   return compile(source, options, headers, kCompile);
 }
 
@@ -214,7 +204,7 @@ bool parseLinkOptions(const std::string& options, LinkOptions& out) {
       "-cl-no-subgroup-ifp"};
   std::vector<std::string> args;
   try {
-    args = tools::splitBuildOptions(options);
+    args = compiler::splitBuildOptions(options);
   } catch (const Error&) {
     return false;
   }

@@ -1,5 +1,6 @@
 // The work behind clBuildProgram, clCompileProgram and clLinkProgram: OpenCL C to SPIR-V
-// (tools/compile_cl), SPIR-V linking (SPIRV-Tools' linker) and loading the executable
+// (compiler/compile_driver.h), SPIR-V linking (SPIRV-Tools' linker; only when several
+// modules are linked or a library is made) and loading the executable
 // (spvsim::Program, with every kernel lowered so that unsupported instructions fail the
 // build rather than a launch). Nothing here touches program objects.
 #pragma once
@@ -8,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compile_driver.h"
 #include "runtime/object.h"
 #include "src/program.h"
-#include "tools/compile_cl.h"
 
 namespace spvsim::rt {
 
@@ -33,7 +34,7 @@ BuildResult buildBinary(const std::vector<uint32_t>& binary);
 
 // clCompileProgram: a compiled object.
 BuildResult compileSource(const std::string& source, const std::string& options,
-                          const std::vector<tools::SourceHeader>& headers);
+                          const std::vector<compiler::SourceHeader>& headers);
 BuildResult compileIL(const std::vector<uint32_t>& words, const std::string& options);
 
 struct LinkOptions {

@@ -6,6 +6,9 @@
 #include <spirv/unified1/spirv.hpp11>
 #include <string_view>
 
+#include "spirv/legacy_atomics.h"
+#include "spirv/normalize.h"
+
 namespace spvsim::rt {
 namespace {
 
@@ -70,11 +73,14 @@ std::string_view binaryKindName(BinaryKind k) {
   return "executable";
 }
 
+// This ICD's binary markers; the compile driver's legacy-atomics marker belongs to the
+// module and survives binary round trips.
 bool isMarker(const std::vector<uint32_t>& w, const Inst& i) {
   if (i.op != Op::OpSourceExtension) return false;
   size_t next = 0;
-  return literalString(w, i.at + 1, i.at + i.count, &next).substr(0, kMarkerPrefix.size()) ==
-         kMarkerPrefix;
+  const std::string_view text = literalString(w, i.at + 1, i.at + i.count, &next);
+  return text.substr(0, kMarkerPrefix.size()) == kMarkerPrefix &&
+         text != spirv::kLegacyAtomicsMarker;
 }
 
 // Instructions that precede the debug section (where markers go) in a module's layout.
@@ -91,33 +97,6 @@ bool precedesDebugSection(Op op) {
     default:
       return false;
   }
-}
-
-// Module-scope variables (those before the first function), which 1.4 entry points list.
-std::vector<uint32_t> moduleVariables(const std::vector<uint32_t>& w) {
-  std::vector<uint32_t> ids;
-  bool inFunction = false;
-  forEachInstruction(w, [&](const Inst& i) {
-    if (i.op == Op::OpFunction) inFunction = true;
-    if (!inFunction && i.op == Op::OpVariable && i.count >= 4 &&
-        w[i.at + 3] != static_cast<uint32_t>(spv::StorageClass::Function))
-      ids.push_back(w[i.at + 2]);
-  });
-  return ids;
-}
-
-// An OpEntryPoint whose interface also lists `variables`.
-void appendEntryPoint(const std::vector<uint32_t>& w, const Inst& i,
-                      const std::vector<uint32_t>& variables, std::vector<uint32_t>& out) {
-  size_t interfaceStart = 0;
-  literalString(w, i.at + 3, i.at + i.count, &interfaceStart);
-  std::set<uint32_t> listed(w.begin() + std::min(interfaceStart, i.at + i.count),
-                            w.begin() + i.at + i.count);
-  std::vector<uint32_t> inst(w.begin() + i.at, w.begin() + i.at + i.count);
-  for (uint32_t v : variables)
-    if (listed.insert(v).second) inst.push_back(v);
-  inst[0] = (static_cast<uint32_t>(inst.size()) << 16) | static_cast<uint32_t>(Op::OpEntryPoint);
-  out.insert(out.end(), inst.begin(), inst.end());
 }
 
 }  // namespace
@@ -195,15 +174,7 @@ std::vector<uint32_t> withVersion(std::vector<uint32_t> w, uint32_t version) {
   const uint32_t old = w[1];
   w[1] = version;
   if (old >= kVersion14 || version < kVersion14) return w;
-  const std::vector<uint32_t> variables = moduleVariables(w);
-  std::vector<uint32_t> out(w.begin(), w.begin() + kHeaderWords);
-  const bool ok = forEachInstruction(w, [&](const Inst& i) {
-    if (i.op == Op::OpEntryPoint && i.count >= 4)
-      appendEntryPoint(w, i, variables, out);
-    else
-      out.insert(out.end(), w.begin() + i.at, w.begin() + i.at + i.count);
-  });
-  return ok ? out : w;
+  return spirv::withEntryPointInterfaces(w);  // as 1.4 requires
 }
 
 std::vector<uint32_t> withLinkageIfNoEntryPoints(std::vector<uint32_t> w) {

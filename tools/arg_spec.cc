@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "spirv/error.h"
 #include "tools/buffer_init.h"
 #include "tools/scalar_codec.h"
@@ -34,6 +36,42 @@ ArgValue parseValue(std::string_view typeName, std::string_view list) {
                      arg.type.lanes, arg.type.lanes == 1 ? "" : "s", values.size()));
   arg.bytes.resize(arg.type.size());
   fillBuffer(arg.type, values, arg.bytes);
+  return arg;
+}
+
+// struct:TYPE,TYPE,...=V,V,...: the members laid out as OpenCL C lays out a struct (each
+// member aligned to its size, a vec3 as a vec4; the struct padded to its largest
+// alignment), one value per component of every member, in order.
+ArgValue parseStruct(std::string_view body) {
+  const size_t eq = body.find('=');
+  if (eq == std::string_view::npos) fail("expected struct:TYPE,TYPE,...=V,V,...");
+  const auto names = split(body.substr(0, eq), ',');
+  const auto values = split(body.substr(eq + 1), ',');
+  ArgValue arg;
+  arg.count = 1;
+  uint64_t align = 1, offset = 0;
+  size_t next = 0;
+  for (std::string_view name : names) {
+    const ElementType member = elementType(name);
+    if (next + member.lanes > values.size()) break;
+    offset = (offset + member.size() - 1) / member.size() * member.size();
+    align = std::max(align, member.size());
+    arg.bytes.resize(offset + member.size());
+    std::vector<uint8_t> one(member.size());
+    valuesBuffer(member, {values.begin() + next, values.begin() + next + member.lanes}, one);
+    std::copy(one.begin(), one.end(), arg.bytes.begin() + offset);
+    offset += member.size();
+    next += member.lanes;
+    arg.structName += (arg.structName.empty() ? "struct {" : ", ") + member.name();
+  }
+  size_t components = 0;
+  for (std::string_view name : names) components += elementType(name).lanes;
+  if (values.size() != components)
+    fail(fmt::format("the struct's members have {} component{} but {} value{} given", components,
+                     components == 1 ? "" : "s", values.size(),
+                     values.size() == 1 ? " is" : "s are"));
+  arg.bytes.resize((offset + align - 1) / align * align);
+  arg.structName += "}";
   return arg;
 }
 
@@ -122,6 +160,7 @@ ArgValue parseUnchecked(std::string_view spec) {
   const std::string_view body = spec.substr(colon + 1);
   if (head == "buffer") return parseBuffer(body);
   if (head == "local") return parseLocal(body);
+  if (head == "struct") return parseStruct(body);
   return parseValue(head, body);
 }
 

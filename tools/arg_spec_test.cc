@@ -25,6 +25,30 @@ std::string errorOf(std::string_view spec) {
   return "no error";
 }
 
+// OpenCL C layout, worked by hand: int at 0, float at 4, short at 8, padded to 12 (the
+// int's and float's 4-byte alignment); char at 0, float4 at 16 (its alignment), 32 bytes.
+TEST(ArgSpec, StructsByValue) {
+  ArgValue a = parseArgSpec("struct:int,float,short=20,1.25,-3");
+  EXPECT_EQ(a.kind, Kind::Value);
+  EXPECT_TRUE(a.isStruct());
+  EXPECT_EQ(a.structName, "struct {int, float, short}");
+  std::vector<uint8_t> want = bytesOf<int32_t>({20});
+  for (auto part : {bytesOf<float>({1.25f}), bytesOf<int16_t>({-3}), std::vector<uint8_t>(2, 0)})
+    want.insert(want.end(), part.begin(), part.end());
+  EXPECT_EQ(a.bytes, want);
+  ArgValue b = parseArgSpec("struct:char,float4=7,1,2,3,4");
+  ASSERT_EQ(b.bytes.size(), 32u);
+  EXPECT_EQ(b.bytes[0], 7);
+  EXPECT_EQ(std::vector<uint8_t>(b.bytes.begin() + 16, b.bytes.end()),
+            bytesOf<float>({1, 2, 3, 4}));
+  EXPECT_EQ(errorOf("struct:int,float=1"),
+            "--arg 'struct:int,float=1': the struct's members have 2 components but 1 value is "
+            "given");
+  EXPECT_EQ(errorOf("struct:int,float"),
+            "--arg 'struct:int,float': expected struct:TYPE,TYPE,...=V,V,...");
+  EXPECT_NE(errorOf("struct:int,blob=1,2").find("unknown type 'blob'"), std::string::npos);
+}
+
 TEST(ArgSpec, Scalars) {
   ArgValue a = parseArgSpec("int:5");
   EXPECT_EQ(a.kind, Kind::Value);

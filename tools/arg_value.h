@@ -19,8 +19,10 @@ struct ArgValue {
   bool dump = false;           // Buffer: print after the run
   bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
   std::string text;            // as the user wrote it, for messages
+  std::string structName;      // Value of struct:TYPE,...: "struct {int, float}"; else ""
 
   bool isPointerKind() const { return kind != Kind::Value; }
+  bool isStruct() const { return !structName.empty(); }
 };
 
 }  // namespace spvsim::tools

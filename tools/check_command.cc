@@ -159,7 +159,7 @@ int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err
   for (size_t i = 0; i < runs.front().args.size(); ++i)
     if (runs.front().args[i].dump) out << formatDumpLine(i, runs.front().args[i]) << '\n';
   out.flush();
-  json.write(diagnostics, runs.front().args);
+  json.write(diagnostics, p, runs.front().args);
   err << fmt::format("check: {} runs ({}): {}\n", runs.size(),
                      runs.size() == 1 ? runs.front().config.name() : "sub-group sizes x schedules",
                      errors ? "problems found" : "no problems found");

@@ -14,12 +14,15 @@ Usage:
                                                  schedules, every checker, results compared
   spvsim debug KERNEL ... | FILE.sim             step through a kernel sub-group by sub-group
   spvsim dis KERNEL                              disassemble, with source lines
-  spvsim info KERNEL                             kernels, execution modes, parameters
+  spvsim info KERNEL                             kernels, execution modes, parameters,
+                                                 and how the module was compiled
+  spvsim compile KERNEL [-o FILE.spv]            compile once (OpenCL C to SPIR-V), run many
   spvsim help [COMMAND] | spvsim COMMAND --help  help
   spvsim --version
 
 KERNEL is a .spv (SPIR-V binary), .spvasm (SPIR-V assembly) or .cl (OpenCL C, compiled
-with clang-15 and llvm-spirv-15).
+with clang-15, opt-15 and llvm-spirv-15 at -O2 unless --build-options name a level; a
+compiled .cl is kept in the compile cache, so running it again does not recompile).
 
 Exit status: 0 success; 1 usage or input error; 2 the kernel ran and reported errors.
 )";
@@ -34,7 +37,9 @@ constexpr const char* kRunOptions = R"(Options:
                            mode in the kernel takes precedence
   --build-options OPTS     extra clang options for a .cl KERNEL, as for clBuildProgram
                            (e.g. "-DN=4 -cl-fast-relaxed-math"); -cl-std=CL2.0 replaces
-                           the default -cl-std=CL3.0
+                           the default -cl-std=CL3.0; -O0..-O3 the default -O2
+  --no-cache               compile a .cl KERNEL without the compile cache (neither read
+                           nor written)
   --arg SPEC               one per kernel parameter, in order (forms below)
   --dump                   print every buffer argument after the run
   --json FILE              also write diagnostics and buffers as JSON to FILE
@@ -68,6 +73,9 @@ constexpr const char* kRunOptions = R"(Options:
                            Vectors count components in order; a vec3 element occupies 4
                            components in memory and its fourth stays zero.
   local:BYTES              local memory for a local pointer parameter
+  struct:TYPE,...=V,...    a struct passed by value: member types in order, laid out as
+                           OpenCL C does (each member aligned to its size, vec3 as vec4),
+                           then one value per component, e.g. struct:int,float4=3,1,2,3,4
   null                     a NULL global or constant pointer
   image2d:...              images and samplers are not supported yet
 
@@ -158,19 +166,47 @@ budget) ends the launch, as in 'spvsim run'. When every work-group has finished,
 diagnostics and --dump buffers are printed as 'spvsim run' prints them.
 )";
 
-constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS]
+constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS] [--no-cache]
 
 Prints the module's disassembly (SPIRV-Tools syntax, raw ids such as %42, as diagnostics
 name them), each instruction followed by its source line where the module has line
 information (compile with --build-options -g).
 )";
 
-constexpr const char* kInfo = R"(Usage: spvsim info KERNEL [--kernel NAME] [--build-options OPTS]
+constexpr const char* kInfo =
+    R"(Usage: spvsim info KERNEL [--kernel NAME] [--build-options OPTS] [--no-cache]
 
 Prints the SPIR-V version, capabilities and extensions, then for each kernel (or just
 NAME) its execution modes (LocalSize, SubgroupSize, ...) and parameters: index, name,
-type, address space and access.
+type, address space and access. Then how the module was made: for a .cl, the exact
+commands (clang-15, opt-15, llvm-spirv-15) and whether it came from the compile cache;
+what the compile driver rewrote in the LLVM IR; what the loader repaired in the SPIR-V.
 )";
+
+constexpr const char* kCompile =
+    R"help(Usage: spvsim compile KERNEL [-o FILE.spv] [--build-options OPTS] [--no-cache]
+
+Compiles an OpenCL C KERNEL (.cl) to a SPIR-V module that spvsim run, check, debug and
+the OpenCL runtime (clCreateProgramWithIL) load without compiling again, and that
+spirv-val accepts. The default output is the KERNEL's name with .spv, in the current
+directory. A .spv or .spvasm KERNEL from elsewhere is written as the loader repairs it
+(each repair is reported as "warning: repaired: RULE (PRODUCER)").
+
+The compile driver (the one the run commands and the OpenCL runtime use):
+  clang-15 -S with exactly the device's extensions and features predefined, the
+      cl_intel_subgroups_char/short/long functions declared, sub-group calls kept in
+      their branches, no odd-width integer closed forms
+  LLVM IR rewrites llvm-spirv-15 needs: freeze removed, OpenCL 1.x atomic_*/atom_*
+      made device-wide (OpenCL 1.2's meaning), narrowed switches widened
+  opt-15 -expand-reductions, then llvm-spirv-15
+  the loader's repairs (block order, variables, interfaces, ...) and validation
+When the translator fails or its module is invalid at the requested level, the driver
+compiles at -O1, then -O0, and says so in a "warning:" line.
+
+Compile cache: $SPVSIM_CACHE_DIR, else $XDG_CACHE_HOME/spvsim, else ~/.cache/spvsim;
+SPVSIM_CACHE=off turns it off, --no-cache skips it for one command. An entry is used
+only while the source, options, included headers, the tools and spvsim are unchanged.
+)help";
 
 std::string runHelp(std::string_view command, std::string_view note) {
   std::string text = "Usage: spvsim " + std::string(command) +
@@ -213,6 +249,8 @@ std::string helpText(std::optional<Command> command) {
       return kDis;
     case Command::Info:
       return kInfo;
+    case Command::Compile:
+      return kCompile;
   }
   return kOverview;
 }

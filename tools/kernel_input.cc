@@ -10,12 +10,13 @@
 
 namespace spvsim::tools {
 
-CompiledProgram readKernel(const std::string& path, std::string_view buildOptions) {
+compiler::CompileResult readKernel(const std::string& path, std::string_view buildOptions,
+                                   bool useCache) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw Error("input", fmt::format("cannot open '{}': no such file", path));
-  if (endsWith(path, ".cl")) return compileOpenCL(path, buildOptions);
-  CompiledProgram out;
+  if (endsWith(path, ".cl")) return compiler::compileOpenCLFile(path, buildOptions, useCache);
+  compiler::CompileResult out;
   if (endsWith(path, ".spv"))
     out.words = spirv::readBinaryFile(path);
   else if (endsWith(path, ".spvasm"))
@@ -27,6 +28,25 @@ CompiledProgram readKernel(const std::string& path, std::string_view buildOption
   if (!trim(buildOptions).empty())
     out.log = fmt::format(
         "warning: --build-options only applies to .cl kernels; ignored for '{}'\n", path);
+  return out;
+}
+
+std::string repairWarnings(const spirv::Module& module) {
+  std::string out;
+  for (const spirv::Repair& r : module.repairs)
+    out += fmt::format("warning: repaired: {} ({})\n", r.rule, r.producer);
+  return out;
+}
+
+std::string formatBuildInfo(const compiler::CompileResult& build, const spirv::Module& module) {
+  std::string out;
+  if (!build.commands.empty()) {
+    out += fmt::format("Compiled{}:\n", build.fromCache ? " (from the compile cache)" : "");
+    for (const std::string& c : build.commands) out += "  " + c + "\n";
+  }
+  for (const std::string& n : build.notes) out += "  " + n + "\n";
+  for (const spirv::Repair& r : module.repairs)
+    out += fmt::format("  SPIR-V: repaired: {} ({}, {}x)\n", r.rule, r.producer, r.count);
   return out;
 }
 

@@ -6,9 +6,10 @@
 #include <cstring>
 #include <filesystem>
 
+#include "compiler/build_options.h"
 #include "spirv/error.h"
+#include "src/diagnostics.h"
 #include "tools/arg_spec.h"
-#include "tools/compile_cl.h"
 #include "tools/info_command.h"
 #include "tools/kernel_input.h"
 #include "tools/output.h"
@@ -19,13 +20,16 @@
 namespace spvsim::tools {
 namespace {
 
-std::shared_ptr<Program> loadProgram(const std::string& path, const std::string& buildOptions,
-                                     Compile compile, std::ostream& err) {
+// Loads (or compiles) the program into `launch`: its module, and how it was made.
+void loadProgram(PreparedLaunch& launch, const std::string& path, const RunOptions& o,
+                 Compile compile, std::ostream& err) {
   const bool debug = compile == Compile::DebugInfo && endsWith(path, ".cl");
-  CompiledProgram compiled =
-      readKernel(path, debug ? debugBuildOptions(buildOptions) : buildOptions);
-  err << compiled.log;
-  return Program::load(std::move(compiled.words));
+  launch.build =
+      readKernel(path, debug ? debugBuildOptions(o.buildOptions) : o.buildOptions, !o.noCache);
+  err << launch.build.log;
+  launch.program = Program::load(std::move(launch.build.words));
+  launch.build.words.clear();
+  err << repairWarnings(launch.program->module());
 }
 
 const spirv::EntryPoint& chooseKernel(const spirv::Module& module, const std::string& name) {
@@ -55,7 +59,7 @@ NDRange rangeFromOptions(const RunOptions& o) {
 PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile compile) {
   PreparedLaunch launch;
   for (const std::string& spec : o.args) launch.args.push_back(parseArgSpec(spec));
-  launch.program = loadProgram(o.input, o.buildOptions, compile, err);
+  loadProgram(launch, o.input, o, compile, err);
   const spirv::Module& module = launch.program->module();
   const spirv::EntryPoint& ep = chooseKernel(module, o.kernel);
   launch.kernel = ep.name;
@@ -72,7 +76,7 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   const std::filesystem::path program =
       std::filesystem::path(o.input).parent_path() / setup.program;
   PreparedLaunch launch;
-  launch.program = loadProgram(program.string(), o.buildOptions, compile, err);
+  loadProgram(launch, program.string(), o, compile, err);
   const spirv::Module& module = launch.program->module();
   const spirv::EntryPoint& ep = chooseKernel(module, setup.kernel);
   launch.kernel = ep.name;
@@ -88,6 +92,23 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   return launch;
 }
 
+std::string jsonList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + jsonQuote(items[i]);
+  return out + "]";
+}
+
+// {"from_cache": B, "commands": [...], "notes": [...], "repairs": [...]}: what the compile
+// driver ran and changed, and what the loader repaired.
+std::string buildJson(const PreparedLaunch& launch) {
+  std::vector<std::string> repairs;
+  for (const spirv::Repair& r : launch.program->module().repairs)
+    repairs.push_back(fmt::format("{} ({}, {}x)", r.rule, r.producer, r.count));
+  return fmt::format("{{\"from_cache\": {}, \"commands\": {}, \"notes\": {}, \"repairs\": {}}}",
+                     launch.build.fromCache, jsonList(launch.build.commands),
+                     jsonList(launch.build.notes), jsonList(repairs));
+}
+
 }  // namespace
 
 PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err, Compile compile) {
@@ -97,7 +118,8 @@ PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err, Compi
 
 std::string debugBuildOptions(std::string_view userOptions) {
   bool level = false;
-  for (const std::string& o : splitBuildOptions(userOptions)) level |= o.rfind("-O", 0) == 0;
+  for (const std::string& o : compiler::splitBuildOptions(userOptions))
+    level |= o.rfind("-O", 0) == 0 || o == "-cl-opt-disable";
   return fmt::format("-g {}{}", level ? "" : "-O0 ", userOptions);
 }
 
@@ -144,10 +166,10 @@ JsonReport::JsonReport(const std::string& path) : path_(path) {
                                      std::strerror(errno)));
 }
 
-void JsonReport::write(const std::vector<std::string>& diagnostics,
+void JsonReport::write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
                        const std::vector<ArgValue>& args) {
   if (!file_.is_open()) return;
-  if (!(file_ << formatJsonReport(diagnostics, args)).flush())
+  if (!(file_ << formatJsonReport(diagnostics, args, buildJson(launch))).flush())
     throw Error("input", fmt::format("cannot write the JSON report to '{}'", path_));
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "compiler/compile_driver.h"
 #include "src/program.h"
 #include "tools/arg_value.h"
 #include "tools/options.h"
@@ -17,6 +18,7 @@ namespace spvsim::tools {
 
 struct PreparedLaunch {
   std::shared_ptr<Program> program;
+  compiler::CompileResult build;  // how the module was made (its words moved to `program`)
   std::string kernel;
   NDRange range;
   std::vector<ArgValue> args;  // buffers hold the storage the launch reads and writes
@@ -44,8 +46,10 @@ std::vector<ArgBinding> bindings(std::vector<ArgValue>& args);
 class JsonReport {
  public:
   explicit JsonReport(const std::string& path);
-  // `diagnostics` are JSON objects (formatJson); throws Error("input") if writing fails.
-  void write(const std::vector<std::string>& diagnostics, const std::vector<ArgValue>& args);
+  // `diagnostics` are JSON objects (formatJson); `launch.build` and the loader's repairs
+  // become the "build" object. Throws Error("input") if writing fails.
+  void write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
+             const std::vector<ArgValue>& args);
 
  private:
   std::string path_;

@@ -9,6 +9,7 @@
 #include "spirv/error.h"
 #include "spirv/loader.h"
 #include "tools/check_command.h"
+#include "tools/compile_command.h"
 #include "tools/debug_command.h"
 #include "tools/error_text.h"
 #include "tools/help.h"
@@ -20,10 +21,17 @@
 namespace spvsim::tools {
 namespace {
 
-spirv::Module loadForInspection(const RunOptions& o) {
-  CompiledProgram compiled = readKernel(o.input, o.buildOptions);
-  std::cerr << compiled.log;
-  return spirv::loadModule(std::move(compiled.words));
+struct Inspected {
+  compiler::CompileResult build;
+  spirv::Module module;
+};
+
+Inspected loadForInspection(const RunOptions& o) {
+  compiler::CompileResult build = readKernel(o.input, o.buildOptions, !o.noCache);
+  std::cerr << build.log;
+  spirv::Module module = spirv::loadModule(build.words);
+  std::cerr << repairWarnings(module);
+  return {std::move(build), std::move(module)};
 }
 
 int dispatch(const CommandLine& cl) {
@@ -46,18 +54,23 @@ int dispatch(const CommandLine& cl) {
     case Command::Check:
       return checkCommand(o, std::cout, std::cerr);
     case Command::Dis:
-      std::cout << spirv::disassembleWithLines(loadForInspection(o));
+      std::cout << spirv::disassembleWithLines(loadForInspection(o).module);
       return 0;
-    case Command::Info:
-      std::cout << formatModuleInfo(loadForInspection(o), o.kernel);
+    case Command::Info: {
+      const Inspected i = loadForInspection(o);
+      std::cout << formatModuleInfo(i.module, o.kernel) << formatBuildInfo(i.build, i.module);
       return 0;
+    }
+    case Command::Compile:
+      return compileCommand(o, std::cerr);
   }
   return 1;
 }
 
 // "spvsim run --help" when the first word names a command, else "spvsim --help".
 std::string helpHint(const std::vector<std::string>& args) {
-  for (Command c : {Command::Run, Command::Check, Command::Debug, Command::Dis, Command::Info})
+  for (Command c : {Command::Run, Command::Check, Command::Debug, Command::Dis, Command::Info,
+                    Command::Compile})
     if (!args.empty() && args[0] == commandName(c))
       return fmt::format(" (see 'spvsim {} --help')", commandName(c));
   return " (see 'spvsim --help')";

@@ -16,7 +16,8 @@ namespace {
 
 constexpr unsigned bit(Command c) { return 1u << static_cast<unsigned>(c); }
 constexpr unsigned kLaunching = bit(Command::Run) | bit(Command::Check) | bit(Command::Debug);
-constexpr unsigned kAll = kLaunching | bit(Command::Dis) | bit(Command::Info);
+constexpr unsigned kAll =
+    kLaunching | bit(Command::Dis) | bit(Command::Info) | bit(Command::Compile);
 
 uint64_t number(std::string_view option, std::string_view text, uint64_t min, uint64_t max) {
   uint64_t value = 0;
@@ -70,12 +71,16 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
       {"--check-races", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkRaces = true; }},
+      {"--no-cache", false, kAll, false, [](RunOptions& o, auto, auto) { o.noCache = true; }},
+      {"-o", true, bit(Command::Compile), false,
+       [](RunOptions& o, auto, auto v) { o.outputPath = v; }},
   };
   return table;
 }
 
 std::optional<Command> parseCommand(std::string_view word) {
-  for (Command c : {Command::Run, Command::Check, Command::Debug, Command::Dis, Command::Info})
+  for (Command c : {Command::Run, Command::Check, Command::Debug, Command::Dis, Command::Info,
+                    Command::Compile})
     if (commandName(c) == word) return c;
   return std::nullopt;
 }
@@ -83,6 +88,8 @@ std::optional<Command> parseCommand(std::string_view word) {
 // Checks that the options fit together once all are read.
 void checkCombination(Command command, const RunOptions& o) {
   if (o.input.empty()) fail("missing the KERNEL file (.spv, .spvasm, .cl or .sim)");
+  if (command == Command::Compile && o.isSim())
+    fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
   if (o.isSim()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
@@ -158,7 +165,8 @@ class Parser {
 }  // namespace
 
 std::string_view commandName(Command c) {
-  static constexpr std::array<std::string_view, 5> names{"run", "check", "debug", "dis", "info"};
+  static constexpr std::array<std::string_view, 6> names{"run", "check", "debug",
+                                                         "dis", "info",  "compile"};
   return names[static_cast<size_t>(c)];
 }
 
@@ -186,7 +194,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
   }
   out.command = parseCommand(first);
   if (!out.command)
-    fail(fmt::format("unknown command '{}' (expected run, check, debug, dis or info)", first));
+    fail(fmt::format("unknown command '{}' (expected run, check, debug, dis, info or compile)",
+                     first));
   Parser parser(*out.command, out);
   for (size_t i = 1; i < args.size(); ++i) {
     parser.word(args, i);

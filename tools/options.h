@@ -11,7 +11,7 @@
 
 namespace spvsim::tools {
 
-enum class Command { Run, Check, Debug, Dis, Info };
+enum class Command { Run, Check, Debug, Dis, Info, Compile };
 
 std::string_view commandName(Command c);
 
@@ -30,6 +30,8 @@ struct RunOptions {
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   bool checkUninitialized = false;
   bool checkRaces = false;
+  bool noCache = false;    // --no-cache: compile .cl without the compile cache
+  std::string outputPath;  // spvsim compile -o
 
   bool isSim() const;
 };

@@ -116,8 +116,24 @@ TEST(CommandLine, DisAndInfo) {
   EXPECT_EQ(cl.options.buildOptions, "-DX");
 }
 
+TEST(CommandLine, Compile) {
+  CommandLine cl =
+      parse({"compile", "k.cl", "-o", "out.spv", "--build-options", "-O3", "--no-cache"});
+  EXPECT_EQ(cl.command, Command::Compile);
+  EXPECT_EQ(cl.options.input, "k.cl");
+  EXPECT_EQ(cl.options.outputPath, "out.spv");
+  EXPECT_EQ(cl.options.buildOptions, "-O3");
+  EXPECT_TRUE(cl.options.noCache);
+  EXPECT_TRUE(parse({"run", "k.cl", "--global", "4", "--no-cache"}).options.noCache);
+  EXPECT_EQ(errorOf({"run", "k.cl", "--global", "4", "-o", "x"}),
+            "-o is not an option of 'spvsim run'");
+  EXPECT_EQ(errorOf({"compile", "k.sim"}),
+            "spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
+}
+
 TEST(CommandLine, Errors) {
-  EXPECT_EQ(errorOf({"go"}), "unknown command 'go' (expected run, check, debug, dis or info)");
+  EXPECT_EQ(errorOf({"go"}),
+            "unknown command 'go' (expected run, check, debug, dis, info or compile)");
   EXPECT_EQ(errorOf({"help", "go"}), "no help for unknown command 'go'");
   EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--frobnicate"}),
             "unknown option '--frobnicate' for 'spvsim run'");
@@ -182,6 +198,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--json",
                              "--threads",
                              "--instruction-budget",
+                             "--no-cache",
                              "buffer:TYPE[N]=INIT",
                              "zero",
                              "fill(V)",
@@ -190,6 +207,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "random(SEED)",
                              "file(PATH)",
                              "local:BYTES",
+                             "struct:TYPE,...=V,...",
                              "null",
                              "image2d",
                              "half",
@@ -206,6 +224,10 @@ TEST(Help, ListsEveryOptionAndArgForm) {
   EXPECT_NE(helpText(std::nullopt).find("spvsim info KERNEL"), std::string::npos);
   EXPECT_NE(helpText(Command::Dis).find("spvsim dis KERNEL"), std::string::npos);
   EXPECT_NE(helpText(Command::Info).find("--kernel NAME"), std::string::npos);
+  EXPECT_NE(helpText(std::nullopt).find("spvsim compile KERNEL"), std::string::npos);
+  for (const char* needle : {"-o FILE.spv", "--build-options", "--no-cache", "SPVSIM_CACHE_DIR",
+                             "SPVSIM_CACHE=off", "-O1, then -O0"})
+    EXPECT_NE(helpText(Command::Compile).find(needle), std::string::npos) << needle;
 }
 
 }  // namespace

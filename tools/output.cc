@@ -27,8 +27,9 @@ std::string formatDumpLine(size_t index, const ArgValue& buffer) {
 }
 
 std::string formatJsonReport(const std::vector<std::string>& diagnostics,
-                             const std::vector<ArgValue>& args) {
-  std::string out = "{\"diagnostics\": [";
+                             const std::vector<ArgValue>& args, const std::string& build) {
+  std::string out = build.empty() ? "{" : "{\"build\": " + build + ",\n";
+  out += "\"diagnostics\": [";
   for (size_t i = 0; i < diagnostics.size(); ++i) out += (i ? ",\n  " : "\n  ") + diagnostics[i];
   out += diagnostics.empty() ? "],\n\"buffers\": {" : "\n],\n\"buffers\": {";
   bool first = true;

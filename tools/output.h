@@ -12,9 +12,10 @@ namespace spvsim::tools {
 // named it, and each element (floats shortest round-trip, vectors "(1,2,3,4)").
 std::string formatDumpLine(size_t index, const ArgValue& buffer);
 
-// {"diagnostics": [D, ...], "buffers": {"arg2": [...], ...}} with one entry per buffer
-// argument; `diagnostics` are already JSON objects (formatJson).
+// {"build": B, "diagnostics": [D, ...], "buffers": {"arg2": [...], ...}} with one entry
+// per buffer argument; `diagnostics` and `build` (how the module was made; left out when
+// empty) are already JSON.
 std::string formatJsonReport(const std::vector<std::string>& diagnostics,
-                             const std::vector<ArgValue>& args);
+                             const std::vector<ArgValue>& args, const std::string& build = "");
 
 }  // namespace spvsim::tools

@@ -66,8 +66,17 @@ void checkOne(const ParamInfo& p, const ArgValue& a) {
     case Kind::Image:
       fail(fmt::format("{}: images and samplers are not supported yet", where));
     case Kind::Struct:
-      fail(fmt::format("{}: structs passed by value are not supported by --arg yet", where));
+      if (!a.isStruct())
+        fail(fmt::format("{}, a struct passed by value: give struct:TYPE,...=V,..., not '{}'",
+                         where, a.text));
+      if (a.bytes.size() != p.size)
+        fail(fmt::format("{} ({}) but '{}' gives {} as {}", where, bytes(p.size), a.text,
+                         bytes(a.bytes.size()), a.structName));
+      return;
     case Kind::Value:
+      if (a.isStruct())
+        fail(fmt::format("{}, not a struct: give a value such as {}:1, not '{}'", where, p.typeName,
+                         a.text));
       if (a.kind != ArgValue::Kind::Value)
         fail(fmt::format("{}, not a pointer: give a value such as {}:1, not '{}'", where,
                          p.typeName, a.text));
@@ -111,7 +120,8 @@ std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::
     info.typeName = plainTypeName(module, p);
     info.kind = kindOf(module, p);
     if (const spirv::Type* t = module.findType(p.type)) {
-      info.size = t->size;
+      // A struct by value is a pointer to a private copy (ByVal): its size is the struct's.
+      info.size = p.byValStruct ? module.type(t->element).size : t->size;
       const spirv::Type* scalar =
           t->kind == spirv::TypeKind::Vector ? module.findType(t->element) : t;
       info.isFloating = scalar && scalar->kind == spirv::TypeKind::Float;

@@ -141,5 +141,51 @@ TEST(ValidateArgs, ValueSize) {
             "argument 4 (arg4) is 'char arg4' (1 byte) but 'int:0' gives 4 bytes");
 }
 
+// k(struct {int; float} s) passed by value: ByVal pointer to a private copy.
+constexpr const char* kStructKernel = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %s "s"
+               OpDecorate %s FuncParamAttr ByVal
+       %void = OpTypeVoid
+        %int = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+          %S = OpTypeStruct %int %float
+       %sptr = OpTypePointer Function %S
+         %fn = OpTypeFunction %void %sptr
+          %k = OpFunction %void None %fn
+          %s = OpFunctionParameter %sptr
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(ValidateArgs, StructsByValue) {
+  const spirv::Module m = spirv::loadModule(spirv::assemble(kStructKernel));
+  const std::vector<ParamInfo> params = describeParams(m, m.entryPoints.at(0));
+  ASSERT_EQ(params.size(), 1u);
+  EXPECT_EQ(params[0].kind, Kind::Struct);
+  EXPECT_EQ(params[0].size, 8u);
+  EXPECT_NO_THROW(validateArgs("k", params, {parseArgSpec("struct:int,float=1,2.5")}));
+  auto error = [&](const char* spec) {
+    try {
+      validateArgs("k", params, {parseArgSpec(spec)});
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(
+      error("struct:int=1").find("(8 bytes) but 'struct:int=1' gives 4 bytes as struct {int}"),
+      std::string::npos)
+      << error("struct:int=1");
+  EXPECT_NE(
+      error("int:1").find("a struct passed by value: give struct:TYPE,...=V,..., not 'int:1'"),
+      std::string::npos)
+      << error("int:1");
+}
+
 }  // namespace
 }  // namespace spvsim::tools

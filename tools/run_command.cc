@@ -39,7 +39,7 @@ int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) 
   out.flush();
   std::vector<std::string> diagnostics;
   for (const Diagnostic& d : result.diagnostics) diagnostics.push_back(formatJson(d));
-  json.write(diagnostics, launch.args);
+  json.write(diagnostics, launch, launch.args);
   return hasErrors(result.diagnostics) || result.aborted ? 2 : 0;
 }
 

@@ -66,5 +66,27 @@ TEST_F(ChecksTest, UninitializedLocalReadIsReported) {
   EXPECT_EQ(text.rfind("error: uninitialized-read: ", 0), 0u) << text;
 }
 
+// OpenCL 1.2 defines atomic_inc & co. as atomic across the device: a histogram whose
+// work-groups all count into one global buffer has no race, at any optimisation level
+// (llvm-spirv-15 alone would give the atomics Workgroup scope: insufficient-scope errors).
+TEST_F(ChecksTest, LegacyAtomicHistogramAcrossWorkGroupsIsRaceFree) {
+  const char* histogram = R"(
+    kernel void histogram(global const uint* in, global uint* bins) {
+      atomic_inc(&bins[in[get_global_id(0)] % 8]);
+    })";
+  for (const char* options : {"-O0", "-O2", "-cl-std=CL3.0 -O3"}) {
+    cl_kernel k = kernel(built(histogram, options), "histogram");
+    std::vector<cl_uint> in(64);
+    for (cl_uint i = 0; i < 64; ++i) in[i] = i * 3;
+    cl_mem bins = bufferOf(std::vector<cl_uint>(8, 0));
+    setArg(k, 0, bufferOf(in));
+    setArg(k, 1, bins);
+    run(k, 64, 8);  // 8 work-groups
+    // i * 3 % 8 visits every residue 8 times over 64 work-items.
+    EXPECT_EQ(read<cl_uint>(bins, 8), std::vector<cl_uint>(8, 8)) << options;
+    EXPECT_EQ(readFile(diagnosticsPath()), "") << options;
+  }
+}
+
 }  // namespace
 }  // namespace spvsim::rt::test

@@ -2,7 +2,6 @@
 // objects, libraries, binaries of each kind, the uniform-work-group rule, and errors.
 #include "runtime/tests/programs/program_fixture.h"
 // (the fixture first: it selects the ICD)
-#include "tools/compile_cl.h"
 
 namespace spvsim::rt::test {
 namespace {
@@ -104,15 +103,15 @@ TEST_F(LinkTest, SpirvFromElsewhereIsAnExecutableOrACompiledObject) {
     const auto* b = reinterpret_cast<const unsigned char*>(w.data());
     return std::vector<unsigned char>(b, b + w.size() * 4);
   };
-  cl_program object = fromBinary(
-      bytesOf(tools::compileOpenCLSource("int helper(int);\nkernel void k(global int* a) { a[0] = "
-                                         "helper(1); }",
-                                         "")
-                  .words));
+  cl_program object =
+      fromBinary(bytesOf(compileSource("int helper(int);\nkernel void k(global int* a) { a[0] = "
+                                       "helper(1); }",
+                                       "")
+                             .words));
   EXPECT_EQ(buildInfo<cl_program_binary_type>(object, CL_PROGRAM_BINARY_TYPE),
             cl_program_binary_type{CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT});
-  cl_program exe = fromBinary(
-      bytesOf(tools::compileOpenCLSource("kernel void k(global int* a) { a[0] = 1; }", "").words));
+  cl_program exe =
+      fromBinary(bytesOf(compileSource("kernel void k(global int* a) { a[0] = 1; }", "").words));
   EXPECT_EQ(buildInfo<cl_program_binary_type>(exe, CL_PROGRAM_BINARY_TYPE),
             cl_program_binary_type{CL_PROGRAM_BINARY_TYPE_EXECUTABLE});
   EXPECT_EQ(clBuildProgram(exe, 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS);
@@ -235,7 +234,7 @@ TEST_F(LinkTest, OpenCLC1xObjectsKeepWorkGroupsUniform) {
 }
 
 TEST_F(LinkTest, ILCompilesToAnObject) {
-  const std::vector<uint32_t> words = tools::compileOpenCLSource(kHelper, "").words;
+  const std::vector<uint32_t> words = compileSource(kHelper, "").words;
   cl_program p = il(words);
   EXPECT_EQ(clCompileProgram(p, 0, nullptr, "", 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS);
   EXPECT_EQ(buildInfo<cl_program_binary_type>(p, CL_PROGRAM_BINARY_TYPE),

@@ -13,7 +13,16 @@
 #include <string>
 #include <vector>
 
+#include "compiler/compile_driver.h"
+
 namespace spvsim::rt::test {
+
+// OpenCL C compiled by the compile driver the ICD uses, outside the ICD (SPIR-V for
+// clCreateProgramWithIL and binaries "from elsewhere").
+inline compiler::CompileResult compileSource(const std::string& source,
+                                             const std::string& options) {
+  return compiler::compileOpenCL({.source = source, .options = options});
+}
 
 // A file of the test's runfiles, by its workspace-relative path.
 inline std::string runfile(const std::string& path) {

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "spirv/loader.h"
-#include "tools/compile_cl.h"
 
 namespace spvsim::rt::test {
 namespace {
@@ -16,7 +15,7 @@ kernel void twice(global int* a) { size_t i = get_global_id(0); a[i] = 2 * a[i];
 )";
 
 std::vector<uint32_t> spirvOf(const std::string& source, const std::string& options) {
-  return tools::compileOpenCLSource(source, options).words;
+  return compileSource(source, options).words;
 }
 
 std::vector<uint32_t> specConstantModule() {
@@ -123,6 +122,67 @@ TEST_F(ProgramCreation, ILOfAnUnsupportedCapabilityFailsToBuildNamingIt) {
   EXPECT_NE(buildLog(p).find("capability Pipes is not supported"), std::string::npos)
       << buildLog(p);
   EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+}
+
+// A single module is loaded as it is, without SPIRV-Tools' linker, which would merge the
+// two identical struct types and leave OpCopyLogical copying a type to itself (invalid).
+// The CPacked pair checks the copy between layouts: %P's uint is at byte 1, %Q's at 4.
+TEST_F(ProgramCreation, ILWithOpCopyLogicalBetweenIdenticalStructs) {
+  std::vector<uint32_t> words = spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int8
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "copy_logical"
+               OpDecorate %P CPacked
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %uchar = OpTypeInt 8 0
+      %ulong = OpTypeInt 64 0
+         %S1 = OpTypeStruct %uint %uint
+         %S2 = OpTypeStruct %uint %uint
+          %P = OpTypeStruct %uchar %uint
+          %Q = OpTypeStruct %uchar %uint
+       %gptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %gptr
+     %uint_7 = OpConstant %uint 7
+     %uint_9 = OpConstant %uint 9
+   %uint_300 = OpConstant %uint 300
+    %uchar_3 = OpConstant %uchar 3
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_2 = OpConstant %ulong 2
+    %ulong_3 = OpConstant %ulong 3
+         %s1 = OpConstantComposite %S1 %uint_7 %uint_9
+          %p = OpConstantComposite %P %uchar_3 %uint_300
+          %k = OpFunction %void None %fn
+        %out = OpFunctionParameter %gptr
+          %l = OpLabel
+         %s2 = OpCopyLogical %S2 %s1
+          %q = OpCopyLogical %Q %p
+         %a0 = OpCompositeExtract %uint %s2 0
+         %a1 = OpCompositeExtract %uint %s2 1
+         %q0 = OpCompositeExtract %uchar %q 0
+         %q1 = OpCompositeExtract %uint %q 1
+        %q0w = OpUConvert %uint %q0
+               OpStore %out %a0 Aligned 4
+         %o1 = OpInBoundsPtrAccessChain %gptr %out %ulong_1
+               OpStore %o1 %a1 Aligned 4
+         %o2 = OpInBoundsPtrAccessChain %gptr %out %ulong_2
+               OpStore %o2 %q0w Aligned 4
+         %o3 = OpInBoundsPtrAccessChain %gptr %out %ulong_3
+               OpStore %o3 %q1 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)");
+  words[1] = 0x00010400;  // OpCopyLogical is SPIR-V 1.4
+  cl_program p = il(words);
+  ASSERT_EQ(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr), CL_SUCCESS) << buildLog(p);
+  cl_kernel k = kernel(p, "copy_logical");
+  cl_mem out = bufferOf(std::vector<cl_uint>(4, 0));
+  setArg(k, 0, out);
+  run(k, 1);
+  EXPECT_EQ(read<cl_uint>(out, 4), (std::vector<cl_uint>{7, 9, 3, 300}));
 }
 
 TEST_F(ProgramCreation, ILThroughTheKhrExtensionFunction) {
