@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace spvsim::compiler {
 namespace {
@@ -167,7 +168,10 @@ std::optional<CachedCompile> CompileCache::find(const std::string& key) const {
 
 void CompileCache::store(const std::string& key, const CachedCompile& entry) const {
   const fs::path path = fs::path(dir_) / entryName(key);
-  const fs::path temp = fs::path(dir_) / fmt::format("{}.{}.tmp", entryName(key), getpid());
+  // Unique per process and thread: concurrent stores of one key must not share a file.
+  const fs::path temp =
+      fs::path(dir_) / fmt::format("{}.{}.{:x}.tmp", entryName(key), getpid(),
+                                   std::hash<std::thread::id>{}(std::this_thread::get_id()));
   {
     std::ofstream out(temp, std::ios::binary);
     const std::string data = serialize(key, entry);

@@ -31,6 +31,10 @@ kernel void tree_sum(global const int* in, global int* out, local int* tile, int
   if (l == 0) out[get_group_id(0)] = tile[0];
 }
 kernel void sizes(global uint* out) { out[get_global_id(0)] = get_sub_group_size(); }
+// OpenCL 1.x atomics count across the whole device: race-free over many work-groups.
+kernel void histogram(global const uint* in, global uint* bins) {
+  atomic_inc(&bins[in[get_global_id(0)] % 4]);
+}
 )";
 
 Outcome check(std::vector<std::string> args) {
@@ -52,6 +56,18 @@ std::vector<std::string> treeSum(int sync) {
           "--arg",    "local:64",
           "--arg",    "int:" + std::to_string(sync),
           "--dump"};
+}
+
+// 64 work-items over 8 work-groups, values 0..63: each residue mod 4 occurs 16 times.
+TEST(Check, LegacyAtomicHistogramIsRaceFreeAtEveryLevel) {
+  for (const char* level : {"-cl-std=CL1.2 -O0", "-cl-std=CL1.2 -O2", "-O3 -g"}) {
+    const Outcome o = check({"--kernel", "histogram", "--global", "64", "--local", "8", "--arg",
+                             "buffer:uint[64]=range(0)", "--arg", "buffer:uint[4]=zero", "--dump",
+                             "--build-options", level});
+    EXPECT_EQ(o.status, 0) << level << "\n" << o.err;
+    EXPECT_EQ(o.err.find("insufficient-scope"), std::string::npos) << level << "\n" << o.err;
+    EXPECT_NE(o.out.find("arg1 uint[4] = 16 16 16 16"), std::string::npos) << o.out;
+  }
 }
 
 TEST(Check, RaceFreeKernelPassesEveryRun) {
