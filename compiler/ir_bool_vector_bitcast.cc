@@ -86,20 +86,7 @@ std::vector<std::string> expand(const std::string& line, int serial) {
 }  // namespace
 
 int expandBoolVectorBitcasts(std::vector<std::string>& lines) {
-  int count = 0;
-  std::vector<std::string> out;
-  out.reserve(lines.size());
-  for (const std::string& line : lines) {
-    std::vector<std::string> repl = expand(line, count);
-    if (repl.empty()) {
-      out.push_back(line);
-      continue;
-    }
-    out.insert(out.end(), repl.begin(), repl.end());
-    ++count;
-  }
-  lines = std::move(out);
-  return count;
+  return ir::expandLines(lines, expand);
 }
 
 }  // namespace spvsim::compiler

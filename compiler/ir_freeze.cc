@@ -48,31 +48,17 @@ std::vector<std::string> identity(std::string_view indent, std::string_view name
 }  // namespace
 
 int removeFreeze(std::vector<std::string>& lines) {
-  int count = 0;
-  std::vector<std::string> out;
-  out.reserve(lines.size());
-  for (const std::string& line : lines) {
+  return ir::expandLines(lines, [](const std::string& line, int serial) {
     const auto a = ir::parseAssignment(line);
-    if (!a || a->rest.substr(0, 7) != "freeze ") {
-      out.push_back(line);
-      continue;
-    }
+    if (!a || a->rest.substr(0, 7) != "freeze ") return std::vector<std::string>{};
     const std::string_view metadata = ir::metadataSuffix(line);
-    std::string_view operands = a->rest.substr(7, a->rest.size() - 7 - metadata.size());
+    const std::string_view operands = a->rest.substr(7, a->rest.size() - 7 - metadata.size());
     const size_t typeEnd = ir::typeLength(operands);
-    std::vector<std::string> repl;
-    if (typeEnd > 0 && typeEnd < operands.size() && operands[typeEnd] == ' ')
-      repl = identity(a->indent, a->name, operands.substr(0, typeEnd), operands.substr(typeEnd + 1),
-                      metadata, count);
-    if (repl.empty()) {
-      out.push_back(line);
-      continue;
-    }
-    out.insert(out.end(), repl.begin(), repl.end());
-    ++count;
-  }
-  lines = std::move(out);
-  return count;
+    if (typeEnd == 0 || typeEnd >= operands.size() || operands[typeEnd] != ' ')
+      return std::vector<std::string>{};
+    return identity(a->indent, a->name, operands.substr(0, typeEnd), operands.substr(typeEnd + 1),
+                    metadata, serial);
+  });
 }
 
 }  // namespace spvsim::compiler

@@ -133,30 +133,19 @@ std::vector<std::string> lowerCall(const std::string& line, int serial,
 }  // namespace
 
 int lowerLegacyAtomics(std::vector<std::string>& lines) {
-  int count = 0;
   std::set<std::string> lowered;
-  std::vector<std::string> out;
-  out.reserve(lines.size());
-  for (const std::string& line : lines) {
-    std::vector<std::string> repl = lowerCall(line, count, lowered);
-    if (repl.empty()) {
-      out.push_back(line);
-      continue;
-    }
-    out.insert(out.end(), repl.begin(), repl.end());
-    ++count;
-  }
+  const int count = ir::expandLines(
+      lines, [&](const std::string& line, int serial) { return lowerCall(line, serial, lowered); });
   // The declarations of built-ins no call uses any more would become unresolved imports.
-  std::vector<std::string> kept;
-  for (std::string& line : out) {
-    bool drop = false;
-    if (line.rfind("declare ", 0) == 0)
-      for (const std::string& name : lowered)
-        drop |= line.find("@" + name + "(") != std::string::npos &&
-                ir::countUses(out, 0, out.size(), "@" + name) == 1;
-    if (!drop) kept.push_back(std::move(line));
-  }
-  lines = std::move(kept);
+  std::set<std::string> unused;
+  for (const std::string& name : lowered)
+    if (ir::countUses(lines, 0, lines.size(), "@" + name) == 1) unused.insert("@" + name + "(");
+  std::erase_if(lines, [&](const std::string& line) {
+    if (line.rfind("declare ", 0) != 0) return false;
+    for (const std::string& decl : unused)
+      if (line.find(decl) != std::string::npos) return true;
+    return false;
+  });
   return count;
 }
 

@@ -100,6 +100,17 @@ TEST(LowerLegacyAtomics, EveryOperationAndType) {
                }));
 }
 
+TEST(LowerLegacyAtomics, KeepsTheDeclarationWhileACallRemains) {
+  Lines l = {
+      "  %1 = call spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)* %p)",
+      "  %2 = call spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)* %p, i32 %x)",
+      "declare spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)*)",
+  };
+  EXPECT_EQ(lowerLegacyAtomics(l), 1);
+  EXPECT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[2], "declare spir_func i32 @_Z10atomic_incPU3AS1Vj(i32 addrspace(1)*)");
+}
+
 TEST(LowerLegacyAtomics, LeavesOtherCallsAlone) {
   Lines l = {
       "  %1 = call spir_func i32 @_Z25atomic_fetch_add_explicitPU3AS4VU7_Atomicii12memory_order("

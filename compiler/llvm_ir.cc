@@ -1,6 +1,7 @@
 #include "compiler/llvm_ir.h"
 
 #include <cctype>
+#include <iterator>
 
 namespace spvsim::compiler::ir {
 namespace {
@@ -159,6 +160,24 @@ int countUses(const std::vector<std::string>& lines, size_t begin, size_t end,
     if (auto a = parseAssignment(line); a && a->name == name) --uses;
   }
   return uses;
+}
+
+int expandLines(std::vector<std::string>& lines,
+                const std::function<std::vector<std::string>(const std::string&, int)>& expand) {
+  int count = 0;
+  std::vector<std::string> out;
+  out.reserve(lines.size());
+  for (std::string& line : lines) {
+    std::vector<std::string> replacement = expand(line, count);
+    if (replacement.empty()) {
+      out.push_back(std::move(line));
+      continue;
+    }
+    std::move(replacement.begin(), replacement.end(), std::back_inserter(out));
+    ++count;
+  }
+  lines = std::move(out);
+  return count;
 }
 
 std::vector<Function> functions(const std::vector<std::string>& lines) {

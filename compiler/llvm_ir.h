@@ -4,6 +4,7 @@
 // does not understand leaves the line alone, and the translator then reports it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -42,6 +43,12 @@ std::string_view metadataSuffix(std::string_view line);
 // followed by an identifier character, minus its definition.
 int countUses(const std::vector<std::string>& lines, size_t begin, size_t end,
               std::string_view name);
+
+// Replaces every line for which `expand(line, serial)` returns instructions by them
+// (serial: how many lines were replaced before, for unique temporary names); returns
+// how many lines were replaced.
+int expandLines(std::vector<std::string>& lines,
+                const std::function<std::vector<std::string>(const std::string&, int)>& expand);
 
 // The line ranges [first, last] of every function definition ("define ... {" to "}").
 struct Function {

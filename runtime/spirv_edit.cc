@@ -6,6 +6,7 @@
 #include <spirv/unified1/spirv.hpp11>
 #include <string_view>
 
+#include "spirv/binary.h"
 #include "spirv/legacy_atomics.h"
 #include "spirv/normalize.h"
 
@@ -81,22 +82,6 @@ bool isMarker(const std::vector<uint32_t>& w, const Inst& i) {
   const std::string_view text = literalString(w, i.at + 1, i.at + i.count, &next);
   return text.substr(0, kMarkerPrefix.size()) == kMarkerPrefix &&
          text != spirv::kLegacyAtomicsMarker;
-}
-
-// Instructions that precede the debug section (where markers go) in a module's layout.
-bool precedesDebugSection(Op op) {
-  switch (op) {
-    case Op::OpCapability:
-    case Op::OpExtension:
-    case Op::OpExtInstImport:
-    case Op::OpMemoryModel:
-    case Op::OpEntryPoint:
-    case Op::OpExecutionMode:
-    case Op::OpExecutionModeId:
-      return true;
-    default:
-      return false;
-  }
 }
 
 }  // namespace
@@ -221,7 +206,7 @@ std::vector<uint32_t> withMarkers(const std::vector<uint32_t>& words, const Bina
   size_t insertAt = w.size();
   bool found = false;
   forEachInstruction(w, [&](const Inst& i) {
-    if (!found && !precedesDebugSection(i.op)) {
+    if (!found && !spirv::precedesDebugSection(i.op)) {
       insertAt = i.at;
       found = true;
     }

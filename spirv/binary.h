@@ -82,6 +82,11 @@ struct Binary {
   std::vector<uint32_t> encode() const;
 };
 
+// Instructions that precede the debug section (OpString, OpSource*, OpName, ...) in a
+// module's layout: capabilities, extensions, imports, memory model, entry points and
+// execution modes.
+bool precedesDebugSection(spv::Op op);
+
 // The result ids of the OpExtInstImport instructions that import `set`.
 std::unordered_set<Id> extInstImports(const Binary& binary, std::string_view set);
 

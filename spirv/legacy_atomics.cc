@@ -87,21 +87,8 @@ void markPossiblyLegacyAtomics(Module& module) {
 std::vector<uint32_t> withLegacyAtomicsMarker(const std::vector<uint32_t>& words) {
   std::optional<Binary> b = parseBinary(words);
   if (!b) return words;
-  // The debug section starts after the module's capabilities, imports, memory model,
-  // entry points and execution modes.
   const auto first = std::find_if(b->code.begin(), b->code.end(), [](const BinaryInstruction& i) {
-    switch (i.op) {
-      case Op::OpCapability:
-      case Op::OpExtension:
-      case Op::OpExtInstImport:
-      case Op::OpMemoryModel:
-      case Op::OpEntryPoint:
-      case Op::OpExecutionMode:
-      case Op::OpExecutionModeId:
-        return false;
-      default:
-        return true;
-    }
+    return !precedesDebugSection(i.op);
   });
   b->code.insert(first, makeInstruction(Op::OpSourceExtension, 0, 0,
                                         encodeString(std::string(kLegacyAtomicsMarker))));

@@ -9,31 +9,17 @@
 #include "src/postdominators.h"
 #include "src/program.h"
 #include "src/testing/compile_cl.h"
+#include "src/testing/launch_args.h"
 
 namespace spvsim {
 namespace {
 
+using testing::valueOf;
+
+using testing::bufferOf;
+using testing::range1;
+
 using testing::compileOpenCL;
-
-template <class T>
-ArgBinding bufferOf(std::vector<T>& v) {
-  return ArgBinding::buffer(reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T));
-}
-
-template <class T>
-ArgBinding valueOf(T v) {
-  std::vector<uint8_t> b(sizeof(T));
-  std::memcpy(b.data(), &v, sizeof(T));
-  return ArgBinding::bytes(b);
-}
-
-NDRange range1(uint64_t global, uint64_t local) {
-  NDRange r;
-  r.global = {global, 1, 1};
-  r.local = {local, 1, 1};
-  r.localGiven = true;
-  return r;
-}
 
 const Diagnostic* find(const LaunchResult& r, const std::string& kind) {
   for (const auto& d : r.diagnostics)

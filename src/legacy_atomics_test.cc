@@ -12,9 +12,12 @@
 #include "spirv/producer.h"
 #include "src/program.h"
 #include "src/testing/compile_cl.h"
+#include "src/testing/launch_args.h"
 
 namespace spvsim {
 namespace {
+
+using testing::bufferOf;
 
 // Raw llvm-spirv-15 output (clang-15 -cl-std=CL3.0 -O2, the toolchain notes' command
 // line) of: kernel void histogram(global const uint* in, global uint* bins) {
@@ -24,11 +27,6 @@ const char* kRaw = "src/testdata/legacy_histogram.spv";
 const char* kMarked = "src/testdata/legacy_histogram_marked.spvasm";
 
 constexpr uint32_t kTranslatorGenerator = (spirv::kLlvmSpirvTranslator << 16) | 14;
-
-template <class T>
-ArgBinding bufferOf(std::vector<T>& v) {
-  return ArgBinding::buffer(reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T));
-}
 
 struct Histogram {
   std::vector<uint32_t> bins;

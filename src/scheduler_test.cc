@@ -16,13 +16,7 @@ using testing::bind;
 using testing::describe;
 using testing::loadOpenCl;
 using testing::range1;
-
-template <class T>
-ArgBinding valueOf(T v) {
-  std::vector<uint8_t> b(sizeof(T));
-  std::memcpy(b.data(), &v, sizeof(T));
-  return ArgBinding::bytes(b);
-}
+using testing::valueOf;
 
 LaunchOptions roundRobin(uint32_t sgSize, unsigned threads = 0) {
   LaunchOptions o;

@@ -16,6 +16,7 @@
 #include "spirv/loader.h"
 #include "src/program.h"
 #include "src/testing/compile_cl.h"
+#include "src/testing/launch_args.h"
 
 namespace spvsim::testing {
 
@@ -36,7 +37,7 @@ inline std::shared_ptr<Program> loadOpenCl(const std::string& source, const std:
 
 template <class T>
 ArgBinding bind(std::vector<T>& v) {
-  return ArgBinding::buffer(reinterpret_cast<uint8_t*>(v.data()), v.size() * sizeof(T));
+  return bufferOf(v);
 }
 
 // Runs `kernel` over `global` work-items (sub-group size `sgSize`) with buffer args.
@@ -50,20 +51,6 @@ LaunchResult run(Program& p, const std::string& kernel, uint64_t global,
   return p.launch(kernel, range, {bind(buffers)...}, options);
 }
 
-// A one-dimensional NDRange with the given local size.
-inline NDRange range1(uint64_t global, uint64_t local) {
-  NDRange r;
-  r.global = {global, 1, 1};
-  r.local = {local, 1, 1};
-  r.localGiven = true;
-  return r;
-}
-
-inline std::string describe(const LaunchResult& r) {
-  std::string s;
-  for (const auto& d : r.diagnostics) s += d.kind + ": " + d.message + "\n";
-  return s;
-}
 
 template <class T>
 uint64_t bitsOf(T v) {
