@@ -62,6 +62,25 @@ std::string firstLine(std::string_view text) {
   return std::string(text.substr(0, text.find('\n')));
 }
 
+// The gist of a tool's failure: its first two non-empty lines (llvm-spirv-15 names the
+// problem on one and the LLVM instruction on the next), without source-file suffixes.
+std::string gist(std::string_view text) {
+  std::string out;
+  for (int lines = 0; lines < 2 && !text.empty();) {
+    const size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? "" : text.substr(nl + 1);
+    if (const size_t src = line.find(" [Src: "); src != std::string_view::npos)
+      line = line.substr(0, src);
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    while (!line.empty() && line.back() == ' ') line.remove_suffix(1);
+    if (line.empty()) continue;
+    out += (out.empty() ? "" : " ") + std::string(line);
+    ++lines;
+  }
+  return out;
+}
+
 std::string trimmed(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
   while (!text.empty() && (text.front() == '\n' || text.front() == ' ')) text.remove_prefix(1);
@@ -284,7 +303,7 @@ class Driver {
         !e.empty())
       return failed(std::move(a), fmt::format("llvm-spirv-15 cannot translate the kernel at {} "
                                               "({})",
-                                              level, firstLine(e.substr(e.find(':') + 2))));
+                                              level, gist(e.substr(e.find(':') + 2))));
     return finish(std::move(a), spirv::readBinaryFile(spv), level);
   }
 

@@ -301,6 +301,59 @@ TEST_F(DriverTest, DebugInfoWithOptimisation) {
   }
 }
 
+// A translator that fails its first `failures` runs (a stand-in for an llvm-spirv-15
+// defect at the requested level), first on PATH for the test's duration.
+class FailingTranslator {
+ public:
+  explicit FailingTranslator(int failures) {
+    const std::string real = *findOnPath("llvm-spirv-15");
+    dir_ = std::filesystem::path(::testing::TempDir()) / "failing-translator";
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    const auto script = dir_ / "llvm-spirv-15";
+    std::ofstream(script)
+        << "#!/bin/sh\n"
+        << "n=$(cat '" << (dir_ / "runs").string() << "' 2>/dev/null || echo 0)\n"
+        << "echo $((n + 1)) > '" << (dir_ / "runs").string() << "'\n"
+        << "if [ $n -lt " << failures << " ]; then\n"
+        << "  echo \"InvalidInstruction: Can't translate llvm instruction:\" >&2\n"
+        << "  echo \"   %1 = frobnicate i32 %0 [Src: x.cpp:1 false ]\" >&2\n"
+        << "  exit 15\nfi\nexec '" << real << "' \"$@\"\n";
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+    path_ = std::getenv("PATH");
+    setenv("PATH", (dir_.string() + ":" + path_).c_str(), 1);
+  }
+  ~FailingTranslator() { setenv("PATH", path_.c_str(), 1); }
+
+ private:
+  std::filesystem::path dir_;
+  std::string path_;
+};
+
+TEST_F(DriverTest, ATranslatorFailureIsRetriedAtLowerLevelsWithAWarning) {
+  FailingTranslator failing(1);
+  const CompileResult r = compile("kernel void k(global int* a) { a[0] = 1; }", "-O3");
+  EXPECT_EQ(r.log,
+            "warning: llvm-spirv-15 cannot translate the kernel at -O3 (InvalidInstruction: "
+            "Can't translate llvm instruction: %1 = frobnicate i32 %0); compiling at -O1 "
+            "instead\n");
+  EXPECT_NE(r.commands[0].find(" -O1 "), std::string::npos) << r.commands[0];
+  EXPECT_NO_THROW(spirv::loadModule(r.words));
+}
+
+TEST_F(DriverTest, FailingAtEveryLevelIsAnError) {
+  FailingTranslator failing(3);
+  try {
+    compile("kernel void k(global int* a) { a[0] = 1; }");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "compile");
+    EXPECT_EQ(std::string(e.what()),
+              "llvm-spirv-15 cannot translate the kernel at -O2 (InvalidInstruction: Can't "
+              "translate llvm instruction: %1 = frobnicate i32 %0) (and at -O0 too)");
+  }
+}
+
 TEST_F(DriverTest, UnsupportedCapabilitiesAreNotRetriedAtLowerLevels) {
   try {
     compile(
