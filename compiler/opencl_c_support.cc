@@ -191,9 +191,11 @@ std::vector<std::string> featureArguments(int openclCVersion) {
   if (openclCVersion >= 300) lists.push_back(&supportedFeatures());
   for (const auto* list : lists)
     for (const std::string& name : *list) {
-      if (contains(clangExtensionNames(), name))
-        ext += ",+" + name;
-      else
+      if (contains(clangExtensionNames(), name)) ext += ",+" + name;
+      // clang-15 knows cl_khr_subgroups from OpenCL C 2.0 only; its functions are there
+      // in 1.x too (through cl_intel_subgroups), so the macro must be as well.
+      if (!contains(clangExtensionNames(), name) ||
+          (name == "cl_khr_subgroups" && openclCVersion < 200))
         defines.push_back("-D" + name + "=1");
     }
   // clang-15's header declares the image built-ins unconditionally (and defines

@@ -3,6 +3,7 @@
 #include "runtime/tests/programs/program_fixture.h"
 // (the fixture first: it selects the ICD)
 #include <cstring>
+#include <sstream>
 
 #include "spirv/loader.h"
 
@@ -341,6 +342,42 @@ TEST_F(ProgramBuild, EveryCompilerOptionOfTheApiSpecIsAccepted) {
     EXPECT_EQ(clBuildProgram(p, 0, nullptr, options, nullptr, nullptr), CL_SUCCESS)
         << options << "\n"
         << buildLog(p);
+  }
+}
+
+// Kernels see exactly the device's OpenCL C: a macro for every extension with one (all but
+// the API extensions cl_khr_icd and cl_khr_il_program) and every feature the device
+// reports, and none of what it lacks although clang-15 defines it for spir64.
+TEST_F(ProgramBuild, PredefinedMacrosAreWhatTheDeviceReports) {
+  size_t size = 0;
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, nullptr, &size), CL_SUCCESS);
+  std::string extensions(size, '\0');
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions.data(), nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_name_version> features(size / sizeof(cl_name_version));
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, features.data(), nullptr),
+            CL_SUCCESS);
+  std::vector<std::string> names;
+  std::istringstream words(extensions.c_str());
+  for (std::string w; words >> w;)
+    if (w != "cl_khr_icd" && w != "cl_khr_il_program") names.push_back(w);
+  for (const cl_name_version& f : features) names.emplace_back(f.name);
+  std::string probe;
+  for (const std::string& n : names)
+    probe += "#ifndef " + n + "\n#error " + n + " is not predefined\n#endif\n";
+  for (const char* absent : {"__IMAGE_SUPPORT__", "__opencl_c_pipes", "__opencl_c_images",
+                             "__opencl_c_device_enqueue", "cl_khr_integer_dot_product"})
+    probe += std::string("#ifdef ") + absent + "\n#error " + absent + " is predefined\n#endif\n";
+  probe += "kernel void k(global int* a) { a[0] = 1; }\n";
+  EXPECT_GT(names.size(), 20u);
+  built(probe, "-cl-std=CL3.0");  // fails, with the #error lines in the log, otherwise
+  for (const char* std : {"-cl-std=CL1.2", "-cl-std=CL2.0"}) {
+    std::string extensionsOnly;
+    for (const std::string& n : names)
+      if (n.rfind("__opencl_c_", 0) != 0)
+        extensionsOnly += "#ifndef " + n + "\n#error " + n + " is not predefined\n#endif\n";
+    built(extensionsOnly + "kernel void k(global int* a) { a[0] = 1; }\n", std);
   }
 }
 
