@@ -147,9 +147,10 @@ bool compareRuns(const std::vector<Run>& runs, std::ostream& err) {
 
 }  // namespace
 
-int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
+namespace {
+
+int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch p = prepareLaunch(options, err);
-  JsonReport json(options.jsonPath);
   std::vector<Run> runs;
   for (const Config& c : configsFor(options, p)) runs.push_back(runOnce(options, p, c));
   bool errors = false;
@@ -167,6 +168,18 @@ int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err
                                [](const Run& r) { return r.result.aborted; })
              ? 2
              : 0;
+}
+
+}  // namespace
+
+int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  JsonReport json(options.jsonPath);  // an unwritable report path fails first
+  try {
+    return check(options, json, out, err);
+  } catch (const Error& e) {
+    json.writeError(e);
+    throw;
+  }
 }
 
 }  // namespace spvsim::tools

@@ -15,6 +15,8 @@ compiler::CompileResult readKernel(const std::string& path, std::string_view bui
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw Error("input", fmt::format("cannot open '{}': no such file", path));
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("input", fmt::format("cannot read '{}': it is a directory", path));
   if (endsWith(path, ".cl")) return compiler::compileOpenCLFile(path, buildOptions, useCache);
   compiler::CompileResult out;
   if (endsWith(path, ".spv"))

@@ -63,7 +63,9 @@ PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile c
   const spirv::Module& module = launch.program->module();
   const spirv::EntryPoint& ep = chooseKernel(module, o.kernel);
   launch.kernel = ep.name;
-  validateArgs(ep.name, describeParams(module, ep), launch.args);
+  const std::vector<ParamInfo> params = describeParams(module, ep);
+  validateArgs(ep.name, params, launch.args);
+  err << argumentWarnings(params, launch.args);
   launch.range = rangeFromOptions(o);
   if (o.dump)
     for (ArgValue& a : launch.args) a.dump = a.kind == ArgValue::Kind::Buffer;
@@ -83,6 +85,7 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   const std::vector<ParamInfo> params = describeParams(module, ep);
   launch.args = sim.readArguments(params);
   validateArgs(ep.name, params, launch.args);
+  err << argumentWarnings(params, launch.args);
   launch.range.dims = 3;
   launch.range.global = setup.global;
   launch.range.local = setup.local;
@@ -171,6 +174,15 @@ void JsonReport::write(const std::vector<std::string>& diagnostics, const Prepar
   if (!file_.is_open()) return;
   if (!(file_ << formatJsonReport(diagnostics, args, buildJson(launch))).flush())
     throw Error("input", fmt::format("cannot write the JSON report to '{}'", path_));
+}
+
+void JsonReport::writeError(const Error& e) {
+  if (!file_.is_open()) return;
+  file_ << fmt::format(
+      "{{\"error\": {{\"kind\": {}, \"message\": {}}},\n\"diagnostics\": [],\n\"buffers\": "
+      "{{}}}}\n",
+      jsonQuote(e.kind()), jsonQuote(e.what()));
+  file_.flush();
 }
 
 }  // namespace spvsim::tools

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/compile_driver.h"
+#include "spirv/error.h"
 #include "src/program.h"
 #include "tools/arg_value.h"
 #include "tools/options.h"
@@ -50,6 +51,9 @@ class JsonReport {
   // become the "build" object. Throws Error("input") if writing fails.
   void write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
              const std::vector<ArgValue>& args);
+  // {"error": {"kind": K, "message": M}, "diagnostics": [], "buffers": {}}: the launch
+  // failed before it produced a result (the command exits 1); best effort.
+  void writeError(const Error& e);
 
  private:
   std::string path_;

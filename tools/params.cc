@@ -102,7 +102,41 @@ void checkOne(const ParamInfo& p, const ArgValue& a) {
   }
 }
 
+// The element a global or constant pointer expects (ParamInfo::pointeeSize).
+void describePointee(const spirv::Module& module, const spirv::KernelParam& p, ParamInfo& info) {
+  if (info.kind != Kind::GlobalPointer && info.kind != Kind::ConstantPointer) return;
+  const spirv::Type* pointer = module.findType(p.type);
+  const spirv::Type* pointee = pointer ? module.findType(pointer->element) : nullptr;
+  if (!pointee ||
+      (pointee->kind != spirv::TypeKind::Int && pointee->kind != spirv::TypeKind::Float &&
+       pointee->kind != spirv::TypeKind::Vector))
+    return;
+  const spirv::Type* scalar =
+      pointee->kind == spirv::TypeKind::Vector ? module.findType(pointee->element) : pointee;
+  if (!scalar || (scalar->kind == spirv::TypeKind::Int && scalar->width == 8)) return;
+  info.pointeeSize = pointee->size;
+  info.pointeeFloating = scalar->kind == spirv::TypeKind::Float;
+}
+
 }  // namespace
+
+std::string argumentWarnings(const std::vector<ParamInfo>& params,
+                             const std::vector<ArgValue>& args) {
+  std::string out;
+  for (size_t i = 0; i < params.size() && i < args.size(); ++i) {
+    const ParamInfo& p = params[i];
+    const ArgValue& a = args[i];
+    if (a.kind != ArgValue::Kind::Buffer || !p.pointeeSize) continue;
+    if (a.type.size() == p.pointeeSize && isFloating(a.type.scalar) == p.pointeeFloating) continue;
+    out += fmt::format(
+        "warning: argument-mismatch: {} is '{}' but '{}' holds {} elements ({} {}); the "
+        "kernel reads the bytes as its own type\n",
+        p.label(), p.declaration(), a.text, a.type.name(),
+        a.type.size() == 1 ? "1 byte" : fmt::format("{} bytes", a.type.size()),
+        isFloating(a.type.scalar) ? "floating-point" : "integer");
+  }
+  return out;
+}
 
 std::string ParamInfo::label() const { return fmt::format("argument {} ({})", index, name); }
 
@@ -127,6 +161,7 @@ std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::
       info.isFloating = scalar && scalar->kind == spirv::TypeKind::Float;
     }
     info.readOnly = p.readOnly;
+    describePointee(module, p, info);
     out.push_back(std::move(info));
   }
   return out;

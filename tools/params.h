@@ -26,6 +26,10 @@ struct ParamInfo {
   uint64_t size = 0;        // Value: bytes the argument occupies
   bool isFloating = false;  // Value: a floating-point scalar or vector
   bool readOnly = false;
+  // Global/constant pointers to a scalar or vector of 2+ bytes: what a buffer element
+  // should be (char and void pointers take any buffer).
+  uint64_t pointeeSize = 0;  // 0: no expectation
+  bool pointeeFloating = false;
 
   // "argument 2 (dst)"
   std::string label() const;
@@ -41,5 +45,11 @@ std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::
 // parameter (or the reverse), an image.
 void validateArgs(const std::string& kernel, const std::vector<ParamInfo>& params,
                   const std::vector<ArgValue>& args);
+
+// "warning: argument-mismatch: ..." lines for buffers whose element type differs from
+// what the pointer parameter points to (size, or integer against floating point): legal
+// (a kernel sees bytes) but usually a mistake.
+std::string argumentWarnings(const std::vector<ParamInfo>& params,
+                             const std::vector<ArgValue>& args);
 
 }  // namespace spvsim::tools

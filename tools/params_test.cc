@@ -141,6 +141,27 @@ TEST(ValidateArgs, ValueSize) {
             "argument 4 (arg4) is 'char arg4' (1 byte) but 'int:0' gives 4 bytes");
 }
 
+// kKernel's `a` is a global int* (4-byte integers), `c` a constant float*.
+TEST(ArgumentWarnings, BufferElementsOtherThanThePointee) {
+  const std::vector<ParamInfo> params = kernelParams();
+  auto warnings = [&](const char* a, const char* c) {
+    std::vector<ArgValue> args;
+    for (const char* spec : {a, "local:4", "int4:0", c, "char:0"})
+      args.push_back(parseArgSpec(spec));
+    return argumentWarnings(params, args);
+  };
+  EXPECT_EQ(warnings("buffer:int[4]", "buffer:float[2]"), "");
+  EXPECT_EQ(warnings("buffer:uint[4]", "null"), "");  // signedness is the kernel's business
+  EXPECT_EQ(warnings("buffer:float[4]", "buffer:float[2]"),
+            "warning: argument-mismatch: argument 0 (a) is 'global int* a' but 'buffer:float[4]' "
+            "holds float elements (4 bytes floating-point); the kernel reads the bytes as its own "
+            "type\n");
+  EXPECT_NE(warnings("buffer:int[4]", "buffer:double[2]").find("argument 3 (c)"),
+            std::string::npos);
+  EXPECT_NE(warnings("buffer:short[4]", "buffer:float[2]").find("2 bytes integer"),
+            std::string::npos);
+}
+
 // k(struct {int; float} s) passed by value: ByVal pointer to a private copy.
 constexpr const char* kStructKernel = R"(
                OpCapability Addresses

@@ -20,9 +20,10 @@ std::string formatStats(const LaunchResult& r, double seconds) {
       seconds > 0 ? double(r.laneInstructions) / seconds : 0.0);
 }
 
-int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
+namespace {
+
+int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch launch = prepareLaunch(options, err);
-  JsonReport json(options.jsonPath);
   const auto start = std::chrono::steady_clock::now();
   const LaunchResult result = launch.program->launch(launch.kernel, launch.range,
                                                      bindings(launch.args), launchOptions(options));
@@ -41,6 +42,18 @@ int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) 
   for (const Diagnostic& d : result.diagnostics) diagnostics.push_back(formatJson(d));
   json.write(diagnostics, launch, launch.args);
   return hasErrors(result.diagnostics) || result.aborted ? 2 : 0;
+}
+
+}  // namespace
+
+int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  JsonReport json(options.jsonPath);  // an unwritable report path fails first
+  try {
+    return run(options, json, out, err);
+  } catch (const Error& e) {
+    json.writeError(e);  // the report says why there is no result
+    throw;
+  }
 }
 
 }  // namespace spvsim::tools

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "spirv/error.h"
 #include "tools/options.h"
 
 namespace spvsim::tools {
@@ -68,6 +70,46 @@ TEST(Schedule, RoundRobinIsTheDefaultAndRandomIsReproduciblePerSeed) {
     traces.insert(a);
   }
   EXPECT_GE(traces.size(), 3u);  // the seed changes the interleaving
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A launch that fails after the report was opened still leaves a report, saying why.
+TEST(Json, AFailedLaunchLeavesAReportWithTheError) {
+  const std::string kernel = ::testing::TempDir() + "/json_fail.cl";
+  const std::string report = ::testing::TempDir() + "/json_fail.json";
+  std::ofstream(kernel) << "kernel void k(global int* a) { a[0] = 1; }\n";
+  std::ofstream(report) << "old contents";
+  const CommandLine cl = parseCommandLine({"run", kernel, "--global", "4", "--arg", "buffer:int[4]",
+                                           "--arg", "int:1", "--json", report});
+  std::ostringstream out, err;
+  EXPECT_THROW(runCommand(cl.options, out, err), Error);  // two arguments for one parameter
+  const std::string json = readAll(report);
+  EXPECT_EQ(json.rfind("{\"error\": {\"kind\": \"invalid-argument\", \"message\": \"kernel 'k' "
+                       "takes 1 argument",
+                       0),
+            0u)
+      << json;
+  EXPECT_NE(json.find("\"diagnostics\": []"), std::string::npos) << json;
+}
+
+TEST(Input, ADirectoryIsNotAKernel) {
+  const std::string dir = ::testing::TempDir() + "/not_a_kernel.spv";
+  std::filesystem::create_directories(dir);
+  const CommandLine cl = parseCommandLine({"run", dir, "--global", "4"});
+  std::ostringstream out, err;
+  try {
+    runCommand(cl.options, out, err);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), "input");
+    EXPECT_EQ(std::string(e.what()), "cannot read '" + dir + "': it is a directory");
+  }
 }
 
 }  // namespace
