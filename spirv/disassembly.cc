@@ -3,9 +3,9 @@
 #include <fmt/core.h>
 
 #include <spirv-tools/libspirv.hpp>
-#include <sstream>
 
 #include "spirv/grammar_tables.inc"
+#include "spirv/text.h"
 
 namespace spvsim::spirv {
 namespace {
@@ -15,6 +15,29 @@ const char* lookup(const grammar::NamedValue* begin, const grammar::NamedValue* 
   for (auto* p = begin; p != end; ++p)
     if (p->value == value) return p->name;
   return nullptr;
+}
+
+// SPIRV-Tools' text, one entry per line. A string literal keeps its characters as they
+// are (only `"` and `\` are backslash-escaped), so a newline inside quotes is not the end
+// of an instruction: it and other control characters are escaped (spirv/text.h), and
+// each instruction stays one line.
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::string line;
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n' && !quoted) {
+      lines.push_back(escapeText(line));
+      line.clear();
+      continue;
+    }
+    line += c;
+    if (c == '"') quoted = !quoted;
+    if (c == '\\' && quoted && i + 1 < text.size()) line += text[++i];
+  }
+  if (!line.empty()) lines.push_back(escapeText(line));
+  return lines;
 }
 
 }  // namespace
@@ -36,12 +59,8 @@ std::vector<std::string> disassembleLines(const Module& module) {
   std::string text;
   tools.Disassemble(module.words, &text,
                     SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_INDENT);
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    size_t first = line.find_first_not_of(' ');
-    lines.push_back(first == std::string::npos ? "" : line.substr(first));
-  }
+  std::vector<std::string> lines = splitLines(text);
+  for (std::string& line : lines) line.erase(0, std::min(line.size(), line.find_first_not_of(' ')));
   return lines;
 }
 
@@ -55,10 +74,9 @@ std::string disassembleWithLines(const Module& module) {
   std::string text;
   tools.Disassemble(module.words, &text,
                     SPV_BINARY_TO_TEXT_OPTION_INDENT | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES);
-  std::istringstream in(text);
   std::string out;
   size_t index = 0;
-  for (std::string line; std::getline(in, line);) {
+  for (std::string& line : splitLines(text)) {
     if (line.rfind(";", 0) == 0) {  // header comments
       out += line + "\n";
       continue;

@@ -18,6 +18,20 @@ namespace {
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+[[noreturn]] void tooLarge(const Type& type, const std::string& size) {
+  throw Error("unsupported", fmt::format("unsupported: type %{} is {} bytes; spvsim supports "
+                                         "types of at most 2^37 bytes",
+                                         type.id, size));
+}
+
+// a * b for a type's size, refusing results above kMaxTypeBytes.
+uint64_t sizeProduct(const Type& type, uint64_t a, uint64_t b) {
+  uint64_t p;
+  if (__builtin_mul_overflow(a, b, &p)) tooLarge(type, fmt::format("{} x {}", a, b));
+  if (p > kMaxTypeBytes) tooLarge(type, fmt::format("{}", p));
+  return p;
+}
+
 void layoutStruct(const Module& module, Type& type) {
   uint64_t offset = 0, align = 1;
   type.memberOffsets.clear();
@@ -26,7 +40,8 @@ void layoutStruct(const Module& module, Type& type) {
     uint64_t a = type.packed ? 1 : m.align;
     offset = alignUp(offset, a);
     type.memberOffsets.push_back(offset);
-    offset += m.size;
+    offset += m.size;  // members are at most kMaxTypeBytes: no overflow before the check
+    if (offset > kMaxTypeBytes) tooLarge(type, fmt::format("more than {}", offset));
     align = std::max(align, a);
   }
   type.align = align;
@@ -60,13 +75,13 @@ void computeLayout(const Module& module, Type& type) {
     case TypeKind::Vector: {
       const Type& e = module.type(type.element);
       uint64_t n = type.count == 3 ? 4 : type.count;
-      type.size = e.size * n;
+      type.size = sizeProduct(type, e.size, n);
       type.align = type.size;
       return;
     }
     case TypeKind::Array: {
       const Type& e = module.type(type.element);
-      type.size = e.size * type.count;
+      type.size = sizeProduct(type, e.size, type.count);
       type.align = e.align;
       return;
     }

@@ -11,14 +11,25 @@
 #include "spirv/legacy_atomics.h"
 #include "spirv/normalize.h"
 #include "spirv/parser.h"
+#include "spirv/text.h"
 #include "spirv/validator.h"
 
 namespace spvsim::spirv {
 
 void checkSupported(const Module& module);  // capabilities.cc
 
+namespace {
+
+// The magic number as it reads from a module of the other byte order.
+constexpr uint32_t kSwappedMagic = __builtin_bswap32(spv::MagicNumber);
+
+}  // namespace
+
 Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
   if (words.empty()) throw Error("invalid-module", "empty module");
+  // The spec allows either byte order; the magic number tells which (SPIR-V 2.3).
+  if (words[0] == kSwappedMagic)
+    for (uint32_t& w : words) w = __builtin_bswap32(w);
   if (words[0] != spv::MagicNumber)
     throw Error("invalid-module",
                 fmt::format("not a SPIR-V module: bad magic number 0x{:08x}", words[0]));
@@ -34,13 +45,13 @@ Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
 
 std::vector<uint32_t> readBinaryFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("invalid-module", fmt::format("cannot read '{}'", path));
+  if (!in) throw Error("invalid-module", fmt::format("cannot read '{}'", escapeText(path)));
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() % 4 != 0)
     throw Error("invalid-module",
                 fmt::format("'{}' is not a SPIR-V binary: {} bytes is not a whole number "
                             "of 32-bit words",
-                            path, bytes.size()));
+                            escapeText(path), bytes.size()));
   std::vector<uint32_t> words(bytes.size() / 4);
   if (!bytes.empty()) std::memcpy(words.data(), bytes.data(), bytes.size());
   return words;
@@ -55,7 +66,7 @@ std::vector<uint32_t> assemble(const std::string& text) {
       });
   std::vector<uint32_t> words;
   if (!tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
-    throw Error("invalid-module", "cannot assemble: " + message);
+    throw Error("invalid-module", "cannot assemble: " + escapeText(message));
   return words;
 }
 

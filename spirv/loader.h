@@ -14,7 +14,9 @@ struct LoadOptions {
 };
 
 // Repairs what real producers get wrong (spirv/normalize.h; Module::repairs lists what
-// was repaired), validates (unless disabled) and decodes a SPIR-V binary. Throws Error
+// was repaired), validates (unless disabled) and decodes a SPIR-V binary, in either byte
+// order (a module of the other order is byte-swapped first; Module::words is then in
+// host order). Throws Error
 // with kind "invalid-module" (bad magic, truncation, validator message) or
 // "unsupported" (a capability, integer width or addressing model spvsim does not
 // execute).

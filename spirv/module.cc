@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include "spirv/error.h"
+#include "spirv/text.h"
 
 namespace spvsim::spirv {
 
@@ -49,13 +50,13 @@ const Decoration* Module::findDecoration(Id id, spv::Decoration kind) const {
 
 std::string Module::nameOf(Id id) const {
   auto it = names.find(id);
-  return it == names.end() ? fmt::format("%{}", id) : it->second;
+  return it == names.end() ? fmt::format("%{}", id) : escapeText(it->second);
 }
 
 std::string Module::describeLine(const SourceLine& line) const {
   if (!line) return "";
   auto it = strings.find(line.file);
-  std::string file = it == strings.end() ? fmt::format("%{}", line.file) : it->second;
+  std::string file = it == strings.end() ? fmt::format("%{}", line.file) : escapeText(it->second);
   return fmt::format("{}:{}", file, line.line);
 }
 
@@ -115,7 +116,7 @@ std::string typeName(const Module& module, Id id) {
       return fmt::format("{}[]", typeName(module, t->element));
     case TypeKind::Struct: {
       auto it = module.names.find(id);
-      return it == module.names.end() ? "struct" : it->second;
+      return it == module.names.end() ? "struct" : escapeText(it->second);
     }
     case TypeKind::Pointer:
       return spaceName(t->storage) + typeName(module, t->element) + "*";

@@ -101,11 +101,24 @@ struct Relocation {
   uint64_t offset = 0;  // plus this many bytes
 };
 
+// Limits the loader enforces, so that a small module cannot make it (or `spvsim dis`,
+// `info`) allocate without bound.
+// Types larger than this are refused: no larger object can be placed (pointer offsets
+// hold +-2^38, src/memory.h).
+inline constexpr uint64_t kMaxTypeBytes = 1ull << 37;
+// OpConstantNull / OpUndef values larger than this are kept unexpanded (zeroFill).
+inline constexpr uint64_t kMaxExpandedNullBytes = 4096;
+// The expanded bytes of all of a module's constants together.
+inline constexpr uint64_t kMaxConstantBytes = 256ull << 20;
+
 struct Constant {
   Id id = 0;
   Id type = 0;
   std::vector<uint8_t> bytes;           // value in memory layout (Type::size bytes)
   std::vector<Relocation> relocations;  // pointers to variables (their bytes are 0 here)
+  // A large OpConstantNull / OpUndef: `bytes` is empty and the value is Type::size zero
+  // bytes (kMaxExpandedNullBytes).
+  bool zeroFill = false;
   bool isSpec = false;
   bool isUndef = false;
   std::optional<uint32_t> specId;
@@ -204,14 +217,17 @@ struct Module {
   bool hasDecoration(Id id, spv::Decoration kind) const {
     return findDecoration(id, kind) != nullptr;
   }
-  std::string nameOf(Id id) const;  // OpName or "%<id>"
-  // "file:line" for a source line, or "" when there is none.
+  // OpName or "%<id>", for messages: control characters escaped (spirv/text.h). Lookups
+  // by name use `names`, which holds the names as they are.
+  std::string nameOf(Id id) const;
+  // "file:line" for a source line (the file name escaped), or "" when there is none.
   std::string describeLine(const SourceLine& line) const;
   uint32_t majorVersion() const { return (version >> 16) & 0xff; }
   uint32_t minorVersion() const { return (version >> 8) & 0xff; }
 };
 
 // A readable name for a type, in OpenCL C terms where possible: "float4", "int*", ...
+// (struct names escaped, as nameOf).
 std::string typeName(const Module& module, Id type);
 
 }  // namespace spvsim::spirv

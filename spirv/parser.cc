@@ -11,6 +11,7 @@
 #include "spirv/error.h"
 #include "spirv/layout.h"
 #include "spirv/spec_constant_op.h"
+#include "spirv/text.h"
 
 namespace spvsim::spirv {
 namespace {
@@ -340,13 +341,30 @@ class Decoder {
     return v;
   }
 
+  // Large null and undefined values stay unexpanded (Constant::zeroFill); the others
+  // count against kMaxConstantBytes before their bytes are allocated.
+  void allocateConstant(Constant& c, const Type& t, Op op) {
+    if ((op == Op::OpConstantNull || op == Op::OpUndef) && t.size > kMaxExpandedNullBytes) {
+      c.zeroFill = true;
+      return;
+    }
+    if (t.size > kMaxConstantBytes - constantBytes_)
+      throw Error("unsupported",
+                  fmt::format("unsupported: the module's constants take more than {} MiB (at "
+                              "%{}, {} of {} bytes); spvsim expands at most {} MiB",
+                              kMaxConstantBytes >> 20, c.id, escapeText(typeName(m_, c.type)),
+                              t.size, kMaxConstantBytes >> 20));
+    constantBytes_ += t.size;
+    c.bytes.assign(t.size, 0);
+  }
+
   void decodeConstant(Instruction& inst) {
     Constant c;
     c.id = inst.result;
     c.type = inst.resultType;
     c.index = inst.index;
     const Type& t = m_.type(c.type);
-    c.bytes.assign(t.size, 0);
+    allocateConstant(c, t, inst.opcode);
     const auto& o = inst.operands;
     switch (inst.opcode) {
       case Op::OpConstant:
@@ -374,7 +392,6 @@ class Decoder {
         break;
       case Op::OpConstantSampler:
         // addressing mode, normalized, filter: kept as the opaque value's bits.
-        c.bytes.assign(t.size, 0);
         c.bytes[0] = static_cast<uint8_t>(o.at(0) | (o.at(1) << 3) | (o.at(2) << 4));
         break;
       default:
@@ -408,6 +425,7 @@ class Decoder {
         offset = t.memberOffsets.at(k);
       else
         offset = k * m_.type(t.element).size;
+      if (part->zeroFill) continue;  // c.bytes are zero already
       const auto& b = part->bytes;
       if (offset + b.size() > c.bytes.size())
         throw Error("invalid-module", fmt::format("composite %{} overflows its type", c.id));
@@ -577,6 +595,7 @@ class Decoder {
   std::unique_ptr<Function> fn_;
   std::vector<Instruction> pendingModes_;
   std::vector<Instruction> moduleExtInsts_;
+  uint64_t constantBytes_ = 0;  // expanded so far (kMaxConstantBytes)
 };
 
 }  // namespace
@@ -595,7 +614,7 @@ Module parseModule(std::vector<uint32_t> words) {
   }
   spvContextDestroy(ctx);
   if (rc != SPV_SUCCESS)
-    throw Error("invalid-module", message.empty() ? "cannot parse module" : message);
+    throw Error("invalid-module", message.empty() ? "cannot parse module" : escapeText(message));
 
   Module m;
   m.version = state.version;

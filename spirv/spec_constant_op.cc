@@ -31,6 +31,15 @@ int64_t indexValue(const Module& m, Id id, Op op, const Instruction& inst) {
   return static_cast<int64_t>(v);
 }
 
+// a * b + c for byte offsets of constant access chains; a module's indices are arbitrary,
+// so an offset beyond int64 is refused rather than overflowing.
+int64_t offsetTerm(int64_t a, int64_t b, int64_t c, Op op, const Instruction& inst) {
+  int64_t product, sum;
+  if (__builtin_mul_overflow(a, b, &product) || __builtin_add_overflow(product, c, &sum))
+    unsupported(op, inst, ": the byte offset exceeds 64 bits");
+  return sum;
+}
+
 // Byte offset of `indexes` into an object of type `type` (struct members, array and
 // vector elements).
 int64_t walk(const Module& m, Id type, const std::vector<int64_t>& indexes, Op op,
@@ -40,11 +49,11 @@ int64_t walk(const Module& m, Id type, const std::vector<int64_t>& indexes, Op o
     const Type& t = m.type(type);
     if (t.kind == TypeKind::Struct) {
       if (index < 0 || size_t(index) >= t.members.size()) unsupported(op, inst, ": bad member");
-      offset += static_cast<int64_t>(t.memberOffsets[index]);
+      offset = offsetTerm(1, static_cast<int64_t>(t.memberOffsets[index]), offset, op, inst);
       type = t.members[index];
     } else if (t.kind == TypeKind::Array || t.kind == TypeKind::RuntimeArray ||
                t.kind == TypeKind::Vector) {
-      offset += index * static_cast<int64_t>(m.type(t.element).size);
+      offset = offsetTerm(index, static_cast<int64_t>(m.type(t.element).size), offset, op, inst);
       type = t.element;
     } else {
       unsupported(op, inst, ": indexes into a scalar");
@@ -71,12 +80,13 @@ void accessChain(const Module& m, Op op, const Instruction& inst, Constant& c) {
   int64_t offset = 0;
   if (element) {
     if (o.size() < 3) unsupported(op, inst);
-    offset = indexValue(m, o[2], op, inst) * static_cast<int64_t>(m.type(pointer.element).size);
+    offset = offsetTerm(indexValue(m, o[2], op, inst),
+                        static_cast<int64_t>(m.type(pointer.element).size), 0, op, inst);
     first = 3;
   }
   std::vector<int64_t> indexes;
   for (size_t k = first; k < o.size(); ++k) indexes.push_back(indexValue(m, o[k], op, inst));
-  offset += walk(m, pointer.element, indexes, op, inst);
+  offset = offsetTerm(1, walk(m, pointer.element, indexes, op, inst), offset, op, inst);
   r.offset += static_cast<uint64_t>(offset);
   c.relocations = {r};
 }

@@ -7,6 +7,7 @@
 
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "spirv/text.h"
 
 namespace spvsim::spirv {
 namespace {
@@ -110,7 +111,8 @@ void validate(const std::vector<uint32_t>& words) {
   spvtools::ValidatorOptions options;
   if (!tools.Validate(copy.data(), copy.size(), options))
     throw Error("invalid-module",
-                "validation failed: " + (message.empty() ? "unknown reason" : oneLine(message)));
+                "validation failed: " +
+                    (message.empty() ? "unknown reason" : escapeText(oneLine(message))));
 }
 
 }  // namespace spvsim::spirv
