@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "spirv/text.h"
+
 namespace spvsim {
 
 namespace {
@@ -27,20 +29,23 @@ std::string joinLanes(const std::vector<uint32_t>& lanes) {
 
 }  // namespace
 
+// Module text (names, strings) reaches messages escaped at its source; escaping again
+// here keeps every diagnostic one line whatever a message or kernel name holds.
 std::string formatText(const Diagnostic& d) {
+  using spirv::escapeText;
   std::string s = fmt::format("{}: {}: {}", d.severity == Severity::Error ? "error" : "warning",
-                              d.kind, d.message);
+                              escapeText(d.kind), escapeText(d.message));
   std::string where;
   auto add = [&](const std::string& part) { where += (where.empty() ? "" : ", ") + part; };
-  if (!d.kernel.empty()) add("kernel " + d.kernel);
+  if (!d.kernel.empty()) add("kernel " + escapeText(d.kernel));
   if (d.workGroup)
     add(fmt::format("work-group ({},{},{})", (*d.workGroup)[0], (*d.workGroup)[1],
                     (*d.workGroup)[2]));
   if (d.subGroup) add(fmt::format("sub-group {}", *d.subGroup));
   if (!d.lanes.empty())
     add(fmt::format("lane{} {}", d.lanes.size() > 1 ? "s" : "", joinLanes(d.lanes)));
-  if (!d.line.empty()) add("at " + d.line);
-  if (!d.instruction.empty()) add("in `" + d.instruction + "`");
+  if (!d.line.empty()) add("at " + escapeText(d.line));
+  if (!d.instruction.empty()) add("in `" + escapeText(d.instruction) + "`");
   if (!where.empty()) s += " [" + where + "]";
   if (d.repeats) s += fmt::format(" (and {} more like this)", d.repeats);
   return s;

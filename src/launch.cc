@@ -6,8 +6,10 @@
 #include <cstring>
 
 #include "spirv/error.h"
+#include "spirv/text.h"
 #include "src/builtins.h"
 #include "src/lowering.h"
+#include "src/ndrange_check.h"
 #include "src/ops/shadow_memory.h"
 
 namespace spvsim {
@@ -15,93 +17,82 @@ namespace {
 
 [[noreturn]] void invalid(const std::string& message) { throw Error("invalid-argument", message); }
 
-NDRange checkRange(const spirv::EntryPoint& ep, NDRange r) {
-  if (r.dims < 1 || r.dims > 3) invalid(fmt::format("work dimension {} is not 1, 2 or 3", r.dims));
-  for (uint32_t d = r.dims; d < 3; ++d) {
-    r.global[d] = 1;
-    r.offset[d] = 0;
-    r.local[d] = 1;
-  }
-  for (uint32_t d = 0; d < r.dims; ++d)
-    if (r.global[d] == 0) invalid(fmt::format("global size in dimension {} is 0", d));
-  auto reqd = ep.findMode(spv::ExecutionMode::LocalSize);
-  if (!r.localGiven) r.local = chooseLocalSize(ep, r);
-  uint64_t product = 1;
-  for (uint32_t d = 0; d < 3; ++d) {
-    if (r.local[d] == 0) invalid(fmt::format("local size in dimension {} is 0", d));
-    if (reqd && r.local[d] != reqd->literals.at(d))
-      invalid(
-          fmt::format("kernel {} requires work-group size {},{},{} "
-                      "(reqd_work_group_size)",
-                      ep.name, reqd->literals[0], reqd->literals[1], reqd->literals[2]));
-    product *= r.local[d];
-    if (product > kMaxWorkGroupSize)
-      invalid(fmt::format("work-group size exceeds the maximum of {}", kMaxWorkGroupSize));
-  }
-  return r;
+// A buffer or local-memory argument's region; its size must be one object's.
+void checkObjectSize(const std::string& name, uint64_t bytes) {
+  if (bytes > kMaxObjectBytes)
+    invalid(fmt::format("{}: {} bytes is more than the largest object spvsim places (2^38 bytes)",
+                        name, bytes));
 }
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+// The pointer value of a pointer parameter, adding the region it points at.
+uint64_t bindPointer(const spirv::KernelParam& p, const ArgBinding& a, size_t i,
+                     const std::string& name, MemoryMap& mem) {
+  using AS = spirv::AddressSpace;
+  const std::string region = fmt::format("argument {} ({})", i, spirv::escapeText(p.name));
+  switch (a.kind) {
+    case ArgBinding::Kind::Buffer: {
+      if (p.addressSpace == AS::Local)
+        invalid(fmt::format("{} is a local pointer: pass local memory, not a buffer", name));
+      if (p.addressSpace == AS::Private)
+        invalid(fmt::format("{} is a private pointer, which a kernel argument cannot be", name));
+      checkObjectSize(name, a.size);
+      bool constant = p.addressSpace == AS::Constant;
+      auto& table = constant ? mem.constant : mem.global;
+      // Constant memory is read-only. A `const` global pointer (NoWrite) still
+      // points at writable memory (other arguments may alias it), so it stays writable.
+      table.push_back(Region{a.data, 0, a.size, !constant, region});
+      return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
+    }
+    case ArgBinding::Kind::Local: {
+      if (p.addressSpace != AS::Local)
+        invalid(fmt::format("{} is not a local pointer: pass a buffer", name));
+      if (a.localBytes == 0) invalid(fmt::format("{}: local memory size is 0", name));
+      checkObjectSize(name, a.localBytes);
+      mem.localArenaBytes = (mem.localArenaBytes + 127) / 128 * 128;
+      mem.local.push_back(Region{nullptr, mem.localArenaBytes, a.localBytes, true, region});
+      mem.localArenaBytes += a.localBytes;
+      return makePointer(Space::Local, mem.local.size() - 1);
+    }
+    case ArgBinding::Kind::Null:
+      if (p.addressSpace == AS::Local)
+        invalid(fmt::format("{}: local pointer cannot be NULL", name));
+      return 0;
+    case ArgBinding::Kind::Value:
+      break;
+  }
+  invalid(fmt::format("{} is a pointer: pass a buffer{}", name,
+                      p.addressSpace == AS::Local ? " or local memory" : ""));
+}
+
+std::vector<uint8_t> pointerBytes(uint64_t p) {
+  std::vector<uint8_t> bytes(8);
+  std::memcpy(bytes.data(), &p, 8);
+  return bytes;
+}
 
 // Binds arguments: regions for buffers and local memory, one register value per
 // parameter.
-
 BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const LoweredKernel& k,
                    const std::vector<ArgBinding>& args, MemoryMap& mem) {
   if (args.size() != ep.params.size())
-    invalid(fmt::format("kernel {} takes {} argument(s), {} given", ep.name, ep.params.size(),
-                        args.size()));
+    invalid(fmt::format("kernel {} takes {} argument(s), {} given", spirv::escapeText(ep.name),
+                        ep.params.size(), args.size()));
   BoundArgs bound;
   bound.paramValues.resize(args.size());
   bound.byValBytes.resize(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const spirv::KernelParam& p = ep.params[i];
     const ArgBinding& a = args[i];
-    auto name = fmt::format("argument {} ({} {})", i, p.typeName, p.name);
-    uint64_t ptr = 0;
+    const std::string name =
+        spirv::escapeText(fmt::format("argument {} ({} {})", i, p.typeName, p.name));
     if (p.byValStruct) {
       uint64_t size = m.type(m.type(p.type).element).size;
       if (a.kind != ArgBinding::Kind::Value || a.value.size() != size)
         invalid(fmt::format("{} is a struct passed by value: needs {} bytes", name, size));
       bound.byValBytes[i] = a.value;
-      ptr = makePointer(Space::Private, k.paramByValRegion[i], 0);
+      bound.paramValues[i] = pointerBytes(makePointer(Space::Private, k.paramByValRegion[i]));
     } else if (p.isPointer) {
-      using AS = spirv::AddressSpace;
-      switch (a.kind) {
-        case ArgBinding::Kind::Buffer: {
-          if (p.addressSpace == AS::Local)
-            invalid(fmt::format("{} is a local pointer: pass local memory, not a buffer", name));
-          if (p.addressSpace == AS::Private)
-            invalid(
-                fmt::format("{} is a private pointer, which a kernel argument cannot be", name));
-          bool constant = p.addressSpace == AS::Constant;
-          auto& table = constant ? mem.constant : mem.global;
-          // Constant memory is read-only. A `const` global pointer (NoWrite) still
-          // points at writable memory (other arguments may alias it), so it stays writable.
-          table.push_back(
-              Region{a.data, 0, a.size, !constant, fmt::format("argument {} ({})", i, p.name)});
-          ptr = makePointer(constant ? Space::Constant : Space::Global, table.size() - 1, 0);
-          break;
-        }
-        case ArgBinding::Kind::Local: {
-          if (p.addressSpace != AS::Local)
-            invalid(fmt::format("{} is not a local pointer: pass a buffer", name));
-          if (a.localBytes == 0) invalid(fmt::format("{}: local memory size is 0", name));
-          mem.localArenaBytes = (mem.localArenaBytes + 127) / 128 * 128;
-          mem.local.push_back(Region{nullptr, mem.localArenaBytes, a.localBytes, true,
-                                     fmt::format("argument {} ({})", i, p.name)});
-          mem.localArenaBytes += a.localBytes;
-          ptr = makePointer(Space::Local, mem.local.size() - 1, 0);
-          break;
-        }
-        case ArgBinding::Kind::Null:
-          if (p.addressSpace == AS::Local)
-            invalid(fmt::format("{}: local pointer cannot be NULL", name));
-          break;
-        case ArgBinding::Kind::Value:
-          invalid(fmt::format("{} is a pointer: pass a buffer{}", name,
-                              p.addressSpace == AS::Local ? " or local memory" : ""));
-      }
+      bound.paramValues[i] = pointerBytes(bindPointer(p, a, i, name, mem));
     } else {
       uint64_t size = m.type(p.type).size;
       if (a.kind != ArgBinding::Kind::Value)
@@ -109,10 +100,7 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const Lo
       if (a.value.size() != size)
         invalid(fmt::format("{} needs {} bytes, {} given", name, size, a.value.size()));
       bound.paramValues[i] = a.value;
-      continue;
     }
-    bound.paramValues[i].resize(8);
-    std::memcpy(bound.paramValues[i].data(), &ptr, 8);
   }
   return bound;
 }
@@ -120,25 +108,28 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const Lo
 }  // namespace
 
 LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRange& requested,
-                         const std::vector<ArgBinding>& args, const LaunchOptions& options) {
+                         const std::vector<ArgBinding>& args, const LaunchOptions& options)
+    : maxMemory_(options.maxMemory), argumentBytes_(options.argumentMemory) {
   const spirv::EntryPoint& ep = program.entryPoint(kernel);
   const uint32_t width = program.subGroupSizeFor(kernel, options.subGroupSize);
   range_ = checkRange(ep, requested);
   const LoweredKernel& k = program.lowered(kernel, width);
 
+  const spirv::Module& m = program.module();
   for (auto& g : program.globalVariables())
-    mem_.global.push_back(Region{g.storage.data(), 0, g.storage.size(), true,
-                                 "program variable " + program.module().nameOf(g.id)});
+    mem_.global.push_back(
+        Region{g.storage.data(), 0, g.storage.size(), true, "program variable " + m.nameOf(g.id)});
   for (auto& c : program.constantVariables())
     mem_.constant.push_back(Region{const_cast<uint8_t*>(c.storage.data()), 0, c.storage.size(),
-                                   false, "program constant " + program.module().nameOf(c.id)});
+                                   false, "program constant " + m.nameOf(c.id)});
   mem_.local = k.localRegions;
   mem_.localArenaBytes = k.localBytes;
   mem_.priv = k.privateRegions;
   mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
-  bound_ = bindArgs(program.module(), ep, k, args, mem_);
+  bound_ = bindArgs(m, ep, k, args, mem_);
+  checkRegionCounts();
 
-  ctx_.module = &program.module();
+  ctx_.module = &m;
   ctx_.kernel = &k;
   ctx_.memory = &mem_;
   ctx_.kernelName = kernel;
@@ -152,13 +143,72 @@ LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRa
   ctx_.schedule = options.schedule;
   ctx_.scheduleSeed = options.scheduleSeed;
   ctx_.checkUninitialized = options.checkUninitialized;
+  // checkRange bounds both products.
+  groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
+  maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
+  fixedBytes_ = argumentBytes_;
   if (options.checkRaces) {
+    fixedBytes_ = addBytes(fixedBytes_, RaceChecker::stateBytes(ctx_));
+    checkMemory(fixedBytes_, maxMemory_,
+                "the race checker's state for this launch" + besideArguments());
     races_ = std::make_unique<RaceChecker>(ctx_);
     ctx_.races = races_.get();
   }
+  slotBytes_ = computeSlotBytes();
+  reserved_ = fixedBytes_;
+}
 
-  groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
-  maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
+// Region indices must fit the pointers' 21-bit region field (src/memory.h).
+void LaunchState::checkRegionCounts() const {
+  for (Space s : {Space::Global, Space::Constant, Space::Local, Space::Private})
+    if (mem_.regions(s).size() > kMaxRegions)
+      throw Error("unsupported", fmt::format("the launch has {} {} memory objects; spvsim "
+                                             "places at most 2^21 - 1 per address space",
+                                             mem_.regions(s).size() - 1, spaceName(s)));
+}
+
+// What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).
+uint64_t LaunchState::computeSlotBytes() const {
+  const LoweredKernel& k = kernel();
+  const uint64_t copies = ctx_.checkUninitialized ? 2 : 1;
+  const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
+  uint64_t bytes = addBytes(mulBytes(k.registerBytes, maxSubGroups_), 64);
+  bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
+  bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
+  return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
+}
+
+std::string LaunchState::describeSlot() const {
+  return fmt::format(
+      "a work-group of {} work-items (private memory {} per work-item, local memory {}, "
+      "registers {} per sub-group{}){}",
+      range_.local[0] * range_.local[1] * range_.local[2], formatBytes(mem_.privateArenaBytes),
+      formatBytes(mem_.localArenaBytes), formatBytes(kernel().registerBytes),
+      ctx_.checkUninitialized ? "; private and local memory twice for the uninitialised-read "
+                                "checker"
+                              : "",
+      besideArguments());
+}
+
+std::string LaunchState::besideArguments() const {
+  return argumentBytes_
+             ? fmt::format(" beside the {} of argument buffers", formatBytes(argumentBytes_))
+             : "";
+}
+
+uint64_t LaunchState::slotsThatFit() const {
+  if (maxMemory_ < fixedBytes_ || slotBytes_ == 0) return 0;
+  return (maxMemory_ - fixedBytes_) / slotBytes_;
+}
+
+void LaunchState::reserveSlot() const {
+  uint64_t held = reserved_.load();
+  while (addBytes(held, slotBytes_) <= maxMemory_)
+    if (reserved_.compare_exchange_weak(held, held + slotBytes_)) return;
+  checkMemory(addBytes(fixedBytes_, slotBytes_), maxMemory_, describeSlot());
+  checkMemory(addBytes(held, slotBytes_), maxMemory_,
+              fmt::format("holding one more work-group's memory at once ({} each)",
+                          formatBytes(slotBytes_)));
 }
 
 std::array<uint64_t, 3> LaunchState::groupId(uint64_t g) const {
@@ -166,7 +216,7 @@ std::array<uint64_t, 3> LaunchState::groupId(uint64_t g) const {
   return {g % n[0], (g / n[0]) % n[1], g / (n[0] * n[1])};
 }
 
-WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch) {
+WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reservation_(launch) {
   const LoweredKernel& k = launch.kernel();
   const MemoryMap& mem = launch.memory();
   const uint64_t copies = launch.context().checkUninitialized ? 2 : 1;

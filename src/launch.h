@@ -3,6 +3,7 @@
 // runs slots on a thread pool; the debugger (tools/debug_*) steps one slot by hand.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,7 +23,9 @@ struct BoundArgs {
 class LaunchState {
  public:
   // Validates the range and arguments (throws Error("invalid-argument")), lowers the
-  // kernel and lays out memory. `args` buffers must outlive the LaunchState.
+  // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
+  // Error("out-of-memory") when the race checker's state alone exceeds
+  // options.maxMemory.
   LaunchState(Program& program, const std::string& kernel, const NDRange& range,
               const std::vector<ArgBinding>& args, const LaunchOptions& options);
   LaunchState(const LaunchState&) = delete;
@@ -41,7 +44,21 @@ class LaunchState {
   // Work-group id of linear work-group `linear` (x fastest).
   std::array<uint64_t, 3> groupId(uint64_t linear) const;
 
+  // Host memory of one WorkGroupSlot (registers, private and local arenas), and how many
+  // slots fit in LaunchOptions::maxMemory beside the launch's fixed state (0: none).
+  uint64_t slotBytes() const { return slotBytes_; }
+  uint64_t slotsThatFit() const;
+  // Each WorkGroupSlot charges its bytes to the launch while it lives; throws
+  // Error("out-of-memory") when the slot would exceed the limit.
+  void reserveSlot() const;
+  void releaseSlot() const { reserved_ -= slotBytes_; }
+
  private:
+  void checkRegionCounts() const;
+  uint64_t computeSlotBytes() const;
+  std::string describeSlot() const;
+  std::string besideArguments() const;  // " beside the N of argument buffers", or ""
+
   NDRange range_;
   MemoryMap mem_;
   BoundArgs bound_;
@@ -49,6 +66,11 @@ class LaunchState {
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
   std::unique_ptr<RaceChecker> races_;
+  uint64_t maxMemory_ = 0;
+  uint64_t argumentBytes_ = 0;  // LaunchOptions::argumentMemory
+  uint64_t fixedBytes_ = 0;     // argumentBytes_ and the race checker's state
+  uint64_t slotBytes_ = 0;
+  mutable std::atomic<uint64_t> reserved_{0};  // fixedBytes_ + live slots
 };
 
 // A host thread's registers, private and local arenas and sub-groups, reused for each
@@ -57,6 +79,7 @@ class LaunchState {
 // (src/ops/shadow_memory.h).
 class WorkGroupSlot {
  public:
+  // Throws Error("out-of-memory") when the slot does not fit the launch's memory limit.
   explicit WorkGroupSlot(const LaunchState& launch);
   WorkGroupSlot(const WorkGroupSlot&) = delete;
   WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;
@@ -75,7 +98,15 @@ class WorkGroupSlot {
   uint8_t* regsFor(size_t i);
   void startSubGroup(SubGroup& sg);
 
+  // Charges the slot's memory first and returns it last (declared before the storage).
+  struct Reservation {
+    explicit Reservation(const LaunchState& launch) : launch(launch) { launch.reserveSlot(); }
+    ~Reservation() { launch.releaseSlot(); }
+    const LaunchState& launch;
+  };
+
   const LaunchState& launch_;
+  Reservation reservation_;
   std::vector<uint8_t> regStorage_, privStorage_, local_;
   uint64_t privStride_ = 0;  // bytes per lane of privStorage_
   std::vector<SubGroup> sgs_;

@@ -9,6 +9,7 @@
 #include "spirv/debug_info.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
+#include "spirv/text.h"
 #include "src/builtins.h"
 #include "src/memory.h"
 #include "src/postdominators.h"
@@ -26,6 +27,7 @@ const OpTable& opTable() {
     OpTable t;
     registerArithmeticOps(t);
     registerBitwiseOps(t);
+    registerShiftOps(t);
     registerComparisonOps(t);
     registerConversionOps(t);
     registerCompositeOps(t);
@@ -132,8 +134,8 @@ void Lowerer::run() {
   for (size_t k = 0; k < entry_.params.size(); ++k) {
     if (!entry_.params[k].byValStruct) continue;
     const spirv::Type& pointee = type(type(entry_.params[k].type).element);
-    out.paramByValRegion[k] =
-        allocatePrivate(pointee.size, pointee.align, "argument " + entry_.params[k].name);
+    out.paramByValRegion[k] = allocatePrivate(
+        pointee.size, pointee.align, "argument " + spirv::escapeText(entry_.params[k].name));
   }
   out.instructionText = spirv::disassembleLines(module);
   out.instructionLine.assign(out.instructionText.size(), "");
@@ -155,8 +157,9 @@ void Lowerer::recordValues() {
   std::sort(out.values.begin(), out.values.end(),
             [](const ValueSlot& a, const ValueSlot& b) { return a.id < b.id; });
   // OpName of parameters and results, scoped to their (lowered) function.
-  for (const auto& [fid, index] : functionIndex_) {
+  for (const auto& [fid, functionIndex] : functionIndex_) {
     const spirv::Function& f = *module.findFunction(fid);
+    const auto index = functionIndex;  // clang 15 cannot capture structured bindings
     auto add = [&](Id id, bool variable) {
       auto n = module.names.find(id);
       if (n != module.names.end() && regs_.count(id))
@@ -277,9 +280,10 @@ uint32_t Lowerer::allocatePrivate(uint64_t bytes, uint64_t align, const std::str
   return static_cast<uint32_t>(out.privateRegions.size() - 1);
 }
 
-uint32_t Lowerer::allocate(uint32_t bytesPerLane) {
+uint32_t Lowerer::allocate(uint64_t bytesPerLane) {
   uint32_t offset = out.registerBytes;
-  uint64_t size = uint64_t(std::max<uint32_t>(bytesPerLane, 1)) * width;
+  // Types are at most 2^37 bytes (spirv::kMaxTypeBytes) and width at most 128: no overflow.
+  uint64_t size = std::max<uint64_t>(bytesPerLane, 1) * width;
   size = (size + kRegisterAlign - 1) / kRegisterAlign * kRegisterAlign;
   if (offset + size > (1ull << 31))
     throw Error("unsupported", "kernel needs more than 2 GiB of registers per sub-group");
@@ -343,7 +347,7 @@ uint64_t Lowerer::constantValue(Id id) const {
 }
 
 void Lowerer::setConstantRegister(Id id, const std::vector<uint8_t>& value) {
-  uint32_t r = allocate(static_cast<uint32_t>(value.size()));
+  uint32_t r = allocate(value.size());
   regs_[id] = r;
   out.inits.push_back({r, value});
 }
@@ -352,6 +356,10 @@ uint32_t Lowerer::reg(Id id) {
   if (auto it = signedOverride_.find(id); it != signedOverride_.end()) return it->second;
   if (auto it = regs_.find(id); it != regs_.end()) return it->second;
   if (auto c = module.constants.find(id); c != module.constants.end()) {
+    if (c->second.zeroFill) {  // registers start zeroed and constants are never written
+      regs_[id] = allocate(type(c->second.type).size);
+      return regs_[id];
+    }
     setConstantRegister(id, c->second.relocations.empty()
                                 ? c->second.bytes
                                 : resolvedBytes(module, c->second, placedVariable()));
@@ -363,7 +371,7 @@ uint32_t Lowerer::reg(Id id) {
     setConstantRegister(id, bytes);
     return regs_[id];
   }
-  uint32_t r = allocate(static_cast<uint32_t>(typeOfValue(id).size));
+  uint32_t r = allocate(typeOfValue(id).size);
   regs_[id] = r;
   return r;
 }
@@ -449,10 +457,10 @@ uint32_t Lowerer::functionIndex(Id function) {
   const spirv::Function* f = module.findFunction(function);
   if (!f) throw Error("invalid-module", fmt::format("call to unknown function %{}", function));
   if (f->blocks.empty())
-    throw Error("unsupported",
-                fmt::format("unsupported: call to function {} that has no "
-                            "body (an unresolved import)",
-                            f->linkName.empty() ? module.nameOf(function) : f->linkName));
+    throw Error("unsupported", fmt::format("unsupported: call to function {} that has no "
+                                           "body (an unresolved import)",
+                                           f->linkName.empty() ? module.nameOf(function)
+                                                               : spirv::escapeText(f->linkName)));
   uint32_t index = static_cast<uint32_t>(out.functions.size());
   LoweredFunction lf;
   lf.id = function;
@@ -549,7 +557,8 @@ void Lowerer::lowerInstruction(const spirv::Instruction& inst) {
                                  ? module.extInstImports.at(inst.extSet())
                                  : std::string();
     if (isDebugInfo(inst)) return;
-    if (set != "OpenCL.std") unsupported(inst, fmt::format("extended instruction set \"{}\"", set));
+    if (set != "OpenCL.std")
+      unsupported(inst, fmt::format("extended instruction set \"{}\"", spirv::escapeText(set)));
     auto it = table.openclStd.find(inst.extOpcode());
     if (it == table.openclStd.end())
       unsupported(inst, "OpenCL.std " + spirv::openclStdName(inst.extOpcode()));
@@ -579,8 +588,9 @@ void Lowerer::unsupported(const spirv::Instruction& inst, const std::string& det
   std::string at = inst.result ? fmt::format(" at %{}", inst.result)
                                : fmt::format(" (instruction {})", inst.index);
   std::string line = module.describeLine(inst.line);
-  throw Error("unsupported", fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what,
-                                         at, entry_.name, line.empty() ? "" : " (" + line + ")"));
+  throw Error("unsupported",
+              fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what, at,
+                          spirv::escapeText(entry_.name), line.empty() ? "" : " (" + line + ")"));
 }
 
 }  // namespace spvsim

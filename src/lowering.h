@@ -41,6 +41,7 @@ struct OpTable {
 // Each op family adds its opcodes (src/ops/*.cc).
 void registerArithmeticOps(OpTable&);
 void registerBitwiseOps(OpTable&);
+void registerShiftOps(OpTable&);
 void registerComparisonOps(OpTable&);
 void registerConversionOps(OpTable&);
 void registerCompositeOps(OpTable&);
@@ -141,7 +142,7 @@ class Lowerer {
   // Where a module-scope variable is (for relocations): after layoutModuleVariables.
   std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
   void recordValues();  // LoweredKernel::values and names, for the debugger
-  uint32_t allocate(uint32_t bytesPerLane);
+  uint32_t allocate(uint64_t bytesPerLane);
 
   const spirv::EntryPoint& entry_;
   std::unordered_map<spirv::Id, uint32_t> regs_;

@@ -13,6 +13,7 @@
 #include "spirv/loader.h"
 #include "spirv/module.h"
 #include "src/diagnostics.h"
+#include "src/memory_limit.h"
 
 namespace spvsim {
 
@@ -47,6 +48,14 @@ struct LaunchOptions {
   // Checker: data races and insufficient-scope synchronisation (src/race_checker.h).
   // Work-groups then run one at a time on one host thread.
   bool checkRaces = false;
+  // Host memory the launch may allocate, in bytes: registers, private and local memory
+  // of the work-groups running at once, race-checker state. Fewer host threads run
+  // when all of them would not fit; a launch that cannot run within the limit throws
+  // Error("out-of-memory") before allocating.
+  uint64_t maxMemory = defaultMaxMemory();
+  // Bytes of maxMemory the caller's argument buffers already take (counted, not
+  // allocated, by the launch): the command line's limit covers buffers and launch together.
+  uint64_t argumentMemory = 0;
 };
 
 // One kernel argument as the front end binds it.
@@ -76,9 +85,12 @@ struct LaunchResult {
 
 class Program {
  public:
-  // Validates and decodes; throws Error("invalid-module" / "unsupported").
+  // Validates and decodes; throws Error("invalid-module" / "unsupported"), or
+  // Error("out-of-memory") when the program-scope variables (allocated here, for the
+  // program's lifetime) take more than `maxMemory` bytes.
   static std::shared_ptr<Program> load(std::vector<uint32_t> words,
-                                       const spirv::LoadOptions& options = {});
+                                       const spirv::LoadOptions& options = {},
+                                       uint64_t maxMemory = defaultMaxMemory());
   ~Program();
 
   const spirv::Module& module() const { return module_; }
@@ -105,7 +117,9 @@ class Program {
   const std::vector<ProgramVariable>& constantVariables() const { return constants_; }
 
  private:
-  explicit Program(spirv::Module module);
+  Program(spirv::Module module, uint64_t maxMemory);
+  static bool isProgramVariable(const spirv::Variable& v);
+  void checkVariableMemory(uint64_t maxMemory) const;
   std::vector<uint8_t> initialValue(const spirv::Variable& v) const;
   spirv::Module module_;
   std::vector<ProgramVariable> globals_, constants_;

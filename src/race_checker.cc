@@ -7,6 +7,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "spirv/error.h"
+#include "src/memory_limit.h"
 #include "src/subgroup.h"
 
 namespace spvsim {
@@ -26,7 +27,6 @@ constexpr uint32_t kRelease = uint32_t(spv::MemorySemanticsMask::Release) |
                               uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
 constexpr size_t kMaxSharedReaders = 16;
 constexpr size_t kMaxHeld = 64;  // releases a work-item holds for its next acquire fence
-constexpr uint64_t kMaxShadowBytes = 16ull << 30;
 
 // A vector clock in sparse form: work-item (launch-wide index + 1) -> clock.
 using Clocks = std::unordered_map<uint32_t, uint32_t>;
@@ -495,27 +495,38 @@ struct RaceChecker::Impl {
   }
 };
 
-RaceChecker::RaceChecker(const LaunchContext& launch) : impl_(std::make_unique<Impl>(launch)) {
-  Impl& m = *impl_;
-  m.maxItems = launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
+namespace {
+
+// Work-groups of the launch, after checking that the checker can name every work-item.
+uint64_t checkedGroups(const LaunchContext& launch) {
+  const uint64_t items =
+      launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
   const uint64_t groups = launch.numGroups[0] * launch.numGroups[1] * launch.numGroups[2];
-  if (groups > (0xfffffffeull / m.maxItems))
+  if (groups > (0xfffffffeull / items))
     throw Error("invalid-argument",
                 fmt::format("the race checker names at most 2^32 - 2 work-items; this launch "
                             "has {} work-groups of {}",
-                            groups, m.maxItems));
+                            groups, items));
+  return groups;
+}
+
+}  // namespace
+
+RaceChecker::RaceChecker(const LaunchContext& launch) : impl_(std::make_unique<Impl>(launch)) {
+  Impl& m = *impl_;
+  m.maxItems = launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
   m.global.resize(launch.memory->global.size());
-  uint64_t bytes = launch.memory->localArenaBytes;
-  for (const Region& r : launch.memory->global) bytes += r.size;
-  if (bytes > kMaxShadowBytes / sizeof(Cell))
-    throw Error("invalid-argument",
-                fmt::format("the race checker keeps {} bytes of state per byte of global and "
-                            "local memory; this launch's {} bytes would need more than {} GiB",
-                            sizeof(Cell), bytes, kMaxShadowBytes >> 30));
-  m.wgUsedGlobalBarrier.assign(groups, 0);
+  m.wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
 }
 
 RaceChecker::~RaceChecker() = default;
+
+uint64_t RaceChecker::stateBytes(const LaunchContext& launch) {
+  const uint64_t groups = checkedGroups(launch);
+  uint64_t bytes = launch.memory->localArenaBytes;
+  for (const Region& r : launch.memory->global) bytes = addBytes(bytes, r.size);
+  return addBytes(mulBytes(bytes, sizeof(Cell)), groups);
+}
 
 void RaceChecker::beginWorkGroup(WorkGroupContext& wg) {
   Impl& m = *impl_;

@@ -51,6 +51,10 @@ class RaceChecker {
   // checker can name (2^32 - 2).
   explicit RaceChecker(const LaunchContext& launch);
   ~RaceChecker();
+  // The host memory the checker's state takes for a launch (a Cell per byte of global
+  // and local memory, a flag per work-group), for LaunchOptions::maxMemory. Throws like
+  // the constructor for too many work-items.
+  static uint64_t stateBytes(const LaunchContext& launch);
   RaceChecker(const RaceChecker&) = delete;
   RaceChecker& operator=(const RaceChecker&) = delete;
 

@@ -35,7 +35,8 @@ std::vector<uint8_t> resolvedBytes(
                   fmt::format("unsupported: %{} holds the address of {}, which is not a "
                               "program-scope global or constant variable",
                               c.id, module.nameOf(r.variable)));
-    const uint64_t value = *p + r.offset;
+    // The offset is an int64 byte offset within the variable (spirv/spec_constant_op.cc).
+    const uint64_t value = offsetPointer(*p, clampDelta(int64_t(r.offset)));
     if (r.at + 8 <= bytes.size()) std::memcpy(bytes.data() + r.at, &value, 8);
   }
   return bytes;

@@ -40,18 +40,8 @@ static const char* accessVerb(bool write) { return write ? "write" : "read"; }
 
 void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& lanes,
                             const uint64_t* ptrs, uint64_t bytes, bool write) {
-  uint32_t l = lanes.first();
-  uint64_t p = ptrs ? ptrs[l] : 0;
-  const MemoryMap& mem = *wg->launch->memory;
-  Space s = pointerSpace(p);
-  std::string where;
-  if (s != Space::Invalid && pointerRegion(p) < mem.regions(s).size()) {
-    const Region& r = mem.regions(s)[pointerRegion(p)];
-    where = fmt::format("at byte offset {} of {} ({} memory, {} bytes)", int64_t(pointerOffset(p)),
-                        r.name, spaceName(s), r.size);
-  } else {
-    where = fmt::format("at address 0x{:016x}", p);
-  }
+  const uint64_t p = ptrs ? ptrs[lanes.first()] : 0;
+  const std::string where = describePlace(*wg->launch->memory, p);
   switch (error) {
     case AccessError::Null:
       report(in, "out-of-bounds",

@@ -63,6 +63,10 @@ struct SimtEntry {
   LaneMask mask;
 };
 
+// Nested calls a sub-group may make (frames beyond the kernel's entry): a deeper call is
+// a fatal `stack-overflow`, so that recursion cannot grow the call stack without bound.
+inline constexpr size_t kMaxCallDepth = 1024;
+
 // One SPIR-V function call in progress (explicit; never the C++ stack).
 struct Frame {
   uint32_t function = 0;   // index into LoweredKernel::functions
@@ -136,7 +140,7 @@ class SubGroup {
   uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) {
     const MemoryMap& mem = *wg->launch->memory;
     Space s = pointerSpace(p);
-    uint64_t region = pointerRegion(p), offset = pointerOffset(p);
+    const uint64_t region = pointerRegion(p), offset = offsetBits(p);
     const std::vector<Region>* table;
     uint8_t* arena = nullptr;
     switch (s) {
@@ -159,10 +163,11 @@ class SubGroup {
         return nullptr;
     }
     if (region == 0 || region >= table->size()) {
-      error = p == 0 ? AccessError::Null : AccessError::OutOfBounds;
+      error = AccessError::InvalidSpace;
       return nullptr;
     }
     const Region& r = (*table)[region];
+    // Negative and saturated offsets are above any region size as unsigned numbers.
     if (offset > r.size || bytes > r.size - offset) {
       error = AccessError::OutOfBounds;
       return nullptr;
@@ -192,34 +197,39 @@ class SubGroup {
   }
 
   // Fast path for an access by all `width` lanes that stays inside one Global,
-  // Constant or Local region: returns the region's host base (offsets are the
-  // pointers' low bits), or nullptr when any lane needs the checked per-lane path.
+  // Constant or Local region: returns the region's host base (the lanes' offsets are
+  // offsetBits() of their pointers), or nullptr when any lane needs the checked per-lane
+  // path.
   // The race checker sees every lane's access through resolve().
   uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
                              uint32_t align) const {
     if (!allActive || wg->launch->races) return nullptr;
-    const uint64_t tag = ptrs[0] >> kOffsetBits;
-    uint64_t differ = 0, maxOffset = 0, low = 0;
+    // The smallest and largest pointer: when they share space and region bits, so do all
+    // in between, and their offsets bound everyone's.
+    uint64_t lo = ptrs[0], hi = ptrs[0], low = 0;
     for (uint32_t l = 0; l < width; ++l) {
-      differ |= (ptrs[l] >> kOffsetBits) ^ tag;
-      maxOffset = std::max(maxOffset, ptrs[l] & kOffsetMask);
+      lo = std::min(lo, ptrs[l]);
+      hi = std::max(hi, ptrs[l]);
       low |= ptrs[l];
     }
-    if (differ || (low & (align - 1))) return nullptr;
+    if (((lo ^ hi) >> kOffsetBits) || (low & (align - 1))) return nullptr;
     const MemoryMap& mem = *wg->launch->memory;
-    Space s = pointerSpace(ptrs[0]);
+    Space s = pointerSpace(lo);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return nullptr;
     const auto& table = mem.regions(s);
-    const uint64_t region = pointerRegion(ptrs[0]);
+    const uint64_t region = pointerRegion(lo);
     if (region == 0 || region >= table.size()) return nullptr;
     const Region& r = table[region];
-    if (maxOffset > r.size || bytes > r.size - maxOffset || (write && !r.writable)) return nullptr;
+    // Negative and saturated offsets are above any region size as offsetBits.
+    const uint64_t first = offsetBits(lo), last = offsetBits(hi);
+    if (first > r.size || last > r.size || bytes > r.size - last || (write && !r.writable))
+      return nullptr;
     uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
     if (write) {
       wg->writes += width;
       if (wg->launch->checkUninitialized && s == Space::Local)
         for (uint32_t l = 0; l < width; ++l)
-          std::memset(base + (ptrs[l] & kOffsetMask) + mem.localArenaBytes, 1, bytes);
+          std::memset(base + offsetBits(ptrs[l]) + mem.localArenaBytes, 1, bytes);
     }
     return base;
   }

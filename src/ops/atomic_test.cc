@@ -217,19 +217,21 @@ constexpr int kCmpxchg = 10;
 const char* kSpaces[] = {"global", "local", "generic->global", "generic->local"};
 
 // The new value of the counter after op `op` with operand x (the host model).
+// Integer atomics wrap (two's complement), so the model adds without signed overflow.
 template <class T>
 T apply(int op, T m, T x) {
+  using U = std::make_unsigned_t<T>;
   switch (op) {
     case 0:
-      return T(m + x);
+      return T(U(m) + U(x));
     case 1:
-      return T(m - x);
+      return T(U(m) - U(x));
     case 2:
       return x;
     case 3:
-      return T(m + 1);
+      return T(U(m) + 1);
     case 4:
-      return T(m - 1);
+      return T(U(m) - 1);
     case 5:
       return std::min(m, x);  // signed or unsigned by T, as SMin/UMin
     case 6:
@@ -241,7 +243,7 @@ T apply(int op, T m, T x) {
     case 9:
       return m ^ x;
     default:
-      return m == x ? T(x + 1) : m;
+      return m == x ? T(U(x) + 1) : m;
   }
 }
 

@@ -1,4 +1,4 @@
-// Shifts, bitwise and logical operations, OpSelect, OpAny/OpAll, OpBitCount.
+// Bitwise and logical operations, OpSelect, OpAny/OpAll, OpBitCount (shifts: shift.cc).
 #include <bit>
 #include <cstring>
 
@@ -12,31 +12,6 @@ using ops::emitElementwise;
 using ops::unaryLoop;
 using spv::Op;
 
-// Shift counts >= the width are undefined in SPIR-V; OpenCL C masks them, and clang
-// emits that mask explicitly, so here the count is reduced modulo the width only to
-// keep the host computation defined.
-template <class T>
-struct Shl {
-  static void run(SubGroup& sg, const Inst& in) {
-    binaryLoop<T, T, T>(sg, in, [](T a, T b) {
-      using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>;
-      return T(W(a) << (b & (sizeof(T) * 8 - 1)));
-    });
-  }
-};
-template <class T>
-struct Shr {
-  static void run(SubGroup& sg, const Inst& in) {
-    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a >> (b & (sizeof(T) * 8 - 1))); });
-  }
-};
-template <class T>
-struct Sar {
-  static void run(SubGroup& sg, const Inst& in) {
-    using S = std::make_signed_t<T>;
-    binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(S(a) >> (b & (sizeof(T) * 8 - 1))); });
-  }
-};
 template <class T>
 struct And {
   static void run(SubGroup& sg, const Inst& in) {
@@ -182,9 +157,6 @@ void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
 }  // namespace
 
 void registerBitwiseOps(OpTable& t) {
-  t.core[uint32_t(Op::OpShiftLeftLogical)] = &lowerInt<Shl, 2>;
-  t.core[uint32_t(Op::OpShiftRightLogical)] = &lowerInt<Shr, 2>;
-  t.core[uint32_t(Op::OpShiftRightArithmetic)] = &lowerInt<Sar, 2>;
   t.core[uint32_t(Op::OpBitwiseAnd)] = &lowerInt<And, 2>;
   t.core[uint32_t(Op::OpBitwiseOr)] = &lowerInt<Or, 2>;
   t.core[uint32_t(Op::OpBitwiseXor)] = &lowerInt<Xor, 2>;

@@ -86,6 +86,12 @@ struct Switch {
 };
 
 void functionCall(SubGroup& sg, const Inst& in) {
+  // OpenCL C has no recursion, but a module may: the explicit call stack stays bounded.
+  if (sg.frames.size() > kMaxCallDepth) [[unlikely]] {
+    sg.fatal(in, "stack-overflow",
+             fmt::format("call depth exceeds {} nested calls (recursion?)", kMaxCallDepth));
+    return;
+  }
   const LoweredKernel& k = *sg.wg->launch->kernel;
   const LoweredFunction& f = k.functions[in.aux];
   const uint32_t* args = sg.extra + in.b;

@@ -29,14 +29,10 @@ const char* builtinName(bool write) {
 // writes; cl_intel_subgroup_local_block_io: local pointers 16-byte aligned for both.
 uint32_t requiredAlignment(Space s, bool write) { return write || s == Space::Local ? 16 : 4; }
 
-// "byte offset 4 of arg0 (global memory)", as access diagnostics name places.
+// "byte offset 4 of argument 0 (p) (global memory, 64 bytes)", as access diagnostics
+// name places.
 std::string describePointer(const SubGroup& sg, uint64_t p) {
-  const Space s = pointerSpace(p);
-  const MemoryMap& mem = *sg.wg->launch->memory;
-  if (s == Space::Invalid || pointerRegion(p) >= mem.regions(s).size())
-    return fmt::format("address 0x{:016x}", p);
-  return fmt::format("byte offset {} of {} ({} memory)", pointerOffset(p),
-                     mem.regions(s)[pointerRegion(p)].name, spaceName(s));
+  return describeLocation(*sg.wg->launch->memory, p);
 }
 
 void checkAlignment(SubGroup& sg, const Inst& in, uint64_t p, bool write) {
@@ -100,7 +96,7 @@ void blockAccess(SubGroup& sg, const Inst& in) {
   AccessError firstErr = AccessError::Ok;
   sg.forActive([&](uint32_t l) {
     for (uint32_t k = 0; k < comps; ++k) {
-      const uint64_t at = p + (uint64_t(k) * max + l) * sizeof(T);
+      const uint64_t at = offsetPointer(p, int64_t((uint64_t(k) * max + l) * sizeof(T)));
       T* v = data + size_t(l) * n + k;
       uint8_t* mem = sg.resolve(at, l, sizeof(T), Write, err);
       if (!mem) {

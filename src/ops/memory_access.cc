@@ -30,8 +30,9 @@ struct Load : CheckedDispatch<Load<N>> {
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
     if (const uint8_t* base = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
+      const uintptr_t origin = hostOrigin(base);
       for (uint32_t l = 0; l < sg.width; ++l)
-        std::memcpy(r + size_t(l) * bytes, base + (ptr[l] & kOffsetMask), bytes);
+        std::memcpy(r + size_t(l) * bytes, hostAddress(origin, ptr[l]), bytes);
       if constexpr (Checked) checkUniform(sg, in, ptr, base, bytes);
       return;
     }
@@ -45,7 +46,7 @@ struct Load : CheckedDispatch<Load<N>> {
         std::memset(r + size_t(l) * bytes, 0, bytes);
         return;
       }
-      if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
+      if (ptr[l] & (in.aux - 1)) misaligned.set(l);  // the offset bias is aligned
       std::memcpy(r + size_t(l) * bytes, src, bytes);
       if constexpr (Checked)
         if (uninitializedBytes(sg, ptr[l], src, bytes)) uninitialized.set(l);
@@ -63,8 +64,7 @@ struct Load : CheckedDispatch<Load<N>> {
     if (pointerSpace(ptr[0]) != Space::Local) return;
     LaneMask uninitialized;
     for (uint32_t l = 0; l < sg.width; ++l)
-      if (uninitializedBytes(sg, ptr[l], base + (ptr[l] & kOffsetMask), bytes))
-        uninitialized.set(l);
+      if (uninitializedBytes(sg, ptr[l], base + offsetBits(ptr[l]), bytes)) uninitialized.set(l);
     if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
   }
 };
@@ -76,8 +76,9 @@ struct Store {
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
     if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
+      const uintptr_t origin = hostOrigin(base);
       for (uint32_t l = 0; l < sg.width; ++l)
-        std::memcpy(base + (ptr[l] & kOffsetMask), v + size_t(l) * bytes, bytes);
+        std::memcpy(hostAddress(origin, ptr[l]), v + size_t(l) * bytes, bytes);
       return;
     }
     LaneMask failed, misaligned;
@@ -89,7 +90,7 @@ struct Store {
         firstErr = err;
         return;
       }
-      if (pointerOffset(ptr[l]) & (in.aux - 1)) misaligned.set(l);
+      if (ptr[l] & (in.aux - 1)) misaligned.set(l);    // the offset bias is aligned
       std::memcpy(dst, v + size_t(l) * bytes, bytes);  // resolve() marked it written
     });
     if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, true);
@@ -173,53 +174,87 @@ void lowerVariable(Lowerer& lw, const spirv::Instruction& inst) {
   }
 }
 
-// extra at in.aux: [count, (indexReg, indexBytes, stride)*]; in.a: base; in.b: the
-// constant byte offset (low 32 bits), in.c: its high bits.
-template <bool Dynamic>
-void accessChain(SubGroup& sg, const Inst& in) {
-  uint64_t* r = sg.reg<uint64_t>(in.r);
-  const uint64_t* base = sg.reg<uint64_t>(in.a);
-  const int64_t constant = int64_t(uint64_t(in.b) | (uint64_t(in.c) << 32));
-  if constexpr (!Dynamic) {
-    sg.forActive([&](uint32_t l) { r[l] = base[l] + constant; });
-  } else {
-    const uint32_t* p = sg.extra + in.aux;
-    const uint32_t count = p[0];
-    sg.forActive([&](uint32_t l) {
-      int64_t offset = constant;
-      for (uint32_t k = 0; k < count; ++k) {
-        const uint32_t* q = p + 1 + 3 * k;
-        const uint8_t* idx = sg.regs + q[0] + size_t(l) * q[1];
-        int64_t i = 0;
-        switch (q[1]) {  // indices are signed
-          case 1:
-            i = int8_t(idx[0]);
-            break;
-          case 2: {
-            int16_t v;
-            std::memcpy(&v, idx, 2);
-            i = v;
-            break;
-          }
-          case 4: {
-            int32_t v;
-            std::memcpy(&v, idx, 4);
-            i = v;
-            break;
-          }
-          default:
-            std::memcpy(&i, idx, 8);
-            break;
-        }
-        offset += i * int64_t(q[2]);
-      }
-      r[l] = base[l] + uint64_t(offset);
-    });
+// Access chains move a pointer within its object (src/memory.h): the space and region
+// bits never change, and offsets too far for the pointer saturate. The handlers add
+// plainly per lane (the common case: a valid pointer moving a little) and check once per
+// instruction, with plainSumsExact, that this equalled offsetPointer; otherwise they
+// recompute every lane exactly, index times stride and sums clamped to kDeltaLimit.
+//
+// extra at in.aux: [count, (indexReg, indexBytes, strideLo, strideHi)*]; in.a: base;
+// in.b, in.c: the low and high words of the constant byte offset (a clamped delta).
+constexpr uint32_t kIndexWords = 4;
+// A plain sum needs an exact delta below 2^63: the constant is within kDeltaLimit (2^61),
+// and accessChain1 runs for strides below 2^31, where an index of up to 32 bits times
+// the stride stays below 2^62 (64-bit indices are checked with the multiply's overflow).
+constexpr uint64_t kPlainStrideLimit = uint64_t(1) << 31;
+
+int64_t constantDelta(const Inst& in) { return int64_t(uint64_t(in.b) | (uint64_t(in.c) << 32)); }
+
+// Index `k`'s register value of lane `l`, sign-extended (indices are signed).
+int64_t indexValue(const SubGroup& sg, const uint32_t* q, uint32_t l) {
+  const uint8_t* idx = sg.regs + q[0] + size_t(l) * q[1];
+  switch (q[1]) {
+    case 1:
+      return int8_t(idx[0]);
+    case 2: {
+      int16_t v;
+      std::memcpy(&v, idx, 2);
+      return v;
+    }
+    case 4: {
+      int32_t v;
+      std::memcpy(&v, idx, 4);
+      return v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, idx, 8);
+      return v;
+    }
   }
 }
 
-// The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i.
-// extra at in.aux: [1, indexReg, indexBytes, stride].
+// The exact byte delta of lane `l`'s dynamic indices plus the constant.
+int64_t exactDelta(const SubGroup& sg, const Inst& in, uint32_t l) {
+  const uint32_t* p = sg.extra + in.aux;
+  int64_t delta = constantDelta(in);
+  for (uint32_t k = 0; k < p[0]; ++k) {
+    const uint32_t* q = p + 1 + kIndexWords * k;
+    const int64_t stride = int64_t(q[2] | (uint64_t(q[3]) << 32));
+    delta = addDeltas(delta, scaledIndex(indexValue(sg, q, l), stride));
+  }
+  return delta;
+}
+
+// The slow path of every access chain: each active lane exactly.
+void exactAccessChain(SubGroup& sg, const Inst& in, bool dynamic) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  sg.forActive([&](uint32_t l) {
+    r[l] = offsetPointer(base[l], dynamic ? exactDelta(sg, in, l) : constantDelta(in));
+  });
+}
+
+// Constant indices only (struct members, constant array indices).
+void constantAccessChain(SubGroup& sg, const Inst& in) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  const uint64_t constant = uint64_t(constantDelta(in));
+  uint64_t moved = 0;
+  sg.forActive([&](uint32_t l) {
+    const uint64_t b = base[l], v = b + constant;
+    moved |= b ^ v;
+    r[l] = v;
+  });
+  if (!plainSumsExact(moved)) [[unlikely]]
+    exactAccessChain(sg, in, false);
+}
+
+// Several dynamic indices, or a stride too large for accessChain1.
+void dynamicAccessChain(SubGroup& sg, const Inst& in) { exactAccessChain(sg, in, true); }
+
+// The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i, with a
+// stride below kPlainStrideLimit.
 template <class I>
 void accessChain1(SubGroup& sg, const Inst& in) {
   uint64_t* r = sg.reg<uint64_t>(in.r);
@@ -227,8 +262,42 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   const uint32_t* p = sg.extra + in.aux;
   const I* idx = sg.reg<I>(p[1]);
   const int64_t stride = p[3];
-  const uint64_t constant = uint64_t(in.b) | (uint64_t(in.c) << 32);
-  sg.forActive([&](uint32_t l) { r[l] = base[l] + constant + uint64_t(int64_t(idx[l]) * stride); });
+  const uint64_t constant = uint64_t(constantDelta(in));
+  uint64_t moved = 0;
+  bool overflow = false;
+  sg.forActive([&](uint32_t l) {
+    const uint64_t b = base[l];
+    int64_t scaled;
+    if constexpr (sizeof(I) == 8) {
+      if (__builtin_mul_overflow(int64_t(idx[l]), stride, &scaled)) [[unlikely]]
+        overflow = true;
+    } else {
+      scaled = int64_t(idx[l]) * stride;  // exact: |idx| < 2^31, stride < kPlainStrideLimit
+    }
+    const uint64_t v = b + constant + uint64_t(scaled);
+    moved |= b ^ v;
+    r[l] = v;
+  });
+  if (!plainSumsExact(moved) || overflow) [[unlikely]]
+    exactAccessChain(sg, in, true);
+}
+
+ExecFn pickAccessChain(const std::vector<uint32_t>& dynamic) {
+  if (dynamic[0] == 0) return &constantAccessChain;
+  const uint64_t stride = dynamic[3] | (uint64_t(dynamic[4]) << 32);
+  if (dynamic[0] > 1 || stride >= kPlainStrideLimit) return &dynamicAccessChain;
+  switch (dynamic[2]) {
+    case 1:
+      return &accessChain1<int8_t>;
+    case 2:
+      return &accessChain1<int16_t>;
+    case 4:
+      return &accessChain1<int32_t>;
+    case 8:
+      return &accessChain1<int64_t>;
+    default:
+      return &dynamicAccessChain;
+  }
 }
 
 // Walks the indices of (Ptr)AccessChain: constant indices fold into one offset.
@@ -245,11 +314,11 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
                   : it.size == 2 ? int16_t(v)
                   : it.size == 1 ? int8_t(v)
                                  : int64_t(v);
-      constant += s * int64_t(stride);
+      constant = addDeltas(constant, scaledIndex(s, int64_t(stride)));
       return;
     }
-    dynamic.insert(dynamic.end(),
-                   {lw.reg(index), uint32_t(lw.typeOfValue(index).size), uint32_t(stride)});
+    dynamic.insert(dynamic.end(), {lw.reg(index), uint32_t(lw.typeOfValue(index).size),
+                                   uint32_t(stride), uint32_t(stride >> 32)});
     ++dynamic[0];
   };
   size_t first = 1;
@@ -261,7 +330,7 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
     const spirv::Type& t = lw.type(type);
     if (t.kind == TypeKind::Struct) {
       uint64_t member = lw.constantValue(inst.operands[k]);
-      constant += int64_t(t.memberOffsets.at(member));
+      constant = addDeltas(constant, int64_t(t.memberOffsets.at(member)));
       type = t.members.at(member);
     } else {
       type = t.element;
@@ -270,26 +339,7 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
   }
   uint32_t b = lw.reg(base);
   uint32_t at = dynamic[0] ? lw.addExtra(dynamic) : 0;
-  ExecFn fn = dynamic[0] ? &accessChain<true> : &accessChain<false>;
-  if (dynamic[0] == 1) {
-    switch (dynamic[2]) {
-      case 1:
-        fn = &accessChain1<int8_t>;
-        break;
-      case 2:
-        fn = &accessChain1<int16_t>;
-        break;
-      case 4:
-        fn = &accessChain1<int32_t>;
-        break;
-      case 8:
-        fn = &accessChain1<int64_t>;
-        break;
-      default:
-        break;
-    }
-  }
-  Inst& in = lw.emit(inst, fn);
+  Inst& in = lw.emit(inst, pickAccessChain(dynamic));
   in.a = b;
   in.b = uint32_t(uint64_t(constant));
   in.c = uint32_t(uint64_t(constant) >> 32);

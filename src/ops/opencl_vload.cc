@@ -35,9 +35,13 @@ struct Addressing {
   }
 };
 
+// The offset is a size_t: unsigned, so a huge one saturates above (src/memory.h).
 uint64_t addressOf(const SubGroup& sg, const Inst& in, uint32_t l, const Addressing& ad) {
-  uint64_t offset = ad.offset32 ? sg.reg<uint32_t>(in.a)[l] : sg.reg<uint64_t>(in.a)[l];
-  return sg.reg<uint64_t>(in.b)[l] + offset * ad.step * ad.memBytes;
+  const uint64_t offset = ad.offset32 ? sg.reg<uint32_t>(in.a)[l] : sg.reg<uint64_t>(in.a)[l];
+  const int64_t delta = offset > uint64_t(kDeltaLimit)
+                            ? kDeltaLimit
+                            : scaledIndex(int64_t(offset), int64_t(ad.step) * ad.memBytes);
+  return offsetPointer(sg.reg<uint64_t>(in.b)[l], delta);
 }
 
 // Resolves lane accesses and reports the failed ones, one diagnostic per error kind.

@@ -24,7 +24,7 @@ class StringReads {
 
   bool read(uint32_t lane, uint64_t p, std::string& out) {
     out.clear();
-    for (uint64_t at = p;; ++at) {
+    for (uint64_t at = p;; at = offsetPointer(at, 1)) {
       AccessError e = AccessError::Ok;
       const uint8_t* c = sg_.resolve(at, lane, 1, false, e);
       if (!c) {
