@@ -92,16 +92,12 @@ cl_context clCreateContextFromType(const cl_context_properties* properties,
 
 cl_int clRetainContext(cl_context context) {
   _cl_context* c = validContext(context);
-  if (!c) return CL_INVALID_CONTEXT;
-  retain(c);
-  return CL_SUCCESS;
+  return c && retainHandle(c) ? CL_SUCCESS : CL_INVALID_CONTEXT;
 }
 
 cl_int clReleaseContext(cl_context context) {
   _cl_context* c = validContext(context);
-  if (!c) return CL_INVALID_CONTEXT;
-  release(c);
-  return CL_SUCCESS;
+  return c && releaseHandle(c) ? CL_SUCCESS : CL_INVALID_CONTEXT;
 }
 
 cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,

@@ -146,16 +146,12 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
 
 cl_int clRetainEvent(cl_event event) {
   _cl_event* e = validEvent(event);
-  if (!e) return CL_INVALID_EVENT;
-  retain(e);
-  return CL_SUCCESS;
+  return e && retainHandle(e) ? CL_SUCCESS : CL_INVALID_EVENT;
 }
 
 cl_int clReleaseEvent(cl_event event) {
   _cl_event* e = validEvent(event);
-  if (!e) return CL_INVALID_EVENT;
-  release(e);
-  return CL_SUCCESS;
+  return e && releaseHandle(e) ? CL_SUCCESS : CL_INVALID_EVENT;
 }
 
 cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,

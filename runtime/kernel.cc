@@ -68,12 +68,17 @@ uint32_t kernelSubGroupSize(const _cl_kernel* k) {
   return k->executable->subGroupSizeFor(k->entry->name, knobs().subGroupSize);
 }
 
+uint64_t localMemoryBytes(uint64_t staticBytes, const std::vector<KernelArg>& args) {
+  uint64_t total = staticBytes;
+  for (const KernelArg& a : args)
+    if (a.kind == KernelArg::Kind::Local && __builtin_add_overflow(total, a.localBytes, &total))
+      return UINT64_MAX;
+  return total;
+}
+
 uint64_t kernelLocalBytes(_cl_kernel* k) {
   std::lock_guard<std::mutex> lock(k->mutex);
-  uint64_t total = k->staticLocalBytes;
-  for (const KernelArg& a : k->args)
-    if (a.kind == KernelArg::Kind::Local) total += a.localBytes;
-  return total;
+  return localMemoryBytes(k->staticLocalBytes, k->args);
 }
 
 uint32_t compileNumSubGroups(const _cl_kernel* k) {
@@ -131,16 +136,12 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
 
 cl_int clRetainKernel(cl_kernel kernel) {
   _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
-  if (!k) return CL_INVALID_KERNEL;
-  retain(k);
-  return CL_SUCCESS;
+  return k && retainHandle(k) ? CL_SUCCESS : CL_INVALID_KERNEL;
 }
 
 cl_int clReleaseKernel(cl_kernel kernel) {
   _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
-  if (!k) return CL_INVALID_KERNEL;
-  release(k);
-  return CL_SUCCESS;
+  return k && releaseHandle(k) ? CL_SUCCESS : CL_INVALID_KERNEL;
 }
 
 cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void* arg_value) {

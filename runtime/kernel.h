@@ -57,6 +57,10 @@ uint32_t kernelSubGroupSize(const _cl_kernel* k);
 // Bytes of local memory a launch needs with the current arguments.
 uint64_t kernelLocalBytes(_cl_kernel* k);
 
+// The kernel's own local variables plus its local-pointer arguments, saturating at
+// UINT64_MAX (the sizes are the application's: several huge ones must not wrap around).
+uint64_t localMemoryBytes(uint64_t staticBytes, const std::vector<KernelArg>& args);
+
 // The kernel's SubgroupsPerWorkgroup (CL_KERNEL_COMPILE_NUM_SUB_GROUPS), or 0.
 uint32_t compileNumSubGroups(const _cl_kernel* k);
 

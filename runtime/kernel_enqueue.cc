@@ -9,12 +9,21 @@
 // report for kernels that fault, and waits on the event then fail with
 // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST as the spec requires. Error diagnostics
 // of a launch that ran to the end (an out-of-bounds read, say) leave it CL_COMPLETE.
+//
+// A launch that runs out of memory ends the same way, with the reason in the
+// diagnostics: beyond SPVSIM_MAX_MEMORY (the simulator refuses or stops it), or when
+// the host has no more (std::bad_alloc). The spec's code for "a failure to allocate
+// resources required by the OpenCL implementation on the device" is
+// CL_OUT_OF_RESOURCES, and the simulated device's memory is what a launch allocates.
+#include <fmt/format.h>
+
 #include <cstdio>
-#include <limits>
 #include <mutex>
+#include <new>
 
 #include "runtime/kernel.h"
 #include "runtime/knobs.h"
+#include "runtime/ndrange.h"
 #include "runtime/program_api.h"
 #include "runtime/queue.h"
 #include "spirv/error.h"
@@ -74,6 +83,15 @@ void reportDiagnostics(const std::vector<Diagnostic>& diagnostics) {
   }
 }
 
+// A launch that produced no result: one error diagnostic saying why.
+void reportFailure(const std::string& kernel, const std::string& kind, const std::string& message) {
+  Diagnostic d;
+  d.kind = kind;
+  d.message = message;
+  d.kernel = kernel;
+  reportDiagnostics({d});
+}
+
 std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
   std::vector<ArgBinding> out;
   for (const KernelArg& a : args) {
@@ -104,15 +122,18 @@ cl_int runLaunch(const Launch& l) {
   options.instructionBudget = knobs().instructionBudget;
   options.checkRaces = knobs().checkRaces;
   options.checkUninitialized = knobs().checkUninitialized;
+  options.maxMemory = knobs().maxMemory;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
-  } catch (const Error& e) {  // checked at enqueue time; kept as a diagnostic if not
-    Diagnostic d;
-    d.kind = e.kind();
-    d.message = e.what();
-    d.kernel = l.kernel;
-    reportDiagnostics({d});
+  } catch (const Error& e) {  // a limit such as SPVSIM_MAX_MEMORY; the rest is checked
+    reportFailure(l.kernel, e.kind(), e.what());  // at enqueue time
+    return kAbortedStatus;
+  } catch (const std::bad_alloc&) {
+    reportFailure(l.kernel, "out-of-memory",
+                  fmt::format("the host ran out of memory for the launch of {} (SPVSIM_MAX_MEMORY "
+                              "is {} bytes)",
+                              l.kernel, knobs().maxMemory));
     return kAbortedStatus;
   }
   if (!result.printfOutput.empty()) {
@@ -137,55 +158,6 @@ cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
   return CL_SUCCESS;
 }
 
-// The local size the kernel dictates when the application gives none: its
-// reqd_work_group_size, or its SubgroupsPerWorkgroup whole sub-groups; else spvsim picks
-// (divisors of the global size, so uniform).
-void impliedLocalSize(const _cl_kernel* k, NDRange& r) {
-  if (const spirv::ExecutionMode* reqd = requiredWorkGroupSize(k)) {
-    for (uint32_t d = 0; d < 3; ++d) r.local[d] = reqd->literals[d];
-    r.localGiven = true;
-  } else if (const uint32_t n = compileNumSubGroups(k)) {
-    r.local = {uint64_t(n) * kernelSubGroupSize(k), 1, 1};
-    r.localGiven = true;
-  }
-}
-
-cl_int checkLocalSize(const _cl_kernel* k, const NDRange& r) {
-  uint64_t items = 1;
-  for (uint32_t d = 0; d < 3; ++d) {
-    if (r.local[d] == 0 || (d >= r.dims && r.local[d] != 1)) return CL_INVALID_WORK_GROUP_SIZE;
-    if (r.local[d] > deviceCaps().maxWorkGroupSize) return CL_INVALID_WORK_ITEM_SIZE;
-    items *= r.local[d];
-  }
-  if (items > deviceCaps().maxWorkGroupSize) return CL_INVALID_WORK_GROUP_SIZE;
-  if (const spirv::ExecutionMode* reqd = requiredWorkGroupSize(k))
-    for (uint32_t d = 0; d < 3; ++d)
-      if (r.local[d] != reqd->literals[d]) return CL_INVALID_WORK_GROUP_SIZE;
-  const uint64_t width = kernelSubGroupSize(k);
-  if (const uint32_t n = compileNumSubGroups(k); n && (items + width - 1) / width != n)
-    return CL_INVALID_WORK_GROUP_SIZE;
-  if (k->uniformWorkGroups)
-    for (uint32_t d = 0; d < r.dims; ++d)
-      if (r.global[d] % r.local[d] != 0) return CL_INVALID_WORK_GROUP_SIZE;
-  return CL_SUCCESS;
-}
-
-cl_int makeRange(const _cl_kernel* k, cl_uint dims, const size_t* offset, const size_t* global,
-                 const size_t* local, Launch& l) {
-  NDRange& r = l.range;
-  r.dims = dims;
-  for (cl_uint d = 0; d < dims; ++d) {
-    r.global[d] = global[d];
-    r.offset[d] = offset ? offset[d] : 0;
-    if (r.offset[d] > std::numeric_limits<size_t>::max() - r.global[d])
-      return CL_INVALID_GLOBAL_OFFSET;
-    if (local) r.local[d] = local[d];
-  }
-  r.localGiven = local != nullptr;
-  if (!local) impliedLocalSize(k, r);
-  return r.localGiven ? checkLocalSize(k, r) : CL_SUCCESS;
-}
-
 cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const size_t* offset,
                      const size_t* global, const size_t* local, cl_command_type type,
                      cl_uint numWait, const cl_event* waitList, cl_event* event) {
@@ -202,10 +174,14 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   l.empty = !global;
   for (cl_uint d = 0; global && d < dims; ++d) l.empty |= global[d] == 0;
   if (!l.empty) {
-    if (cl_int err = makeRange(k, dims, offset, global, local, l)) return err;
-    uint64_t localBytes = k->staticLocalBytes;
-    for (const KernelArg& a : l.args) localBytes += a.localBytes;
-    if (localBytes > deviceCaps().localMemSize) return CL_OUT_OF_RESOURCES;
+    if (cl_int err = makeRange(k, dims, offset, global, local, l.range)) return err;
+    // clSetKernelArg takes any non-zero local size (its only local error is
+    // CL_INVALID_ARG_SIZE for 0); the launch then cannot run: clEnqueueNDRangeKernel's
+    // CL_OUT_OF_RESOURCES, "a failure to queue the execution instance of kernel ...
+    // because of insufficient resources needed to execute the kernel", the spec's
+    // example being "insufficient resources such as registers or local memory".
+    if (localMemoryBytes(k->staticLocalBytes, l.args) > deviceCaps().localMemSize)
+      return CL_OUT_OF_RESOURCES;
   }
   return enqueue(queue, type, numWait, waitList, event, [l] { return runLaunch(l); });
 }

@@ -1,9 +1,14 @@
 #include "runtime/knobs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
+
+#include "src/memory_limit.h"
+#include "src/program.h"
 
 namespace spvsim::rt {
 namespace {
@@ -20,6 +25,18 @@ uint64_t envNumber(const char* name, uint64_t lo, uint64_t hi, uint64_t fallback
     return fallback;
   }
   return v;
+}
+
+// The byte count (parseByteCount) in environment variable `name`, or `fallback`.
+uint64_t envBytes(const char* name, uint64_t fallback) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  if (uint64_t bytes = parseByteCount(text)) return bytes;
+  std::fprintf(stderr,
+               "spvsim: ignoring %s=%s (expected a positive number of bytes, optionally with a "
+               "K, M or G suffix)\n",
+               name, text);
+  return fallback;
 }
 
 // SPVSIM_CHECKS: a comma-separated list of checker names.
@@ -46,6 +63,7 @@ Knobs readKnobs() {
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
   k.threads = static_cast<unsigned>(envNumber("SPVSIM_THREADS", 0, 4096, 0));
   k.instructionBudget = envNumber("SPVSIM_INSTRUCTION_BUDGET", 1, ~0ull, 1ull << 30);
+  k.maxMemory = envBytes("SPVSIM_MAX_MEMORY", defaultMaxMemory());
   if (const char* d = std::getenv("SPVSIM_DIAGNOSTICS"); d && *d) k.diagnostics = d;
   readChecks(k);
   return k;

@@ -7,6 +7,12 @@
 //   SPVSIM_INSTRUCTION_BUDGET  sub-group instructions per work-group (default 2^30)
 //   SPVSIM_CHECKS          checkers to run, comma-separated: "races" (data races and
 //                          insufficient scope), "uninitialized" (default: none)
+//   SPVSIM_MAX_MEMORY      bytes of memory the simulator may allocate for one launch
+//                          (LaunchOptions::maxMemory), optionally with a K, M or G suffix
+//                          (powers of 1024), e.g. 512M; default: the simulator's
+//                          (spvsim::defaultMaxMemory()). A launch that needs more stops
+//                          with its event at CL_OUT_OF_RESOURCES and the reason in the
+//                          diagnostics (SPVSIM_DIAGNOSTICS).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +27,7 @@ struct Knobs {
   uint64_t instructionBudget = 1ull << 30;
   bool checkRaces = false;
   bool checkUninitialized = false;
+  uint64_t maxMemory = 0;  // SPVSIM_MAX_MEMORY, or the simulator's default
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

@@ -157,16 +157,13 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
 
 cl_int clRetainMemObject(cl_mem memobj) {
   _cl_mem* m = checked<_cl_mem>(memobj, Kind::Mem);
-  if (!m) return CL_INVALID_MEM_OBJECT;
-  retain(m);
-  return CL_SUCCESS;
+  return m && retainHandle(m) ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
 }
 
 cl_int clReleaseMemObject(cl_mem memobj) {
+  // Commands that still use it hold references of their own.
   _cl_mem* m = checked<_cl_mem>(memobj, Kind::Mem);
-  if (!m) return CL_INVALID_MEM_OBJECT;
-  release(m);  // commands that still use it hold their own references
-  return CL_SUCCESS;
+  return m && releaseHandle(m) ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
 }
 
 cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,

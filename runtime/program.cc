@@ -228,16 +228,12 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
 
 cl_int clRetainProgram(cl_program program) {
   _cl_program* p = checked<_cl_program>(program, Kind::Program);
-  if (!p) return CL_INVALID_PROGRAM;
-  retain(p);
-  return CL_SUCCESS;
+  return p && retainHandle(p) ? CL_SUCCESS : CL_INVALID_PROGRAM;
 }
 
 cl_int clReleaseProgram(cl_program program) {
   _cl_program* p = checked<_cl_program>(program, Kind::Program);
-  if (!p) return CL_INVALID_PROGRAM;
-  release(p);
-  return CL_SUCCESS;
+  return p && releaseHandle(p) ? CL_SUCCESS : CL_INVALID_PROGRAM;
 }
 
 cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,

@@ -126,7 +126,10 @@ BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failur
     r.executable = std::move(program);
     return r;
   } catch (const Error& e) {
-    return failed(failure, logLine(e));
+    // Program-scope variables beyond the memory limit: device memory the build cannot
+    // allocate, "CL_OUT_OF_RESOURCES if there is a failure to allocate resources
+    // required by the OpenCL implementation on the device" (clBuildProgram, clLinkProgram).
+    return failed(e.kind() == "out-of-memory" ? CL_OUT_OF_RESOURCES : failure, logLine(e));
   }
 }
 

@@ -109,16 +109,13 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
 
 cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   _cl_command_queue* q = validQueue(command_queue);
-  if (!q) return CL_INVALID_COMMAND_QUEUE;
-  retain(q);
-  return CL_SUCCESS;
+  return q && retainHandle(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
 }
 
 cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
+  // Commands already queued still run (the worker outlives the object).
   _cl_command_queue* q = validQueue(command_queue);
-  if (!q) return CL_INVALID_COMMAND_QUEUE;
-  release(q);  // commands already queued still run (the worker outlives the object)
-  return CL_SUCCESS;
+  return q && releaseHandle(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
 }
 
 cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,

@@ -116,8 +116,10 @@ _cl_event* submit(_cl_command_queue* q, cl_command_type type, cl_uint numWait,
                   const cl_event* waitList, std::function<cl_int()> run, Ordering ordering) {
   QueueState& s = *q->state;
   bool profiling = q->props & CL_QUEUE_PROFILING_ENABLE;
-  _cl_event* e = newEvent(q->context, q, type, profiling, CL_SUBMITTED);  // queue's reference
-  retain(e);                                                              // caller's
+  // The new event's reference is the application's (handed out or released by
+  // enqueueOrdered); the queue holds one of its own until the command retired.
+  _cl_event* e = newEvent(q->context, q, type, profiling, CL_SUBMITTED);
+  retain(e);
   Command c{e, retained(numWait, waitList), {}, std::move(run)};
   // Hooks go on before the worker can see (and retire) the command.
   for (_cl_event* w : c.waits) wakeOnFinish(w, q->state);
@@ -196,13 +198,13 @@ cl_int enqueueOrdered(cl_command_queue queue, cl_command_type type, cl_uint numW
   // A blocking command whose wait list failed did not run: an unsuccessful enqueue,
   // which hands out no event (OpenCL 3.0, "event" of every clEnqueue*).
   if (blocking && waitFor(e) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) {
-    release(e);
+    releaseHandle(e);
     return CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   }
   if (event)
     *event = e;
   else
-    release(e);
+    releaseHandle(e);  // nobody has the handle: only the queue's reference keeps it
   return CL_SUCCESS;
 }
 

@@ -200,5 +200,26 @@ TEST(Robustness, EverySlotSurvivesNullAndGarbageArguments) {
   }
 }
 
+// Sizes no host allocation can have (a string length of SIZE_MAX, SPIR-V of 2^64 - 4
+// bytes) are the spec's CL_OUT_OF_HOST_MEMORY, "a failure to allocate resources
+// required by the OpenCL implementation on the host", not an exception unwinding into
+// the loader (runtime/guard.h).
+TEST(Robustness, ImpossibleHostAllocationsAreOutOfHostMemory) {
+  cl_device_id device = spvsimDevice();
+  cl_int err = CL_INVALID_VALUE;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  const char* source = "kernel void k() {}";
+  const size_t huge = SIZE_MAX;
+  err = CL_SUCCESS;
+  EXPECT_EQ(clCreateProgramWithSource(context, 1, &source, &huge, &err), nullptr);
+  EXPECT_EQ(err, CL_OUT_OF_HOST_MEMORY);
+  const uint32_t words[5] = {0x07230203, 0x00010000, 0, 1, 0};
+  err = CL_SUCCESS;
+  EXPECT_EQ(clCreateProgramWithIL(context, words, SIZE_MAX - 3, &err), nullptr);
+  EXPECT_EQ(err, CL_OUT_OF_HOST_MEMORY);
+  EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace spvsim::rt::test

@@ -67,8 +67,12 @@ class ProgramTest : public ::testing::Test {
     for (cl_kernel k : kernels_) clReleaseKernel(k);
     for (cl_program p : programs_) clReleaseProgram(p);
     for (cl_mem m : buffers_) clReleaseMemObject(m);
-    if (queue) EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
-    if (context) EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+    if (queue) {
+      EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
+    }
+    if (context) {
+      EXPECT_EQ(clReleaseContext(context), CL_SUCCESS);
+    }
   }
 
   const cl_icd_dispatch* icd() const { return dispatchOf(context); }
