@@ -122,7 +122,7 @@ void initialize(ArgValue& arg, std::string_view init) {
                    name));
 }
 
-ArgValue parseBuffer(std::string_view text) {
+ArgValue parseBuffer(std::string_view text, ArgMemory* memory) {
   const size_t open = text.find('[');
   const size_t close = text.find(']');
   if (open == std::string_view::npos || close == std::string_view::npos || close < open)
@@ -136,6 +136,7 @@ ArgValue parseBuffer(std::string_view text) {
   if (arg.count > kMaxBufferBytes / arg.type.size())
     fail(fmt::format("buffer of {} {} elements is larger than {} bytes", arg.count, arg.type.name(),
                      kMaxBufferBytes));
+  if (memory) memory->reserve(arg.count * arg.type.size(), "the buffer arguments");
   arg.bytes.assign(arg.count * arg.type.size(), 0);
   const std::string_view rest = trim(text.substr(close + 1));
   if (rest.empty()) return arg;
@@ -144,7 +145,7 @@ ArgValue parseBuffer(std::string_view text) {
   return arg;
 }
 
-ArgValue parseUnchecked(std::string_view spec) {
+ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   if (spec == "null") {
     ArgValue arg;
     arg.kind = ArgValue::Kind::Null;
@@ -158,7 +159,7 @@ ArgValue parseUnchecked(std::string_view spec) {
     fail("expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");
   }
   const std::string_view body = spec.substr(colon + 1);
-  if (head == "buffer") return parseBuffer(body);
+  if (head == "buffer") return parseBuffer(body, memory);
   if (head == "local") return parseLocal(body);
   if (head == "struct") return parseStruct(body);
   return parseValue(head, body);
@@ -166,13 +167,15 @@ ArgValue parseUnchecked(std::string_view spec) {
 
 }  // namespace
 
-ArgValue parseArgSpec(std::string_view spec) {
+ArgValue parseArgSpec(std::string_view spec, ArgMemory* memory) {
   try {
-    ArgValue arg = parseUnchecked(trim(spec));
+    ArgValue arg = parseUnchecked(trim(spec), memory);
     arg.text = std::string(spec);
     return arg;
   } catch (const Error& e) {
-    throw Error("invalid-argument", fmt::format("--arg '{}': {}", spec, e.what()));
+    const bool memoryError = e.kind() == "out-of-memory";
+    throw Error(memoryError ? e.kind() : "invalid-argument",
+                fmt::format("--arg '{}': {}", spec, e.what()));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/memory_limit.h"
 #include "tools/element_type.h"
 
 namespace spvsim::tools {
@@ -23,6 +24,21 @@ struct ArgValue {
 
   bool isPointerKind() const { return kind != Kind::Value; }
   bool isStruct() const { return !structName.empty(); }
+};
+
+// The host memory the arguments' buffers take, counted against --max-memory before each
+// buffer is allocated (a launch's own memory is counted by the simulator, against what
+// is left: launchOptions).
+struct ArgMemory {
+  uint64_t limit = ~uint64_t(0);
+  uint64_t used = 0;
+
+  // Throws Error("out-of-memory") when `bytes` more would pass the limit.
+  void reserve(uint64_t bytes, const std::string& what) {
+    checkMemory(addBytes(used, bytes), limit, what);
+    used += bytes;
+  }
+  uint64_t left() const { return limit - used; }
 };
 
 }  // namespace spvsim::tools

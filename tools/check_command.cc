@@ -9,6 +9,7 @@
 
 #include "spirv/error.h"
 #include "src/diagnostics.h"
+#include "src/memory_limit.h"
 #include "src/program.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
@@ -57,7 +58,7 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
 
 Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
   Run run{c, {}, p.args};
-  LaunchOptions lo = launchOptions(o);
+  LaunchOptions lo = launchOptions(o, p);
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
@@ -151,8 +152,14 @@ namespace {
 
 int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch p = prepareLaunch(options, err);
+  const std::vector<Config> configs = configsFor(options, p);
+  // Every run keeps its own copy of the buffers until they are compared.
+  checkMemory(
+      mulBytes(p.argumentBytes, configs.size() + 1), p.maxMemory,
+      fmt::format("the buffers of {} runs (check keeps every run's results)", configs.size()));
+  p.argumentBytes *= configs.size() + 1;
   std::vector<Run> runs;
-  for (const Config& c : configsFor(options, p)) runs.push_back(runOnce(options, p, c));
+  for (const Config& c : configs) runs.push_back(runOnce(options, p, c));
   bool errors = false;
   const std::vector<std::string> diagnostics = reportDiagnostics(runs, err, errors);
   errors |= compareRuns(runs, err);

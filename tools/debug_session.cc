@@ -42,7 +42,7 @@ std::string shortRegionName(const std::string& name) {
 DebugSession::DebugSession(PreparedLaunch launch, const RunOptions& options, std::ostream& out)
     : launch_(std::move(launch)), out_(out) {
   std::vector<ArgBinding> args = bindings(launch_.args);
-  LaunchOptions lo = launchOptions(options);
+  LaunchOptions lo = launchOptions(options, launch_);
   lo.checkRaces = false;  // its happens-before model runs work-groups one after another
   state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range, args, lo);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());

@@ -46,6 +46,9 @@ constexpr const char* kRunOptions = R"(Options:
   --threads N              host threads for work-groups (default 0: all cores)
   --instruction-budget N   sub-group instructions one work-group may execute before an
                            instruction-budget error (default 2^30)
+  --max-memory BYTES       host memory the argument buffers and the launch may take
+                           (K, M, G suffixes; default: half the physical memory); more is
+                           an out-of-memory error before anything is allocated
   --schedule POLICY        how sub-groups of a work-group interleave: round-robin (default)
                            or random[:SEED] (a seeded random pick at every switch point)
   --check-uninitialized    report reads of private or local memory that was never written

@@ -27,7 +27,8 @@ void loadProgram(PreparedLaunch& launch, const std::string& path, const RunOptio
   launch.build =
       readKernel(path, debug ? debugBuildOptions(o.buildOptions) : o.buildOptions, !o.noCache);
   err << launch.build.log;
-  launch.program = Program::load(std::move(launch.build.words));
+  launch.program =
+      Program::load(std::move(launch.build.words), {}, o.maxMemory.value_or(defaultMaxMemory()));
   launch.build.words.clear();
   err << repairWarnings(launch.program->module());
 }
@@ -58,7 +59,10 @@ NDRange rangeFromOptions(const RunOptions& o) {
 
 PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile compile) {
   PreparedLaunch launch;
-  for (const std::string& spec : o.args) launch.args.push_back(parseArgSpec(spec));
+  ArgMemory memory{o.maxMemory.value_or(defaultMaxMemory())};
+  for (const std::string& spec : o.args) launch.args.push_back(parseArgSpec(spec, &memory));
+  launch.maxMemory = memory.limit;
+  launch.argumentBytes = memory.used;
   loadProgram(launch, o.input, o, compile, err);
   const spirv::Module& module = launch.program->module();
   const spirv::EntryPoint& ep = chooseKernel(module, o.kernel);
@@ -83,7 +87,10 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   const spirv::EntryPoint& ep = chooseKernel(module, setup.kernel);
   launch.kernel = ep.name;
   const std::vector<ParamInfo> params = describeParams(module, ep);
-  launch.args = sim.readArguments(params);
+  ArgMemory memory{o.maxMemory.value_or(defaultMaxMemory())};
+  launch.args = sim.readArguments(params, &memory);
+  launch.maxMemory = memory.limit;
+  launch.argumentBytes = memory.used;
   validateArgs(ep.name, params, launch.args);
   err << argumentWarnings(params, launch.args);
   launch.range.dims = 3;
@@ -147,8 +154,10 @@ std::vector<ArgBinding> bindings(std::vector<ArgValue>& args) {
   return out;
 }
 
-LaunchOptions launchOptions(const RunOptions& o) {
+LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
   LaunchOptions options;
+  options.maxMemory = launch.maxMemory;
+  options.argumentMemory = launch.argumentBytes;
   if (o.subGroupSize) options.subGroupSize = *o.subGroupSize;
   if (o.threads) options.threads = *o.threads;
   if (o.instructionBudget) options.instructionBudget = *o.instructionBudget;

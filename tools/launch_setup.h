@@ -23,6 +23,8 @@ struct PreparedLaunch {
   std::string kernel;
   NDRange range;
   std::vector<ArgValue> args;  // buffers hold the storage the launch reads and writes
+  uint64_t maxMemory = 0;      // --max-memory, or the default: the buffers and the launch
+  uint64_t argumentBytes = 0;  // what the buffers in `args` take of it
 };
 
 // How the kernel is compiled when it is OpenCL C.
@@ -59,6 +61,8 @@ class JsonReport {
   std::string path_;
   std::ofstream file_;
 };
-LaunchOptions launchOptions(const RunOptions& options);
+// The launch's options from the command line; the argument buffers count against its
+// memory limit (--max-memory).
+LaunchOptions launchOptions(const RunOptions& options, const PreparedLaunch& launch);
 
 }  // namespace spvsim::tools

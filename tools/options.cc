@@ -7,6 +7,7 @@
 #include <set>
 
 #include "spirv/error.h"
+#include "src/memory_limit.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
@@ -24,6 +25,17 @@ uint64_t number(std::string_view option, std::string_view text, uint64_t min, ui
   if (!parseUnsigned(text, value) || value < min || value > max)
     fail(fmt::format("{} '{}' is not a number in {}..{}", option, text, min, max));
   return value;
+}
+
+// BYTES with an optional K, M or G suffix (powers of 1024).
+uint64_t byteCount(std::string_view option, std::string_view text) {
+  const uint64_t bytes = parseByteCount(text);
+  if (bytes == 0)
+    fail(
+        fmt::format("{} '{}' is not a positive number of bytes (optionally with a K, M or G "
+                    "suffix, e.g. 512M)",
+                    option, text));
+  return bytes;
 }
 
 // "round-robin" -> unset; "random" -> seed 0; "random:SEED" -> SEED.
@@ -64,6 +76,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.threads = number(n, v, 0, 4096); }},
       {"--instruction-budget", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.instructionBudget = number(n, v, 1, ~0ull); }},
+      {"--max-memory", true, kLaunching, false,
+       [](RunOptions& o, auto n, auto v) { o.maxMemory = byteCount(n, v); }},
       {"--stats", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.stats = true; }},
       {"--schedule", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},

@@ -26,6 +26,7 @@ struct RunOptions {
   std::string jsonPath;
   std::optional<unsigned> threads;
   std::optional<uint64_t> instructionBudget;
+  std::optional<uint64_t> maxMemory;  // --max-memory BYTES[K|M|G]; unset: defaultMaxMemory()
   bool stats = false;
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   bool checkUninitialized = false;

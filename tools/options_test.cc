@@ -168,6 +168,24 @@ TEST(CommandLine, Errors) {
             "--local, --global-offset and --arg");
 }
 
+TEST(CommandLine, MaxMemory) {
+  EXPECT_FALSE(parseCommandLine({"run", "k.spv", "--global", "4"}).options.maxMemory);
+  EXPECT_EQ(*parseCommandLine({"run", "k.spv", "--global", "4", "--max-memory", "512M"})
+                 .options.maxMemory,
+            512ull << 20);
+  EXPECT_EQ(
+      *parseCommandLine({"check", "k.spv", "--global", "4", "--max-memory=4096"}).options.maxMemory,
+      4096u);
+  EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--max-memory", "0"}),
+            "--max-memory '0' is not a positive number of bytes (optionally with a K, M or G "
+            "suffix, e.g. 512M)");
+  EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--max-memory", "2T"}),
+            "--max-memory '2T' is not a positive number of bytes (optionally with a K, M or G "
+            "suffix, e.g. 512M)");
+  EXPECT_EQ(errorOf({"dis", "k.spv", "--max-memory", "1G"}),
+            "--max-memory is not an option of 'spvsim dis'");
+}
+
 TEST(CommandLine, Schedule) {
   auto seed = [](std::vector<std::string> extra) {
     std::vector<std::string> args = {"run", "k.spv", "--global", "4"};
@@ -198,6 +216,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--json",
                              "--threads",
                              "--instruction-budget",
+                             "--max-memory",
                              "--no-cache",
                              "buffer:TYPE[N]=INIT",
                              "zero",

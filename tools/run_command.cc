@@ -25,8 +25,8 @@ namespace {
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch launch = prepareLaunch(options, err);
   const auto start = std::chrono::steady_clock::now();
-  const LaunchResult result = launch.program->launch(launch.kernel, launch.range,
-                                                     bindings(launch.args), launchOptions(options));
+  const LaunchResult result = launch.program->launch(
+      launch.kernel, launch.range, bindings(launch.args), launchOptions(options, launch));
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   if (options.stats) err << formatStats(result, seconds.count()) << '\n';
   out << result.printfOutput;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "spirv/error.h"
+#include "tools/check_command.h"
 #include "tools/options.h"
 
 namespace spvsim::tools {
@@ -110,6 +111,81 @@ TEST(Input, ADirectoryIsNotAKernel) {
     EXPECT_EQ(e.kind(), "input");
     EXPECT_EQ(std::string(e.what()), "cannot read '" + dir + "': it is a directory");
   }
+}
+
+// --max-memory bounds the argument buffers (before they are allocated) and the launch's
+// own memory, with the buffers counted against the same limit.
+Error memoryErrorOf(const std::vector<std::string>& args,
+                    int (*command)(const RunOptions&, std::ostream&, std::ostream&)) {
+  const CommandLine cl = parseCommandLine(args);
+  std::ostringstream out, err;
+  try {
+    command(cl.options, out, err);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no error; stderr: " << err.str();
+  return Error("none", "");
+}
+
+std::string localKernel() {
+  const std::string path = ::testing::TempDir() + "/max_memory.cl";
+  std::ofstream(path) << "kernel void k(global int* a, local int* l) {\n"
+                         "  l[get_local_id(0)] = 1; a[get_global_id(0)] = l[0]; }\n";
+  return path;
+}
+
+TEST(MaxMemory, BuffersPastTheLimitAreRefusedBeforeAllocating) {
+  // 2 x 600 MiB of buffers against 1 GiB: the second is refused, the first was counted.
+  const Error e = memoryErrorOf(
+      {"run", localKernel(), "--global", "4", "--max-memory", "1G", "--arg",
+       "buffer:char[629145600]", "--arg", "local:16", "--arg", "buffer:char[629145600]"},
+      runCommand);
+  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(std::string(e.what()),
+            "--arg 'buffer:char[629145600]': the buffer arguments would take 1258291200 bytes "
+            "(1.17 GiB), more than the memory limit of 1073741824 bytes (1 GiB); raise the limit "
+            "with --max-memory (spvsim) or SPVSIM_MAX_MEMORY (OpenCL ICD)");
+}
+
+TEST(MaxMemory, HugeLocalMemoryIsAnOutOfMemoryError) {
+  const Error e = memoryErrorOf({"run", localKernel(), "--global", "4", "--max-memory", "1G",
+                                 "--arg", "buffer:int[4]", "--arg", "local:4294967296"},
+                                runCommand);
+  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_NE(std::string(e.what()).find("local memory 4 GiB"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("beside the 16 bytes of argument buffers"),
+            std::string::npos)
+      << e.what();
+}
+
+TEST(MaxMemory, CheckCountsEveryRunsCopyOfTheBuffers) {
+  // 100 MiB of buffers fit 1 GiB once, but not once per run (12 runs and the original).
+  const Error e = memoryErrorOf({"check", localKernel(), "--global", "4", "--max-memory", "1G",
+                                 "--arg", "buffer:char[104857600]", "--arg", "local:16"},
+                                checkCommand);
+  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(std::string(e.what()).rfind("the buffers of 12 runs (check keeps every run's "
+                                        "results) would take 1363148800 bytes",
+                                        0),
+            0u)
+      << e.what();
+}
+
+TEST(MaxMemory, SimFileBuffersAreCountedWithTheFilePosition) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/max_memory.sim") << "max_memory.cl\nk\n4 1 1\n4 1 1\n"
+                                            "<size=629145600 char fill=0>\n"
+                                            "<size=16>\n";
+  localKernel();
+  const Error e =
+      memoryErrorOf({"run", dir + "/max_memory.sim", "--max-memory", "512M"}, runCommand);
+  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(std::string(e.what()).rfind(dir + "/max_memory.sim:5: the buffer arguments would "
+                                              "take 629145600 bytes",
+                                        0),
+            0u)
+      << e.what();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "spirv/error.h"
+#include "tools/arg_spec.h"
 #include "tools/buffer_init.h"
 #include "tools/scalar_codec.h"
 #include "tools/text_util.h"
@@ -223,6 +224,9 @@ ArgValue SimFile::readBuffer(const Header& h, const ParamInfo& param) {
                      scalarName(*h.type)));
   if (int(!h.fill.empty()) + int(!h.range.empty()) + int(h.noinit) > 1)
     fail("give at most one of fill, range and noinit");
+  if (*h.size > kMaxBufferBytes)
+    fail(fmt::format("size={} is larger than {} bytes", *h.size, kMaxBufferBytes));
+  if (memory_) reserveBuffer(*h.size);
   ArgValue arg;
   arg.kind = isBuffer(param.kind) ? ArgValue::Kind::Buffer : ArgValue::Kind::Value;
   arg.type = ElementType{*h.type, 1};
@@ -255,7 +259,19 @@ void SimFile::readData(const Header& h, ArgValue& arg) {
   }
 }
 
-std::vector<ArgValue> SimFile::readArguments(const std::vector<ParamInfo>& params) {
+// ArgMemory::reserve with the file position in the message (the kind stays out-of-memory).
+void SimFile::reserveBuffer(uint64_t bytes) {
+  try {
+    memory_->reserve(bytes, "the buffer arguments");
+  } catch (const Error& e) {
+    const size_t line = std::min(line_, lines_.empty() ? 0 : lines_.size() - 1) + 1;
+    throw Error(e.kind(), fmt::format("{}:{}: {} ({})", name_, line, e.what(), context_));
+  }
+}
+
+std::vector<ArgValue> SimFile::readArguments(const std::vector<ParamInfo>& params,
+                                             ArgMemory* memory) {
+  memory_ = memory;
   std::vector<ArgValue> args;
   for (const ParamInfo& p : params) args.push_back(readArgument(p));
   context_ = "after the last argument";

@@ -42,8 +42,10 @@ class SimFile {
 
   SimSetup readSetup();
   // Also checks that nothing follows the last argument. Buffers marked `dump` have
-  // ArgValue::dump set; `noinit` buffers start zeroed.
-  std::vector<ArgValue> readArguments(const std::vector<ParamInfo>& params);
+  // ArgValue::dump set; `noinit` buffers start zeroed. Each buffer is counted in `memory`
+  // (when given) before it is allocated.
+  std::vector<ArgValue> readArguments(const std::vector<ParamInfo>& params,
+                                      ArgMemory* memory = nullptr);
 
  private:
   struct Header;
@@ -57,12 +59,14 @@ class SimFile {
   ArgValue readArgument(const ParamInfo& param);
   ArgValue readBuffer(const Header& h, const ParamInfo& param);
   void readData(const Header& h, ArgValue& arg);
+  void reserveBuffer(uint64_t bytes);
 
   std::string name_;
   std::vector<std::string> lines_;  // comments removed
   size_t line_ = 0;
   size_t pos_ = 0;
-  std::string context_;  // what is being read, for messages
+  std::string context_;          // what is being read, for messages
+  ArgMemory* memory_ = nullptr;  // during readArguments
 };
 
 }  // namespace spvsim::tools
