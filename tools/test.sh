@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# Installs what is missing (tools/setup-debian.sh), runs every Bazel test, and ends with
-# one plain line "N passed, M failed" (Bazel test targets). Exits non-zero when anything
-# failed or did not build. Extra arguments go to `bazel test` (e.g. a target pattern).
+# Installs what is missing (tools/setup-debian.sh), runs every Bazel test, then the
+# sanitizer pass, and ends with one plain line "N passed, M failed" (Bazel test targets,
+# both passes together). Exits non-zero when anything failed or did not build. Extra
+# arguments go to `bazel test` (e.g. a target pattern); the sanitizer pass then runs only
+# with SPVSIM_SANITIZE=1.
+#
+# Sanitizer pass (SPVSIM_SANITIZE=0 skips it): `tools/sanitize.sh asan --ci`, i.e. the
+# suite again under --config=asan (gcc ASan+UBSan, -fno-sanitize-recover), less the tests
+# too slow for CI (tools/sanitize.sh says which and why), in the same output base (its
+# outputs have a directory of their own, so the ordinary build stays cached).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,6 +46,21 @@ if [[ $rc -ne 0 && $failed -eq 0 ]]; then
     echo "tools/test.sh: bazel test exited with $rc before reporting any test" >&2
     failed=1
   fi
+fi
+
+sanitize=${SPVSIM_SANITIZE:-}
+[[ -z $sanitize ]] && { [[ $# -eq 0 ]] && sanitize=1 || sanitize=0; }
+if [[ $sanitize != 0 ]]; then
+  echo "$passed passed, $failed failed (ordinary build)"
+  tools/sanitize.sh asan --ci "$@" 2>&1 | tee "$log"
+  san_rc=${PIPESTATUS[0]}
+  counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+  san_passed=$(grep -oE '^[0-9]+' <<<"$counts" || echo 0)
+  san_failed=$(grep -oE '[0-9]+ failed' <<<"$counts" | grep -oE '^[0-9]+' || echo 1)
+  [[ $san_rc -ne 0 && $san_failed -eq 0 ]] && san_failed=1
+  passed=$((passed + ${san_passed:-0}))
+  failed=$((failed + ${san_failed:-1}))
+  [[ $san_rc -ne 0 ]] && rc=$san_rc
 fi
 echo "$passed passed, $failed failed"
 [[ $rc -eq 0 && $failed -eq 0 ]]
