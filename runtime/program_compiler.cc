@@ -116,7 +116,7 @@ bool ilUniformWorkGroups(const std::string& options, BuildResult& error, Codes c
 BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failure) {
   try {
     std::vector<uint32_t> plain = withLinkageIfNoEntryPoints(withoutMarkers(words));
-    std::shared_ptr<Program> program = Program::load(plain);
+    std::shared_ptr<Program> program = Program::load(plain, {}, knobs().maxMemory);
     for (const auto& ep : program->module().entryPoints)
       program->lowered(ep.name, program->subGroupSizeFor(ep.name, knobs().subGroupSize));
     BuildResult r;

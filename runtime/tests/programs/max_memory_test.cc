@@ -62,5 +62,21 @@ TEST_F(MaxMemory, ALaunchBeyondTheLimitEndsOutOfResourcesWithADiagnostic) {
   EXPECT_EQ(read<int>(out, 16), std::vector<int>(16, 7));
 }
 
+// Program-scope variables live as long as the program, so the build allocates them: past
+// the limit the build fails with CL_OUT_OF_RESOURCES ("a failure to allocate resources
+// required by the OpenCL implementation on the device") and the log says why.
+TEST_F(MaxMemory, ProgramScopeVariablesBeyondTheLimitFailTheBuild) {
+  cl_program p = source(R"(
+global int table[1 << 20];  // 4 MiB
+kernel void k(global int* out) { out[0] = table[get_global_id(0)]; }
+)");
+  EXPECT_EQ(clBuildProgram(p, 0, nullptr, "-cl-std=CL3.0", nullptr, nullptr),
+            CL_OUT_OF_RESOURCES);
+  const std::string log = buildLog(p);
+  EXPECT_NE(log.find("program-scope variables"), std::string::npos) << log;
+  EXPECT_NE(log.find("SPVSIM_MAX_MEMORY"), std::string::npos) << log;
+  EXPECT_EQ(clReleaseProgram(p), CL_SUCCESS);
+}
+
 }  // namespace
 }  // namespace spvsim::rt::test
