@@ -15,6 +15,7 @@
 # (python with PyOpenCL) run in a second `bazel test` with the ASan runtime preloaded.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source tools/bazel_test_counts.sh
 
 config=asan
 ci=0
@@ -86,24 +87,9 @@ status=0
 run_tests() {
   bazel "${startup[@]}" test --config="$config" --test_output=errors --keep_going \
     --color=no --curses=no "$@" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]} summary total passed failed
-  summary=$(grep -E '^Executed [0-9]+ out of [0-9]+ tests?' "$log" | tail -n 1 || true)
-  if [[ -n "$summary" ]]; then
-    total=$(sed -E 's/^Executed [0-9]+ out of ([0-9]+) tests?.*/\1/' <<<"$summary")
-    passed=$(grep -oE '[0-9]+ tests? pass' <<<"$summary" | grep -oE '^[0-9]+' || echo 0)
-    failed=$((total - passed))
-  else
-    passed=$(grep -Ec '^//[^ ]+ +(\(cached\) +)?PASSED( |$)' "$log" || true)
-    failed=$(grep -Ec '^//[^ ]+ +(\(cached\) +)?(FAILED|TIMEOUT|NO STATUS|FLAKY|INCOMPLETE|REMOTE FAILURE|FAILED TO BUILD)( |$)' "$log" || true)
-  fi
-  if [[ $rc -ne 0 && $failed -eq 0 ]]; then
-    if [[ $rc -eq 4 ]]; then
-      rc=0  # no test targets matched
-    else
-      echo "tools/sanitize.sh: bazel test exited with $rc before reporting any test" >&2
-      failed=1
-    fi
-  fi
+  local rc=${PIPESTATUS[0]} passed failed
+  count_bazel_tests "$log" "$rc"
+  [[ $rc -eq 4 ]] && rc=0  # no test targets matched
   total_passed=$((total_passed + passed))
   total_failed=$((total_failed + failed))
   [[ $rc -ne 0 ]] && status=$rc

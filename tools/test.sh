@@ -11,6 +11,7 @@
 # outputs have a directory of their own, so the ordinary build stays cached).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source tools/bazel_test_counts.sh
 
 tools/setup-debian.sh || { echo "tools/test.sh: setup failed" >&2; echo "0 passed, 1 failed"; exit 1; }
 
@@ -23,30 +24,8 @@ trap 'rm -f "$log"' EXIT
 bazel test --test_output=errors --keep_going --color=no --curses=no "${targets[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
-# Bazel ends with "Executed 5 out of 12 tests: 4 tests pass, 7 fail to build and 1 fails
-# locally." (the per-target lines above it may be cut short: "Skipping other failed to build
-# tests"). Count from that line; fall back to the per-target PASSED/FAILED lines.
-summary=$(grep -E '^Executed [0-9]+ out of [0-9]+ tests?' "$log" | tail -n 1 || true)
-if [[ -n "$summary" ]]; then
-  total=$(sed -E 's/^Executed [0-9]+ out of ([0-9]+) tests?.*/\1/' <<<"$summary")
-  passed=$(grep -oE '[0-9]+ tests? pass' <<<"$summary" | grep -oE '^[0-9]+' || echo 0)
-  failed=$((total - passed))
-else
-  passed=$(grep -Ec '^//[^ ]+ +(\(cached\) +)?PASSED( |$)' "$log" || true)
-  failed=$(grep -Ec '^//[^ ]+ +(\(cached\) +)?(FAILED|TIMEOUT|NO STATUS|FLAKY|INCOMPLETE|REMOTE FAILURE|FAILED TO BUILD)( |$)' "$log" || true)
-fi
-
-if [[ $rc -ne 0 && $failed -eq 0 ]]; then
-  if [[ $rc -eq 4 ]]; then
-    # 4: everything built but there were no test targets.
-    echo "tools/test.sh: bazel found no test targets" >&2
-    rc=0
-  else
-    # A build error before any test ran (no --keep_going summary line names a target).
-    echo "tools/test.sh: bazel test exited with $rc before reporting any test" >&2
-    failed=1
-  fi
-fi
+count_bazel_tests "$log" "$rc"
+[[ $rc -eq 4 ]] && { echo "tools/test.sh: bazel found no test targets" >&2; rc=0; }
 
 sanitize=${SPVSIM_SANITIZE:-}
 [[ -z $sanitize ]] && { [[ $# -eq 0 ]] && sanitize=1 || sanitize=0; }
