@@ -192,10 +192,10 @@ class AddressSpaceLimit {
 // per work-item, 2 TiB per work-group of 8, with no memory limit) stops the other
 // workers and reaches the caller instead of terminating the process.
 TEST(LaunchLimits, WorkerExceptionsReachTheCaller) {
-#ifdef __SANITIZE_ADDRESS__
-  // ASan ends the process on an allocation it cannot make instead of throwing, and its
-  // shadow memory does not fit under an address-space limit.
-  GTEST_SKIP() << "needs std::bad_alloc from operator new, which ASan does not throw";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // ASan and TSan end the process on an allocation they cannot make instead of throwing,
+  // and their shadow memory does not fit under an address-space limit.
+  GTEST_SKIP() << "needs std::bad_alloc from operator new, which ASan and TSan do not throw";
 #endif
   auto prog = Program::load(compileOpenCL(R"(
 kernel void k(global int* out, long n) {

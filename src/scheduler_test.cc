@@ -127,9 +127,18 @@ __kernel void cross(volatile __global int* flag, __global uint* out, int work) {
 }
 )";
 
+// The kernel races on `flag` by design; on several host threads its plain accesses are
+// host data races too (the simulator executes kernel memory accesses as plain loads and
+// stores), which ThreadSanitizer rightly reports, so under TSan it runs on one thread.
+#ifdef __SANITIZE_THREAD__
+constexpr unsigned kCrossGroupThreads[] = {1u};
+#else
+constexpr unsigned kCrossGroupThreads[] = {1u, 2u, 4u};
+#endif
+
 TEST(Scheduler, SpinWaitOnAnotherWorkGroupIsDeadlockAtAnyThreadCount) {
   auto program = loadOpenCl(kCrossGroup, "cross");
-  for (unsigned threads : {1u, 2u, 4u}) {
+  for (unsigned threads : kCrossGroupThreads) {
     for (uint32_t sgSize : {8u, 16u}) {
       SCOPED_TRACE(::testing::Message() << threads << " threads, sub-group size " << sgSize);
       std::vector<int32_t> flag(1, 0);

@@ -190,6 +190,11 @@ class SubGroup {
   // writes, built-ins' pointer outputs).
   void noteWrite(Space s, uint8_t* host, uint64_t bytes) const {
     ++wg->writes;
+    markInitialized(s, host, bytes);
+  }
+  // The shadow half of noteWrite, for writers that count progress themselves (atomics
+  // count only changes, see src/ops/atomic.cc).
+  void markInitialized(Space s, uint8_t* host, uint64_t bytes) const {
     if (!wg->launch->checkUninitialized) return;
     const MemoryMap& mem = *wg->launch->memory;
     if (s == Space::Local) std::memset(host + mem.localArenaBytes, 1, bytes);

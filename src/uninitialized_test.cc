@@ -98,6 +98,27 @@ __kernel void pointer_outputs(__global float* out) {
   float f = fract(i + 0.25f, &fl[l]);
   out[i] = s + c[i & 1] + f + fl[l];
 }
+
+// Atomic writes initialise: an exchange into v, a successful compare-exchange into w
+// (local memory starts zeroed: comparand 0), then plain reads after the barrier.
+__kernel void atomic_writes(__global int* out) {
+  __local int v[16], w[16];
+  int l = get_local_id(0);
+  atomic_xchg(&v[l], l * 3);
+  atomic_cmpxchg(&w[l], 0, l + 100);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[l] = v[15 - l] + w[15 - l];
+}
+
+// A compare-exchange that fails (comparand 7 against the zeroed, never written w) writes
+// nothing: the later plain read of w is still uninitialised.
+__kernel void failed_cmpxchg(__global int* out) {
+  __local int w[16];
+  int l = get_local_id(0);
+  int old = atomic_cmpxchg(&w[l], 7, 1);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[l] = old + w[l];
+}
 )";
 
 class Uninitialized : public ::testing::Test {
@@ -261,6 +282,24 @@ TEST_F(Uninitialized, BuiltinPointerOutputsInitialise) {
   EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
   // sin 0 + cos 0 + fract(i + 0.25) + floor(i + 0.25) = 0 + 1 + 0.25 + i.
   for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], 1.25f + i) << i;
+}
+
+TEST_F(Uninitialized, AtomicWritesInitialiseLocalMemory) {
+  std::vector<int> out(16, -7);
+  LaunchResult r = run("atomic_writes", true, out);
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(out[l], (15 - l) * 3 + (15 - l) + 100) << l;
+}
+
+TEST_F(Uninitialized, AFailedCompareExchangeDoesNotInitialise) {
+  std::vector<int> out(16, -7);
+  LaunchResult r = run("failed_cmpxchg", true, out);
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_EQ(r.diagnostics[0].kind, "uninitialized-read");
+  EXPECT_NE(r.diagnostics[0].instruction.find("OpLoad"), std::string::npos)
+      << r.diagnostics[0].instruction;
+  EXPECT_EQ(r.diagnostics[0].lanes, lanes({0, 1, 2, 3, 4, 5, 6, 7}));
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(out[l], 0) << l;
 }
 
 }  // namespace

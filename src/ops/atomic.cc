@@ -82,6 +82,7 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
       p = nullptr;
     }
     const bool wrote = f(l, p, p && pointerSpace(ptr[l]) == Space::Global);
+    if (p && wrote) sg.markInitialized(pointerSpace(ptr[l]), p, sizeof(T));
     if (races && p) [[unlikely]]
       noteRace(*races, sg, in, l, ptr[l], p, sizeof(T), K, wrote);
   });

@@ -39,7 +39,8 @@ inline uint8_t* shadowOf(const SubGroup& sg, uint64_t p, const uint8_t* host) {
 }
 
 // Writes mark their bytes in SubGroup::noteWrite (every writer goes through resolve()
-// or uniformRegionBase()), so no handler marks them itself.
+// or uniformRegionBase()), so no handler marks them itself; atomics, which resolve
+// without noting a write, mark the lanes that wrote (SubGroup::markInitialized).
 
 // How many of the `bytes` bytes at `p`/`host` were never written (0 for global and
 // constant memory). Only call while checking.
