@@ -32,6 +32,21 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ ${#targets[@]} -eq 0 ]] && targets=(//...)
+# In an output base of its own, Bazel does not know the workspace's bazel-* links into
+# the other output base and would load their packages as ours: spell //... as the
+# workspace's own top-level folders.
+if [[ ${#startup[@]} -gt 0 ]]; then
+  expanded=()
+  for t in "${targets[@]}"; do
+    if [[ $t != //... ]]; then expanded+=("$t"); continue; fi
+    for d in */; do
+      d=${d%/}
+      [[ -L $d || $d == bazel-* ]] && continue
+      [[ -n $(find "$d" -name BUILD -print -quit) ]] && expanded+=("//$d/...")
+    done
+  done
+  targets=("${expanded[@]}")
+fi
 
 # Tests that cannot run under the config, and why.
 skip=()
