@@ -133,7 +133,9 @@ kernel void cas_loops(volatile global atomic_long* sum, global int* max,
   while (!atomic_compare_exchange_strong_explicit(sum, &seen, seen + x, memory_order_relaxed,
                                                   memory_order_relaxed, memory_scope_device)) {
   }
-  int cur = *(volatile global int*)max, prev;
+  // The first compare-exchange reads the current value (a plain read of *max would race
+  // with the other work-items' atomics).
+  int cur = INT_MIN, prev;
   while (cur < x && (prev = atomic_cmpxchg(max, cur, x)) != cur) cur = prev;
 }
 
