@@ -12,7 +12,7 @@
 //           (kGlobalSizes); bit 6: one work-group (local = global); bit 7: 2D (global x 2)
 //   byte 2  seed of the by-value arguments' bytes
 //   byte 3  bit 0: --check-uninitialized; bit 1: --check-races; bit 2: random schedule
-// Seeds: fuzz/make_seeds.sh prefixes each seed module with 4 zero bytes (its first kernel,
+// Seeds: fuzz/make_seeds.py prefixes each seed module with 4 zero bytes (its first kernel,
 // sub-group size 16, global size 16, local size chosen by spvsim, no checkers).
 #include <algorithm>
 #include <cstdint>

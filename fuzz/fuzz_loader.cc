@@ -5,7 +5,7 @@
 //
 // Input: a SPIR-V binary (little-endian words; a trailing partial word is dropped).
 // Seeds: the .spv and assembled .spvasm files of testdata and SPIR-V compiled from
-// testdata's OpenCL C (fuzz/make_seeds.sh).
+// testdata's OpenCL C (fuzz/make_seeds.py).
 #include <cstdint>
 #include <cstdio>
 #include <vector>
