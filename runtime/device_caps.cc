@@ -6,15 +6,15 @@
 #include <algorithm>
 #include <thread>
 
-#include "compiler/opencl_c_support.h"
+#include "src/compiler/opencl_c_support.h"
 #include "runtime/interfaces.h"
 #include "runtime/knobs.h"
-#include "src/program.h"
+#include "src/exec/program.h"
 
 namespace spvsim::rt {
 namespace {
 
-// The OpenCL C extensions and features are the compile driver's (compiler/
+// The OpenCL C extensions and features are the compile driver's (src/compiler/
 // opencl_c_support.h), so kernels see exactly what the device reports; the ICD adds its
 // own API extensions.
 std::vector<std::string> extensions() {

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "src/memory_limit.h"
-#include "src/program.h"
+#include "src/exec/memory_limit.h"
+#include "src/exec/program.h"
 
 namespace spvsim::rt {
 namespace {

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstdint>
 
-#include "src/ndrange_check.h"
+#include "src/exec/ndrange_check.h"
 
 namespace spvsim::rt {
 namespace {
@@ -61,7 +61,7 @@ cl_int checkGlobalSize(cl_uint dims, const size_t* offset, const size_t* global)
   return CL_SUCCESS;
 }
 
-// spvsim runs at most kMaxWorkGroups work-groups in one launch (src/ndrange_check.h:
+// spvsim runs at most kMaxWorkGroups work-groups in one launch (src/exec/ndrange_check.h:
 // beyond what a simulation finishes in years): a global size that needs more is beyond
 // the device's range, CL_INVALID_GLOBAL_WORK_SIZE, found here and not by the launch on
 // the worker thread. Counted with the local size the launch will use.

@@ -12,7 +12,7 @@
 
 #include "runtime/interfaces.h"
 #include "runtime/spirv_edit.h"
-#include "src/program.h"
+#include "src/exec/program.h"
 
 namespace spvsim::rt {
 

@@ -6,8 +6,8 @@
 #include <set>
 #include <spirv-tools/linker.hpp>
 
-#include "compiler/build_options.h"
-#include "compiler/opencl_c_support.h"
+#include "src/compiler/build_options.h"
+#include "src/compiler/opencl_c_support.h"
 #include "runtime/knobs.h"
 #include "runtime/spirv_edit.h"
 #include "spirv/error.h"

@@ -1,5 +1,5 @@
 // The work behind clBuildProgram, clCompileProgram and clLinkProgram: OpenCL C to SPIR-V
-// (compiler/compile_driver.h), SPIR-V linking (SPIRV-Tools' linker; only when several
+// (src/compiler/compile_driver.h), SPIR-V linking (SPIRV-Tools' linker; only when several
 // modules are linked or a library is made) and loading the executable
 // (spvsim::Program, with every kernel lowered so that unsupported instructions fail the
 // build rather than a launch). Nothing here touches program objects.
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "compiler/compile_driver.h"
+#include "src/compiler/compile_driver.h"
 #include "runtime/object.h"
-#include "src/program.h"
+#include "src/exec/program.h"
 
 namespace spvsim::rt {
 

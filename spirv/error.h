@@ -1,4 +1,4 @@
-// The one exception type of spvsim: a diagnostic kind from DESIGN.md plus a message.
+// The one exception type of spvsim: a diagnostic kind from src/DESIGN.md plus a message.
 // Thrown for bad input (modules, arguments), never on the execution hot path.
 #pragma once
 

@@ -104,7 +104,7 @@ struct Relocation {
 // Limits the loader enforces, so that a small module cannot make it (or `spvsim dis`,
 // `info`) allocate without bound.
 // Types larger than this are refused: no larger object can be placed (pointer offsets
-// hold +-2^38, src/memory.h).
+// hold +-2^38, src/exec/memory.h).
 inline constexpr uint64_t kMaxTypeBytes = 1ull << 37;
 // OpConstantNull / OpUndef values larger than this are kept unexpanded (zeroFill).
 inline constexpr uint64_t kMaxExpandedNullBytes = 4096;

@@ -1,7 +1,7 @@
 // spirv/normalize.h: each repair rule on a module that needs it (the validator refuses the
 // module as written, accepts it repaired, and the repair is reported once), clean modules
 // untouched, and arbitrary words never crashing the repairs. Running the repaired modules
-// is src/repairs_test.cc's part.
+// is src/exec/repairs_test.cc's part.
 #include "spirv/normalize.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Hand-written modules that each need one repair of spirv/normalize.h (or that test
 // what the executor must do with what a repair leaves), for the loader's tests
-// (spirv/normalize_test.cc) and the simulator's, which run them (src/repairs_test.cc).
+// (spirv/normalize_test.cc) and the simulator's, which run them (src/exec/repairs_test.cc).
 // spvsim::spirv::assemble gives them SPIR-V 1.6 unless a test sets the version word.
 #pragma once
 

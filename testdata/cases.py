@@ -101,7 +101,7 @@ def crem(a, b):
 
 
 # ----------------------------------------------------------------------------------------
-# --arg specs (the spvsim contract in DESIGN.md), parsed independently of spvsim
+# --arg specs (the spvsim contract in src/DESIGN.md), parsed independently of spvsim
 
 class Arg:
     """One kernel argument: `kind` is 'scalar', 'buffer' or 'local'."""

@@ -1,4 +1,4 @@
-// --arg SPEC: one kernel argument written on the command line (DESIGN.md "Command line").
+// --arg SPEC: one kernel argument written on the command line (src/DESIGN.md "Command line").
 #pragma once
 
 #include <string_view>

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "src/memory_limit.h"
+#include "src/exec/memory_limit.h"
 #include "tools/element_type.h"
 
 namespace spvsim::tools {

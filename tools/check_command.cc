@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "spirv/error.h"
-#include "src/diagnostics.h"
-#include "src/memory_limit.h"
-#include "src/program.h"
+#include "src/exec/diagnostics.h"
+#include "src/exec/memory_limit.h"
+#include "src/exec/program.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
 

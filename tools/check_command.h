@@ -1,4 +1,4 @@
-// `spvsim check`: the oracle (DESIGN.md). Runs one launch under several sub-group sizes and
+// `spvsim check`: the oracle (src/DESIGN.md). Runs one launch under several sub-group sizes and
 // schedules with every checker on, reports each diagnostic once (with the runs that
 // showed it), and compares the buffers the runs leave behind.
 #pragma once

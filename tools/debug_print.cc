@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "src/memory.h"
+#include "src/exec/memory.h"
 #include "tools/scalar_codec.h"
 
 namespace spvsim::tools {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "spirv/module.h"
-#include "src/lane_mask.h"
+#include "src/exec/lane_mask.h"
 
 namespace spvsim::tools {
 

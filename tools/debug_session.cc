@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "src/workgroup.h"
+#include "src/exec/workgroup.h"
 #include "tools/output.h"
 #include "tools/params.h"
 #include "tools/scalar_codec.h"

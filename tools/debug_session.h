@@ -1,5 +1,5 @@
 // The engine of `spvsim debug`: one launch stepped by hand. The current sub-group
-// executes one SPIR-V instruction at a time through step() (src/subgroup.h), all its
+// executes one SPIR-V instruction at a time through step() (src/exec/subgroup.h), all its
 // lanes together; `continue` runs every sub-group of the work-group round-robin,
 // checking breakpoints before and watchpoints and new error diagnostics after each
 // instruction, releases work-group barriers, and moves on to the next work-group. Each
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "src/launch.h"
+#include "src/exec/launch.h"
 #include "tools/debug_symbols.h"
 #include "tools/debug_values.h"
 #include "tools/launch_setup.h"

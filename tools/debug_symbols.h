@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "spirv/module.h"
-#include "src/lowered.h"
+#include "src/exec/lowered.h"
 
 namespace spvsim::tools {
 

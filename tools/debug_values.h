@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "src/subgroup.h"
+#include "src/exec/subgroup.h"
 #include "tools/debug_print.h"
 #include "tools/debug_symbols.h"
 

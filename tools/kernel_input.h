@@ -1,11 +1,11 @@
 // KERNEL files: .spv (binary), .spvasm (assembly) or .cl (OpenCL C, compiled by the
-// compile driver, compiler/compile_driver.h), chosen by extension.
+// compile driver, src/compiler/compile_driver.h), chosen by extension.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "compiler/compile_driver.h"
+#include "src/compiler/compile_driver.h"
 #include "spirv/module.h"
 
 namespace spvsim::tools {

@@ -6,9 +6,9 @@
 #include <cstring>
 #include <filesystem>
 
-#include "compiler/build_options.h"
+#include "src/compiler/build_options.h"
 #include "spirv/error.h"
-#include "src/diagnostics.h"
+#include "src/exec/diagnostics.h"
 #include "tools/arg_spec.h"
 #include "tools/info_command.h"
 #include "tools/kernel_input.h"

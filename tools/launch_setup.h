@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "compiler/compile_driver.h"
+#include "src/compiler/compile_driver.h"
 #include "spirv/error.h"
-#include "src/program.h"
+#include "src/exec/program.h"
 #include "tools/arg_value.h"
 #include "tools/options.h"
 

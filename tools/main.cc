@@ -1,4 +1,4 @@
-// spvsim: the command-line front end (DESIGN.md "Command line").
+// spvsim: the command-line front end (src/DESIGN.md "Command line").
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "spirv/error.h"
-#include "src/memory_limit.h"
+#include "src/exec/memory_limit.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {

@@ -1,4 +1,4 @@
-// The spvsim command line: which command, and its options (DESIGN.md "Command line").
+// The spvsim command line: which command, and its options (src/DESIGN.md "Command line").
 #pragma once
 
 #include <cstdint>

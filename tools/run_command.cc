@@ -5,8 +5,8 @@
 #include <chrono>
 
 #include "spirv/error.h"
-#include "src/diagnostics.h"
-#include "src/program.h"
+#include "src/exec/diagnostics.h"
+#include "src/exec/program.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
 

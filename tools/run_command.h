@@ -4,7 +4,7 @@
 #include <ostream>
 #include <string>
 
-#include "src/program.h"
+#include "src/exec/program.h"
 #include "tools/options.h"
 
 namespace spvsim::tools {

@@ -86,8 +86,8 @@ if [[ $ci -eq 1 ]]; then
     # Too slow under ASan+UBSan for CI's 20 minutes (each 2-5 minutes of a 2-core
     # machine); their sub-group families and kernels run in the other op tests, in
     # e2e_test and in the fuzz seeds (tools/fuzz.sh covers the rest).
-    //src:intel_subgroup_shuffle_test
-    //src:group_non_uniform_shuffle_test
+    //src/exec:intel_subgroup_shuffle_test
+    //src/exec:group_non_uniform_shuffle_test
     //testdata:corpus_test
   )
 fi

@@ -1599,7 +1599,7 @@ CASES += [
          args=['struct:int,float,short=20,1.25,-3', 'buffer:float[32]=range(-4,0.75)',
                'buffer:float[32]=zero'],
          model=model_struct_by_value, icd=True,
-         note='uses the struct:TYPE,...=V,... argument form of the DESIGN.md contract'),
+         note='uses the struct:TYPE,...=V,... argument form of the src/DESIGN.md contract'),
     Case('private_array_func', 'private_array_func.cl', 'private_array_func', [48], [16],
          args=[values_spec('int', ints(48, 151, -500, 500)), 'buffer:int[48]=zero',
                'buffer:int2[48]=zero', 'int:48'],

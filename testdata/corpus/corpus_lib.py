@@ -2,7 +2,7 @@
 `--arg` specs, the Case class, and the comparison of buffers with a model.
 
 The models themselves are in corpus.py. Everything here is plain Python written from the
-OpenCL C specification and the spvsim `--arg`/`--dump` contract (README.md, DESIGN.md);
+OpenCL C specification and the spvsim `--arg`/`--dump` contract (README.md, src/DESIGN.md);
 nothing is derived from spvsim's output. Reuses the helpers of testdata/cases.py.
 """
 

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "src/program.h"
+#include "src/exec/program.h"
 
 namespace spvsim::rt::test {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/compile_driver.h"
+#include "src/compiler/compile_driver.h"
 
 namespace spvsim::rt::test {
 

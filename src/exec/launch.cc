@@ -1,0 +1,315 @@
+#include "src/exec/launch.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "spirv/error.h"
+#include "spirv/text.h"
+#include "src/exec/builtins.h"
+#include "src/exec/lowering.h"
+#include "src/exec/ndrange_check.h"
+#include "src/exec/ops/shadow_memory.h"
+
+namespace spvsim {
+namespace {
+
+[[noreturn]] void invalid(const std::string& message) { throw Error("invalid-argument", message); }
+
+// A buffer or local-memory argument's region; its size must be one object's.
+void checkObjectSize(const std::string& name, uint64_t bytes) {
+  if (bytes > kMaxObjectBytes)
+    invalid(fmt::format("{}: {} bytes is more than the largest object spvsim places (2^38 bytes)",
+                        name, bytes));
+}
+
+// The pointer value of a pointer parameter, adding the region it points at.
+uint64_t bindPointer(const spirv::KernelParam& p, const ArgBinding& a, size_t i,
+                     const std::string& name, MemoryMap& mem) {
+  using AS = spirv::AddressSpace;
+  const std::string region = fmt::format("argument {} ({})", i, spirv::escapeText(p.name));
+  switch (a.kind) {
+    case ArgBinding::Kind::Buffer: {
+      if (p.addressSpace == AS::Local)
+        invalid(fmt::format("{} is a local pointer: pass local memory, not a buffer", name));
+      if (p.addressSpace == AS::Private)
+        invalid(fmt::format("{} is a private pointer, which a kernel argument cannot be", name));
+      checkObjectSize(name, a.size);
+      bool constant = p.addressSpace == AS::Constant;
+      auto& table = constant ? mem.constant : mem.global;
+      // Constant memory is read-only. A `const` global pointer (NoWrite) still
+      // points at writable memory (other arguments may alias it), so it stays writable.
+      table.push_back(Region{a.data, 0, a.size, !constant, region});
+      return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
+    }
+    case ArgBinding::Kind::Local: {
+      if (p.addressSpace != AS::Local)
+        invalid(fmt::format("{} is not a local pointer: pass a buffer", name));
+      if (a.localBytes == 0) invalid(fmt::format("{}: local memory size is 0", name));
+      checkObjectSize(name, a.localBytes);
+      mem.localArenaBytes = (mem.localArenaBytes + 127) / 128 * 128;
+      mem.local.push_back(Region{nullptr, mem.localArenaBytes, a.localBytes, true, region});
+      mem.localArenaBytes += a.localBytes;
+      return makePointer(Space::Local, mem.local.size() - 1);
+    }
+    case ArgBinding::Kind::Null:
+      if (p.addressSpace == AS::Local)
+        invalid(fmt::format("{}: local pointer cannot be NULL", name));
+      return 0;
+    case ArgBinding::Kind::Value:
+      break;
+  }
+  invalid(fmt::format("{} is a pointer: pass a buffer{}", name,
+                      p.addressSpace == AS::Local ? " or local memory" : ""));
+}
+
+std::vector<uint8_t> pointerBytes(uint64_t p) {
+  std::vector<uint8_t> bytes(8);
+  std::memcpy(bytes.data(), &p, 8);
+  return bytes;
+}
+
+// Binds arguments: regions for buffers and local memory, one register value per
+// parameter.
+BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const LoweredKernel& k,
+                   const std::vector<ArgBinding>& args, MemoryMap& mem) {
+  if (args.size() != ep.params.size())
+    invalid(fmt::format("kernel {} takes {} argument(s), {} given", spirv::escapeText(ep.name),
+                        ep.params.size(), args.size()));
+  BoundArgs bound;
+  bound.paramValues.resize(args.size());
+  bound.byValBytes.resize(args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const spirv::KernelParam& p = ep.params[i];
+    const ArgBinding& a = args[i];
+    const std::string name =
+        spirv::escapeText(fmt::format("argument {} ({} {})", i, p.typeName, p.name));
+    if (p.byValStruct) {
+      uint64_t size = m.type(m.type(p.type).element).size;
+      if (a.kind != ArgBinding::Kind::Value || a.value.size() != size)
+        invalid(fmt::format("{} is a struct passed by value: needs {} bytes", name, size));
+      bound.byValBytes[i] = a.value;
+      bound.paramValues[i] = pointerBytes(makePointer(Space::Private, k.paramByValRegion[i]));
+    } else if (p.isPointer) {
+      bound.paramValues[i] = pointerBytes(bindPointer(p, a, i, name, mem));
+    } else {
+      uint64_t size = m.type(p.type).size;
+      if (a.kind != ArgBinding::Kind::Value)
+        invalid(fmt::format("{} is a value, not a pointer", name));
+      if (a.value.size() != size)
+        invalid(fmt::format("{} needs {} bytes, {} given", name, size, a.value.size()));
+      bound.paramValues[i] = a.value;
+    }
+  }
+  return bound;
+}
+
+}  // namespace
+
+LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRange& requested,
+                         const std::vector<ArgBinding>& args, const LaunchOptions& options)
+    : maxMemory_(options.maxMemory), argumentBytes_(options.argumentMemory) {
+  const spirv::EntryPoint& ep = program.entryPoint(kernel);
+  const uint32_t width = program.subGroupSizeFor(kernel, options.subGroupSize);
+  range_ = checkRange(ep, requested);
+  const LoweredKernel& k = program.lowered(kernel, width);
+
+  const spirv::Module& m = program.module();
+  for (auto& g : program.globalVariables())
+    mem_.global.push_back(
+        Region{g.storage.data(), 0, g.storage.size(), true, "program variable " + m.nameOf(g.id)});
+  for (auto& c : program.constantVariables())
+    mem_.constant.push_back(Region{const_cast<uint8_t*>(c.storage.data()), 0, c.storage.size(),
+                                   false, "program constant " + m.nameOf(c.id)});
+  mem_.local = k.localRegions;
+  mem_.localArenaBytes = k.localBytes;
+  mem_.priv = k.privateRegions;
+  mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
+  bound_ = bindArgs(m, ep, k, args, mem_);
+  checkRegionCounts();
+
+  ctx_.module = &m;
+  ctx_.kernel = &k;
+  ctx_.memory = &mem_;
+  ctx_.kernelName = kernel;
+  ctx_.dims = range_.dims;
+  ctx_.globalSize = range_.global;
+  ctx_.globalOffset = range_.offset;
+  ctx_.enqueuedLocal = range_.local;
+  for (int d = 0; d < 3; ++d) ctx_.numGroups[d] = ceilDiv(range_.global[d], range_.local[d]);
+  ctx_.instructionBudget = options.instructionBudget;
+  ctx_.quantum = std::max<uint64_t>(1, options.quantum);
+  ctx_.schedule = options.schedule;
+  ctx_.scheduleSeed = options.scheduleSeed;
+  ctx_.checkUninitialized = options.checkUninitialized;
+  // checkRange bounds both products.
+  groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
+  maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
+  fixedBytes_ = argumentBytes_;
+  if (options.checkRaces) {
+    fixedBytes_ = addBytes(fixedBytes_, RaceChecker::stateBytes(ctx_));
+    checkMemory(fixedBytes_, maxMemory_,
+                "the race checker's state for this launch" + besideArguments());
+    races_ = std::make_unique<RaceChecker>(ctx_);
+    ctx_.races = races_.get();
+  }
+  slotBytes_ = computeSlotBytes();
+  reserved_ = fixedBytes_;
+}
+
+// Region indices must fit the pointers' 21-bit region field (src/exec/memory.h).
+void LaunchState::checkRegionCounts() const {
+  for (Space s : {Space::Global, Space::Constant, Space::Local, Space::Private})
+    if (mem_.regions(s).size() > kMaxRegions)
+      throw Error("unsupported", fmt::format("the launch has {} {} memory objects; spvsim "
+                                             "places at most 2^21 - 1 per address space",
+                                             mem_.regions(s).size() - 1, spaceName(s)));
+}
+
+// What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).
+uint64_t LaunchState::computeSlotBytes() const {
+  const LoweredKernel& k = kernel();
+  const uint64_t copies = ctx_.checkUninitialized ? 2 : 1;
+  const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
+  uint64_t bytes = addBytes(mulBytes(k.registerBytes, maxSubGroups_), 64);
+  bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
+  bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
+  return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
+}
+
+std::string LaunchState::describeSlot() const {
+  return fmt::format(
+      "a work-group of {} work-items (private memory {} per work-item, local memory {}, "
+      "registers {} per sub-group{}){}",
+      range_.local[0] * range_.local[1] * range_.local[2], formatBytes(mem_.privateArenaBytes),
+      formatBytes(mem_.localArenaBytes), formatBytes(kernel().registerBytes),
+      ctx_.checkUninitialized ? "; private and local memory twice for the uninitialised-read "
+                                "checker"
+                              : "",
+      besideArguments());
+}
+
+std::string LaunchState::besideArguments() const {
+  return argumentBytes_
+             ? fmt::format(" beside the {} of argument buffers", formatBytes(argumentBytes_))
+             : "";
+}
+
+uint64_t LaunchState::slotsThatFit() const {
+  if (maxMemory_ < fixedBytes_ || slotBytes_ == 0) return 0;
+  return (maxMemory_ - fixedBytes_) / slotBytes_;
+}
+
+void LaunchState::reserveSlot() const {
+  uint64_t held = reserved_.load();
+  while (addBytes(held, slotBytes_) <= maxMemory_)
+    if (reserved_.compare_exchange_weak(held, held + slotBytes_)) return;
+  checkMemory(addBytes(fixedBytes_, slotBytes_), maxMemory_, describeSlot());
+  checkMemory(addBytes(held, slotBytes_), maxMemory_,
+              fmt::format("holding one more work-group's memory at once ({} each)",
+                          formatBytes(slotBytes_)));
+}
+
+std::array<uint64_t, 3> LaunchState::groupId(uint64_t g) const {
+  const auto& n = ctx_.numGroups;
+  return {g % n[0], (g / n[0]) % n[1], g / (n[0] * n[1])};
+}
+
+WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reservation_(launch) {
+  const LoweredKernel& k = launch.kernel();
+  const MemoryMap& mem = launch.memory();
+  const uint64_t copies = launch.context().checkUninitialized ? 2 : 1;
+  const size_t maxSubGroups = launch.maxSubGroups();
+  regStorage_.assign(size_t(k.registerBytes) * maxSubGroups + 64, 0);
+  privStride_ = mem.privateArenaBytes * copies;
+  privStorage_.assign(size_t(privStride_) * k.width * maxSubGroups + 8, 0);
+  local_.assign(mem.localArenaBytes * copies + 8, 0);
+  sgs_.resize(maxSubGroups);
+  const LoweredFunction& entry = k.functions[0];
+  const BoundArgs& args = launch.args();
+  for (size_t i = 0; i < maxSubGroups; ++i) {
+    uint8_t* regs = regsFor(i);
+    for (const auto& init : k.inits)
+      for (uint32_t l = 0; l < k.width; ++l)
+        std::memcpy(regs + init.reg + l * init.value.size(), init.value.data(), init.value.size());
+    for (size_t p = 0; p < entry.paramRegs.size(); ++p) {
+      const auto& v = args.paramValues[p];
+      for (uint32_t l = 0; l < k.width; ++l)
+        std::memcpy(regs + entry.paramRegs[p] + l * v.size(), v.data(), v.size());
+    }
+  }
+}
+
+uint8_t* WorkGroupSlot::regsFor(size_t i) {
+  uintptr_t base = reinterpret_cast<uintptr_t>(regStorage_.data());
+  base = (base + 63) / 64 * 64;
+  return reinterpret_cast<uint8_t*>(base) + i * launch_.kernel().registerBytes;
+}
+
+void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std::string* printf) {
+  const LaunchContext& ctx = launch_.context();
+  const NDRange& range = launch_.range();
+  const uint32_t width = launch_.subGroupSize();
+  wg_ = WorkGroupContext{};
+  wg_.launch = &ctx;
+  wg_.linearId = g;
+  wg_.groupId = launch_.groupId(g);
+  for (int d = 0; d < 3; ++d)
+    wg_.localSize[d] = std::min(range.local[d], range.global[d] - wg_.groupId[d] * range.local[d]);
+  wg_.localArena = local_.data();
+  std::memset(local_.data(), 0, local_.size());
+  wg_.diagnostics = diagnostics;
+  wg_.printf = printf;
+  const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
+  count_ = ceilDiv(items, width);
+  for (size_t i = 0; i < count_; ++i) {
+    SubGroup& sg = sgs_[i];
+    sg.regs = regsFor(i);
+    sg.width = width;
+    sg.id = static_cast<uint32_t>(i);
+    sg.firstLocalLinear = static_cast<uint32_t>(i * width);
+    sg.liveLanes = static_cast<uint32_t>(std::min<uint64_t>(width, items - i * width));
+    sg.privateBytes = privStride_;
+    sg.priv = privStorage_.data() + i * width * privStride_;
+    sg.wg = &wg_;
+    sg.yieldRequested = false;
+    startSubGroup(sg);
+  }
+  if (RaceChecker* races = ctx.races) races->beginWorkGroup(wg_);
+}
+
+void WorkGroupSlot::finish() {
+  if (RaceChecker* races = launch_.context().races) races->endWorkGroup();
+}
+
+void WorkGroupSlot::startSubGroup(SubGroup& sg) {
+  const LoweredKernel& k = launch_.kernel();
+  const MemoryMap& mem = launch_.memory();
+  const BoundArgs& args = launch_.args();
+  sg.code = k.code.data();
+  sg.extra = k.extra.data();
+  sg.live = LaneMask::firstN(sg.liveLanes);
+  sg.simt.assign(1, SimtEntry{k.functions[0].entryPc, kNoPc, sg.live});
+  sg.frames.assign(1, Frame{0, 0, 0});
+  sg.pc = k.functions[0].entryPc;
+  sg.setMask(sg.live);
+  sg.state = SubGroupState::Running;
+  sg.steps = sg.laneSteps = 0;
+  // Arenas are reused across work-groups: clear them so that a kernel reading private
+  // memory it never wrote sees the same zeros whatever ran before on this host thread.
+  std::memset(sg.priv, 0, size_t(sg.width) * sg.privateBytes);
+  writeBuiltins(sg, k);
+  if (sg.wg->launch->checkUninitialized) markStartState(sg, k);
+  for (uint32_t l = 0; l < sg.liveLanes; ++l) {
+    uint8_t* lane = sg.priv + l * sg.privateBytes;
+    for (const auto& [region, bytes] : k.privateInits)
+      std::memcpy(lane + mem.priv[region].arenaOffset, bytes.data(), bytes.size());
+    for (size_t p = 0; p < args.byValBytes.size(); ++p)
+      if (!args.byValBytes[p].empty())
+        std::memcpy(lane + mem.priv[k.paramByValRegion[p]].arenaOffset, args.byValBytes[p].data(),
+                    args.byValBytes[p].size());
+  }
+}
+
+}  // namespace spvsim

@@ -1,0 +1,117 @@
+// One launch taken apart: the state its work-groups share (LaunchState) and the storage
+// one host thread runs work-groups in, one at a time (WorkGroupSlot). Program::launch
+// runs slots on a thread pool; the debugger (tools/debug_*) steps one slot by hand.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/exec/program.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim {
+
+// Arguments bound to a launch: one register value per parameter.
+struct BoundArgs {
+  std::vector<std::vector<uint8_t>> paramValues;  // per parameter: one lane's bytes
+  std::vector<std::vector<uint8_t>> byValBytes;   // per parameter (ByVal only)
+};
+
+class LaunchState {
+ public:
+  // Validates the range and arguments (throws Error("invalid-argument")), lowers the
+  // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
+  // Error("out-of-memory") when the race checker's state alone exceeds
+  // options.maxMemory.
+  LaunchState(Program& program, const std::string& kernel, const NDRange& range,
+              const std::vector<ArgBinding>& args, const LaunchOptions& options);
+  LaunchState(const LaunchState&) = delete;
+  LaunchState& operator=(const LaunchState&) = delete;
+
+  const LaunchContext& context() const { return ctx_; }
+  const LoweredKernel& kernel() const { return *ctx_.kernel; }
+  const MemoryMap& memory() const { return mem_; }
+  const BoundArgs& args() const { return bound_; }
+  const NDRange& range() const { return range_; }
+  uint32_t subGroupSize() const { return ctx_.kernel->width; }
+  uint64_t groupCount() const { return groups_; }
+  size_t maxSubGroups() const { return maxSubGroups_; }
+  // The race checker, when LaunchOptions::checkRaces asked for one.
+  RaceChecker* races() const { return races_.get(); }
+  // Work-group id of linear work-group `linear` (x fastest).
+  std::array<uint64_t, 3> groupId(uint64_t linear) const;
+
+  // Host memory of one WorkGroupSlot (registers, private and local arenas), and how many
+  // slots fit in LaunchOptions::maxMemory beside the launch's fixed state (0: none).
+  uint64_t slotBytes() const { return slotBytes_; }
+  uint64_t slotsThatFit() const;
+  // Each WorkGroupSlot charges its bytes to the launch while it lives; throws
+  // Error("out-of-memory") when the slot would exceed the limit.
+  void reserveSlot() const;
+  void releaseSlot() const { reserved_ -= slotBytes_; }
+
+ private:
+  void checkRegionCounts() const;
+  uint64_t computeSlotBytes() const;
+  std::string describeSlot() const;
+  std::string besideArguments() const;  // " beside the N of argument buffers", or ""
+
+  NDRange range_;
+  MemoryMap mem_;
+  BoundArgs bound_;
+  LaunchContext ctx_;
+  uint64_t groups_ = 0;
+  size_t maxSubGroups_ = 0;
+  std::unique_ptr<RaceChecker> races_;
+  uint64_t maxMemory_ = 0;
+  uint64_t argumentBytes_ = 0;  // LaunchOptions::argumentMemory
+  uint64_t fixedBytes_ = 0;     // argumentBytes_ and the race checker's state
+  uint64_t slotBytes_ = 0;
+  mutable std::atomic<uint64_t> reserved_{0};  // fixedBytes_ + live slots
+};
+
+// A host thread's registers, private and local arenas and sub-groups, reused for each
+// work-group it runs. With the uninitialised-read checker on, each lane's private arena
+// and the local arena are twice their data size: the second half is the shadow
+// (src/exec/ops/shadow_memory.h).
+class WorkGroupSlot {
+ public:
+  // Throws Error("out-of-memory") when the slot does not fit the launch's memory limit.
+  explicit WorkGroupSlot(const LaunchState& launch);
+  WorkGroupSlot(const WorkGroupSlot&) = delete;
+  WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;
+
+  // Sets up work-group `linear`: cleared local memory, every sub-group at the kernel's
+  // entry. Diagnostics and printf output go to the given sinks.
+  void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf);
+  // After the work-group ran (or was abandoned): checkers report what they held back.
+  void finish();
+
+  WorkGroupContext& workGroup() { return wg_; }
+  std::vector<SubGroup>& subGroups() { return sgs_; }
+  size_t count() const { return count_; }
+
+ private:
+  uint8_t* regsFor(size_t i);
+  void startSubGroup(SubGroup& sg);
+
+  // Charges the slot's memory first and returns it last (declared before the storage).
+  struct Reservation {
+    explicit Reservation(const LaunchState& launch) : launch(launch) { launch.reserveSlot(); }
+    ~Reservation() { launch.releaseSlot(); }
+    const LaunchState& launch;
+  };
+
+  const LaunchState& launch_;
+  Reservation reservation_;
+  std::vector<uint8_t> regStorage_, privStorage_, local_;
+  uint64_t privStride_ = 0;  // bytes per lane of privStorage_
+  std::vector<SubGroup> sgs_;
+  size_t count_ = 0;
+  WorkGroupContext wg_;
+};
+
+}  // namespace spvsim

@@ -1,0 +1,175 @@
+// The lowered form of a kernel: pre-decoded instructions whose operands are byte
+// offsets into a sub-group's register file. Built once per (kernel, sub-group size),
+// shared read-only by every launch and host thread.
+//
+// Register file layout (struct of arrays): a value id of per-lane size S owns
+// S * width contiguous bytes; lane l's value starts at offset + l * S. Values use the
+// OpenCL C memory layout (vec3 padded to vec4), so loads, stores, bitcasts and
+// composite copies are plain byte copies.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "spirv/module.h"
+#include "src/exec/memory.h"
+
+namespace spvsim {
+
+class SubGroup;
+struct Inst;
+using ExecFn = void (*)(SubGroup&, const Inst&);
+// Completes a work-group collective once every sub-group of the work-group waits at
+// it (src/exec/workgroup.cc): reads each sub-group's operands, writes each one's result.
+using WorkGroupCombineFn = void (*)(SubGroup* subGroups, size_t count, const Inst&);
+
+struct Inst {
+  ExecFn fn = nullptr;
+  uint32_t r = 0;  // result register offset
+  uint32_t a = 0;  // operand register offsets (meaning per handler)
+  uint32_t b = 0;
+  uint32_t c = 0;
+  uint32_t n = 0;    // components, or bytes per lane, per handler
+  uint32_t aux = 0;  // handler-specific: an index into LoweredKernel::extra, ...
+  uint32_t aux2 = 0;
+  uint32_t src = 0;  // spirv::Instruction::index, for diagnostics
+  // Work-group collectives: 1 + index into LoweredKernel::combiners (0: none). The
+  // handler `fn` parks the sub-group like a work-group barrier.
+  uint32_t combine = 0;
+};
+
+// A control-flow edge: where it goes and the phi copies it performs.
+// Layout in LoweredKernel::extra at `edge`: [targetPc, copyCount, (dst, src, bytes)*].
+// When the copies of an edge read registers that they also write, lowering routes
+// them through scratch registers, so executing them in order is a parallel copy.
+
+constexpr uint32_t kNoPc = 0xffffffffu;
+
+// Inst::aux2 of atomics, fences and barriers holds the memory semantics (16 bits); a
+// semantics operand that is not a constant is kept as this (the race checker then assumes
+// the strongest).
+constexpr uint32_t kDynamicSemantics = 0xffff;
+
+struct LoweredFunction {
+  spirv::Id id = 0;
+  uint32_t entryPc = 0;
+  uint32_t exitPc = 0;  // the function's virtual exit: where returning lanes gather
+  std::vector<uint32_t> paramRegs;
+  std::vector<uint32_t> paramSizes;
+  uint32_t returnRegSize = 0;
+  std::string name;
+};
+
+// A value placed in the register file before execution (constants, variable
+// addresses), broadcast to every lane.
+struct RegisterInit {
+  uint32_t reg = 0;
+  std::vector<uint8_t> value;  // one lane's bytes
+};
+
+enum class Builtin : uint8_t {
+  GlobalInvocationId,
+  LocalInvocationId,
+  WorkgroupId,
+  NumWorkgroups,
+  WorkgroupSize,
+  EnqueuedWorkgroupSize,
+  GlobalSize,
+  GlobalOffset,
+  GlobalLinearId,
+  LocalInvocationIndex,
+  WorkDim,
+  SubgroupSize,
+  SubgroupMaxSize,
+  NumSubgroups,
+  NumEnqueuedSubgroups,
+  SubgroupId,
+  SubgroupLocalInvocationId,
+  SubgroupEqMask,
+  SubgroupGeMask,
+  SubgroupGtMask,
+  SubgroupLeMask,
+  SubgroupLtMask,
+};
+
+// A built-in variable: a private region each lane sees its own value in.
+struct BuiltinSlot {
+  Builtin builtin;
+  uint32_t region = 0;  // index into MemoryMap::priv
+  uint32_t elementBytes = 0;
+  uint32_t components = 1;
+};
+
+// Where a value id lives in the register file, for the debugger (tools/debug_*).
+struct ValueSlot {
+  spirv::Id id = 0;
+  spirv::Id type = 0;
+  uint32_t reg = 0;    // lane l's value starts at reg + l * bytes
+  uint32_t bytes = 0;  // per lane
+};
+
+constexpr uint32_t kNoFunction = 0xffffffffu;
+
+// A source-level name for a value: its OpName, or an OpenCL.DebugInfo.100 variable.
+struct ValueName {
+  std::string name;
+  spirv::Id id = 0;                 // a ValueSlot's id
+  uint32_t function = kNoFunction;  // index into LoweredKernel::functions; none: module
+  bool address = false;             // the value is the address of the named storage
+  uint32_t from = 0;                // DebugValue: the binding's spirv index (else 0)
+  bool isSigned = false;            // debug info says a signed integer (element) type
+  std::string typeName;             // the source type from debug info, or ""
+};
+
+struct LoweredKernel {
+  const spirv::EntryPoint* entry = nullptr;
+  uint32_t width = 0;  // sub-group size (lanes per register)
+  std::vector<Inst> code;
+  std::vector<uint32_t> extra;
+  std::vector<WorkGroupCombineFn> combiners;  // see Inst::combine
+  std::vector<LoweredFunction> functions;     // [0] is the entry point
+  uint32_t registerBytes = 0;                 // whole register file of one sub-group
+  std::vector<RegisterInit> inits;
+  std::vector<BuiltinSlot> builtins;
+  // Regions fixed by the module: private (all function variables and built-ins; no
+  // recursion in OpenCL, so every variable has one static slot), local (module-scope
+  // Workgroup variables), global/constant (program-scope variables).
+  std::vector<Region> privateRegions;
+  uint64_t privateBytes = 0;  // per lane
+  std::vector<Region> localRegions;
+  uint64_t localBytes = 0;
+  uint32_t programGlobalRegions = 0;    // regions 1..N of the global space
+  uint32_t programConstantRegions = 0;  // regions 1..N of the constant space
+  // Kernel parameters: ByVal struct parameters point at a private copy (region != 0).
+  std::vector<uint32_t> paramByValRegion;
+  // Module-scope Private variables with initializers: (region, bytes) per lane.
+  std::vector<std::pair<uint32_t, std::vector<uint8_t>>> privateInits;
+  bool usesPrintf = false;
+
+  std::vector<std::string> instructionText;  // by spirv index, for diagnostics
+  std::vector<std::string> instructionLine;  // by spirv index: "file:line" or
+
+  // For the debugger: every value id with a register (sorted by id), and the names of
+  // values (OpName, debug-info variables).
+  std::vector<ValueSlot> values;
+  std::vector<ValueName> names;
+
+  // "`%5 = OpLoad %uint %4` (k.cl:7)" for SPIR-V instruction `src`, for messages.
+  std::string describeInstruction(uint32_t src) const {
+    std::string s = src < instructionText.size() ? "`" + instructionText[src] + "`"
+                                                 : "instruction " + std::to_string(src);
+    if (src < instructionLine.size() && !instructionLine[src].empty())
+      s += " (" + instructionLine[src] + ")";
+    return s;
+  }
+
+  const ValueSlot* findValue(spirv::Id id) const {
+    auto it = std::lower_bound(values.begin(), values.end(), id,
+                               [](const ValueSlot& v, spirv::Id x) { return v.id < x; });
+    return it != values.end() && it->id == id ? &*it : nullptr;
+  }
+};
+
+}  // namespace spvsim

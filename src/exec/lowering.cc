@@ -1,0 +1,596 @@
+#include "src/exec/lowering.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "spirv/cfg.h"
+#include "spirv/debug_info.h"
+#include "spirv/disassembly.h"
+#include "spirv/error.h"
+#include "spirv/text.h"
+#include "src/exec/builtins.h"
+#include "src/exec/memory.h"
+#include "src/exec/postdominators.h"
+#include "src/exec/relocations.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim {
+
+using spirv::Id;
+using spirv::TypeKind;
+using spv::Op;
+
+const OpTable& opTable() {
+  static const OpTable table = [] {
+    OpTable t;
+    registerArithmeticOps(t);
+    registerBitwiseOps(t);
+    registerShiftOps(t);
+    registerComparisonOps(t);
+    registerConversionOps(t);
+    registerCompositeOps(t);
+    registerMemoryOps(t);
+    registerControlOps(t);
+    registerBarrierOps(t);
+    registerOpenclMathOps(t);
+    registerOpenclIntegerOps(t);
+    registerOpenclCommonOps(t);
+    registerOpenclRelationalOps(t);
+    registerOpenclGeometricOps(t);
+    registerOpenclVloadOps(t);
+    registerOpenclShuffleOps(t);
+    registerPrintfOps(t);
+    registerGroupUniformOps(t);
+    registerGroupNonUniformArithmeticOps(t);
+    registerGroupNonUniformVoteOps(t);
+    registerGroupNonUniformBallotOps(t);
+    registerGroupNonUniformShuffleOps(t);
+    registerIntelSubgroupShuffleOps(t);
+    registerIntelSubgroupBlockIoOps(t);
+    registerAtomicOps(t);
+    return t;
+  }();
+  return table;
+}
+
+namespace {
+
+constexpr uint32_t kRegisterAlign = 64;
+
+bool isOddWidth(const Shape& s) {
+  return s.isInt() && s.bits != 8 && s.bits != 16 && s.bits != 32 && s.bits != 64;
+}
+
+// Odd-width integers are kept zero-extended in their container: results are masked
+// after each instruction, and operands of signed instructions are sign-extended first.
+template <class T>
+struct MaskBits {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T m = static_cast<T>((uint64_t(1) << in.aux) - 1);
+    sg.forActive([&](uint32_t l) {
+      for (uint32_t c = 0; c < in.n; ++c) r[l * in.n + c] &= m;
+    });
+  }
+};
+
+template <class T>
+struct SignExtendBits {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* a = sg.reg<T>(in.a);
+    const unsigned shift = sizeof(T) * 8 - in.aux;
+    using S = std::make_signed_t<T>;
+    sg.forActive([&](uint32_t l) {
+      for (uint32_t c = 0; c < in.n; ++c)
+        r[l * in.n + c] = T(S(T(a[l * in.n + c] << shift)) >> shift);
+    });
+  }
+};
+
+bool readsSigned(Op op) {
+  switch (op) {
+    case Op::OpSConvert:
+    case Op::OpSDiv:
+    case Op::OpSRem:
+    case Op::OpSMod:
+    case Op::OpSLessThan:
+    case Op::OpSLessThanEqual:
+    case Op::OpSGreaterThan:
+    case Op::OpSGreaterThanEqual:
+    case Op::OpShiftRightArithmetic:
+    case Op::OpConvertSToF:
+    case Op::OpSatConvertSToU:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Lowerer::Lowerer(const spirv::Module& m, const spirv::EntryPoint& entry, uint32_t width,
+                 LoweredKernel& o)
+    : module(m), out(o), width(width), entry_(entry) {
+  out.entry = &entry;
+  out.width = width;
+  out.privateRegions.push_back(Region{});
+  out.localRegions.push_back(Region{});
+}
+
+void Lowerer::run() {
+  collectValueTypes();
+  layoutModuleVariables();
+  functionIndex(entry_.function);
+  while (!pendingFunctions_.empty()) {
+    uint32_t f = pendingFunctions_.front();
+    pendingFunctions_.erase(pendingFunctions_.begin());
+    lowerFunction(f);
+  }
+  out.registerBytes = std::max<uint32_t>(out.registerBytes, kRegisterAlign);
+  out.paramByValRegion.assign(entry_.params.size(), 0);
+  for (size_t k = 0; k < entry_.params.size(); ++k) {
+    if (!entry_.params[k].byValStruct) continue;
+    const spirv::Type& pointee = type(type(entry_.params[k].type).element);
+    out.paramByValRegion[k] = allocatePrivate(
+        pointee.size, pointee.align, "argument " + spirv::escapeText(entry_.params[k].name));
+  }
+  out.instructionText = spirv::disassembleLines(module);
+  out.instructionLine.assign(out.instructionText.size(), "");
+  for (const auto& f : module.functions)
+    for (const auto& b : f.blocks)
+      for (const auto& i : b.instructions)
+        if (i.line && i.index < out.instructionLine.size())
+          out.instructionLine[i.index] = module.describeLine(i.line);
+  recordValues();
+}
+
+void Lowerer::recordValues() {
+  out.values.reserve(regs_.size());
+  for (const auto& [id, r] : regs_) {
+    auto t = valueTypes_.find(id);
+    if (t == valueTypes_.end()) continue;
+    out.values.push_back({id, t->second, r, static_cast<uint32_t>(type(t->second).size)});
+  }
+  std::sort(out.values.begin(), out.values.end(),
+            [](const ValueSlot& a, const ValueSlot& b) { return a.id < b.id; });
+  // OpName of parameters and results, scoped to their (lowered) function.
+  for (const auto& [fid, functionIndex] : functionIndex_) {
+    const spirv::Function& f = *module.findFunction(fid);
+    const auto index = functionIndex;  // clang 15 cannot capture structured bindings
+    auto add = [&](Id id, bool variable) {
+      auto n = module.names.find(id);
+      if (n != module.names.end() && regs_.count(id))
+        out.names.push_back({n->second, id, index, variable});
+    };
+    for (Id p : f.params) add(p, false);
+    for (const auto& b : f.blocks)
+      for (const auto& i : b.instructions)
+        if (i.result) add(i.result, i.opcode == Op::OpVariable);
+  }
+  for (const auto& v : module.globalVariables)
+    if (auto n = module.names.find(v.id); n != module.names.end() && regs_.count(v.id))
+      out.names.push_back({n->second, v.id, kNoFunction, true});
+  for (const spirv::DebugVariable& d : spirv::debugVariables(module)) {
+    if (!regs_.count(d.id)) continue;  // never used by the kernel
+    auto f = functionIndex_.find(d.function);
+    ValueName n{d.name, d.id, f == functionIndex_.end() ? kNoFunction : f->second};
+    n.address = d.binding == spirv::DebugVariable::Binding::Address;
+    n.from = n.address ? 0 : d.index;
+    n.isSigned = d.isSigned;
+    n.typeName = d.typeName;
+    out.names.push_back(std::move(n));
+  }
+}
+
+void Lowerer::collectValueTypes() {
+  for (const auto& [id, c] : module.constants) valueTypes_[id] = c.type;
+  for (const auto& v : module.globalVariables) valueTypes_[v.id] = v.type;
+  for (const auto& f : module.functions) {
+    for (size_t k = 0; k < f.params.size(); ++k) valueTypes_[f.params[k]] = f.paramTypes[k];
+    for (const auto& b : f.blocks)
+      for (const auto& i : b.instructions)
+        if (i.result && i.resultType) valueTypes_[i.result] = i.resultType;
+  }
+}
+
+void Lowerer::layoutModuleVariables() {
+  uint32_t globals = 0, constants = 0;
+  for (const auto& v : module.globalVariables) {
+    const spirv::Type& pointee = type(type(v.type).element);
+    switch (v.storage) {
+      case spv::StorageClass::CrossWorkgroup:
+      case spv::StorageClass::UniformConstant:
+        variablePointer_[v.id] = *programVariablePointer(module, v.id);
+        if (v.storage == spv::StorageClass::CrossWorkgroup)
+          ++globals;
+        else
+          ++constants;
+        break;
+      case spv::StorageClass::Workgroup: {
+        uint64_t align = std::max<uint64_t>(16, pointee.align);
+        out.localBytes = (out.localBytes + align - 1) / align * align;
+        Region r;
+        r.arenaOffset = out.localBytes;
+        r.size = pointee.size;
+        r.name = "local variable " + module.nameOf(v.id);
+        out.localBytes += pointee.size;
+        out.localRegions.push_back(r);
+        variablePointer_[v.id] = makePointer(Space::Local, out.localRegions.size() - 1, 0);
+        break;
+      }
+      case spv::StorageClass::Input:
+      case spv::StorageClass::Private:
+      case spv::StorageClass::Function: {
+        uint32_t region = allocatePrivate(pointee.size, pointee.align, module.nameOf(v.id));
+        variablePointer_[v.id] = makePointer(Space::Private, region, 0);
+        if (v.storage == spv::StorageClass::Input) {
+          out.privateRegions[region].writable = false;
+          if (!v.builtin)
+            throw Error("unsupported", fmt::format("unsupported: Input variable {} is not a "
+                                                   "built-in",
+                                                   module.nameOf(v.id)));
+          BuiltinSlot slot;
+          slot.region = region;
+          if (!describeBuiltin(*v.builtin, pointee, slot))
+            throw Error("unsupported",
+                        fmt::format("unsupported built-in variable {} (BuiltIn {})",
+                                    module.nameOf(v.id), static_cast<uint32_t>(*v.builtin)));
+          out.builtins.push_back(slot);
+        } else if (v.initializer) {
+          pendingPrivateInits_.push_back({region, v.initializer});
+        }
+        break;
+      }
+      default:
+        throw Error("unsupported",
+                    fmt::format("unsupported: module-scope variable {} in storage class {}",
+                                module.nameOf(v.id), static_cast<uint32_t>(v.storage)));
+    }
+  }
+  out.programGlobalRegions = globals;
+  out.programConstantRegions = constants;
+  // Initializers may hold any module-scope variable's address: once all are placed.
+  for (const auto& [region, init] : pendingPrivateInits_) {
+    std::optional<spirv::Constant> c = module.constantValue(init);
+    if (!c) throw Error("invalid-module", fmt::format("initializer %{} is not a constant", init));
+    out.privateInits.push_back({region, resolvedBytes(module, *c, placedVariable())});
+  }
+}
+
+std::function<std::optional<uint64_t>(Id)> Lowerer::placedVariable() const {
+  return [this](Id var) -> std::optional<uint64_t> {
+    auto it = variablePointer_.find(var);
+    if (it == variablePointer_.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+uint32_t Lowerer::allocatePrivate(uint64_t bytes, uint64_t align, const std::string& name) {
+  align = std::max<uint64_t>(align, 8);
+  out.privateBytes = (out.privateBytes + align - 1) / align * align;
+  Region r;
+  r.arenaOffset = out.privateBytes;
+  r.size = bytes;
+  r.name = name;
+  out.privateBytes += bytes;
+  out.privateRegions.push_back(r);
+  return static_cast<uint32_t>(out.privateRegions.size() - 1);
+}
+
+uint32_t Lowerer::allocate(uint64_t bytesPerLane) {
+  uint32_t offset = out.registerBytes;
+  // Types are at most 2^37 bytes (spirv::kMaxTypeBytes) and width at most 128: no overflow.
+  uint64_t size = std::max<uint64_t>(bytesPerLane, 1) * width;
+  size = (size + kRegisterAlign - 1) / kRegisterAlign * kRegisterAlign;
+  if (offset + size > (1ull << 31))
+    throw Error("unsupported", "kernel needs more than 2 GiB of registers per sub-group");
+  out.registerBytes = offset + static_cast<uint32_t>(size);
+  return offset;
+}
+
+uint32_t Lowerer::scratch(uint32_t bytesPerLane) { return allocate(bytesPerLane); }
+
+spirv::Id Lowerer::typeIdOfValue(Id id) const {
+  auto it = valueTypes_.find(id);
+  if (it == valueTypes_.end()) throw Error("invalid-module", fmt::format("%{} has no type", id));
+  return it->second;
+}
+
+const spirv::Type& Lowerer::typeOfValue(Id id) const { return type(typeIdOfValue(id)); }
+
+Shape Lowerer::shape(Id typeId) const {
+  const spirv::Type& t = type(typeId);
+  Shape s;
+  s.bytes = static_cast<uint32_t>(t.size);
+  const spirv::Type* e = &t;
+  if (t.kind == TypeKind::Vector) {
+    e = &type(t.element);
+    s.components = static_cast<uint32_t>(t.count);
+    s.stride = t.count == 3 ? 4 : s.components;
+  }
+  s.bits = e->width;
+  switch (e->kind) {
+    case TypeKind::Bool:
+      s.scalar = Scalar::Bool;
+      s.bits = 8;
+      break;
+    case TypeKind::Int:
+      s.scalar = e->size == 1   ? Scalar::U8
+                 : e->size == 2 ? Scalar::U16
+                 : e->size == 4 ? Scalar::U32
+                                : Scalar::U64;
+      break;
+    case TypeKind::Float:
+      s.scalar = e->width == 16 ? Scalar::F16 : e->width == 32 ? Scalar::F32 : Scalar::F64;
+      break;
+    case TypeKind::Pointer:
+      s.scalar = Scalar::U64;
+      s.bits = 64;
+      break;
+    default:
+      s.scalar = Scalar::Other;
+      break;
+  }
+  return s;
+}
+
+uint64_t Lowerer::constantValue(Id id) const {
+  auto it = module.constants.find(id);
+  if (it == module.constants.end())
+    throw Error("invalid-module", fmt::format("%{} is not a constant", id));
+  uint64_t v = 0;
+  std::memcpy(&v, it->second.bytes.data(), std::min<size_t>(8, it->second.bytes.size()));
+  return v;
+}
+
+void Lowerer::setConstantRegister(Id id, const std::vector<uint8_t>& value) {
+  uint32_t r = allocate(value.size());
+  regs_[id] = r;
+  out.inits.push_back({r, value});
+}
+
+uint32_t Lowerer::reg(Id id) {
+  if (auto it = signedOverride_.find(id); it != signedOverride_.end()) return it->second;
+  if (auto it = regs_.find(id); it != regs_.end()) return it->second;
+  if (auto c = module.constants.find(id); c != module.constants.end()) {
+    if (c->second.zeroFill) {  // registers start zeroed and constants are never written
+      regs_[id] = allocate(type(c->second.type).size);
+      return regs_[id];
+    }
+    setConstantRegister(id, c->second.relocations.empty()
+                                ? c->second.bytes
+                                : resolvedBytes(module, c->second, placedVariable()));
+    return regs_[id];
+  }
+  if (auto v = variablePointer_.find(id); v != variablePointer_.end()) {
+    std::vector<uint8_t> bytes(8);
+    std::memcpy(bytes.data(), &v->second, 8);
+    setConstantRegister(id, bytes);
+    return regs_[id];
+  }
+  uint32_t r = allocate(typeOfValue(id).size);
+  regs_[id] = r;
+  return r;
+}
+
+Inst& Lowerer::emit(const spirv::Instruction& src, ExecFn fn) {
+  Inst in;
+  in.fn = fn;
+  in.src = src.index;
+  if (src.result && src.resultType) in.r = reg(src.result);
+  out.code.push_back(in);
+  return out.code.back();
+}
+
+uint32_t Lowerer::addExtra(const std::vector<uint32_t>& words) {
+  uint32_t at = static_cast<uint32_t>(out.extra.size());
+  out.extra.insert(out.extra.end(), words.begin(), words.end());
+  return at;
+}
+
+bool Lowerer::isDebugInfo(const spirv::Instruction& inst) const {
+  if (inst.opcode != Op::OpExtInst) return false;
+  auto it = module.extInstImports.find(inst.extSet());
+  if (it == module.extInstImports.end()) return false;
+  return it->second == "OpenCL.DebugInfo.100" || it->second.rfind("NonSemantic.", 0) == 0;
+}
+
+uint32_t Lowerer::edgeTo(Id target) {
+  const spirv::Block* to = nullptr;
+  for (const auto& b : fn_->blocks)
+    if (b.label == target) to = &b;
+  if (!to) throw Error("invalid-module", fmt::format("branch to unknown block %{}", target));
+  struct Copy {
+    uint32_t dst, src, bytes;
+    Id dstId;
+  };
+  std::vector<Copy> copies;
+  for (const auto& inst : to->instructions) {
+    if (isDebugInfo(inst)) continue;  // llvm-spirv puts DebugScope before the phis
+    if (inst.opcode != Op::OpPhi) break;
+    for (size_t k = 0; k + 1 < inst.operands.size(); k += 2)
+      if (inst.operands[k + 1] == block_->label) {
+        copies.push_back({reg(inst.result), reg(inst.operands[k]),
+                          static_cast<uint32_t>(type(inst.resultType).size), inst.result});
+        break;
+      }
+  }
+  // A copy that reads a register another copy of this edge writes needs scratch.
+  bool conflict = false;
+  for (const auto& a : copies)
+    for (const auto& b : copies)
+      if (&a != &b && a.src == b.dst) conflict = true;
+  std::vector<uint32_t> words{0, 0};
+  if (conflict) {
+    std::vector<uint32_t> temps;
+    for (const auto& c : copies) temps.push_back(scratch(c.bytes));
+    for (size_t k = 0; k < copies.size(); ++k)
+      words.insert(words.end(), {temps[k], copies[k].src, copies[k].bytes});
+    for (size_t k = 0; k < copies.size(); ++k)
+      words.insert(words.end(), {copies[k].dst, temps[k], copies[k].bytes});
+  } else {
+    for (const auto& c : copies) words.insert(words.end(), {c.dst, c.src, c.bytes});
+  }
+  words[1] = static_cast<uint32_t>((words.size() - 2) / 3);
+  uint32_t at = addExtra(words);
+  pendingPcs_.push_back({at, target});
+  return at;
+}
+
+uint32_t Lowerer::reconvergenceSlot() {
+  uint32_t at = addExtra({0});
+  pendingPcs_.push_back({at, reconvergeBlock_.at(block_->label)});
+  return at;
+}
+
+uint32_t Lowerer::exitSlot() {
+  uint32_t at = addExtra({0});
+  pendingPcs_.push_back({at, 0});
+  return at;
+}
+
+uint32_t Lowerer::functionIndex(Id function) {
+  if (auto it = functionIndex_.find(function); it != functionIndex_.end()) return it->second;
+  const spirv::Function* f = module.findFunction(function);
+  if (!f) throw Error("invalid-module", fmt::format("call to unknown function %{}", function));
+  if (f->blocks.empty())
+    throw Error("unsupported", fmt::format("unsupported: call to function {} that has no "
+                                           "body (an unresolved import)",
+                                           f->linkName.empty() ? module.nameOf(function)
+                                                               : spirv::escapeText(f->linkName)));
+  uint32_t index = static_cast<uint32_t>(out.functions.size());
+  LoweredFunction lf;
+  lf.id = function;
+  lf.name = module.nameOf(function);
+  for (size_t k = 0; k < f->params.size(); ++k) {
+    lf.paramRegs.push_back(reg(f->params[k]));
+    lf.paramSizes.push_back(static_cast<uint32_t>(type(f->paramTypes[k]).size));
+  }
+  lf.returnRegSize = static_cast<uint32_t>(type(f->resultType).size);
+  out.functions.push_back(lf);
+  functionIndex_[function] = index;
+  pendingFunctions_.push_back(index);
+  return index;
+}
+
+void Lowerer::lowerFunction(uint32_t index) {
+  fnIndex_ = index;
+  fn_ = module.findFunction(out.functions[index].id);
+  out.functions[index].entryPc = static_cast<uint32_t>(out.code.size());
+  // Reconvergence points from the post-dominator tree.
+  const spirv::FunctionCfg cfg =
+      spirv::functionCfg(*fn_, [&](Id selector) { return shapeOfValue(selector).bits; });
+  auto ipdom = immediatePostDominators(cfg.successors, cfg.exits);
+  reconvergeBlock_.clear();
+  for (size_t b = 0; b < fn_->blocks.size(); ++b)
+    reconvergeBlock_[fn_->blocks[b].label] = ipdom[b] < 0 ? 0 : fn_->blocks[ipdom[b]].label;
+
+  blockPc_.clear();
+  for (const auto& block : fn_->blocks) {
+    block_ = &block;
+    blockPc_[block.label] = static_cast<uint32_t>(out.code.size());
+    for (const auto& inst : block.instructions) {
+      if (inst.opcode == Op::OpPhi) {
+        reg(inst.result);
+        continue;
+      }
+      lowerInstruction(inst);
+    }
+  }
+  uint32_t exitPc = static_cast<uint32_t>(out.code.size());
+  out.functions[index].exitPc = exitPc;
+  extern ExecFn functionExitHandler();
+  spirv::Instruction exitMarker;
+  exitMarker.index = fn_->index;
+  Inst& ex = emit(exitMarker, functionExitHandler());
+  ex.aux = index;
+  patchPcs(exitPc);
+}
+
+void Lowerer::patchPcs(uint32_t exitPc) {
+  for (const auto& p : pendingPcs_)
+    out.extra[p.extraIndex] = p.block == 0 ? exitPc : blockPc_.at(p.block);
+  pendingPcs_.clear();
+}
+
+void Lowerer::emitOddWidthFixups(const spirv::Instruction& inst, bool before) {
+  if (before) {
+    if (!readsSigned(inst.opcode)) return;
+    for (Id op : inst.operands) {
+      if (!valueTypes_.count(op)) continue;
+      Shape s = shapeOfValue(op);
+      if (!isOddWidth(s) || signedOverride_.count(op)) continue;
+      uint32_t tmp = scratch(s.bytes);
+      Inst in;
+      in.fn = pickUnsigned<SignExtendBits>(s.scalar);
+      in.r = tmp;
+      in.a = reg(op);
+      in.n = s.stride;
+      in.aux = s.bits;
+      in.src = inst.index;
+      out.code.push_back(in);
+      signedOverride_[op] = tmp;
+    }
+    return;
+  }
+  signedOverride_.clear();
+  if (!inst.result || !inst.resultType) return;
+  Shape s = shape(inst.resultType);
+  if (!isOddWidth(s)) return;
+  Inst in;
+  in.fn = pickUnsigned<MaskBits>(s.scalar);
+  in.r = reg(inst.result);
+  in.n = s.stride;
+  in.aux = s.bits;
+  in.src = inst.index;
+  out.code.push_back(in);
+}
+
+void Lowerer::lowerInstruction(const spirv::Instruction& inst) {
+  const OpTable& table = opTable();
+  LowerFn fn = nullptr;
+  if (inst.opcode == Op::OpExtInst) {
+    const std::string& set = module.extInstImports.count(inst.extSet())
+                                 ? module.extInstImports.at(inst.extSet())
+                                 : std::string();
+    if (isDebugInfo(inst)) return;
+    if (set != "OpenCL.std")
+      unsupported(inst, fmt::format("extended instruction set \"{}\"", spirv::escapeText(set)));
+    auto it = table.openclStd.find(inst.extOpcode());
+    if (it == table.openclStd.end())
+      unsupported(inst, "OpenCL.std " + spirv::openclStdName(inst.extOpcode()));
+    fn = it->second;
+  } else {
+    auto it = table.core.find(static_cast<uint32_t>(inst.opcode));
+    if (it == table.core.end()) unsupported(inst);
+    fn = it->second;
+  }
+  emitOddWidthFixups(inst, true);
+  fn(*this, inst);
+  emitOddWidthFixups(inst, false);
+}
+
+std::string Lowerer::describeWithType(const spirv::Instruction& inst) const {
+  Id t = inst.resultType;
+  if (!t && !inst.operands.empty() && valueTypes_.count(inst.operands[0]))
+    t = typeIdOfValue(inst.operands[0]);
+  std::string name = inst.opcode == Op::OpExtInst
+                         ? "OpenCL.std " + spirv::openclStdName(inst.extOpcode())
+                         : spirv::opcodeName(inst.opcode);
+  return t ? name + " on " + spirv::typeName(module, t) : name;
+}
+
+void Lowerer::unsupported(const spirv::Instruction& inst, const std::string& detail) const {
+  std::string what = detail.empty() ? spirv::opcodeName(inst.opcode) : detail;
+  std::string at = inst.result ? fmt::format(" at %{}", inst.result)
+                               : fmt::format(" (instruction {})", inst.index);
+  std::string line = module.describeLine(inst.line);
+  throw Error("unsupported",
+              fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what, at,
+                          spirv::escapeText(entry_.name), line.empty() ? "" : " (" + line + ")"));
+}
+
+}  // namespace spvsim

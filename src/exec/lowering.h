@@ -1,0 +1,256 @@
+// Lowering: spirv::Module functions -> LoweredKernel. Op families (src/exec/ops/*.cc)
+// register one LowerFn per opcode; each picks a typed handler and fills an Inst.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "spirv/module.h"
+#include "src/exec/lowered.h"
+
+namespace spvsim {
+
+// The scalar kind of a value's elements; selects handler template instances.
+enum class Scalar : uint8_t { Bool, U8, U16, U32, U64, F16, F32, F64, Other };
+
+// Shape of a value type: scalar kind, components (1 for scalars), elements per lane in
+// the register (4 for vec3), and integer width in bits (odd widths such as i2 live in
+// the next container, zero-extended).
+struct Shape {
+  Scalar scalar = Scalar::Other;
+  uint32_t components = 1;
+  uint32_t stride = 1;
+  uint32_t bits = 0;
+  uint32_t bytes = 0;  // per lane
+  bool isInt() const { return scalar >= Scalar::U8 && scalar <= Scalar::U64; }
+  bool isFloat() const { return scalar >= Scalar::F16 && scalar <= Scalar::F64; }
+};
+
+class Lowerer;
+using LowerFn = void (*)(Lowerer&, const spirv::Instruction&);
+
+struct OpTable {
+  std::unordered_map<uint32_t, LowerFn> core;       // by spv::Op
+  std::unordered_map<uint32_t, LowerFn> openclStd;  // by OpenCL.std instruction number
+};
+
+// Each op family adds its opcodes (src/exec/ops/*.cc).
+void registerArithmeticOps(OpTable&);
+void registerBitwiseOps(OpTable&);
+void registerShiftOps(OpTable&);
+void registerComparisonOps(OpTable&);
+void registerConversionOps(OpTable&);
+void registerCompositeOps(OpTable&);
+void registerMemoryOps(OpTable&);
+void registerControlOps(OpTable&);
+void registerBarrierOps(OpTable&);
+void registerOpenclMathOps(OpTable&);
+void registerOpenclIntegerOps(OpTable&);
+void registerOpenclCommonOps(OpTable&);
+void registerOpenclRelationalOps(OpTable&);
+void registerOpenclGeometricOps(OpTable&);
+void registerOpenclVloadOps(OpTable&);
+void registerOpenclShuffleOps(OpTable&);
+void registerPrintfOps(OpTable&);
+void registerGroupUniformOps(OpTable&);
+void registerGroupNonUniformArithmeticOps(OpTable&);
+void registerGroupNonUniformVoteOps(OpTable&);
+void registerGroupNonUniformBallotOps(OpTable&);
+void registerGroupNonUniformShuffleOps(OpTable&);
+void registerIntelSubgroupShuffleOps(OpTable&);
+void registerIntelSubgroupBlockIoOps(OpTable&);
+void registerAtomicOps(OpTable&);
+
+const OpTable& opTable();  // built once, immutable
+
+class Lowerer {
+ public:
+  Lowerer(const spirv::Module& module, const spirv::EntryPoint& entry, uint32_t width,
+          LoweredKernel& out);
+  void run();
+
+  const spirv::Module& module;
+  LoweredKernel& out;
+  const uint32_t width;
+
+  // Register offset of a value id; constants and variable addresses are placed on
+  // first use.
+  uint32_t reg(spirv::Id id);
+  // A fresh register of `bytesPerLane` bytes per lane.
+  uint32_t scratch(uint32_t bytesPerLane);
+  const spirv::Type& type(spirv::Id typeId) const { return module.type(typeId); }
+  const spirv::Type& typeOfValue(spirv::Id id) const;
+  spirv::Id typeIdOfValue(spirv::Id id) const;
+  Shape shape(spirv::Id typeId) const;
+  Shape shapeOfValue(spirv::Id id) const { return shape(typeIdOfValue(id)); }
+  bool isConstant(spirv::Id id) const { return module.constants.count(id) != 0; }
+  // The integer value of a constant id (zero-extended); throws if not a constant.
+  uint64_t constantValue(spirv::Id id) const;
+
+  // Appends an instruction for `src`: r = reg(src.result) when it has one.
+  Inst& emit(const spirv::Instruction& src, ExecFn fn);
+  uint32_t addExtra(const std::vector<uint32_t>& words);
+  // The extra-pool index of the control-flow edge from the block being lowered to
+  // `target`; its phi copies are filled in once every block has a pc.
+  // An OpenCL.DebugInfo.100 or NonSemantic.* instruction: no effect on execution.
+  bool isDebugInfo(const spirv::Instruction& inst) const;
+  uint32_t edgeTo(spirv::Id target);
+  // The extra-pool slot that will hold the pc where lanes diverging at the current
+  // block's terminator reconverge (its immediate post-dominator or the virtual exit).
+  uint32_t reconvergenceSlot();
+  // The extra-pool slot that will hold the current function's exit pc.
+  uint32_t exitSlot();
+  // A private region of `bytes` per lane (function variables); returns its index.
+  uint32_t allocatePrivate(uint64_t bytes, uint64_t align, const std::string& name);
+  // Makes `id` a register that holds `value` in every lane from the start.
+  void setConstantRegister(spirv::Id id, const std::vector<uint8_t>& value);
+  // Index into out.functions of a function id (lowered on demand).
+  uint32_t functionIndex(spirv::Id function);
+
+  // "OpFAdd on half3": names an opcode with the type a handler was missing for.
+  std::string describeWithType(const spirv::Instruction& inst) const;
+
+  [[noreturn]] void unsupported(const spirv::Instruction& inst,
+                                const std::string& detail = "") const;
+
+  // Operand i of an instruction (the word after result type and result id).
+  static spirv::Id operand(const spirv::Instruction& inst, size_t i) { return inst.operands.at(i); }
+
+  // The OpExtInst argument i (after the set id and instruction number).
+  static spirv::Id extArg(const spirv::Instruction& inst, size_t i) {
+    return inst.operands.at(2 + i);
+  }
+
+ private:
+  struct PendingPc {
+    uint32_t extraIndex;
+    spirv::Id block;  // 0: the function's exit
+  };
+
+  void lowerFunction(uint32_t index);
+  void lowerInstruction(const spirv::Instruction& inst);
+  void placeConstant(spirv::Id id, uint32_t reg);
+  void placeVariable(const spirv::Variable& v, uint32_t reg);
+  void collectValueTypes();
+  void patchPcs(uint32_t exitPc);
+  void emitOddWidthFixups(const spirv::Instruction& inst, bool before);
+  void layoutModuleVariables();
+  // Where a module-scope variable is (for relocations): after layoutModuleVariables.
+  std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
+  void recordValues();  // LoweredKernel::values and names, for the debugger
+  uint32_t allocate(uint64_t bytesPerLane);
+
+  const spirv::EntryPoint& entry_;
+  std::unordered_map<spirv::Id, uint32_t> regs_;
+  std::unordered_map<spirv::Id, spirv::Id> valueTypes_;
+  std::unordered_map<spirv::Id, uint32_t> functionIndex_;
+  std::unordered_map<spirv::Id, uint32_t> blockPc_;
+  std::unordered_map<spirv::Id, uint32_t> reconvergeBlock_;  // block -> ipdom (0: exit)
+  std::unordered_map<spirv::Id, uint64_t> variablePointer_;
+  std::vector<PendingPc> pendingPcs_;
+  std::unordered_map<spirv::Id, uint32_t> signedOverride_;
+  std::vector<uint32_t> pendingFunctions_;
+  std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer
+  const spirv::Function* fn_ = nullptr;
+  const spirv::Block* block_ = nullptr;
+  uint32_t fnIndex_ = 0;
+};
+
+// A memory-semantics operand as Inst::aux2 keeps it (kDynamicSemantics if not constant).
+inline uint32_t memorySemantics(Lowerer& lw, spirv::Id id) {
+  return lw.isConstant(id) ? uint32_t(lw.constantValue(id)) & 0xffff : kDynamicSemantics;
+}
+
+// Picks a handler instance by scalar kind. `H` is a class template with a static
+// `run(SubGroup&, const Inst&)`; returns nullptr for kinds the family lacks.
+template <template <class> class H>
+ExecFn pickUnsigned(Scalar s) {
+  switch (s) {
+    case Scalar::U8:
+      return &H<uint8_t>::run;
+    case Scalar::U16:
+      return &H<uint16_t>::run;
+    case Scalar::U32:
+      return &H<uint32_t>::run;
+    case Scalar::U64:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+template <template <class> class H>
+ExecFn pickSigned(Scalar s) {
+  switch (s) {
+    case Scalar::U8:
+      return &H<int8_t>::run;
+    case Scalar::U16:
+      return &H<int16_t>::run;
+    case Scalar::U32:
+      return &H<int32_t>::run;
+    case Scalar::U64:
+      return &H<int64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+template <template <class> class H>
+ExecFn pickFloat(Scalar s) {
+  switch (s) {
+    case Scalar::F16:
+      return &H<_Float16>::run;
+    case Scalar::F32:
+      return &H<float>::run;
+    case Scalar::F64:
+      return &H<double>::run;
+    default:
+      return nullptr;
+  }
+}
+
+// Picks H<uintN_t> by an element's size: integers, floats (by their bits) and, when
+// `bools`, booleans (1 byte); nullptr for other kinds. For handlers that only move bits.
+template <template <class> class H>
+ExecFn pickBits(Scalar s, bool bools = false) {
+  switch (s) {
+    case Scalar::Bool:
+      return bools ? &H<uint8_t>::run : nullptr;
+    case Scalar::U8:
+      return &H<uint8_t>::run;
+    case Scalar::U16:
+    case Scalar::F16:
+      return &H<uint16_t>::run;
+    case Scalar::U32:
+    case Scalar::F32:
+      return &H<uint32_t>::run;
+    case Scalar::U64:
+    case Scalar::F64:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+// Picks H<uintN_t> for elements of `bytes` bytes (1, 2, 4, 8); nullptr otherwise.
+template <template <class> class H>
+ExecFn pickByBytes(uint64_t bytes) {
+  switch (bytes) {
+    case 1:
+      return &H<uint8_t>::run;
+    case 2:
+      return &H<uint16_t>::run;
+    case 4:
+      return &H<uint32_t>::run;
+    case 8:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace spvsim

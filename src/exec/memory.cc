@@ -1,0 +1,63 @@
+#include "src/exec/memory.h"
+
+#include <fmt/core.h>
+
+namespace spvsim {
+
+const char* spaceName(Space s) {
+  switch (s) {
+    case Space::Global:
+      return "global";
+    case Space::Constant:
+      return "constant";
+    case Space::Local:
+      return "local";
+    case Space::Private:
+      return "private";
+    default:
+      return "invalid";
+  }
+}
+
+const std::vector<Region>& MemoryMap::regions(Space s) const {
+  switch (s) {
+    case Space::Global:
+      return global;
+    case Space::Constant:
+      return constant;
+    case Space::Local:
+      return local;
+    default:
+      return priv;
+  }
+}
+
+const Region* MemoryMap::regionOf(uint64_t p) const {
+  const Space s = pointerSpace(p);
+  if (s == Space::Invalid || s > Space::Private) return nullptr;
+  const std::vector<Region>& table = regions(s);
+  const uint64_t region = pointerRegion(p);
+  return region == 0 || region >= table.size() ? nullptr : &table[region];
+}
+
+std::string describeLocation(const MemoryMap& memory, uint64_t p) {
+  const Region* r = memory.regionOf(p);
+  if (!r && nullDerived(p))  // null's offset bits are the distance from null, unbiased
+    return pointerSaturated(p) ? "a byte offset out of the representable range from a null pointer"
+                               : fmt::format("byte offset {} from a null pointer", p);
+  if (!r) return fmt::format("invalid pointer 0x{:016x} (it points into no object)", p);
+  const int64_t offset = pointerOffset(p);
+  std::string at = fmt::format("byte offset {}", offset);
+  if (pointerSaturated(p))
+    at += offset > 0 ? " or more (out of the representable range)"
+                     : " or less (out of the representable range)";
+  return fmt::format("{} of {} ({} memory, {} bytes)", at, r->name, spaceName(pointerSpace(p)),
+                     r->size);
+}
+
+std::string describePlace(const MemoryMap& memory, uint64_t p) {
+  const bool object = memory.regionOf(p) || nullDerived(p);
+  return (object ? "at " : "through an ") + describeLocation(memory, p);
+}
+
+}  // namespace spvsim

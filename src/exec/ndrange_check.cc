@@ -1,0 +1,78 @@
+#include "src/exec/ndrange_check.h"
+
+#include <fmt/core.h>
+
+#include "spirv/error.h"
+#include "spirv/text.h"
+
+namespace spvsim {
+namespace {
+
+[[noreturn]] void invalid(const std::string& message) { throw Error("invalid-argument", message); }
+
+std::string sizes(const std::array<uint64_t, 3>& v) {
+  return fmt::format("{} x {} x {}", v[0], v[1], v[2]);
+}
+
+// Product of the three sizes, or nullopt when it exceeds 2^64 - 1.
+std::optional<uint64_t> product(const std::array<uint64_t, 3>& v) {
+  uint64_t p = 1;
+  for (uint64_t x : v)
+    if (__builtin_mul_overflow(p, x, &p)) return std::nullopt;
+  return p;
+}
+
+void checkGlobal(const NDRange& r) {
+  for (uint32_t d = 0; d < r.dims; ++d) {
+    if (r.global[d] == 0) invalid(fmt::format("global size in dimension {} is 0", d));
+    if (r.offset[d] > ~uint64_t(0) - r.global[d])
+      invalid(
+          fmt::format("global offset {} + global size {} in dimension {} exceeds 2^64 - 1 "
+                      "(the range of size_t)",
+                      r.offset[d], r.global[d], d));
+  }
+  if (!product(r.global))
+    invalid(fmt::format("the NDRange {} has more than 2^64 - 1 work-items", sizes(r.global)));
+}
+
+void checkLocal(const spirv::EntryPoint& ep, const NDRange& r) {
+  auto reqd = ep.findMode(spv::ExecutionMode::LocalSize);
+  uint64_t product = 1;
+  for (uint32_t d = 0; d < 3; ++d) {
+    if (r.local[d] == 0) invalid(fmt::format("local size in dimension {} is 0", d));
+    if (reqd && r.local[d] != reqd->literals.at(d))
+      invalid(fmt::format("kernel {} requires work-group size {},{},{} (reqd_work_group_size)",
+                          spirv::escapeText(ep.name), reqd->literals[0], reqd->literals[1],
+                          reqd->literals[2]));
+    if (r.local[d] > kMaxWorkGroupSize || (product *= r.local[d]) > kMaxWorkGroupSize)
+      invalid(fmt::format("work-group size exceeds the maximum of {}", kMaxWorkGroupSize));
+  }
+}
+
+void checkGroups(const NDRange& r) {
+  std::array<uint64_t, 3> groups;
+  for (int d = 0; d < 3; ++d) groups[d] = ceilDiv(r.global[d], r.local[d]);
+  auto n = product(groups);  // at most the work-item count
+  if (!n || *n > kMaxWorkGroups)
+    invalid(fmt::format("the NDRange has {} work-groups ({} of {}); spvsim runs at most 2^40",
+                        n ? fmt::format("{}", *n) : "more than 2^64 - 1", sizes(groups),
+                        sizes(r.local)));
+}
+
+}  // namespace
+
+NDRange checkRange(const spirv::EntryPoint& ep, NDRange r) {
+  if (r.dims < 1 || r.dims > 3) invalid(fmt::format("work dimension {} is not 1, 2 or 3", r.dims));
+  for (uint32_t d = r.dims; d < 3; ++d) {
+    r.global[d] = 1;
+    r.offset[d] = 0;
+    r.local[d] = 1;
+  }
+  checkGlobal(r);
+  if (!r.localGiven) r.local = chooseLocalSize(ep, r);
+  checkLocal(ep, r);
+  checkGroups(r);
+  return r;
+}
+
+}  // namespace spvsim

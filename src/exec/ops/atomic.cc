@@ -1,0 +1,508 @@
+// OpAtomic*: load, store, exchange, compare-exchange (weak), increment, decrement,
+// add, sub, s/u min/max, and/or/xor, flag test-and-set/clear and the EXT float
+// add/min/max, 32- and 64-bit (floats also 16-bit), on any pointer that resolves to
+// global, local or private memory (generic pointers carry their space).
+//
+// The active lanes of a sub-group perform the atomic one after another in lane order,
+// each a separate atomic operation with its own result. Global memory is shared with
+// work-groups on other host threads, so global atomics are real host atomics
+// (std::atomic_ref, seq_cst) and counters and CAS loops are exact at any thread count.
+// Local memory belongs to one work-group, which runs on one host thread, and private
+// memory to one lane: there a plain read-modify-write is already atomic.
+//
+// Scope and memory semantics are decoded and kept in the Inst (aux: Scope, with
+// kPossiblyLegacyAtomic for what may be an OpenCL 1.x atomic_* that llvm-spirv gave
+// Workgroup scope; aux2: semantics; see below) for the race checker. Executing every
+// atomic seq_cst with device-wide visibility is stronger than any Scope/semantics
+// combination asks for (a stronger order and a wider scope only remove outcomes), so
+// it implements them all.
+#include <atomic>
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "spirv/disassembly.h"
+#include "src/exec/lowering.h"
+#include "src/exec/race_checker.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim {
+namespace {
+
+using spirv::Id;
+using spv::Op;
+
+// Inst::aux2 packs the memory semantics: bits 0..15 the (Equal) semantics, bits
+// 16..31 CompareExchange's Unequal semantics. All SPIR-V semantics bits fit in 16.
+
+// Inst layout: r = result, a = pointer, b = value, c = comparator.
+
+// Tells the race checker what a lane's atomic did. Stores and read-modify-writes are
+// Write ops; a compare-exchange that failed only read, under its Unequal semantics.
+using Kind = RaceChecker::AtomicKind;
+
+void noteRace(RaceChecker& races, SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p,
+              const uint8_t* host, uint32_t bytes, Kind kind, bool wrote) {
+  const uint32_t equal = in.aux2 & 0xffff, unequal = in.aux2 >> 16;
+  if (kind == Kind::Rmw && !wrote)
+    return races.atomic(sg, lane, p, host, bytes, Kind::FailedRmw, in.aux, unequal);
+  races.atomic(sg, lane, p, host, bytes, kind, in.aux, equal);
+}
+
+bool writable(const SubGroup& sg, uint64_t p) {
+  return sg.wg->launch->memory->regions(pointerSpace(p))[pointerRegion(p)].writable;
+}
+
+// Resolves each active lane's pointer in lane order and calls f(lane, address,
+// shared): address is nullptr for lanes whose access fails (out of bounds, read-only,
+// misaligned; reported once per kind), shared is true for global memory, which other
+// host threads may touch at the same time. f returns whether the lane wrote (a failed
+// compare-exchange does not), for the race checker.
+template <class T, Kind K, class F>
+void eachLane(SubGroup& sg, const Inst& in, F f) {
+  constexpr bool Write = K != Kind::Load;
+  const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+  LaneMask failed, misaligned;
+  AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+  RaceChecker* races = sg.wg->launch->races;
+  sg.forActive([&](uint32_t l) {
+    // write=false: resolve would count every lane as a write; only changes are counted.
+    sg.atomicAccess = true;
+    uint8_t* p = sg.resolve(ptr[l], l, sizeof(T), false, err);
+    sg.atomicAccess = false;
+    if (p && Write && !writable(sg, ptr[l])) {
+      p = nullptr;
+      err = AccessError::ReadOnly;
+    }
+    if (!p) {
+      failed.set(l);
+      firstErr = err;
+    } else if (pointerOffset(ptr[l]) % sizeof(T)) {  // atomics need natural alignment
+      misaligned.set(l);
+      p = nullptr;
+    }
+    const bool wrote = f(l, p, p && pointerSpace(ptr[l]) == Space::Global);
+    if (p && wrote) sg.markInitialized(pointerSpace(ptr[l]), p, sizeof(T));
+    if (races && p) [[unlikely]]
+      noteRace(*races, sg, in, l, ptr[l], p, sizeof(T), K, wrote);
+  });
+  if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, sizeof(T), Write);
+  if (misaligned.any())
+    sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, sizeof(T), Write);
+  // Let the scheduler switch sub-groups: a spin-wait on an atomic then makes progress.
+  sg.yieldRequested = true;
+}
+
+// A host atomic needs a naturally aligned host address; kernel buffers are (the
+// kernel offset is checked above), but a host buffer with an odd base would not be:
+// such a buffer gets a plain access (exact with one thread).
+template <class T>
+bool hostAtomic(uint8_t* p, bool shared) {
+  return shared && reinterpret_cast<uintptr_t>(p) % std::atomic_ref<T>::required_alignment == 0;
+}
+
+// Replaces *p by next(old) as one atomic step; returns old.
+template <class T, class F>
+T update(SubGroup& sg, uint8_t* p, bool shared, F next) {
+  T old, now;
+  if (hostAtomic<T>(p, shared)) {
+    std::atomic_ref<T> a(*reinterpret_cast<T*>(p));
+    old = a.load();
+    while (!a.compare_exchange_weak(old, now = next(old))) {
+    }
+  } else {
+    std::memcpy(&old, p, sizeof(T));
+    now = next(old);
+    std::memcpy(p, &now, sizeof(T));
+  }
+  // Only changes count as progress: a spin on a failing CAS or on an exchange that
+  // keeps the value makes none.
+  if (now != old) ++sg.wg->writes;
+  return old;
+}
+
+// Read-modify-write ops on the bit pattern T; Op_::next(old, value) gives the new
+// value (increment and decrement have no value operand: value 0).
+template <class T, class Op_>
+struct Rmw {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* v = Op_::kHasValue ? sg.reg<T>(in.b) : nullptr;
+    eachLane<T, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+      const T value = Op_::kHasValue ? v[l] : T(0);
+      r[l] = p ? update<T>(sg, p, shared, [&](T old) { return Op_::next(old, value); }) : T(0);
+      return true;
+    });
+  }
+};
+
+template <class T>
+struct CompareExchange {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* v = sg.reg<T>(in.b);
+    const T* cmp = sg.reg<T>(in.c);
+    eachLane<T, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+      r[l] = p ? update<T>(sg, p, shared, [&](T old) { return old == cmp[l] ? v[l] : old; }) : T(0);
+      return r[l] == cmp[l];  // exchanged
+    });
+  }
+};
+
+template <class T>
+struct Load {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    eachLane<T, Kind::Load>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+      if (!p)
+        r[l] = 0;
+      else if (hostAtomic<T>(p, shared))
+        r[l] = std::atomic_ref<T>(*reinterpret_cast<T*>(p)).load();
+      else
+        std::memcpy(&r[l], p, sizeof(T));
+      return false;
+    });
+  }
+};
+
+template <class T>
+struct Store {
+  static void run(SubGroup& sg, const Inst& in) {
+    const T* v = sg.reg<T>(in.b);
+    eachLane<T, Kind::Store>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+      if (!p) return false;
+      ++sg.wg->writes;
+      if (hostAtomic<T>(p, shared))
+        std::atomic_ref<T>(*reinterpret_cast<T*>(p)).store(v[l]);
+      else
+        std::memcpy(p, &v[l], sizeof(T));
+      return true;
+    });
+  }
+};
+
+// OpAtomicFlagTestAndSet: the flag is a 32-bit integer, set = 1 (non-zero), clear = 0;
+// the result is whether it was set before.
+struct FlagTestAndSet {
+  static void run(SubGroup& sg, const Inst& in) {
+    uint8_t* r = sg.reg<uint8_t>(in.r);
+    eachLane<uint32_t, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
+      r[l] = p ? update<uint32_t>(sg, p, shared, [](uint32_t) { return 1u; }) != 0 : 0;
+      return true;
+    });
+  }
+};
+
+struct FlagClear {
+  static void run(SubGroup& sg, const Inst& in) {
+    eachLane<uint32_t, Kind::Store>(sg, in, [&](uint32_t, uint8_t* p, bool shared) {
+      if (p) update<uint32_t>(sg, p, shared, [](uint32_t) { return 0u; });
+      return true;
+    });
+  }
+};
+
+// The operations. T is the unsigned bit pattern; signed and float ops reinterpret it.
+template <class T>
+using Signed = std::make_signed_t<T>;
+
+struct Exchange {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T, T v) {
+    return v;
+  }
+};
+struct IAdd {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return T(o + v);
+  }
+};
+struct ISub {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return T(o - v);
+  }
+};
+struct IIncrement {  // no value operand
+  static constexpr bool kHasValue = false;
+  template <class T>
+  static T next(T o, T) {
+    return T(o + 1);
+  }
+};
+struct IDecrement {
+  static constexpr bool kHasValue = false;
+  template <class T>
+  static T next(T o, T) {
+    return T(o - 1);
+  }
+};
+struct UMin {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return v < o ? v : o;
+  }
+};
+struct UMax {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return v > o ? v : o;
+  }
+};
+struct SMin {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return Signed<T>(v) < Signed<T>(o) ? v : o;
+  }
+};
+struct SMax {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return Signed<T>(v) > Signed<T>(o) ? v : o;
+  }
+};
+struct And {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return o & v;
+  }
+};
+struct Or {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return o | v;
+  }
+};
+struct Xor {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return o ^ v;
+  }
+};
+
+// Floats: F is the floating type whose bits T holds.
+template <class F>
+struct FloatOf;
+template <>
+struct FloatOf<uint16_t> {
+  using type = _Float16;
+};
+template <>
+struct FloatOf<uint32_t> {
+  using type = float;
+};
+template <>
+struct FloatOf<uint64_t> {
+  using type = double;
+};
+
+template <class T, class G>
+T onFloats(T o, T v, G g) {
+  using F = typename FloatOf<T>::type;
+  return std::bit_cast<T>(F(g(std::bit_cast<F>(o), std::bit_cast<F>(v))));
+}
+struct FAdd {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return onFloats(o, v, [](auto a, auto b) { return a + b; });
+  }
+};
+// OpenCL's atomic_fetch_min/max on floats compute fmin/fmax (a NaN operand yields
+// the other one); done in double, exact for half and float.
+struct FMin {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return onFloats(o, v, [](auto a, auto b) { return std::fmin(double(a), double(b)); });
+  }
+};
+struct FMax {
+  static constexpr bool kHasValue = true;
+  template <class T>
+  static T next(T o, T v) {
+    return onFloats(o, v, [](auto a, auto b) { return std::fmax(double(a), double(b)); });
+  }
+};
+
+// ---- Lowering ----
+
+// Operand positions (after result type and id) of one atomic opcode.
+struct Form {
+  size_t pointer = 0, scope = 1, semantics = 2;
+  int value = -1, comparator = -1, unequal = -1;
+};
+
+Form formOf(Op op) {
+  switch (op) {
+    case Op::OpAtomicStore:
+      return Form{0, 1, 2, 3};
+    case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak:
+      return Form{0, 1, 2, 4, 5, 3};
+    case Op::OpAtomicLoad:
+    case Op::OpAtomicIIncrement:
+    case Op::OpAtomicIDecrement:
+    case Op::OpAtomicFlagTestAndSet:
+    case Op::OpAtomicFlagClear:
+      return Form{};
+    default:
+      return Form{0, 1, 2, 3};
+  }
+}
+
+// The type the atomic operates on: the result's, the stored value's, or the pointee's.
+Id operandType(Lowerer& lw, const spirv::Instruction& inst, const Form& f) {
+  if (inst.opcode == Op::OpAtomicStore) return lw.typeIdOfValue(inst.operands.at(f.value));
+  if (inst.opcode == Op::OpAtomicFlagTestAndSet || inst.opcode == Op::OpAtomicFlagClear)
+    return lw.type(lw.typeIdOfValue(inst.operands.at(f.pointer))).element;
+  return inst.resultType;
+}
+
+template <template <class> class H>
+ExecFn bySize(uint32_t bytes) {
+  switch (bytes) {
+    case 4:
+      return &H<uint32_t>::run;
+    case 8:
+      return &H<uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+template <class Op_>
+ExecFn rmwBySize(uint32_t bytes, bool allowHalf = false) {
+  switch (bytes) {
+    case 2:
+      return allowHalf ? &Rmw<uint16_t, Op_>::run : nullptr;
+    case 4:
+      return &Rmw<uint32_t, Op_>::run;
+    case 8:
+      return &Rmw<uint64_t, Op_>::run;
+    default:
+      return nullptr;
+  }
+}
+
+// The handler for `op` on values of `s`, or nullptr where the environment has none.
+ExecFn pick(Op op, const Shape& s) {
+  const bool isInt = s.isInt(), isFloat = s.isFloat();
+  const bool scalar = s.components == 1 && (isInt || isFloat);
+  if (!scalar) return nullptr;
+  const uint32_t bytes = s.bytes;
+  switch (op) {
+    case Op::OpAtomicLoad:
+      return bySize<Load>(bytes);
+    case Op::OpAtomicStore:
+      return bySize<Store>(bytes);
+    case Op::OpAtomicExchange:
+      return rmwBySize<Exchange>(bytes);
+    case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak:
+      return isInt ? bySize<CompareExchange>(bytes) : nullptr;
+    case Op::OpAtomicFAddEXT:
+      return isFloat ? rmwBySize<FAdd>(bytes, true) : nullptr;
+    case Op::OpAtomicFMinEXT:
+      return isFloat ? rmwBySize<FMin>(bytes, true) : nullptr;
+    case Op::OpAtomicFMaxEXT:
+      return isFloat ? rmwBySize<FMax>(bytes, true) : nullptr;
+    case Op::OpAtomicFlagTestAndSet:
+      return isInt && bytes == 4 ? &FlagTestAndSet::run : nullptr;
+    case Op::OpAtomicFlagClear:
+      return isInt && bytes == 4 ? &FlagClear::run : nullptr;
+    default:
+      break;
+  }
+  if (!isInt) return nullptr;
+  switch (op) {
+    case Op::OpAtomicIIncrement:
+      return rmwBySize<IIncrement>(bytes);
+    case Op::OpAtomicIDecrement:
+      return rmwBySize<IDecrement>(bytes);
+    case Op::OpAtomicIAdd:
+      return rmwBySize<IAdd>(bytes);
+    case Op::OpAtomicISub:
+      return rmwBySize<ISub>(bytes);
+    case Op::OpAtomicSMin:
+      return rmwBySize<SMin>(bytes);
+    case Op::OpAtomicUMin:
+      return rmwBySize<UMin>(bytes);
+    case Op::OpAtomicSMax:
+      return rmwBySize<SMax>(bytes);
+    case Op::OpAtomicUMax:
+      return rmwBySize<UMax>(bytes);
+    case Op::OpAtomicAnd:
+      return rmwBySize<And>(bytes);
+    case Op::OpAtomicOr:
+      return rmwBySize<Or>(bytes);
+    case Op::OpAtomicXor:
+      return rmwBySize<Xor>(bytes);
+    default:
+      return nullptr;
+  }
+}
+
+void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
+  const Form f = formOf(inst.opcode);
+  const Id type = operandType(lw, inst, f);
+  ExecFn fn = pick(inst.opcode, lw.shape(type));
+  if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
+  const Id scope = inst.operands.at(f.scope);
+  // The race checker needs the scope at lowering time; OpenCL compilers emit constants.
+  if (!lw.isConstant(scope))
+    lw.unsupported(inst, spirv::opcodeName(inst.opcode) + " with a Scope that is not a constant");
+  const uint32_t pointer = lw.reg(inst.operands.at(f.pointer));
+  uint32_t value = 0, comparator = 0;
+  if (f.value >= 0) value = lw.reg(inst.operands.at(f.value));
+  if (f.comparator >= 0) comparator = lw.reg(inst.operands.at(f.comparator));
+  Inst& in = lw.emit(inst, fn);
+  in.a = pointer;
+  in.b = value;  // unused by increment/decrement/load/flags
+  in.c = comparator;
+  in.n = lw.shape(type).bytes;
+  in.aux = uint32_t(lw.constantValue(scope));
+  if (lw.module.possiblyLegacyAtomics.count(inst.index)) in.aux |= kPossiblyLegacyAtomic;
+  in.aux2 = memorySemantics(lw, inst.operands.at(f.semantics));
+  if (f.unequal >= 0) in.aux2 |= memorySemantics(lw, inst.operands.at(f.unequal)) << 16;
+}
+
+}  // namespace
+
+void registerAtomicOps(OpTable& t) {
+  for (Op op : {Op::OpAtomicLoad,
+                Op::OpAtomicStore,
+                Op::OpAtomicExchange,
+                Op::OpAtomicCompareExchange,
+                Op::OpAtomicCompareExchangeWeak,
+                Op::OpAtomicIIncrement,
+                Op::OpAtomicIDecrement,
+                Op::OpAtomicIAdd,
+                Op::OpAtomicISub,
+                Op::OpAtomicSMin,
+                Op::OpAtomicUMin,
+                Op::OpAtomicSMax,
+                Op::OpAtomicUMax,
+                Op::OpAtomicAnd,
+                Op::OpAtomicOr,
+                Op::OpAtomicXor,
+                Op::OpAtomicFlagTestAndSet,
+                Op::OpAtomicFlagClear,
+                Op::OpAtomicFAddEXT,
+                Op::OpAtomicFMinEXT,
+                Op::OpAtomicFMaxEXT})
+    t.core[uint32_t(op)] = &lowerAtomic;
+}
+
+}  // namespace spvsim

@@ -1,0 +1,308 @@
+// Composite values: extract, insert, construct, vector shuffles and dynamic
+// extract/insert, copies (OpCopyObject, OpCopyLogical). Values use the memory layout, so every
+// static composite op is a list of byte pieces copied per lane.
+#include <fmt/core.h>
+
+#include <cstring>
+
+#include "spirv/error.h"
+#include "src/exec/ops/elementwise.h"
+
+namespace spvsim {
+namespace {
+
+using spirv::Id;
+using spirv::TypeKind;
+using spv::Op;
+
+// extra at in.aux: [count, (srcReg, srcLaneBytes, srcOffset, dstOffset, bytes)*];
+// in.r: destination, in.n: destination bytes per lane.
+void copyPieces(SubGroup& sg, const Inst& in) {
+  const uint32_t* p = sg.extra + in.aux;
+  const uint32_t count = p[0];
+  uint8_t* dst = sg.regs + in.r;
+  sg.forActive([&](uint32_t l) {
+    const uint32_t* q = p + 1;
+    for (uint32_t k = 0; k < count; ++k, q += 5)
+      std::memcpy(dst + size_t(l) * in.n + q[3], sg.regs + q[0] + size_t(l) * q[1] + q[2], q[4]);
+  });
+}
+
+// Scalar extracted from a vector at a fixed component: the common case, kept tight.
+template <class T>
+struct ExtractElement {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* a = sg.reg<T>(in.a);
+    sg.forActive([&](uint32_t l) { r[l] = a[l * in.n + in.aux]; });
+  }
+};
+
+struct Piece {
+  uint32_t srcReg, srcLaneBytes, srcOffset, dstOffset, bytes;
+};
+
+void emitPieces(Lowerer& lw, const spirv::Instruction& inst, const std::vector<Piece>& pieces) {
+  std::vector<uint32_t> words{static_cast<uint32_t>(pieces.size())};
+  for (const auto& p : pieces)
+    words.insert(words.end(), {p.srcReg, p.srcLaneBytes, p.srcOffset, p.dstOffset, p.bytes});
+  uint32_t at = lw.addExtra(words);
+  Inst& in = lw.emit(inst, &copyPieces);
+  in.aux = at;
+  in.n = static_cast<uint32_t>(lw.type(inst.resultType).size);
+}
+
+// Byte offset and type of a member path inside a composite type.
+std::pair<uint64_t, Id> memberOffset(const Lowerer& lw, Id type, const uint32_t* idx,
+                                     size_t count) {
+  uint64_t offset = 0;
+  for (size_t k = 0; k < count; ++k) {
+    const spirv::Type& t = lw.type(type);
+    if (t.kind == TypeKind::Struct) {
+      offset += t.memberOffsets.at(idx[k]);
+      type = t.members.at(idx[k]);
+    } else {
+      type = t.element;
+      offset += uint64_t(idx[k]) * lw.type(type).size;
+    }
+  }
+  return {offset, type};
+}
+
+void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
+  Id composite = inst.operands.at(0);
+  const spirv::Type& ct = lw.typeOfValue(composite);
+  auto [offset, type] = memberOffset(lw, lw.typeIdOfValue(composite), inst.operands.data() + 1,
+                                     inst.operands.size() - 1);
+  uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
+  if (ct.kind == TypeKind::Vector && inst.operands.size() == 2) {
+    Shape s = lw.shape(inst.resultType);
+    ExecFn fn = s.scalar == Scalar::Bool ? &ExtractElement<uint8_t>::run
+                : bytes == 1             ? &ExtractElement<uint8_t>::run
+                : bytes == 2             ? &ExtractElement<uint16_t>::run
+                : bytes == 4             ? &ExtractElement<uint32_t>::run
+                                         : &ExtractElement<uint64_t>::run;
+    uint32_t src = lw.reg(composite);
+    Inst& in = lw.emit(inst, fn);
+    in.a = src;
+    in.n = static_cast<uint32_t>(ct.size / bytes);
+    in.aux = inst.operands[1];
+    return;
+  }
+  emitPieces(lw, inst,
+             {{lw.reg(composite), static_cast<uint32_t>(ct.size), static_cast<uint32_t>(offset), 0,
+               bytes}});
+}
+
+void lowerInsert(Lowerer& lw, const spirv::Instruction& inst) {
+  Id object = inst.operands.at(0), composite = inst.operands.at(1);
+  auto [offset, type] =
+      memberOffset(lw, inst.resultType, inst.operands.data() + 2, inst.operands.size() - 2);
+  uint32_t size = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  emitPieces(lw, inst,
+             {{lw.reg(composite), size, 0, 0, size},
+              {lw.reg(object), static_cast<uint32_t>(lw.type(type).size), 0,
+               static_cast<uint32_t>(offset), static_cast<uint32_t>(lw.type(type).size)}});
+}
+
+void lowerConstruct(Lowerer& lw, const spirv::Instruction& inst) {
+  const spirv::Type& t = lw.type(inst.resultType);
+  std::vector<Piece> pieces;
+  uint64_t offset = 0;
+  for (size_t k = 0; k < inst.operands.size(); ++k) {
+    Id part = inst.operands[k];
+    const spirv::Type& pt = lw.typeOfValue(part);
+    if (t.kind == TypeKind::Struct) offset = t.memberOffsets.at(k);
+    // A vector constituent of a vector contributes its real components, not padding.
+    uint64_t bytes = pt.size;
+    if (t.kind == TypeKind::Vector && pt.kind == TypeKind::Vector)
+      bytes = lw.type(pt.element).size * pt.count;
+    pieces.push_back({lw.reg(part), static_cast<uint32_t>(pt.size), 0,
+                      static_cast<uint32_t>(offset), static_cast<uint32_t>(bytes)});
+    offset += bytes;
+  }
+  emitPieces(lw, inst, pieces);
+}
+
+void lowerShuffle(Lowerer& lw, const spirv::Instruction& inst) {
+  Id v1 = inst.operands.at(0), v2 = inst.operands.at(1);
+  const spirv::Type& t1 = lw.typeOfValue(v1);
+  const spirv::Type& t2 = lw.typeOfValue(v2);
+  uint32_t e = static_cast<uint32_t>(lw.type(t1.element).size);
+  std::vector<Piece> pieces;
+  for (size_t k = 2; k < inst.operands.size(); ++k) {
+    uint32_t c = inst.operands[k];
+    if (c == 0xffffffffu) continue;  // undefined component: left as is
+    uint32_t dst = static_cast<uint32_t>((k - 2) * e);
+    if (c < t1.count)
+      pieces.push_back({lw.reg(v1), static_cast<uint32_t>(t1.size), c * e, dst, e});
+    else
+      pieces.push_back({lw.reg(v2), static_cast<uint32_t>(t2.size),
+                        static_cast<uint32_t>((c - t1.count) * e), dst, e});
+  }
+  emitPieces(lw, inst, pieces);
+}
+
+void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
+  uint32_t size = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  emitPieces(lw, inst, {{lw.reg(inst.operands.at(0)), size, 0, 0, size}});
+}
+
+// The pieces copying a `src`-typed value into the layout of a logically matching `dst`
+// type (same members, recursively, but possibly other layouts: CPacked is a decoration),
+// leaf by leaf; runs contiguous in both layouts become one piece.
+void logicalPieces(const Lowerer& lw, Id src, Id dst, uint32_t reg, uint32_t laneBytes,
+                   uint64_t from, uint64_t to, std::vector<Piece>& out) {
+  const spirv::Type& s = lw.type(src);
+  const spirv::Type& d = lw.type(dst);
+  if (s.kind == TypeKind::Struct) {
+    for (size_t m = 0; m < s.members.size(); ++m)
+      logicalPieces(lw, s.members[m], d.members.at(m), reg, laneBytes, from + s.memberOffsets[m],
+                    to + d.memberOffsets.at(m), out);
+    return;
+  }
+  if (s.kind == TypeKind::Array) {
+    const uint64_t sStride = lw.type(s.element).size, dStride = lw.type(d.element).size;
+    for (uint64_t i = 0; i < s.count; ++i)
+      logicalPieces(lw, s.element, d.element, reg, laneBytes, from + i * sStride, to + i * dStride,
+                    out);
+    return;
+  }
+  if (!out.empty()) {
+    Piece& last = out.back();
+    if (last.srcOffset + last.bytes == from && last.dstOffset + last.bytes == to) {
+      last.bytes += static_cast<uint32_t>(s.size);
+      return;
+    }
+  }
+  out.push_back({reg, laneBytes, static_cast<uint32_t>(from), static_cast<uint32_t>(to),
+                 static_cast<uint32_t>(s.size)});
+}
+
+void lowerCopyLogical(Lowerer& lw, const spirv::Instruction& inst) {
+  const Id operand = inst.operands.at(0);
+  std::vector<Piece> pieces;
+  logicalPieces(lw, lw.typeIdOfValue(operand), inst.resultType, lw.reg(operand),
+                static_cast<uint32_t>(lw.typeOfValue(operand).size), 0, 0, pieces);
+  emitPieces(lw, inst, pieces);
+}
+
+// Dynamic component index: out-of-range indices are undefined; reported, result 0.
+template <class T, class I>
+struct ExtractDynamic {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* v = sg.reg<T>(in.a);
+    const I* idx = sg.reg<I>(in.b);
+    LaneMask bad;
+    sg.forActive([&](uint32_t l) {
+      uint64_t i = uint64_t(idx[l]);
+      if (i >= in.aux) {
+        bad.set(l);
+        r[l] = 0;
+      } else {
+        r[l] = v[l * in.n + i];
+      }
+    });
+    if (bad.any())
+      sg.report(in, "out-of-bounds",
+                fmt::format("vector component index out of range "
+                            "(vector of {})",
+                            in.aux),
+                bad);
+  }
+};
+
+template <class T, class I>
+struct InsertDynamic {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* v = sg.reg<T>(in.a);
+    const T* x = sg.reg<T>(in.c);
+    const I* idx = sg.reg<I>(in.b);
+    LaneMask bad;
+    sg.forActive([&](uint32_t l) {
+      for (uint32_t c = 0; c < in.n; ++c) r[l * in.n + c] = v[l * in.n + c];
+      uint64_t i = uint64_t(idx[l]);
+      if (i >= in.aux)
+        bad.set(l);
+      else
+        r[l * in.n + i] = x[l];
+    });
+    if (bad.any())
+      sg.report(in, "out-of-bounds",
+                fmt::format("vector component index out of range "
+                            "(vector of {})",
+                            in.aux),
+                bad);
+  }
+};
+
+template <template <class, class> class H, class T>
+ExecFn byIndex(uint32_t indexBytes) {
+  switch (indexBytes) {
+    case 1:
+      return &H<T, uint8_t>::run;
+    case 2:
+      return &H<T, uint16_t>::run;
+    case 4:
+      return &H<T, uint32_t>::run;
+    default:
+      return &H<T, uint64_t>::run;
+  }
+}
+
+template <template <class, class> class H>
+ExecFn pickDynamic(uint32_t elementBytes, uint32_t indexBytes) {
+  switch (elementBytes) {
+    case 1:
+      return byIndex<H, uint8_t>(indexBytes);
+    case 2:
+      return byIndex<H, uint16_t>(indexBytes);
+    case 4:
+      return byIndex<H, uint32_t>(indexBytes);
+    default:
+      return byIndex<H, uint64_t>(indexBytes);
+  }
+}
+
+void lowerExtractDynamic(Lowerer& lw, const spirv::Instruction& inst) {
+  const spirv::Type& vt = lw.typeOfValue(inst.operands.at(0));
+  uint32_t e = static_cast<uint32_t>(lw.type(vt.element).size);
+  uint32_t ib = static_cast<uint32_t>(lw.typeOfValue(inst.operands.at(1)).size);
+  uint32_t v = lw.reg(inst.operands[0]), i = lw.reg(inst.operands[1]);
+  Inst& in = lw.emit(inst, pickDynamic<ExtractDynamic>(e, ib));
+  in.a = v;
+  in.b = i;
+  in.n = static_cast<uint32_t>(vt.size / e);
+  in.aux = static_cast<uint32_t>(vt.count);
+}
+
+void lowerInsertDynamic(Lowerer& lw, const spirv::Instruction& inst) {
+  const spirv::Type& vt = lw.type(inst.resultType);
+  uint32_t e = static_cast<uint32_t>(lw.type(vt.element).size);
+  uint32_t ib = static_cast<uint32_t>(lw.typeOfValue(inst.operands.at(2)).size);
+  uint32_t v = lw.reg(inst.operands[0]), x = lw.reg(inst.operands[1]), i = lw.reg(inst.operands[2]);
+  Inst& in = lw.emit(inst, pickDynamic<InsertDynamic>(e, ib));
+  in.a = v;
+  in.c = x;
+  in.b = i;
+  in.n = static_cast<uint32_t>(vt.size / e);
+  in.aux = static_cast<uint32_t>(vt.count);
+}
+
+}  // namespace
+
+void registerCompositeOps(OpTable& t) {
+  t.core[uint32_t(Op::OpCompositeExtract)] = &lowerExtract;
+  t.core[uint32_t(Op::OpCompositeInsert)] = &lowerInsert;
+  t.core[uint32_t(Op::OpCompositeConstruct)] = &lowerConstruct;
+  t.core[uint32_t(Op::OpVectorShuffle)] = &lowerShuffle;
+  t.core[uint32_t(Op::OpCopyObject)] = &lowerCopy;
+  t.core[uint32_t(Op::OpCopyLogical)] = &lowerCopyLogical;
+  t.core[uint32_t(Op::OpExpectKHR)] = &lowerCopy;
+  t.core[uint32_t(Op::OpVectorExtractDynamic)] = &lowerExtractDynamic;
+  t.core[uint32_t(Op::OpVectorInsertDynamic)] = &lowerInsertDynamic;
+}
+
+}  // namespace spvsim

@@ -1,0 +1,453 @@
+// Loads, stores, variables, access chains and memory copies. Every access goes
+// through SubGroup::resolve (bounds, address space, writability) and is alignment
+// checked against the instruction's Aligned operand or the type's natural alignment.
+#include <fmt/core.h>
+
+#include <cstring>
+
+#include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/shadow_memory.h"
+
+namespace spvsim {
+namespace {
+
+using spirv::Id;
+using spirv::TypeKind;
+using spv::Op;
+
+// Failed lanes are reported once per instruction; their loaded value is 0.
+//
+// Each handler tests the uninitialised-read checker once per sub-group instruction and
+// runs an instantiation without shadow code when it is off. (Lowered kernels are cached
+// per (kernel, sub-group size) and shared by launches with and without the checker, so
+// picking variants at lowering would double the cache key; a launch-constant branch per
+// instruction is the cheaper price.) The unchecked fast paths are unchanged.
+template <uint32_t N>
+struct Load : CheckedDispatch<Load<N>> {
+  template <bool Checked>
+  static void exec(SubGroup& sg, const Inst& in) {
+    const uint32_t bytes = N ? N : in.n;
+    const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+    uint8_t* r = sg.regs + in.r;
+    if (const uint8_t* base = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
+      const uintptr_t origin = hostOrigin(base);
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(r + size_t(l) * bytes, hostAddress(origin, ptr[l]), bytes);
+      if constexpr (Checked) checkUniform(sg, in, ptr, base, bytes);
+      return;
+    }
+    LaneMask failed, misaligned, uninitialized;
+    AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+    sg.forActive([&](uint32_t l) {
+      const uint8_t* src = sg.resolve(ptr[l], l, bytes, false, err);
+      if (!src) {
+        failed.set(l);
+        firstErr = err;
+        std::memset(r + size_t(l) * bytes, 0, bytes);
+        return;
+      }
+      if (ptr[l] & (in.aux - 1)) misaligned.set(l);  // the offset bias is aligned
+      std::memcpy(r + size_t(l) * bytes, src, bytes);
+      if constexpr (Checked)
+        if (uninitializedBytes(sg, ptr[l], src, bytes)) uninitialized.set(l);
+    });
+    if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, false);
+    if (misaligned.any())
+      sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, bytes, false);
+    if constexpr (Checked)
+      if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
+  }
+
+  // The fast path's lanes all read one local (or global/constant: no shadow) region.
+  static void checkUniform(SubGroup& sg, const Inst& in, const uint64_t* ptr, const uint8_t* base,
+                           uint32_t bytes) {
+    if (pointerSpace(ptr[0]) != Space::Local) return;
+    LaneMask uninitialized;
+    for (uint32_t l = 0; l < sg.width; ++l)
+      if (uninitializedBytes(sg, ptr[l], base + offsetBits(ptr[l]), bytes)) uninitialized.set(l);
+    if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
+  }
+};
+
+template <uint32_t N>
+struct Store {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t bytes = N ? N : in.n;
+    const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+    const uint8_t* v = sg.regs + in.b;
+    if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
+      const uintptr_t origin = hostOrigin(base);
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(hostAddress(origin, ptr[l]), v + size_t(l) * bytes, bytes);
+      return;
+    }
+    LaneMask failed, misaligned;
+    AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+    sg.forActive([&](uint32_t l) {
+      uint8_t* dst = sg.resolve(ptr[l], l, bytes, true, err);
+      if (!dst) {
+        failed.set(l);
+        firstErr = err;
+        return;
+      }
+      if (ptr[l] & (in.aux - 1)) misaligned.set(l);    // the offset bias is aligned
+      std::memcpy(dst, v + size_t(l) * bytes, bytes);  // resolve() marked it written
+    });
+    if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, true);
+    if (misaligned.any())
+      sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, bytes, true);
+  }
+};
+
+template <template <uint32_t> class H>
+ExecFn bySize(uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return &H<1>::run;
+    case 2:
+      return &H<2>::run;
+    case 4:
+      return &H<4>::run;
+    case 8:
+      return &H<8>::run;
+    case 16:
+      return &H<16>::run;
+    default:
+      return &H<0>::run;
+  }
+}
+
+// Required alignment: the Aligned memory operand if present, else the natural
+// alignment of the accessed type's scalar elements. Always a power of two.
+uint32_t requiredAlignment(const Lowerer& lw, Id pointee, const spirv::Instruction& inst,
+                           size_t memoryOperandIndex) {
+  uint64_t a = lw.type(pointee).align;
+  if (lw.type(pointee).kind == TypeKind::Struct || lw.type(pointee).kind == TypeKind::Array) a = 1;
+  if (inst.operands.size() > memoryOperandIndex) {
+    uint32_t mask = inst.operands[memoryOperandIndex];
+    if (mask & uint32_t(spv::MemoryAccessMask::Aligned))
+      a = inst.operands.at(memoryOperandIndex + 1);
+  }
+  if (a == 0 || (a & (a - 1))) a = 1;
+  return static_cast<uint32_t>(a);
+}
+
+void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
+  uint32_t bytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  uint32_t ptr = lw.reg(inst.operands.at(0));
+  uint32_t align = requiredAlignment(lw, inst.resultType, inst, 1);
+  Inst& in = lw.emit(inst, bySize<Load>(bytes));
+  in.a = ptr;
+  in.n = bytes;
+  in.aux = align;
+}
+
+void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
+  Id value = inst.operands.at(1);
+  Id type = lw.typeIdOfValue(value);
+  uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
+  uint32_t ptr = lw.reg(inst.operands[0]), v = lw.reg(value);
+  uint32_t align = requiredAlignment(lw, type, inst, 2);
+  Inst& in = lw.emit(inst, bySize<Store>(bytes));
+  in.a = ptr;
+  in.b = v;
+  in.n = bytes;
+  in.aux = align;
+}
+
+// Function-scope variables have one static private slot each (no recursion).
+void lowerVariable(Lowerer& lw, const spirv::Instruction& inst) {
+  const spirv::Type& pt = lw.type(inst.resultType);
+  const spirv::Type& pointee = lw.type(pt.element);
+  uint32_t region =
+      lw.allocatePrivate(pointee.size, pointee.align, "variable " + lw.module.nameOf(inst.result));
+  uint64_t p = makePointer(Space::Private, region, 0);
+  std::vector<uint8_t> bytes(8);
+  std::memcpy(bytes.data(), &p, 8);
+  lw.setConstantRegister(inst.result, bytes);
+  if (inst.operands.size() > 1) {
+    spirv::Instruction store;
+    store.opcode = Op::OpStore;
+    store.index = inst.index;
+    store.operands = {inst.result, inst.operands[1]};
+    lowerStore(lw, store);
+  }
+}
+
+// Access chains move a pointer within its object (src/exec/memory.h): the space and region
+// bits never change, and offsets too far for the pointer saturate. The handlers add
+// plainly per lane (the common case: a valid pointer moving a little) and check once per
+// instruction, with plainSumsExact, that this equalled offsetPointer; otherwise they
+// recompute every lane exactly, index times stride and sums clamped to kDeltaLimit.
+//
+// extra at in.aux: [count, (indexReg, indexBytes, strideLo, strideHi)*]; in.a: base;
+// in.b, in.c: the low and high words of the constant byte offset (a clamped delta).
+constexpr uint32_t kIndexWords = 4;
+// A plain sum needs an exact delta below 2^63: the constant is within kDeltaLimit (2^61),
+// and accessChain1 runs for strides below 2^31, where an index of up to 32 bits times
+// the stride stays below 2^62 (64-bit indices are checked with the multiply's overflow).
+constexpr uint64_t kPlainStrideLimit = uint64_t(1) << 31;
+
+int64_t constantDelta(const Inst& in) { return int64_t(uint64_t(in.b) | (uint64_t(in.c) << 32)); }
+
+// Index `k`'s register value of lane `l`, sign-extended (indices are signed).
+int64_t indexValue(const SubGroup& sg, const uint32_t* q, uint32_t l) {
+  const uint8_t* idx = sg.regs + q[0] + size_t(l) * q[1];
+  switch (q[1]) {
+    case 1:
+      return int8_t(idx[0]);
+    case 2: {
+      int16_t v;
+      std::memcpy(&v, idx, 2);
+      return v;
+    }
+    case 4: {
+      int32_t v;
+      std::memcpy(&v, idx, 4);
+      return v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, idx, 8);
+      return v;
+    }
+  }
+}
+
+// The exact byte delta of lane `l`'s dynamic indices plus the constant.
+int64_t exactDelta(const SubGroup& sg, const Inst& in, uint32_t l) {
+  const uint32_t* p = sg.extra + in.aux;
+  int64_t delta = constantDelta(in);
+  for (uint32_t k = 0; k < p[0]; ++k) {
+    const uint32_t* q = p + 1 + kIndexWords * k;
+    const int64_t stride = int64_t(q[2] | (uint64_t(q[3]) << 32));
+    delta = addDeltas(delta, scaledIndex(indexValue(sg, q, l), stride));
+  }
+  return delta;
+}
+
+// The slow path of every access chain: each active lane exactly.
+void exactAccessChain(SubGroup& sg, const Inst& in, bool dynamic) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  sg.forActive([&](uint32_t l) {
+    r[l] = offsetPointer(base[l], dynamic ? exactDelta(sg, in, l) : constantDelta(in));
+  });
+}
+
+// Constant indices only (struct members, constant array indices).
+void constantAccessChain(SubGroup& sg, const Inst& in) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  const uint64_t constant = uint64_t(constantDelta(in));
+  uint64_t moved = 0;
+  sg.forActive([&](uint32_t l) {
+    const uint64_t b = base[l], v = b + constant;
+    moved |= b ^ v;
+    r[l] = v;
+  });
+  if (!plainSumsExact(moved)) [[unlikely]]
+    exactAccessChain(sg, in, false);
+}
+
+// Several dynamic indices, or a stride too large for accessChain1.
+void dynamicAccessChain(SubGroup& sg, const Inst& in) { exactAccessChain(sg, in, true); }
+
+// The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i, with a
+// stride below kPlainStrideLimit.
+template <class I>
+void accessChain1(SubGroup& sg, const Inst& in) {
+  uint64_t* r = sg.reg<uint64_t>(in.r);
+  const uint64_t* base = sg.reg<uint64_t>(in.a);
+  const uint32_t* p = sg.extra + in.aux;
+  const I* idx = sg.reg<I>(p[1]);
+  const int64_t stride = p[3];
+  const uint64_t constant = uint64_t(constantDelta(in));
+  uint64_t moved = 0;
+  bool overflow = false;
+  sg.forActive([&](uint32_t l) {
+    const uint64_t b = base[l];
+    int64_t scaled;
+    if constexpr (sizeof(I) == 8) {
+      if (__builtin_mul_overflow(int64_t(idx[l]), stride, &scaled)) [[unlikely]]
+        overflow = true;
+    } else {
+      scaled = int64_t(idx[l]) * stride;  // exact: |idx| < 2^31, stride < kPlainStrideLimit
+    }
+    const uint64_t v = b + constant + uint64_t(scaled);
+    moved |= b ^ v;
+    r[l] = v;
+  });
+  if (!plainSumsExact(moved) || overflow) [[unlikely]]
+    exactAccessChain(sg, in, true);
+}
+
+ExecFn pickAccessChain(const std::vector<uint32_t>& dynamic) {
+  if (dynamic[0] == 0) return &constantAccessChain;
+  const uint64_t stride = dynamic[3] | (uint64_t(dynamic[4]) << 32);
+  if (dynamic[0] > 1 || stride >= kPlainStrideLimit) return &dynamicAccessChain;
+  switch (dynamic[2]) {
+    case 1:
+      return &accessChain1<int8_t>;
+    case 2:
+      return &accessChain1<int16_t>;
+    case 4:
+      return &accessChain1<int32_t>;
+    case 8:
+      return &accessChain1<int64_t>;
+    default:
+      return &dynamicAccessChain;
+  }
+}
+
+// Walks the indices of (Ptr)AccessChain: constant indices fold into one offset.
+void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasElement) {
+  Id base = inst.operands.at(0);
+  Id type = lw.type(lw.typeIdOfValue(base)).element;
+  int64_t constant = 0;
+  std::vector<uint32_t> dynamic{0};
+  auto addIndex = [&](Id index, uint64_t stride) {
+    if (lw.isConstant(index)) {
+      const spirv::Type& it = lw.typeOfValue(index);
+      uint64_t v = lw.constantValue(index);
+      int64_t s = it.size == 4   ? int32_t(v)
+                  : it.size == 2 ? int16_t(v)
+                  : it.size == 1 ? int8_t(v)
+                                 : int64_t(v);
+      constant = addDeltas(constant, scaledIndex(s, int64_t(stride)));
+      return;
+    }
+    dynamic.insert(dynamic.end(), {lw.reg(index), uint32_t(lw.typeOfValue(index).size),
+                                   uint32_t(stride), uint32_t(stride >> 32)});
+    ++dynamic[0];
+  };
+  size_t first = 1;
+  if (hasElement) {
+    addIndex(inst.operands.at(1), lw.type(type).size);
+    first = 2;
+  }
+  for (size_t k = first; k < inst.operands.size(); ++k) {
+    const spirv::Type& t = lw.type(type);
+    if (t.kind == TypeKind::Struct) {
+      uint64_t member = lw.constantValue(inst.operands[k]);
+      constant = addDeltas(constant, int64_t(t.memberOffsets.at(member)));
+      type = t.members.at(member);
+    } else {
+      type = t.element;
+      addIndex(inst.operands[k], lw.type(type).size);
+    }
+  }
+  uint32_t b = lw.reg(base);
+  uint32_t at = dynamic[0] ? lw.addExtra(dynamic) : 0;
+  Inst& in = lw.emit(inst, pickAccessChain(dynamic));
+  in.a = b;
+  in.b = uint32_t(uint64_t(constant));
+  in.c = uint32_t(uint64_t(constant) >> 32);
+  in.aux = at;
+}
+
+// OpCopyMemory / OpCopyMemorySized: in.a target, in.b source, bytes in.n or from in.c.
+// With the checker on, the copy carries the source's shadow to the target rather than
+// checking it: copying a struct with padding or unwritten members is not a read.
+template <bool Sized, bool Checked>
+void copyMemoryExec(SubGroup& sg, const Inst& in) {
+  const uint64_t* dst = sg.reg<uint64_t>(in.a);
+  const uint64_t* src = sg.reg<uint64_t>(in.b);
+  LaneMask failed;
+  AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+  bool failedWrite = false;
+  uint64_t failedBytes = 0;
+  sg.forActive([&](uint32_t l) {
+    uint64_t bytes = in.n;
+    if constexpr (Sized) {
+      bytes = 0;
+      std::memcpy(&bytes, sg.regs + in.c + size_t(l) * in.aux2, in.aux2);
+    }
+    if (bytes == 0) return;
+    const uint8_t* s = sg.resolve(src[l], l, bytes, false, err);
+    uint8_t* d = s ? sg.resolve(dst[l], l, bytes, true, err) : nullptr;
+    if (!s || !d) {
+      failed.set(l);
+      firstErr = err;
+      failedWrite = s != nullptr;
+      failedBytes = bytes;
+      return;
+    }
+    if constexpr (Checked) copyShadow(sg, dst[l], d, src[l], s, bytes);
+    std::memmove(d, s, bytes);
+  });
+  if (failed.any())
+    sg.reportAccess(in, firstErr, failed, failedWrite ? dst : src, failedBytes, failedWrite);
+}
+
+template <bool Sized>
+void copyMemory(SubGroup& sg, const Inst& in) {
+  checkingUninitialized(sg) ? copyMemoryExec<Sized, true>(sg, in)
+                            : copyMemoryExec<Sized, false>(sg, in);
+}
+
+void lowerCopyMemory(Lowerer& lw, const spirv::Instruction& inst) {
+  Id target = inst.operands.at(0);
+  uint32_t t = lw.reg(target), s = lw.reg(inst.operands.at(1));
+  Inst& in = lw.emit(inst, &copyMemory<false>);
+  in.a = t;
+  in.b = s;
+  in.n = static_cast<uint32_t>(lw.type(lw.typeOfValue(target).element).size);
+}
+
+void lowerCopyMemorySized(Lowerer& lw, const spirv::Instruction& inst) {
+  uint32_t t = lw.reg(inst.operands.at(0)), s = lw.reg(inst.operands.at(1));
+  Id size = inst.operands.at(2);
+  uint32_t sizeReg = lw.reg(size);
+  uint32_t sizeBytes = static_cast<uint32_t>(lw.typeOfValue(size).size);
+  Inst& in = lw.emit(inst, &copyMemory<true>);
+  in.a = t;
+  in.b = s;
+  in.c = sizeReg;
+  in.aux2 = sizeBytes;
+}
+
+template <bool Equal>
+void pointerCompare(SubGroup& sg, const Inst& in) {
+  ops::binaryLoop<uint8_t, uint64_t, uint64_t>(
+      sg, in, [](uint64_t a, uint64_t b) { return uint8_t((a == b) == Equal); });
+}
+
+void pointerDiff(SubGroup& sg, const Inst& in) {
+  ops::binaryLoop<int64_t, uint64_t, uint64_t>(
+      sg, in, [&](uint64_t a, uint64_t b) { return int64_t(a - b) / int64_t(in.aux); });
+}
+
+}  // namespace
+
+void registerMemoryOps(OpTable& t) {
+  t.core[uint32_t(Op::OpLoad)] = &lowerLoad;
+  t.core[uint32_t(Op::OpStore)] = &lowerStore;
+  t.core[uint32_t(Op::OpVariable)] = &lowerVariable;
+  t.core[uint32_t(Op::OpAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, false);
+  };
+  t.core[uint32_t(Op::OpInBoundsAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, false);
+  };
+  t.core[uint32_t(Op::OpPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, true);
+  };
+  t.core[uint32_t(Op::OpInBoundsPtrAccessChain)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    lowerAccessChain(lw, i, true);
+  };
+  t.core[uint32_t(Op::OpCopyMemory)] = &lowerCopyMemory;
+  t.core[uint32_t(Op::OpCopyMemorySized)] = &lowerCopyMemorySized;
+  t.core[uint32_t(Op::OpPtrEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    ops::emitElementwise(lw, i, &pointerCompare<true>, 2);
+  };
+  t.core[uint32_t(Op::OpPtrNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    ops::emitElementwise(lw, i, &pointerCompare<false>, 2);
+  };
+  t.core[uint32_t(Op::OpPtrDiff)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    Inst& in = ops::emitElementwise(lw, i, &pointerDiff, 2);
+    in.aux = static_cast<uint32_t>(lw.type(lw.typeOfValue(i.operands[0]).element).size);
+  };
+}
+
+}  // namespace spvsim

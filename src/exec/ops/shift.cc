@@ -1,0 +1,136 @@
+// OpShiftLeftLogical, OpShiftRightLogical, OpShiftRightArithmetic.
+//
+// SPIR-V leaves the result undefined when Shift >= the bit width of Base's components.
+// OpenCL C defines `<<` and `>>` with the count taken modulo the width, and clang emits
+// that as an explicit `and` before the shift, so such a count in SPIR-V is a genuine
+// error of the module (or of its producer): it is reported as `shift-out-of-range` (an
+// error, like division by zero) and the lane gets the OpenCL C result, the count modulo
+// the container width. Base and Shift may have different integer widths.
+//
+// Inst: r, a = Base, b = Shift, n = elements per lane, aux = components, aux2 = Base's
+// bit width (odd widths such as i24 live in a wider container).
+#include <fmt/core.h>
+
+#include "src/exec/ops/elementwise.h"
+
+namespace spvsim {
+namespace {
+
+using spv::Op;
+
+enum class ShiftKind { Left, RightLogical, RightArithmetic };
+
+template <ShiftKind K, class T>
+T shiftBy(T a, uint64_t count) {
+  const unsigned c = unsigned(count & (sizeof(T) * 8 - 1));
+  using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>;  // no int promotion UB
+  if constexpr (K == ShiftKind::Left) return T(W(a) << c);
+  if constexpr (K == ShiftKind::RightLogical) return T(a >> c);
+  return T(std::make_signed_t<T>(a) >> c);
+}
+
+// The active lanes whose real components (not vec3 padding) shift by >= the width, and
+// the first such count.
+template <class S>
+LaneMask lanesOutOfRange(SubGroup& sg, const Inst& in, uint64_t& firstCount) {
+  const S* b = sg.reg<S>(in.b);
+  LaneMask lanes;
+  ops::forEachActiveElement(sg, in, in.aux, [&](uint32_t l, uint32_t i) {
+    if (b[i] < in.aux2) return;
+    if (lanes.none()) firstCount = b[i];
+    lanes.set(l);
+  });
+  return lanes;
+}
+
+template <ShiftKind K, class T, class S>
+struct Shift {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* a = sg.reg<T>(in.a);
+    const S* b = sg.reg<S>(in.b);
+    const uint32_t n = in.n;
+    // The OR of the counts is below a power-of-two width exactly when every count is, and
+    // at least the largest count: one OR per element here, the exact scan only when it
+    // may have found something (odd widths such as i24 may scan in vain).
+    S counts = 0;
+    if (sg.allActive) {
+      for (uint32_t i = 0, e = n * sg.width; i < e; ++i) {
+        const S c = b[i];  // before the store, which the compiler must assume aliases b
+        r[i] = shiftBy<K>(a[i], c);
+        counts |= c;
+      }
+    } else {
+      for (uint32_t l = 0; l < sg.width; ++l)
+        if (sg.active[l])
+          for (uint32_t i = l * n; i < (l + 1) * n; ++i) {
+            const S c = b[i];
+            r[i] = shiftBy<K>(a[i], c);
+            counts |= c;
+          }
+    }
+    if (counts >= in.aux2) [[unlikely]]
+      report(sg, in);
+  }
+
+  static void report(SubGroup& sg, const Inst& in) {
+    uint64_t count = 0;
+    const LaneMask lanes = lanesOutOfRange<S>(sg, in, count);
+    if (lanes.none()) return;  // only vec3 padding
+    sg.report(in, "shift-out-of-range",
+              fmt::format("shift by {} is not less than the {}-bit width of the shifted value "
+                          "(undefined; the count is taken modulo {})",
+                          count, in.aux2, sizeof(T) * 8),
+              lanes);
+  }
+};
+
+template <ShiftKind K, class T>
+ExecFn pickCount(Scalar shift) {
+  switch (shift) {
+    case Scalar::U8:
+      return &Shift<K, T, uint8_t>::run;
+    case Scalar::U16:
+      return &Shift<K, T, uint16_t>::run;
+    case Scalar::U32:
+      return &Shift<K, T, uint32_t>::run;
+    case Scalar::U64:
+      return &Shift<K, T, uint64_t>::run;
+    default:
+      return nullptr;
+  }
+}
+
+template <ShiftKind K>
+ExecFn pickShift(Scalar base, Scalar shift) {
+  switch (base) {
+    case Scalar::U8:
+      return pickCount<K, uint8_t>(shift);
+    case Scalar::U16:
+      return pickCount<K, uint16_t>(shift);
+    case Scalar::U32:
+      return pickCount<K, uint32_t>(shift);
+    case Scalar::U64:
+      return pickCount<K, uint64_t>(shift);
+    default:
+      return nullptr;
+  }
+}
+
+template <ShiftKind K>
+void lowerShift(Lowerer& lw, const spirv::Instruction& inst) {
+  const Shape base = lw.shape(inst.resultType);
+  const Shape shift = lw.shapeOfValue(Lowerer::operand(inst, 1));
+  Inst& in = ops::emitElementwise(lw, inst, pickShift<K>(base.scalar, shift.scalar), 2);
+  in.aux2 = base.bits;
+}
+
+}  // namespace
+
+void registerShiftOps(OpTable& t) {
+  t.core[uint32_t(Op::OpShiftLeftLogical)] = &lowerShift<ShiftKind::Left>;
+  t.core[uint32_t(Op::OpShiftRightLogical)] = &lowerShift<ShiftKind::RightLogical>;
+  t.core[uint32_t(Op::OpShiftRightArithmetic)] = &lowerShift<ShiftKind::RightArithmetic>;
+}
+
+}  // namespace spvsim

@@ -1,0 +1,238 @@
+#include "src/exec/program.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "spirv/error.h"
+#include "spirv/text.h"
+#include "src/exec/launch.h"
+#include "src/exec/lowering.h"
+#include "src/exec/relocations.h"
+#include "src/exec/workgroup.h"
+
+namespace spvsim {
+
+std::shared_ptr<Program> Program::load(std::vector<uint32_t> words,
+                                       const spirv::LoadOptions& options, uint64_t maxMemory) {
+  return std::shared_ptr<Program>(
+      new Program(spirv::loadModule(std::move(words), options), maxMemory));
+}
+
+// A program-scope variable's initializer, with the addresses it holds filled in; empty
+// for an unexpanded null value (spirv::Constant::zeroFill).
+std::vector<uint8_t> Program::initialValue(const spirv::Variable& v) const {
+  std::optional<spirv::Constant> c = module_.constantValue(v.initializer);
+  if (!c)
+    throw Error("invalid-module",
+                fmt::format("the initializer of {} is not a constant", module_.nameOf(v.id)));
+  if (c->zeroFill) return {};
+  return resolvedBytes(module_, *c,
+                       [&](spirv::Id var) { return programVariablePointer(module_, var); });
+}
+
+bool Program::isProgramVariable(const spirv::Variable& v) {
+  return v.storage == spv::StorageClass::CrossWorkgroup ||
+         v.storage == spv::StorageClass::UniformConstant;
+}
+
+// Program-scope variables live as long as the program: their total is checked against
+// the limit before any is allocated.
+void Program::checkVariableMemory(uint64_t maxMemory) const {
+  uint64_t total = 0;
+  for (const auto& v : module_.globalVariables)
+    if (isProgramVariable(v))
+      total = addBytes(total, module_.type(module_.type(v.type).element).size);
+  checkMemory(total, maxMemory, "the program-scope variables of the module");
+}
+
+Program::Program(spirv::Module module, uint64_t maxMemory) : module_(std::move(module)) {
+  checkVariableMemory(maxMemory);
+  for (const auto& v : module_.globalVariables) {
+    if (!isProgramVariable(v)) continue;
+    const spirv::Type& pointee = module_.type(module_.type(v.type).element);
+    ProgramVariable pv{v.id, std::vector<uint8_t>(pointee.size, 0)};
+    if (v.initializer) {
+      std::vector<uint8_t> init = initialValue(v);
+      if (!init.empty()) pv.storage = std::move(init);  // empty: all zero (zeroFill)
+    }
+    (v.storage == spv::StorageClass::CrossWorkgroup ? globals_ : constants_)
+        .push_back(std::move(pv));
+  }
+}
+
+Program::~Program() = default;
+
+const spirv::EntryPoint& Program::entryPoint(const std::string& kernel) const {
+  if (const auto* ep = module_.findEntryPoint(kernel)) return *ep;
+  std::string names;
+  for (const auto& ep : module_.entryPoints) names += (names.empty() ? "" : ", ") + ep.name;
+  throw Error("invalid-argument",
+              spirv::escapeText(fmt::format("no kernel named '{}' in the module (kernels: {})",
+                                            kernel, names.empty() ? "none" : names)));
+}
+
+uint32_t Program::subGroupSizeFor(const std::string& kernel, uint32_t requested) const {
+  const auto& ep = entryPoint(kernel);
+  if (const auto* m = ep.findMode(spv::ExecutionMode::SubgroupSize)) requested = m->literals.at(0);
+  if (requested < 1 || requested > kMaxSubGroupSize)
+    throw Error("invalid-argument",
+                fmt::format("sub-group size {} is outside 1..{}", requested, kMaxSubGroupSize));
+  return requested;
+}
+
+const LoweredKernel& Program::lowered(const std::string& kernel, uint32_t width) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = lowered_[{kernel, width}];
+  if (!slot) {
+    auto k = std::make_unique<LoweredKernel>();
+    Lowerer(module_, entryPoint(kernel), width, *k).run();
+    slot = std::move(k);
+  }
+  return *slot;
+}
+
+std::array<uint64_t, 3> chooseLocalSize(const spirv::EntryPoint& ep, const NDRange& range) {
+  if (const auto* m = ep.findMode(spv::ExecutionMode::LocalSize))
+    return {m->literals.at(0), m->literals.at(1), m->literals.at(2)};
+  std::array<uint64_t, 3> local{1, 1, 1};
+  uint64_t budget = 256;
+  for (uint32_t d = 0; d < range.dims; ++d) {
+    uint64_t best = 1;
+    for (uint64_t c = std::min(range.global[d], budget); c >= 1; --c)
+      if (range.global[d] % c == 0) {
+        best = c;
+        break;
+      }
+    local[d] = best;
+    budget /= best;
+  }
+  return local;
+}
+
+namespace {
+
+struct GroupOutput {
+  uint64_t linearId;
+  std::vector<Diagnostic> diagnostics;
+  std::string printf;
+};
+
+// What the host threads of one launch share.
+struct LaunchProgress {
+  std::atomic<uint64_t> next{0}, steps{0}, laneSteps{0};
+  std::atomic<bool> abort{false};
+  std::atomic<uint64_t> firstAborted{~0ull};
+  // The first exception a worker threw (std::bad_alloc, an Error): the other workers
+  // stop at their next work-group and the launching thread rethrows it.
+  std::mutex errorMutex;
+  std::exception_ptr error;
+
+  void fail(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (!error) error = std::move(e);
+    abort = true;
+  }
+  void noteAborted(uint64_t g) {
+    abort = true;
+    for (uint64_t cur = firstAborted; g < cur && !firstAborted.compare_exchange_weak(cur, g);) {
+    }
+  }
+};
+
+// Runs work-groups, taken in order from `progress`, on one host thread.
+void runWorker(const LaunchState& state, LaunchProgress& progress, std::vector<GroupOutput>& out) {
+  WorkGroupSlot slot(state);
+  uint64_t mySteps = 0, myLaneSteps = 0;
+  const uint64_t groups = state.groupCount();
+  for (uint64_t g;
+       !progress.abort.load(std::memory_order_relaxed) && (g = progress.next++) < groups;) {
+    GroupOutput o{g, {}, {}};
+    slot.start(g, &o.diagnostics, &o.printf);
+    WorkGroupContext& wg = slot.workGroup();
+    runWorkGroup(wg, slot.subGroups(), slot.count());
+    slot.finish();
+    for (size_t i = 0; i < slot.count(); ++i) {
+      mySteps += slot.subGroups()[i].steps;
+      myLaneSteps += slot.subGroups()[i].laneSteps;
+    }
+    if (wg.aborted) progress.noteAborted(g);
+    if (!o.diagnostics.empty() || !o.printf.empty()) out.push_back(std::move(o));
+  }
+  progress.steps += mySteps;
+  progress.laneSteps += myLaneSteps;
+}
+
+// Host threads for a launch: as asked (0: all cores), one with the race checker, no more
+// than there are work-groups or than fit in LaunchOptions::maxMemory (at least one: its
+// WorkGroupSlot then reports what does not fit).
+unsigned threadCount(const LaunchState& state, const LaunchOptions& options) {
+  uint64_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+  if (state.races()) threads = 1;  // the checker's verdicts must not depend on timing
+  threads = std::min({threads, state.groupCount(), state.slotsThatFit()});
+  return static_cast<unsigned>(std::max<uint64_t>(threads, 1));
+}
+
+// Diagnostics and printf output in work-group order. Work-groups are taken in order, so
+// every group before the first fatal one ran to completion whatever the thread count;
+// later ones are dropped for determinism.
+LaunchResult collect(std::vector<std::vector<GroupOutput>>& outputs, uint64_t firstAborted) {
+  std::vector<GroupOutput> all;
+  for (auto& v : outputs)
+    for (auto& o : v)
+      if (o.linearId <= firstAborted) all.push_back(std::move(o));
+  std::sort(all.begin(), all.end(),
+            [](const GroupOutput& a, const GroupOutput& b) { return a.linearId < b.linearId; });
+  LaunchResult result;
+  std::vector<Diagnostic> diags;
+  for (auto& o : all) {
+    result.printfOutput += o.printf;
+    for (auto& d : o.diagnostics) diags.push_back(std::move(d));
+  }
+  result.diagnostics = foldDiagnostics(std::move(diags));
+  return result;
+}
+
+}  // namespace
+
+LaunchResult Program::launch(const std::string& kernel, const NDRange& requested,
+                             const std::vector<ArgBinding>& args, const LaunchOptions& options) {
+  LaunchState state(*this, kernel, requested, args, options);
+  const unsigned threads = threadCount(state, options);
+  LaunchProgress progress;
+  std::vector<std::vector<GroupOutput>> outputs(threads);
+  auto work = [&](unsigned t) {
+    try {
+      runWorker(state, progress, outputs[t]);
+    } catch (...) {
+      progress.fail(std::current_exception());
+    }
+  };
+  if (threads == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    try {
+      for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+    } catch (...) {  // no more threads: stop those started, then report
+      progress.fail(std::current_exception());
+    }
+    for (auto& th : pool) th.join();
+  }
+  if (progress.error) std::rethrow_exception(progress.error);
+
+  LaunchResult result = collect(outputs, progress.firstAborted);
+  result.subGroupSteps = progress.steps;
+  result.laneInstructions = progress.laneSteps;
+  result.range = state.range();
+  result.subGroupSize = state.subGroupSize();
+  result.aborted = progress.abort;
+  return result;
+}
+
+}  // namespace spvsim

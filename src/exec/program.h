@@ -1,0 +1,134 @@
+// The simulator's API for front ends (tools/ and runtime/): load a module once, launch
+// its kernels many times.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "spirv/loader.h"
+#include "spirv/module.h"
+#include "src/exec/diagnostics.h"
+#include "src/exec/memory_limit.h"
+
+namespace spvsim {
+
+struct LoweredKernel;
+
+// The largest work-group (product of the local sizes) a launch accepts.
+inline constexpr uint64_t kMaxWorkGroupSize = 1024;
+
+struct NDRange {
+  uint32_t dims = 1;
+  std::array<uint64_t, 3> global{1, 1, 1};
+  std::array<uint64_t, 3> offset{0, 0, 0};
+  std::array<uint64_t, 3> local{1, 1, 1};
+  bool localGiven = false;  // otherwise spvsim picks a local size (see chooseLocalSize)
+};
+
+struct LaunchOptions {
+  uint32_t subGroupSize = 16;  // overridden by a SubgroupSize execution mode
+  unsigned threads = 0;        // 0: all host cores
+  // Sub-group instructions one work-group may execute before `instruction-budget`.
+  uint64_t instructionBudget = 1ull << 30;
+  // Sub-group instructions a sub-group runs before the scheduler switches to the next
+  // one of its work-group (so spin-waits between sub-groups make progress).
+  uint64_t quantum = 1u << 14;
+  // How sub-groups of a work-group are interleaved: round-robin (deterministic), or a
+  // random pick at every switch point from `scheduleSeed` (deterministic per seed).
+  enum class Schedule { RoundRobin, Random };
+  Schedule schedule = Schedule::RoundRobin;
+  uint64_t scheduleSeed = 0;
+  // Checker: reads of private or local memory never written in this work-group.
+  bool checkUninitialized = false;
+  // Checker: data races and insufficient-scope synchronisation (src/exec/race_checker.h).
+  // Work-groups then run one at a time on one host thread.
+  bool checkRaces = false;
+  // Host memory the launch may allocate, in bytes: registers, private and local memory
+  // of the work-groups running at once, race-checker state. Fewer host threads run
+  // when all of them would not fit; a launch that cannot run within the limit throws
+  // Error("out-of-memory") before allocating.
+  uint64_t maxMemory = defaultMaxMemory();
+  // Bytes of maxMemory the caller's argument buffers already take (counted, not
+  // allocated, by the launch): the command line's limit covers buffers and launch together.
+  uint64_t argumentMemory = 0;
+};
+
+// One kernel argument as the front end binds it.
+struct ArgBinding {
+  enum class Kind { Value, Buffer, Local, Null };
+  Kind kind = Kind::Value;
+  std::vector<uint8_t> value;  // Value: the bytes in OpenCL C memory layout
+  uint8_t* data = nullptr;     // Buffer: storage owned by the front end
+  uint64_t size = 0;           // Buffer: bytes
+  uint64_t localBytes = 0;     // Local: bytes of local memory
+
+  static ArgBinding bytes(std::vector<uint8_t> v) { return {Kind::Value, std::move(v)}; }
+  static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
+  static ArgBinding local(uint64_t n) { return {Kind::Local, {}, nullptr, 0, n}; }
+  static ArgBinding null() { return {Kind::Null}; }
+};
+
+struct LaunchResult {
+  std::vector<Diagnostic> diagnostics;  // folded and in deterministic order
+  std::string printfOutput;             // in work-group order
+  uint64_t subGroupSteps = 0;           // sub-group instructions executed
+  uint64_t laneInstructions = 0;        // sum over steps of active lanes
+  NDRange range;                        // as run (local size filled in)
+  uint32_t subGroupSize = 0;            // as run
+  bool aborted = false;                 // a fatal error stopped the launch
+};
+
+class Program {
+ public:
+  // Validates and decodes; throws Error("invalid-module" / "unsupported"), or
+  // Error("out-of-memory") when the program-scope variables (allocated here, for the
+  // program's lifetime) take more than `maxMemory` bytes.
+  static std::shared_ptr<Program> load(std::vector<uint32_t> words,
+                                       const spirv::LoadOptions& options = {},
+                                       uint64_t maxMemory = defaultMaxMemory());
+  ~Program();
+
+  const spirv::Module& module() const { return module_; }
+  const spirv::EntryPoint& entryPoint(const std::string& kernel) const;  // throws
+
+  // Throws Error("invalid-argument") for a wrong argument count/kind/size or a bad
+  // NDRange; kernel errors come back as diagnostics.
+  LaunchResult launch(const std::string& kernel, const NDRange& range,
+                      const std::vector<ArgBinding>& args, const LaunchOptions& options = {});
+
+  // The sub-group size a launch would use: the SubgroupSize execution mode or the
+  // requested size; throws Error("invalid-argument") outside 1..128.
+  uint32_t subGroupSizeFor(const std::string& kernel, uint32_t requested) const;
+
+  // The lowered form of a kernel for a sub-group size (cached; thread-safe).
+  const LoweredKernel& lowered(const std::string& kernel, uint32_t subGroupSize);
+
+  // Storage of program-scope variables (global: mutable, persists across launches).
+  struct ProgramVariable {
+    spirv::Id id;
+    std::vector<uint8_t> storage;
+  };
+  std::vector<ProgramVariable>& globalVariables() { return globals_; }
+  const std::vector<ProgramVariable>& constantVariables() const { return constants_; }
+
+ private:
+  Program(spirv::Module module, uint64_t maxMemory);
+  static bool isProgramVariable(const spirv::Variable& v);
+  void checkVariableMemory(uint64_t maxMemory) const;
+  std::vector<uint8_t> initialValue(const spirv::Variable& v) const;
+  spirv::Module module_;
+  std::vector<ProgramVariable> globals_, constants_;
+  std::mutex mutex_;
+  std::map<std::pair<std::string, uint32_t>, std::unique_ptr<LoweredKernel>> lowered_;
+};
+
+// The local size spvsim picks when none is given: the kernel's LocalSize mode if it has
+// one, else the largest divisor of each global dimension whose product stays <= 256.
+std::array<uint64_t, 3> chooseLocalSize(const spirv::EntryPoint& ep, const NDRange& range);
+
+}  // namespace spvsim

@@ -1,0 +1,92 @@
+// The data-race and insufficient-scope checker (`--check-races`): a vector-clock
+// happens-before model of the OpenCL memory model over work-items, with scopes.
+//
+// Threads are work-items (lanes), not sub-groups: lanes of one sub-group run in lockstep
+// in spvsim, but the memory model does not order their accesses, so code that relies on
+// lockstep without a sub-group barrier is reported. Synchronisation, per memory class
+// (local = WorkgroupMemory, global = CrossWorkgroupMemory semantics bits):
+// - a work-group barrier whose semantics name the class joins every work-item of the
+//   work-group (memory scope Subgroup: only each sub-group; Invocation: nothing);
+// - a sub-group barrier joins the lanes of the sub-group;
+// - release (atomic with Release/AcqRel/SeqCst semantics, or a release fence before a
+//   relaxed atomic store or read-modify-write) and acquire (atomic with Acquire/AcqRel/
+//   SeqCst, or a relaxed atomic read before an acquire fence) synchronise through the
+//   atomic's location when both operations' scopes include both work-items; release
+//   sequences continue through read-modify-writes. Atomics with no storage-class bits
+//   (what clang emits for C11-style atomics) order both classes.
+// Two conflicting accesses (same byte, at least one a write, not both atomic with
+// inclusive scopes) that no chain of the above orders are a `data-race`, or an
+// `insufficient-scope` when synchronisation too narrow in scope would have ordered them.
+//
+// Work-groups run one at a time, in order, on one host thread while the checker is on
+// (LaunchOptions::checkRaces), so verdicts never depend on timing. Shadow state is kept
+// per byte of global and local memory (constant memory is read-only, private memory is
+// the lane's own).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "src/exec/lane_mask.h"
+
+namespace spvsim {
+
+class SubGroup;
+struct Inst;
+
+// Set in the scope passed to RaceChecker::atomic for an atomic that may be an OpenCL 1.x
+// atomic_* built-in which llvm-spirv translated with Workgroup scope
+// (spirv::Module::possiblyLegacyAtomics): it is checked as Device scope, and a conflict
+// that only Device scope orders is reported as a warning.
+inline constexpr uint32_t kPossiblyLegacyAtomic = 1u << 8;
+struct LaunchContext;
+struct WorkGroupContext;
+
+class RaceChecker {
+ public:
+  // Throws Error("invalid-argument") when the launch has more work-items than the
+  // checker can name (2^32 - 2).
+  explicit RaceChecker(const LaunchContext& launch);
+  ~RaceChecker();
+  // The host memory the checker's state takes for a launch (a Cell per byte of global
+  // and local memory, a flag per work-group), for LaunchOptions::maxMemory. Throws like
+  // the constructor for too many work-items.
+  static uint64_t stateBytes(const LaunchContext& launch);
+  RaceChecker(const RaceChecker&) = delete;
+  RaceChecker& operator=(const RaceChecker&) = delete;
+
+  // Around each work-group (WorkGroupSlot::start / finish).
+  void beginWorkGroup(WorkGroupContext& wg);
+  void endWorkGroup();
+
+  // A plain access by `lane` of `bytes` bytes at kernel pointer `p` (host address
+  // `host`), from the instruction the sub-group executes now. Writes must store their
+  // bytes before the next call (a later call compares them for write-write races).
+  void access(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
+              bool write);
+
+  enum class AtomicKind { Load, Store, Rmw, FailedRmw };
+  // An atomic access, after it took effect. `semantics` is what applied (the Unequal
+  // semantics for a failed compare-exchange); `scope` an spv::Scope, possibly with
+  // kPossiblyLegacyAtomic.
+  void atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint32_t bytes,
+              AtomicKind kind, uint32_t scope, uint32_t semantics);
+
+  // OpMemoryBarrier by the active lanes.
+  void fence(SubGroup& sg, uint32_t scope, uint32_t semantics);
+  // OpControlBarrier at Subgroup execution scope, by the whole sub-group.
+  void subGroupBarrier(SubGroup& sg, uint32_t scope, uint32_t semantics);
+  // OpControlBarrier at Workgroup execution scope, once every sub-group reached it.
+  void workGroupBarrier(SubGroup* subGroups, size_t count, uint32_t scope, uint32_t semantics);
+
+  struct Snapshot;
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace spvsim

@@ -1,0 +1,111 @@
+#include "src/exec/subgroup.h"
+
+#include <fmt/core.h>
+
+#include <cstring>
+
+namespace spvsim {
+
+void SubGroup::report(const Inst& in, const char* kind, std::string message, const LaneMask& lanes,
+                      Severity severity) {
+  auto key = std::make_pair(std::string(kind), in.src);
+  if (auto it = wg->seen.find(key); it != wg->seen.end()) {
+    ++(*wg->diagnostics)[it->second].repeats;
+    return;
+  }
+  const LaunchContext& launch = *wg->launch;
+  Diagnostic d;
+  d.severity = severity;
+  d.kind = kind;
+  d.message = std::move(message);
+  d.kernel = launch.kernelName;
+  d.workGroup = wg->groupId;
+  d.subGroup = id;
+  d.lanes = lanes.lanes();
+  const LoweredKernel& k = *launch.kernel;
+  if (in.src < k.instructionText.size()) d.instruction = k.instructionText[in.src];
+  if (in.src < k.instructionLine.size()) d.line = k.instructionLine[in.src];
+  d.order = (wg->linearId << 24) | (uint64_t(id) << 8) | (lanes.any() ? lanes.first() : 0);
+  wg->seen[key] = wg->diagnostics->size();
+  wg->diagnostics->push_back(std::move(d));
+}
+
+void SubGroup::fatal(const Inst& in, const char* kind, std::string message) {
+  report(in, kind, std::move(message), mask);
+  wg->aborted = true;
+  state = SubGroupState::Done;
+}
+
+static const char* accessVerb(bool write) { return write ? "write" : "read"; }
+
+void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& lanes,
+                            const uint64_t* ptrs, uint64_t bytes, bool write) {
+  const uint64_t p = ptrs ? ptrs[lanes.first()] : 0;
+  const std::string where = describePlace(*wg->launch->memory, p);
+  switch (error) {
+    case AccessError::Null:
+      report(in, "out-of-bounds",
+             fmt::format("{} of {} bytes through a null pointer", accessVerb(write), bytes), lanes);
+      break;
+    case AccessError::ReadOnly:
+      report(in, "out-of-bounds",
+             fmt::format("write of {} bytes to read-only memory {}", bytes, where), lanes);
+      break;
+    case AccessError::Misaligned:
+      report(in, "misaligned-access",
+             fmt::format("misaligned {} of {} bytes {}", accessVerb(write), bytes, where), lanes);
+      break;
+    default:
+      report(in, "out-of-bounds", fmt::format("{} of {} bytes {}", accessVerb(write), bytes, where),
+             lanes);
+      break;
+  }
+}
+
+void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {
+  const uint32_t* e = extra + edge;
+  const uint32_t count = e[1];
+  if (count == 0) return;
+  const uint32_t* c = e + 2;
+  const bool all = lanes.count() == width;
+  for (uint32_t k = 0; k < count; ++k, c += 3) {
+    const uint32_t dst = c[0], src = c[1], bytes = c[2];
+    if (all) {
+      std::memmove(regs + dst, regs + src, size_t(bytes) * width);
+    } else {
+      lanes.forEach(
+          [&](uint32_t l) { std::memcpy(regs + dst + l * bytes, regs + src + l * bytes, bytes); });
+    }
+  }
+}
+
+void SubGroup::popToReconvergence() {
+  simt.pop_back();
+  const SimtEntry& top = simt.back();
+  pc = top.pc;
+  setMask(top.mask);
+}
+
+void SubGroup::jump(uint32_t targetPc) {
+  pc = targetPc;
+  if (pc == simt.back().rpc) popToReconvergence();
+}
+
+void SubGroup::diverge(const uint32_t* targets, const LaneMask* masks, uint32_t count,
+                       uint32_t reconvergePc) {
+  SimtEntry& top = simt.back();
+  // Lanes already waiting for `reconvergePc` in the entry below need no new entry:
+  // this keeps the stack bounded in loops that diverge on every iteration.
+  if (top.rpc == reconvergePc)
+    simt.pop_back();
+  else
+    top.pc = reconvergePc;
+  for (uint32_t k = count; k-- > 0;)
+    if (targets[k] != reconvergePc && masks[k].any())
+      simt.push_back({targets[k], reconvergePc, masks[k]});
+  const SimtEntry& next = simt.back();
+  pc = next.pc;
+  setMask(next.mask);
+}
+
+}  // namespace spvsim

@@ -1,0 +1,266 @@
+// The state of one sub-group and the one way execution advances: step().
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "src/exec/diagnostics.h"
+#include "src/exec/lane_mask.h"
+#include "src/exec/lowered.h"
+#include "src/exec/memory.h"
+#include "src/exec/program.h"
+#include "src/exec/race_checker.h"
+
+namespace spvsim {
+
+// What one launch shares with all of its work-groups (read-only while running).
+struct LaunchContext {
+  const spirv::Module* module = nullptr;
+  const LoweredKernel* kernel = nullptr;
+  const MemoryMap* memory = nullptr;
+  std::string kernelName;
+  uint32_t dims = 1;
+  std::array<uint64_t, 3> globalSize{1, 1, 1};
+  std::array<uint64_t, 3> globalOffset{0, 0, 0};
+  std::array<uint64_t, 3> enqueuedLocal{1, 1, 1};
+  std::array<uint64_t, 3> numGroups{1, 1, 1};
+  uint64_t instructionBudget = 0;
+  uint64_t quantum = 0;
+  LaunchOptions::Schedule schedule = LaunchOptions::Schedule::RoundRobin;
+  uint64_t scheduleSeed = 0;
+  bool checkUninitialized = false;
+  // The race checker, when on (work-groups then run one at a time on one host thread).
+  RaceChecker* races = nullptr;
+};
+
+// What the sub-groups of one work-group share.
+struct WorkGroupContext {
+  const LaunchContext* launch = nullptr;
+  std::array<uint64_t, 3> groupId{0, 0, 0};
+  std::array<uint64_t, 3> localSize{1, 1, 1};  // actual (the last group may be smaller)
+  uint64_t linearId = 0;
+  uint8_t* localArena = nullptr;
+  std::vector<Diagnostic>* diagnostics = nullptr;
+  std::string* printf = nullptr;
+  bool aborted = false;  // a fatal diagnostic: stop this work-group
+  // Memory writes (lane accesses) by this work-group: the scheduler tells a spin-wait
+  // that nothing in the work-group can end from one that still makes progress.
+  uint64_t writes = 0;
+  // (kind, instruction) -> index in *diagnostics: repeats are counted, not stored.
+  std::map<std::pair<std::string, uint32_t>, size_t> seen;
+};
+
+// One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on
+// reaching `rpc`, wait there for the entry below.
+struct SimtEntry {
+  uint32_t pc = 0;
+  uint32_t rpc = kNoPc;
+  LaneMask mask;
+};
+
+// Nested calls a sub-group may make (frames beyond the kernel's entry): a deeper call is
+// a fatal `stack-overflow`, so that recursion cannot grow the call stack without bound.
+inline constexpr size_t kMaxCallDepth = 1024;
+
+// One SPIR-V function call in progress (explicit; never the C++ stack).
+struct Frame {
+  uint32_t function = 0;   // index into LoweredKernel::functions
+  uint32_t resultReg = 0;  // caller's register for the call's result
+  uint32_t simtBase = 0;   // SIMT stack depth at the call
+};
+
+enum class SubGroupState { Running, AtBarrier, Done };
+
+class SubGroup {
+ public:
+  // Registers and lanes.
+  uint8_t* regs = nullptr;
+  uint32_t width = 0;      // lanes per register = the sub-group size
+  uint32_t liveLanes = 0;  // lanes that exist (the last sub-group may have fewer)
+  LaneMask live;
+  LaneMask mask;  // active lanes
+  uint32_t activeCount = 0;
+  bool allActive = false;  // every one of `width` lanes is active
+  uint8_t active[kMaxSubGroupSize] = {};
+
+  // Control.
+  uint32_t pc = 0;
+  const Inst* code = nullptr;
+  const uint32_t* extra = nullptr;
+  std::vector<SimtEntry> simt;
+  std::vector<Frame> frames;
+  SubGroupState state = SubGroupState::Running;
+  uint32_t barrierPc = 0;  // the barrier instruction it waits at
+  // Set by handlers (atomics) after which the scheduler should switch sub-groups, so
+  // sub-groups that wait on each other through memory make progress quickly.
+  bool yieldRequested = false;
+  // Set by atomics around their resolve(): they report to the race checker themselves.
+  bool atomicAccess = false;
+
+  // Identity and memory.
+  uint32_t id = 0;  // sub-group id within the work-group
+  uint32_t firstLocalLinear = 0;
+  uint8_t* priv = nullptr;  // width * privateBytes
+  uint64_t privateBytes = 0;
+  WorkGroupContext* wg = nullptr;
+
+  uint64_t steps = 0;
+  uint64_t laneSteps = 0;
+
+  template <class T>
+  T* reg(uint32_t offset) const {
+    return reinterpret_cast<T*>(regs + offset);
+  }
+
+  void setMask(const LaneMask& m) {
+    mask = m;
+    activeCount = m.count();
+    allActive = activeCount == width;
+    for (uint32_t l = 0; l < width; ++l) active[l] = m.test(l);
+  }
+
+  // Calls f(lane) for each active lane; a tight loop when all lanes are active.
+  template <class F>
+  void forActive(F&& f) const {
+    if (allActive) {
+      for (uint32_t l = 0; l < width; ++l) f(l);
+    } else {
+      for (uint32_t l = 0; l < width; ++l)
+        if (active[l]) f(l);
+    }
+  }
+
+  // Host address of `bytes` bytes at kernel pointer `p` as seen by `lane`, or nullptr
+  // with `error` set. Never returns memory outside the simulated regions.
+  uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) {
+    const MemoryMap& mem = *wg->launch->memory;
+    Space s = pointerSpace(p);
+    const uint64_t region = pointerRegion(p), offset = offsetBits(p);
+    const std::vector<Region>* table;
+    uint8_t* arena = nullptr;
+    switch (s) {
+      case Space::Global:
+        table = &mem.global;
+        break;
+      case Space::Constant:
+        table = &mem.constant;
+        break;
+      case Space::Local:
+        table = &mem.local;
+        arena = wg->localArena;
+        break;
+      case Space::Private:
+        table = &mem.priv;
+        arena = priv + lane * privateBytes;
+        break;
+      default:
+        error = p == 0 ? AccessError::Null : AccessError::InvalidSpace;
+        return nullptr;
+    }
+    if (region == 0 || region >= table->size()) {
+      error = AccessError::InvalidSpace;
+      return nullptr;
+    }
+    const Region& r = (*table)[region];
+    // Negative and saturated offsets are above any region size as unsigned numbers.
+    if (offset > r.size || bytes > r.size - offset) {
+      error = AccessError::OutOfBounds;
+      return nullptr;
+    }
+    if (write && !r.writable) {
+      error = AccessError::ReadOnly;
+      return nullptr;
+    }
+    error = AccessError::Ok;
+    uint8_t* host = (arena ? arena + r.arenaOffset : r.base) + offset;
+    if (write) noteWrite(s, host, bytes);
+    if (RaceChecker* races = wg->launch->races; races && !atomicAccess) [[unlikely]]
+      races->access(*this, lane, p, host, bytes, write);
+    return host;
+  }
+
+  // Every write counts for spin detection; with the uninitialised-read checker on, a
+  // local or private write also marks its bytes written in the shadow half of the
+  // arena (src/exec/ops/shadow_memory.h), whoever the writer is (stores, atomics, block
+  // writes, built-ins' pointer outputs).
+  void noteWrite(Space s, uint8_t* host, uint64_t bytes) const {
+    ++wg->writes;
+    markInitialized(s, host, bytes);
+  }
+  // The shadow half of noteWrite, for writers that count progress themselves (atomics
+  // count only changes, see src/exec/ops/atomic.cc).
+  void markInitialized(Space s, uint8_t* host, uint64_t bytes) const {
+    if (!wg->launch->checkUninitialized) return;
+    const MemoryMap& mem = *wg->launch->memory;
+    if (s == Space::Local) std::memset(host + mem.localArenaBytes, 1, bytes);
+    if (s == Space::Private) std::memset(host + mem.privateArenaBytes, 1, bytes);
+  }
+
+  // Fast path for an access by all `width` lanes that stays inside one Global,
+  // Constant or Local region: returns the region's host base (the lanes' offsets are
+  // offsetBits() of their pointers), or nullptr when any lane needs the checked per-lane
+  // path.
+  // The race checker sees every lane's access through resolve().
+  uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
+                             uint32_t align) const {
+    if (!allActive || wg->launch->races) return nullptr;
+    // The smallest and largest pointer: when they share space and region bits, so do all
+    // in between, and their offsets bound everyone's.
+    uint64_t lo = ptrs[0], hi = ptrs[0], low = 0;
+    for (uint32_t l = 0; l < width; ++l) {
+      lo = std::min(lo, ptrs[l]);
+      hi = std::max(hi, ptrs[l]);
+      low |= ptrs[l];
+    }
+    if (((lo ^ hi) >> kOffsetBits) || (low & (align - 1))) return nullptr;
+    const MemoryMap& mem = *wg->launch->memory;
+    Space s = pointerSpace(lo);
+    if (s != Space::Global && s != Space::Constant && s != Space::Local) return nullptr;
+    const auto& table = mem.regions(s);
+    const uint64_t region = pointerRegion(lo);
+    if (region == 0 || region >= table.size()) return nullptr;
+    const Region& r = table[region];
+    // Negative and saturated offsets are above any region size as offsetBits.
+    const uint64_t first = offsetBits(lo), last = offsetBits(hi);
+    if (first > r.size || last > r.size || bytes > r.size - last || (write && !r.writable))
+      return nullptr;
+    uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
+    if (write) {
+      wg->writes += width;
+      if (wg->launch->checkUninitialized && s == Space::Local)
+        for (uint32_t l = 0; l < width; ++l)
+          std::memset(base + offsetBits(ptrs[l]) + mem.localArenaBytes, 1, bytes);
+    }
+    return base;
+  }
+
+  // Records a diagnostic at instruction `in` for `lanes` of this sub-group.
+  void report(const Inst& in, const char* kind, std::string message, const LaneMask& lanes,
+              Severity severity = Severity::Error);
+  // Reports an access error of `lanes` for pointer values read from `ptrs`.
+  void reportAccess(const Inst& in, AccessError error, const LaneMask& lanes, const uint64_t* ptrs,
+                    uint64_t bytes, bool write);
+  // A fatal error: reports it and stops the work-group.
+  void fatal(const Inst& in, const char* kind, std::string message);
+
+  // Control-flow helpers used by the branch, call and return handlers.
+  void takeEdge(uint32_t edge, const LaneMask& lanes);  // phi copies of one edge
+  void jump(uint32_t targetPc);                         // all active lanes
+  void diverge(const uint32_t* targets, const LaneMask* masks, uint32_t count,
+               uint32_t reconvergePc);
+  void popToReconvergence();
+};
+
+inline void step(SubGroup& sg) {
+  const Inst& in = sg.code[sg.pc++];
+  ++sg.steps;
+  sg.laneSteps += sg.activeCount;
+  in.fn(sg, in);
+}
+
+}  // namespace spvsim

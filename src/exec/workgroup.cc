@@ -1,0 +1,344 @@
+// The scheduler of one work-group.
+//
+// Policies: round-robin (each runnable sub-group in turn, one quantum each) or random
+// (at every switch point a runnable sub-group is picked, and a quantum of 1..quantum
+// instructions drawn log-uniformly, from a PRNG seeded by the launch's seed and the
+// work-group's linear id, so results depend on neither the host thread count nor timing).
+// Switch points: the end of a quantum, a yield request (atomics), a barrier.
+//
+// Deadlock rule. A sub-group is *stuck* when its whole state (pc, active mask, SIMT
+// stack, call frames, register file) returns to an earlier value while no sub-group of
+// the work-group wrote memory (WorkGroupContext::writes unchanged; private and local
+// memory only change through such writes). It then read the same memory as before, so
+// it repeats that cycle for as long as the work-group writes nothing: the scheduler
+// stops running it until the next write. When every sub-group not done is stuck or
+// waits at a barrier, nothing in the work-group can ever write again: `deadlock`. Only
+// another work-group or the host could release it, and OpenCL guarantees no forward
+// progress between work-groups (spvsim runs them in any order, often one after the
+// other). The verdict never depends on how long a loop runs, so a long computation
+// without writes is never reported (its state never repeats); a spin whose state
+// changes every iteration (a counter) is left to the instruction budget.
+//
+// Cost: the instruction loop (runSteps) only gains the yield test. A sub-group is watched
+// (its state snapshot, then compared whenever it is back at the snapshot's pc) only
+// after kFirstProbe of its own instructions with no write in the work-group, and each
+// watch that finds no cycle doubles the quiet stretch before the next one.
+#include "src/exec/workgroup.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace spvsim {
+namespace {
+
+constexpr uint64_t kFirstProbe = 1u << 14;   // quiet instructions before the first watch
+constexpr uint64_t kMaxProbeGap = 1u << 22;  // cap of the doubling
+constexpr unsigned kWindowShift = 5;         // a watch lasts gap / 32 instructions,
+constexpr uint64_t kMinWindow = 1024;        // at least this many
+constexpr size_t kListedSubGroups = 8;       // in a deadlock message
+
+// What the deadlock rule knows about one sub-group.
+struct SpinWatch {
+  uint64_t quietSince = 0;  // wg.writes when the current quiet stretch began
+  uint64_t quietSteps = 0;  // this sub-group's instructions in it
+  uint64_t probeAfter = kFirstProbe;
+  uint64_t probeLeft = 0;  // > 0: watching
+  bool stuck = false;      // in a cycle since quietSince
+  // The snapshot a watch compares against.
+  uint32_t pc = 0;
+  const Inst* code = nullptr;
+  LaneMask mask;
+  std::vector<SimtEntry> simt;
+  std::vector<Frame> frames;
+  std::vector<uint8_t> regs;
+  size_t missAt = 0;  // the register block that differed last
+};
+
+uint64_t splitMix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+// The instruction loop: up to `n` instructions, to a barrier, the end or a yield. Kept
+// out of line so its code does not move with the scheduler around it.
+[[gnu::noinline]] void runSteps(SubGroup& sg, uint64_t n) {
+  for (; n && sg.state == SubGroupState::Running && !sg.yieldRequested; --n) step(sg);
+}
+
+bool sameSimt(const std::vector<SimtEntry>& a, const std::vector<SimtEntry>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+    return x.pc == y.pc && x.rpc == y.rpc && x.mask == y.mask;
+  });
+}
+
+bool sameFrames(const std::vector<Frame>& a, const std::vector<Frame>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto& x, const auto& y) {
+    return x.function == y.function && x.resultReg == y.resultReg && x.simtBase == y.simtBase;
+  });
+}
+
+// Registers compared in 64-byte blocks, first the block that differed last time: in a
+// loop that is not a spin that is usually the loop counter's, so a miss is cheap.
+bool sameRegs(const SubGroup& sg, SpinWatch& w) {
+  constexpr size_t kBlock = 64;
+  const uint8_t* now = sg.regs;
+  const uint8_t* then = w.regs.data();
+  const size_t n = w.regs.size();
+  auto differs = [&](size_t at) {
+    return std::memcmp(now + at, then + at, std::min(kBlock, n - at)) != 0;
+  };
+  if (w.missAt < n && differs(w.missAt)) return false;
+  for (size_t at = 0; at < n; at += kBlock) {
+    if (differs(at)) {
+      w.missAt = at;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool matches(const SubGroup& sg, SpinWatch& w) {
+  return sg.pc == w.pc && sg.code == w.code && sg.mask == w.mask && sameRegs(sg, w) &&
+         sameSimt(sg.simt, w.simt) && sameFrames(sg.frames, w.frames);
+}
+
+// Reports at the instruction where `sg` stands: its barrier, or its next instruction.
+void reportAt(SubGroup& sg, const char* kind, const std::string& message) {
+  const Inst& at = sg.code[sg.state == SubGroupState::AtBarrier ? sg.barrierPc : sg.pc];
+  sg.report(at, kind, message, sg.mask);
+  sg.wg->aborted = true;
+}
+
+// "`%5 = OpLoad %uint %4` (k.cl:7)" for the instruction where `sg` stands.
+std::string where(const SubGroup& sg) {
+  const uint32_t src = sg.code[sg.state == SubGroupState::AtBarrier ? sg.barrierPc : sg.pc].src;
+  return sg.wg->launch->kernel->describeInstruction(src);
+}
+
+class Scheduler {
+ public:
+  Scheduler(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count)
+      : wg_(wg),
+        launch_(*wg.launch),
+        sgs_(sgs),
+        count_(count),
+        watch_(count),
+        rng_(splitMix(launch_.scheduleSeed ^ splitMix(wg.linearId))) {}
+
+  void run() {
+    for (;;) {
+      const size_t i = pick();
+      if (i == count_) {
+        if (anyRunning()) return reportDeadlock();
+        if (!releaseBarrier(wg_, sgs_, count_)) return;
+        cursor_ = 0;
+        continue;
+      }
+      SubGroup& sg = sgs_[i];
+      const uint64_t start = sg.steps;
+      runQuantum(sg, watch_[i], quantumLength());
+      sg.yieldRequested = false;
+      used_ += sg.steps - start;
+      if (wg_.aborted) return;
+      if (used_ > launch_.instructionBudget) {
+        reportAt(sg, "instruction-budget",
+                 fmt::format("work-group exceeded the instruction budget of {} sub-group "
+                             "instructions (an infinite loop? raise it with "
+                             "--instruction-budget)",
+                             launch_.instructionBudget));
+        return;
+      }
+    }
+  }
+
+ private:
+  bool random() const { return launch_.schedule == LaunchOptions::Schedule::Random; }
+
+  uint64_t next() { return splitMix(rng_++); }
+
+  // Random: a length up to 2^e for a uniform e, so short quanta (fine interleavings of
+  // short kernels) are as likely as long ones.
+  uint64_t quantumLength() {
+    if (!random()) return launch_.quantum;
+    const unsigned bits = 64 - std::countl_zero(launch_.quantum);
+    const uint64_t cap = std::min(launch_.quantum, uint64_t(1) << (next() % bits));
+    return 1 + next() % cap;
+  }
+
+  // A write anywhere in the work-group ends every quiet stretch, watch and cycle.
+  void sync(SpinWatch& w) {
+    if (w.quietSince == wg_.writes) return;
+    w.quietSince = wg_.writes;
+    w.quietSteps = 0;
+    w.probeLeft = 0;
+    w.stuck = false;
+  }
+
+  bool runnable(size_t i) {
+    if (sgs_[i].state != SubGroupState::Running) return false;
+    sync(watch_[i]);
+    return !watch_[i].stuck;
+  }
+
+  bool anyRunning() const {
+    for (size_t i = 0; i < count_; ++i)
+      if (sgs_[i].state == SubGroupState::Running) return true;
+    return false;
+  }
+
+  // The next runnable sub-group after the cursor (round-robin) or after a random
+  // start (random); count_ when none is.
+  size_t pick() {
+    const size_t start = random() ? next() % count_ : cursor_;
+    for (size_t k = 0; k < count_; ++k) {
+      const size_t i = (start + k) % count_;
+      if (runnable(i)) {
+        cursor_ = (i + 1) % count_;
+        return i;
+      }
+    }
+    return count_;
+  }
+
+  void runQuantum(SubGroup& sg, SpinWatch& w, uint64_t n) {
+    while (n && sg.state == SubGroupState::Running && !sg.yieldRequested) {
+      sync(w);
+      if (w.stuck) return;
+      if (!w.probeLeft && w.quietSteps >= w.probeAfter) startProbe(sg, w);
+      n -= w.probeLeft ? probe(sg, w, n) : runFast(sg, w, n);
+    }
+  }
+
+  // The hot loop: up to the next watch, the end of the quantum or a switch point.
+  uint64_t runFast(SubGroup& sg, SpinWatch& w, uint64_t n) {
+    const uint64_t chunk = std::min(n, w.probeAfter - w.quietSteps);
+    const uint64_t start = sg.steps;
+    runSteps(sg, chunk);
+    const uint64_t ran = sg.steps - start;
+    if (wg_.writes == w.quietSince) w.quietSteps += ran;
+    return ran;
+  }
+
+  void startProbe(SubGroup& sg, SpinWatch& w) {
+    w.probeLeft = std::max(w.probeAfter >> kWindowShift, kMinWindow);
+    w.pc = sg.pc;
+    w.code = sg.code;
+    w.mask = sg.mask;
+    w.simt = sg.simt;
+    w.frames = sg.frames;
+    w.regs.assign(sg.regs, sg.regs + launch_.kernel->registerBytes);
+  }
+
+  // Steps while comparing with the snapshot; a match with no write since is a cycle.
+  uint64_t probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
+    n = std::min(n, w.probeLeft);
+    uint64_t ran = 0;
+    while (ran < n && sg.state == SubGroupState::Running) {
+      step(sg);
+      ++ran;
+      if (wg_.writes != w.quietSince) return ran;  // sync() drops the watch
+      if (sg.state == SubGroupState::Running && sg.pc == w.pc && matches(sg, w)) {
+        w.stuck = true;
+        break;
+      }
+      if (sg.yieldRequested) break;
+    }
+    w.quietSteps += ran;
+    w.probeLeft -= ran;
+    if (sg.state != SubGroupState::Running) {
+      w.probeLeft = 0;  // a cycle never spans a barrier: it would wait there
+    } else if (!w.stuck && !w.probeLeft) {
+      w.probeAfter = std::min(w.probeAfter * 2, kMaxProbeGap);
+      w.quietSteps = 0;
+    }
+    return ran;
+  }
+
+  void reportDeadlock() {
+    SubGroup* first = nullptr;
+    std::string parts;
+    size_t listed = 0, more = 0;
+    for (size_t i = 0; i < count_; ++i) {
+      SubGroup& sg = sgs_[i];
+      if (sg.state == SubGroupState::Done) continue;
+      const bool spins = sg.state == SubGroupState::Running;
+      if (spins && !first) first = &sg;
+      if (listed == kListedSubGroups) {
+        ++more;
+        continue;
+      }
+      parts += fmt::format("{}sub-group {} {} {}", listed++ ? "; " : "", sg.id,
+                           spins ? "spins without writing memory at"
+                                 : "waits at the work-group barrier or collective",
+                           where(sg));
+    }
+    if (more) parts += fmt::format("; and {} more", more);
+    reportAt(*first, "deadlock",
+             fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
+                         "work-group writes memory any more, so only another work-group or the "
+                         "host could release it, and OpenCL guarantees no forward progress "
+                         "between work-groups",
+                         parts));
+  }
+
+  WorkGroupContext& wg_;
+  const LaunchContext& launch_;
+  std::vector<SubGroup>& sgs_;
+  size_t count_;
+  std::vector<SpinWatch> watch_;
+  uint64_t rng_;
+  size_t cursor_ = 0;
+  uint64_t used_ = 0;
+};
+
+}  // namespace
+
+bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
+  SubGroup* first = nullptr;
+  size_t done = 0;
+  for (size_t i = 0; i < count; ++i) {
+    SubGroup& sg = sgs[i];
+    if (sg.state == SubGroupState::Done) {
+      ++done;
+      continue;
+    }
+    if (!first) first = &sg;
+    if (sg.barrierPc != first->barrierPc) {
+      reportAt(
+          sg, "barrier-divergence",
+          fmt::format("sub-groups {} and {} wait at different work-group barriers or collectives",
+                      first->id, sg.id));
+      return false;
+    }
+  }
+  if (!first) return false;  // all done
+  if (done) {
+    reportAt(*first, "barrier-divergence",
+             fmt::format("work-group barrier reached by {} sub-group(s) while {} finished "
+                         "the kernel without reaching it",
+                         count - done, done));
+    return false;
+  }
+  // A work-group collective (OpGroup* at Workgroup scope) computes every sub-group's
+  // result now, while all of them wait at it.
+  const Inst& at = first->code[first->barrierPc];
+  if (at.combine) {
+    wg.launch->kernel->combiners[at.combine - 1](sgs.data(), count, at);
+    if (wg.aborted) return false;
+  } else if (RaceChecker* races = wg.launch->races) {
+    races->workGroupBarrier(sgs.data(), count, at.aux, at.aux2);
+  }
+  for (size_t i = 0; i < count; ++i) sgs[i].state = SubGroupState::Running;
+  return true;
+}
+
+void runWorkGroup(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
+  Scheduler(wg, sgs, count).run();
+}
+
+}  // namespace spvsim
