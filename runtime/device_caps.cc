@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <thread>
 
-#include "src/compiler/opencl_c_support.h"
 #include "runtime/interfaces.h"
 #include "runtime/knobs.h"
+#include "src/compiler/opencl_c_support.h"
 #include "src/exec/program.h"
 
 namespace spvsim::rt {

@@ -6,11 +6,11 @@
 #include <set>
 #include <spirv-tools/linker.hpp>
 
-#include "src/compiler/build_options.h"
-#include "src/compiler/opencl_c_support.h"
 #include "runtime/knobs.h"
 #include "runtime/spirv_edit.h"
 #include "spirv/error.h"
+#include "src/compiler/build_options.h"
+#include "src/compiler/opencl_c_support.h"
 
 namespace spvsim::rt {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "src/compiler/compile_driver.h"
 #include "runtime/object.h"
+#include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 
 namespace spvsim::rt {

@@ -98,7 +98,7 @@ for t in "${targets[@]}"; do
   echo "== $t: $([[ -n $runs ]] && echo "$runs runs" || echo "$minutes min") (log: $log)"
   start=$(date +%s)
   (cd "$work/run" &&
-    "$bin/fuzz/$t" "${flags[@]}" "${dict[@]}" -artifact_prefix="$work/findings/$t/" \
+    "$bin/tools/fuzz/$t" "${flags[@]}" "${dict[@]}" -artifact_prefix="$work/findings/$t/" \
       "${extra[@]}" "$work/corpus/$t" "$work/seeds/$t") >"$log" 2>&1
   rc=$?
   secs=$(($(date +%s) - start))
@@ -122,7 +122,7 @@ for t in "${targets[@]}"; do
 done
 
 echo
-echo "== fuzzing summary (binaries: $bin/fuzz; findings: $work/findings)"
+echo "== fuzzing summary (binaries: $bin/tools/fuzz; findings: $work/findings)"
 printf '%s\n' "${summary[@]}"
 total=$(find "$work/findings" -type f | wc -l)
 echo "$total finding file(s) in $work/findings"

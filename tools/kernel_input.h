@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "src/compiler/compile_driver.h"
 #include "spirv/module.h"
+#include "src/compiler/compile_driver.h"
 
 namespace spvsim::tools {
 

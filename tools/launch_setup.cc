@@ -6,8 +6,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "src/compiler/build_options.h"
 #include "spirv/error.h"
+#include "src/compiler/build_options.h"
 #include "src/exec/diagnostics.h"
 #include "tools/arg_spec.h"
 #include "tools/info_command.h"

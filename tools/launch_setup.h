@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "src/compiler/compile_driver.h"
 #include "spirv/error.h"
+#include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 #include "tools/arg_value.h"
 #include "tools/options.h"

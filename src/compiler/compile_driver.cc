@@ -7,6 +7,10 @@
 #include <filesystem>
 #include <optional>
 
+#include "spirv/error.h"
+#include "spirv/legacy_atomics.h"
+#include "spirv/loader.h"
+#include "spirv/normalize.h"
 #include "src/compiler/build_options.h"
 #include "src/compiler/compile_cache.h"
 #include "src/compiler/ir_rewrites.h"
@@ -14,10 +18,6 @@
 #include "src/compiler/opencl_c_support.h"
 #include "src/compiler/prelude.h"
 #include "src/compiler/process.h"
-#include "spirv/error.h"
-#include "spirv/legacy_atomics.h"
-#include "spirv/loader.h"
-#include "spirv/normalize.h"
 
 namespace spvsim::compiler {
 namespace {

@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "src/compiler/build_options.h"
-#include "src/compiler/process.h"
 #include "spirv/error.h"
 #include "spirv/legacy_atomics.h"
 #include "spirv/loader.h"
+#include "src/compiler/build_options.h"
+#include "src/compiler/process.h"
 
 namespace spvsim::compiler {
 namespace {

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/fuzz/fuzz_input.h"
 #include "spirv/error.h"
 #include "tools/arg_spec.h"
+#include "tools/fuzz/fuzz_input.h"
 #include "tools/params.h"
 
 namespace {

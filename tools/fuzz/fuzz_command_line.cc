@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spirv/error.h"
 #include "src/compiler/build_options.h"
 #include "tools/fuzz/fuzz_input.h"
-#include "spirv/error.h"
 #include "tools/options.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

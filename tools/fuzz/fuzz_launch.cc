@@ -20,10 +20,10 @@
 #include <string>
 #include <vector>
 
-#include "tools/fuzz/fuzz_input.h"
 #include "spirv/error.h"
 #include "spirv/module.h"
 #include "src/exec/program.h"
+#include "tools/fuzz/fuzz_input.h"
 #include "tools/params.h"
 
 namespace {

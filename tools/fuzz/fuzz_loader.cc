@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <vector>
 
-#include "tools/fuzz/fuzz_input.h"
 #include "spirv/error.h"
 #include "spirv/loader.h"
 #include "spirv/module.h"
 #include "spirv/normalize.h"
+#include "tools/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace spvsim;

@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "tools/fuzz/fuzz_input.h"
 #include "spirv/error.h"
+#include "tools/fuzz/fuzz_input.h"
 #include "tools/params.h"
 #include "tools/sim_file.h"
 

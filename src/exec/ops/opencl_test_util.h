@@ -51,7 +51,6 @@ LaunchResult run(Program& p, const std::string& kernel, uint64_t global,
   return p.launch(kernel, range, {bind(buffers)...}, options);
 }
 
-
 template <class T>
 uint64_t bitsOf(T v) {
   uint64_t b = 0;
