@@ -84,7 +84,7 @@ void reportDiagnostics(const std::vector<Diagnostic>& diagnostics) {
 }
 
 // A launch that produced no result: one error diagnostic saying why.
-void reportFailure(const std::string& kernel, const std::string& kind, const std::string& message) {
+void reportFailure(const std::string& kernel, DiagnosticKind kind, const std::string& message) {
   Diagnostic d;
   d.kind = kind;
   d.message = message;
@@ -130,7 +130,7 @@ cl_int runLaunch(const Launch& l) {
     reportFailure(l.kernel, e.kind(), e.what());  // at enqueue time
     return kAbortedStatus;
   } catch (const std::bad_alloc&) {
-    reportFailure(l.kernel, "out-of-memory",
+    reportFailure(l.kernel, DiagnosticKind::OutOfMemory,
                   fmt::format("the host ran out of memory for the launch of {} (SPVSIM_MAX_MEMORY "
                               "is {} bytes)",
                               l.kernel, knobs().maxMemory));

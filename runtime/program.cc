@@ -41,7 +41,7 @@ Checked checkModule(const std::vector<uint32_t>& words) {
   try {
     return {true, spirv::loadModule(words)};
   } catch (const Error& e) {
-    return {e.kind() == "unsupported", std::nullopt};
+    return {e.kind() == DiagnosticKind::Unsupported, std::nullopt};
   }
 }
 

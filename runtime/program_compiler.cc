@@ -39,12 +39,12 @@ BuildResult failed(cl_int error, std::string log) {
 // "error: KIND: message" for the build log.
 std::string logLine(const Error& e) {
   const std::string message = e.what();
-  if (message.rfind(e.kind() + ":", 0) == 0) return "error: " + message;
+  if (message.rfind(std::string(e.kindName()) + ":", 0) == 0) return "error: " + message;
   return fmt::format("error: {}: {}", e.kind(), message);
 }
 
 // What the application's options mean beyond the compiler's: whether the kernels only
-// support uniform work-groups. Throws Error("usage") for an unclosed quote.
+// support uniform work-groups. Throws Error(DiagnosticKind::Usage) for an unclosed quote.
 bool uniformWorkGroupsOnly(const std::string& options) {
   const std::vector<std::string> args = compiler::splitBuildOptions(options);
   const std::string std = compiler::openclCStandard(args, kDefaultStd);
@@ -93,8 +93,8 @@ BuildResult compile(const std::string& source, const std::string& options,
     r.binary = withMarkers(c.words, {BinaryKind::CompiledObject, uniform});
     return r;
   } catch (const Error& e) {
-    if (e.kind() == "input") return failed(CL_COMPILER_NOT_AVAILABLE, logLine(e));
-    if (e.kind() == "usage") return failed(codes.badOptions, logLine(e));
+    if (e.kind() == DiagnosticKind::Input) return failed(CL_COMPILER_NOT_AVAILABLE, logLine(e));
+    if (e.kind() == DiagnosticKind::Usage) return failed(codes.badOptions, logLine(e));
     const std::string log = e.what();
     return failed(isOptionError(log) ? codes.badOptions : codes.failure, log);
   }
@@ -129,7 +129,8 @@ BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failur
     // Program-scope variables beyond the memory limit: device memory the build cannot
     // allocate, "CL_OUT_OF_RESOURCES if there is a failure to allocate resources
     // required by the OpenCL implementation on the device" (clBuildProgram, clLinkProgram).
-    return failed(e.kind() == "out-of-memory" ? CL_OUT_OF_RESOURCES : failure, logLine(e));
+    return failed(e.kind() == DiagnosticKind::OutOfMemory ? CL_OUT_OF_RESOURCES : failure,
+                  logLine(e));
   }
 }
 

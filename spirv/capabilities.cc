@@ -69,10 +69,10 @@ void checkSupported(const Module& module) {
   for (Capability c : module.capabilities)
     if (!isSupported(c))
       throw Error(
-          "unsupported",
+          DiagnosticKind::Unsupported,
           fmt::format("unsupported: capability {} is not supported by spvsim", capabilityName(c)));
   if (module.addressing != spv::AddressingModel::Physical64)
-    throw Error("unsupported",
+    throw Error(DiagnosticKind::Unsupported,
                 "unsupported: only the Physical64 addressing model is supported "
                 "(compile OpenCL C with -target spir64)");
 }

@@ -138,7 +138,7 @@ FunctionCfg functionCfg(const Function& function, const std::function<uint32_t(I
       auto it = index.find(t);
       if (it == index.end())
         throw Error(
-            "invalid-module",
+            DiagnosticKind::InvalidModule,
             fmt::format("branch to %{}, which is not a block of function %{}", t, function.id));
       cfg.successors[b].push_back(it->second);
     }

@@ -39,8 +39,8 @@ struct FunctionCfg {
   std::vector<bool> exits;  // blocks that leave the function (return, unreachable)
 };
 
-// `selectorBits(id)` is the width of an OpSwitch selector. Throws Error("invalid-module")
-// for a branch to a label that is not a block of the function.
+// `selectorBits(id)` is the width of an OpSwitch selector. Throws
+// Error(DiagnosticKind::InvalidModule) for a branch to a label that is not a block of the function.
 FunctionCfg functionCfg(const Function& function, const std::function<uint32_t(Id)>& selectorBits);
 
 }  // namespace spvsim::spirv

@@ -1,20 +1,73 @@
-// The one exception type of spvsim: a diagnostic kind from src/DESIGN.md plus a message.
-// Thrown for bad input (modules, arguments), never on the execution hot path.
+// The one exception type of spvsim, and the kinds of problem it and the kernel
+// diagnostics name (src/DESIGN.md "Diagnostics"). Exceptions are thrown for bad input
+// (modules, arguments), never on the execution hot path.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <ostream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace spvsim {
 
+// One list for exceptions and diagnostics: an exception caught by a launch becomes a
+// diagnostic of the same kind. Names (kindName) are the contract's spelling.
+enum class DiagnosticKind : uint8_t {
+  // Problems with what the user gave spvsim.
+  Usage,            // command line
+  Input,            // files, .sim contents, environment
+  Compile,          // OpenCL C the compile driver refused
+  InvalidModule,    // SPIR-V that is malformed or invalid
+  Unsupported,      // valid, but not (yet) executed by spvsim
+  InvalidArgument,  // kernel arguments or NDRange that do not fit the kernel
+  OutOfMemory,      // over --max-memory / SPVSIM_MAX_MEMORY
+  // Undefined behaviour and failures of a running kernel.
+  OutOfBounds,
+  MisalignedAccess,
+  DataRace,
+  InsufficientScope,
+  BarrierDivergence,
+  NonUniformCollective,
+  NonUniformArgument,
+  InactiveLaneRead,
+  ShuffleOutOfRange,
+  MisalignedBlockIo,
+  UninitializedRead,
+  DivisionByZero,
+  ShiftOutOfRange,
+  Unreachable,
+  StackOverflow,
+  InstructionBudget,
+  Deadlock,
+};
+
+// "out-of-bounds", "invalid-module", ...
+std::string_view kindName(DiagnosticKind kind);
+
+inline std::ostream& operator<<(std::ostream& os, DiagnosticKind kind) {
+  return os << kindName(kind);
+}
+
 class Error : public std::runtime_error {
  public:
-  Error(std::string kind, const std::string& message)
-      : std::runtime_error(message), kind_(std::move(kind)) {}
-  const std::string& kind() const { return kind_; }
+  Error(DiagnosticKind kind, const std::string& message)
+      : std::runtime_error(message), kind_(kind) {}
+  DiagnosticKind kind() const { return kind_; }
+  std::string_view kindName() const { return spvsim::kindName(kind_); }
 
  private:
-  std::string kind_;
+  DiagnosticKind kind_;
 };
 
 }  // namespace spvsim
+
+template <>
+struct fmt::formatter<spvsim::DiagnosticKind> : fmt::formatter<std::string_view> {
+  template <typename Context>
+  auto format(spvsim::DiagnosticKind kind, Context& ctx) const {
+    return fmt::formatter<std::string_view>::format(spvsim::kindName(kind), ctx);
+  }
+};

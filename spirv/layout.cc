@@ -11,7 +11,7 @@ uint32_t intContainerBytes(uint32_t bits) {
   if (bits <= 16) return 2;
   if (bits <= 32) return 4;
   if (bits <= 64) return 8;
-  throw Error("unsupported", fmt::format("unsupported: {}-bit integers", bits));
+  throw Error(DiagnosticKind::Unsupported, fmt::format("unsupported: {}-bit integers", bits));
 }
 
 namespace {
@@ -19,9 +19,10 @@ namespace {
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 [[noreturn]] void tooLarge(const Type& type, const std::string& size) {
-  throw Error("unsupported", fmt::format("unsupported: type %{} is {} bytes; spvsim supports "
-                                         "types of at most 2^37 bytes",
-                                         type.id, size));
+  throw Error(DiagnosticKind::Unsupported,
+              fmt::format("unsupported: type %{} is {} bytes; spvsim supports "
+                          "types of at most 2^37 bytes",
+                          type.id, size));
 }
 
 // a * b for a type's size, refusing results above kMaxTypeBytes.
@@ -65,7 +66,8 @@ void computeLayout(const Module& module, Type& type) {
       return;
     case TypeKind::Float:
       if (type.width != 16 && type.width != 32 && type.width != 64)
-        throw Error("unsupported", fmt::format("unsupported: {}-bit floats", type.width));
+        throw Error(DiagnosticKind::Unsupported,
+                    fmt::format("unsupported: {}-bit floats", type.width));
       type.size = type.align = type.width / 8;
       return;
     case TypeKind::Pointer:

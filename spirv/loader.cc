@@ -26,14 +26,14 @@ constexpr uint32_t kSwappedMagic = __builtin_bswap32(spv::MagicNumber);
 }  // namespace
 
 Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
-  if (words.empty()) throw Error("invalid-module", "empty module");
+  if (words.empty()) throw Error(DiagnosticKind::InvalidModule, "empty module");
   // The spec allows either byte order; the magic number tells which (SPIR-V 2.3).
   if (words[0] == kSwappedMagic)
     for (uint32_t& w : words) w = __builtin_bswap32(w);
   if (words[0] != spv::MagicNumber)
-    throw Error("invalid-module",
+    throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("not a SPIR-V module: bad magic number 0x{:08x}", words[0]));
-  if (words.size() < 5) throw Error("invalid-module", "truncated module header");
+  if (words.size() < 5) throw Error(DiagnosticKind::InvalidModule, "truncated module header");
   NormalizedModule normalized = normalizeModule(std::move(words));
   if (options.validate) validate(normalized.words);
   Module module = parseModule(std::move(normalized.words));
@@ -45,10 +45,11 @@ Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
 
 std::vector<uint32_t> readBinaryFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("invalid-module", fmt::format("cannot read '{}'", escapeText(path)));
+  if (!in)
+    throw Error(DiagnosticKind::InvalidModule, fmt::format("cannot read '{}'", escapeText(path)));
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() % 4 != 0)
-    throw Error("invalid-module",
+    throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("'{}' is not a SPIR-V binary: {} bytes is not a whole number "
                             "of 32-bit words",
                             escapeText(path), bytes.size()));
@@ -66,7 +67,7 @@ std::vector<uint32_t> assemble(const std::string& text) {
       });
   std::vector<uint32_t> words;
   if (!tools.Assemble(text, &words, SPV_TEXT_TO_BINARY_OPTION_PRESERVE_NUMERIC_IDS))
-    throw Error("invalid-module", "cannot assemble: " + escapeText(message));
+    throw Error(DiagnosticKind::InvalidModule, "cannot assemble: " + escapeText(message));
   return words;
 }
 

@@ -22,11 +22,11 @@ struct LoadOptions {
 // execute).
 Module loadModule(std::vector<uint32_t> words, const LoadOptions& options = {});
 
-// Reads a .spv file into words; throws Error("invalid-module") for a size that is not
+// Reads a .spv file into words; throws Error(DiagnosticKind::InvalidModule) for a size that is not
 // a whole number of words or a file that cannot be read.
 std::vector<uint32_t> readBinaryFile(const std::string& path);
 
-// Assembles SPIR-V assembly text (SPIRV-Tools syntax); throws Error("invalid-module")
+// Assembles SPIR-V assembly text (SPIRV-Tools syntax); throws Error(DiagnosticKind::InvalidModule)
 // with the assembler's message and line.
 std::vector<uint32_t> assemble(const std::string& text);
 

@@ -122,7 +122,7 @@ TEST(LoaderLimits, ExpandedConstantsAreBounded) {
 )"));
     FAIL() << "expected the constant budget to refuse the composite";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("the module's constants take more than 256 MiB"),
               std::string::npos)
         << e.what();
@@ -146,7 +146,7 @@ TEST(LoaderLimits, TypesBeyondTheLargestObjectAreRefused) {
       loadModule(withTypes(types));
       FAIL() << "expected a type too large: " << types;
     } catch (const Error& e) {
-      EXPECT_EQ(e.kind(), "unsupported");
+      EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
       EXPECT_NE(std::string(e.what()).find("spvsim supports types of at most 2^37 bytes"),
                 std::string::npos)
           << e.what();

@@ -99,7 +99,7 @@ TEST(Loader, RejectsBadMagic) {
     loadModule(words);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "invalid-module");
+    EXPECT_EQ(e.kind(), DiagnosticKind::InvalidModule);
     EXPECT_NE(std::string(e.what()).find("magic"), std::string::npos) << e.what();
   }
 }
@@ -121,7 +121,7 @@ TEST(Loader, ReportsValidatorMessage) {
     loadModule(assemble(text));
     FAIL() << "expected a validation error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "invalid-module");
+    EXPECT_EQ(e.kind(), DiagnosticKind::InvalidModule);
     EXPECT_NE(std::string(e.what()).find("validation failed"), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << "one line: " << e.what();
   }
@@ -134,7 +134,7 @@ TEST(Loader, NamesUnsupportedCapability) {
     loadModule(assemble(text));
     FAIL() << "expected an unsupported capability";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("Pipes"), std::string::npos) << e.what();
   }
 }

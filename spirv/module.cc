@@ -14,7 +14,7 @@ const Type* Module::findType(Id id) const {
 
 const Type& Module::type(Id id) const {
   if (const Type* t = findType(id)) return *t;
-  throw Error("invalid-module", fmt::format("%{} is not a type", id));
+  throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} is not a type", id));
 }
 
 std::optional<Constant> Module::constantValue(Id id) const {

@@ -336,7 +336,7 @@ TEST(Validator, WiderThan64BitsIsUnsupportedByName) {
     loadModule(assemble(text));
     FAIL() << "a 128-bit integer type was accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("128-bit integers"), std::string::npos) << e.what();
   }
 }
@@ -349,7 +349,7 @@ TEST(Parser, OtherSpecConstantOpsAreUnsupportedByName) {
     loadModule(assemble(text));
     FAIL() << "OpSpecConstantOp IAdd accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("OpSpecConstantOp OpIAdd"), std::string::npos) << e.what();
   }
 }

@@ -90,7 +90,7 @@ class Decoder {
       decode(inst);
       if (endsLineInfo(inst.opcode)) line = {};
     }
-    if (fn_) throw Error("invalid-module", "function without OpFunctionEnd");
+    if (fn_) throw Error(DiagnosticKind::InvalidModule, "function without OpFunctionEnd");
     finishEntryPoints();
     m_.moduleExtInsts = std::move(moduleExtInsts_);
   }
@@ -196,8 +196,9 @@ class Decoder {
         if (inst.opcode == Op::OpExtInst) moduleExtInsts_.push_back(inst);
         return;
       default:
-        throw Error("unsupported", fmt::format("unsupported SPIR-V instruction {} at module scope",
-                                               opcodeName(inst.opcode)));
+        throw Error(DiagnosticKind::Unsupported,
+                    fmt::format("unsupported SPIR-V instruction {} at module scope",
+                                opcodeName(inst.opcode)));
     }
   }
 
@@ -335,7 +336,7 @@ class Decoder {
   uint64_t constantAsU64(Id id) const {
     auto it = m_.constants.find(id);
     if (it == m_.constants.end())
-      throw Error("invalid-module", fmt::format("%{} is not a constant", id));
+      throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} is not a constant", id));
     uint64_t v = 0;
     std::memcpy(&v, it->second.bytes.data(), std::min<size_t>(8, it->second.bytes.size()));
     return v;
@@ -349,7 +350,7 @@ class Decoder {
       return;
     }
     if (t.size > kMaxConstantBytes - constantBytes_)
-      throw Error("unsupported",
+      throw Error(DiagnosticKind::Unsupported,
                   fmt::format("unsupported: the module's constants take more than {} MiB (at "
                               "%{}, {} of {} bytes); spvsim expands at most {} MiB",
                               kMaxConstantBytes >> 20, c.id, escapeText(typeName(m_, c.type)),
@@ -395,8 +396,9 @@ class Decoder {
         c.bytes[0] = static_cast<uint8_t>(o.at(0) | (o.at(1) << 3) | (o.at(2) << 4));
         break;
       default:
-        throw Error("unsupported", fmt::format("unsupported SPIR-V instruction {} (%{})",
-                                               opcodeName(inst.opcode), inst.result));
+        throw Error(DiagnosticKind::Unsupported,
+                    fmt::format("unsupported SPIR-V instruction {} (%{})", opcodeName(inst.opcode),
+                                inst.result));
     }
     switch (inst.opcode) {
       case Op::OpSpecConstant:
@@ -418,7 +420,7 @@ class Decoder {
     for (size_t k = 0; k < parts.size(); ++k) {
       std::optional<Constant> part = m_.constantValue(parts[k]);
       if (!part)
-        throw Error("invalid-module",
+        throw Error(DiagnosticKind::InvalidModule,
                     fmt::format("constituent %{} of %{} is not a constant", parts[k], c.id));
       uint64_t offset = 0;
       if (t.kind == TypeKind::Struct)
@@ -428,7 +430,8 @@ class Decoder {
       if (part->zeroFill) continue;  // c.bytes are zero already
       const auto& b = part->bytes;
       if (offset + b.size() > c.bytes.size())
-        throw Error("invalid-module", fmt::format("composite %{} overflows its type", c.id));
+        throw Error(DiagnosticKind::InvalidModule,
+                    fmt::format("composite %{} overflows its type", c.id));
       std::memcpy(c.bytes.data() + offset, b.data(), b.size());
       for (Relocation r : part->relocations) {
         r.at += offset;
@@ -486,7 +489,7 @@ class Decoder {
         return true;
       default:
         if (fn_->blocks.empty())
-          throw Error("invalid-module",
+          throw Error(DiagnosticKind::InvalidModule,
                       fmt::format("instruction {} outside a block", opcodeName(inst.opcode)));
         fn_->blocks.back().instructions.push_back(std::move(inst));
         return true;
@@ -545,7 +548,7 @@ class Decoder {
 
   void describeParams(EntryPoint& ep) {
     const Function* fn = m_.findFunction(ep.function);
-    if (!fn) throw Error("invalid-module", "entry point names no function");
+    if (!fn) throw Error(DiagnosticKind::InvalidModule, "entry point names no function");
     const Function* inner = innerKernel(*fn);
     if (inner && inner->params.size() != fn->params.size()) inner = nullptr;
     auto typeNames = argTypeNames(ep.name);
@@ -614,7 +617,8 @@ Module parseModule(std::vector<uint32_t> words) {
   }
   spvContextDestroy(ctx);
   if (rc != SPV_SUCCESS)
-    throw Error("invalid-module", message.empty() ? "cannot parse module" : escapeText(message));
+    throw Error(DiagnosticKind::InvalidModule,
+                message.empty() ? "cannot parse module" : escapeText(message));
 
   Module m;
   m.version = state.version;

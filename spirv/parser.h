@@ -5,8 +5,8 @@
 
 namespace spvsim::spirv {
 
-// Throws Error("invalid-module") for words SPIRV-Tools cannot parse and
-// Error("unsupported") for constructs the decoder does not handle (named).
+// Throws Error(DiagnosticKind::InvalidModule) for words SPIRV-Tools cannot parse and
+// Error(DiagnosticKind::Unsupported) for constructs the decoder does not handle (named).
 Module parseModule(std::vector<uint32_t> words);
 
 }  // namespace spvsim::spirv

@@ -13,7 +13,7 @@ namespace {
 using spv::Op;
 
 [[noreturn]] void unsupported(Op op, const Instruction& inst, const std::string& why = "") {
-  throw Error("unsupported",
+  throw Error(DiagnosticKind::Unsupported,
               fmt::format("unsupported SPIR-V instruction OpSpecConstantOp {} (%{}){}",
                           opcodeName(op), inst.result, why));
 }

@@ -8,7 +8,7 @@ namespace spvsim::spirv {
 
 // Fills c.bytes and c.relocations for an OpSpecConstantOp (operands: the opcode, then
 // its operands): access chains over a variable's address with constant indices, and
-// pointer casts. Throws Error("unsupported") naming any other operation.
+// pointer casts. Throws Error(DiagnosticKind::Unsupported) naming any other operation.
 void evaluateSpecConstantOp(const Module& module, const Instruction& inst, Constant& c);
 
 }  // namespace spvsim::spirv

@@ -54,7 +54,7 @@ std::string oneLine(const std::string& message) {
 void refuseWideIntegers(const Binary& b) {
   for (const BinaryInstruction& inst : b.code)
     if (inst.op == spv::Op::OpTypeInt && inst.word(2) > 64)
-      throw Error("unsupported",
+      throw Error(DiagnosticKind::Unsupported,
                   fmt::format("unsupported: {}-bit integers (%{} = OpTypeInt {}); spvsim "
                               "executes integers of up to 64 bits",
                               inst.word(2), inst.result, inst.word(2)));
@@ -95,7 +95,7 @@ std::vector<uint32_t> validationCopy(const std::vector<uint32_t>& words) {
 
 void validate(const std::vector<uint32_t>& words) {
   if (words.size() < kHeaderWords)
-    throw Error("invalid-module", "truncated module: shorter than the SPIR-V header");
+    throw Error(DiagnosticKind::InvalidModule, "truncated module: shorter than the SPIR-V header");
   std::vector<uint32_t> copy = words;  // unparsable: SPIRV-Tools says why
   if (std::optional<Binary> b = parseBinary(words)) {
     refuseWideIntegers(*b);
@@ -110,7 +110,7 @@ void validate(const std::vector<uint32_t>& words) {
       });
   spvtools::ValidatorOptions options;
   if (!tools.Validate(copy.data(), copy.size(), options))
-    throw Error("invalid-module",
+    throw Error(DiagnosticKind::InvalidModule,
                 "validation failed: " +
                     (message.empty() ? "unknown reason" : escapeText(oneLine(message))));
 }

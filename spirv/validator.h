@@ -9,8 +9,8 @@
 
 namespace spvsim::spirv {
 
-// Throws Error("invalid-module") with the validator's message (one line), or
-// Error("unsupported") for integers wider than 64 bits.
+// Throws Error(DiagnosticKind::InvalidModule) with the validator's message (one line), or
+// Error(DiagnosticKind::Unsupported) for integers wider than 64 bits.
 void validate(const std::vector<uint32_t>& words);
 
 // What validate() hands to SPIRV-Tools: the words with the edits below (unchanged when

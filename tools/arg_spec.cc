@@ -12,7 +12,9 @@
 namespace spvsim::tools {
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw Error("invalid-argument", message); }
+[[noreturn]] void fail(const std::string& message) {
+  throw Error(DiagnosticKind::InvalidArgument, message);
+}
 
 bool isImageKind(std::string_view head) {
   return head.substr(0, 5) == "image" || head == "sampler" || head == "pipe";
@@ -173,8 +175,8 @@ ArgValue parseArgSpec(std::string_view spec, ArgMemory* memory) {
     arg.text = std::string(spec);
     return arg;
   } catch (const Error& e) {
-    const bool memoryError = e.kind() == "out-of-memory";
-    throw Error(memoryError ? e.kind() : "invalid-argument",
+    const bool memoryError = e.kind() == DiagnosticKind::OutOfMemory;
+    throw Error(memoryError ? e.kind() : DiagnosticKind::InvalidArgument,
                 fmt::format("--arg '{}': {}", spec, e.what()));
   }
 }

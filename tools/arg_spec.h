@@ -18,8 +18,9 @@ inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 32;
 //   local:BYTES            local memory
 //   null                   a NULL pointer
 // file(PATH) is read now, relative to the working
-// directory. Throws Error("invalid-argument") quoting the spec, or Error("out-of-memory")
-// when a buffer would take `memory` past its limit (checked before allocating).
+// directory. Throws Error(DiagnosticKind::InvalidArgument) quoting the spec, or
+// Error(DiagnosticKind::OutOfMemory) when a buffer would take `memory` past its limit (checked
+// before allocating).
 ArgValue parseArgSpec(std::string_view spec, ArgMemory* memory = nullptr);
 
 }  // namespace spvsim::tools

@@ -19,7 +19,7 @@ std::string errorOf(std::string_view spec) {
   try {
     parseArgSpec(spec);
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "invalid-argument");
+    EXPECT_EQ(e.kind(), DiagnosticKind::InvalidArgument);
     return e.what();
   }
   return "no error";

@@ -33,7 +33,7 @@ struct ArgMemory {
   uint64_t limit = ~uint64_t(0);
   uint64_t used = 0;
 
-  // Throws Error("out-of-memory") when `bytes` more would pass the limit.
+  // Throws Error(DiagnosticKind::OutOfMemory) when `bytes` more would pass the limit.
   void reserve(uint64_t bytes, const std::string& what) {
     checkMemory(addBytes(used, bytes), limit, what);
     used += bytes;

@@ -45,8 +45,9 @@ uint64_t splitmix64(uint64_t& state) {
 void fillBuffer(const ElementType& type, const std::vector<std::string_view>& values,
                 std::vector<uint8_t>& bytes) {
   if (values.size() != 1 && values.size() != type.lanes)
-    throw Error("invalid-argument", fmt::format("fill() of {} takes 1 or {} values, not {}",
-                                                type.name(), type.lanes, values.size()));
+    throw Error(DiagnosticKind::InvalidArgument,
+                fmt::format("fill() of {} takes 1 or {} values, not {}", type.name(), type.lanes,
+                            values.size()));
   std::vector<uint8_t> parsed(values.size() * scalarSize(type.scalar));
   for (size_t i = 0; i < values.size(); ++i)
     storeLiteral(type.scalar, values[i], parsed.data() + i * scalarSize(type.scalar));
@@ -76,7 +77,7 @@ void valuesBuffer(const ElementType& type, const std::vector<std::string_view>& 
                   std::vector<uint8_t>& bytes) {
   const uint64_t components = bytes.size() / type.size() * type.lanes;
   if (values.size() != components)
-    throw Error("invalid-argument",
+    throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("values() has {} value{} but the buffer has {} {}{}", values.size(),
                             values.size() == 1 ? "" : "s", components,
                             type.lanes == 1 ? "element" : "component", components == 1 ? "" : "s"));

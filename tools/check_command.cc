@@ -76,7 +76,7 @@ std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::os
   std::vector<const Diagnostic*> order;
   for (const Run& r : runs)
     for (const Diagnostic& d : r.result.diagnostics) {
-      auto& where = seenIn[d.kind + '\n' + d.instruction + '\n' + d.message];
+      auto& where = seenIn[std::string(kindName(d.kind)) + '\n' + d.instruction + '\n' + d.message];
       if (where.empty()) order.push_back(&d);
       where.push_back(r.config.name());
     }
@@ -84,7 +84,8 @@ std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::os
   for (const Diagnostic* d : order) {
     std::string text = formatText(*d);
     while (!text.empty() && text.back() == '\n') text.pop_back();
-    const auto& where = seenIn[d->kind + '\n' + d->instruction + '\n' + d->message];
+    const auto& where =
+        seenIn[std::string(kindName(d->kind)) + '\n' + d->instruction + '\n' + d->message];
     err << text
         << fmt::format(" (in {} of {} runs, first: {})\n", where.size(), runs.size(),
                        where.front());

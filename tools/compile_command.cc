@@ -22,7 +22,8 @@ std::string outputPath(const RunOptions& o) {
       o.outputPath.empty() ? fs::path(o.input).stem().string() + ".spv" : o.outputPath;
   std::error_code ec;
   if (fs::equivalent(out, o.input, ec))
-    throw Error("usage", fmt::format("the output '{}' is the input; give another with -o", out));
+    throw Error(DiagnosticKind::Usage,
+                fmt::format("the output '{}' is the input; give another with -o", out));
   return out;
 }
 
@@ -31,7 +32,8 @@ void writeWords(const std::string& path, const std::vector<uint32_t>& words) {
   file.write(reinterpret_cast<const char*>(words.data()),
              static_cast<std::streamsize>(words.size() * sizeof(uint32_t)));
   if (!file.flush())
-    throw Error("input", fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    throw Error(DiagnosticKind::Input,
+                fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }
 
 }  // namespace

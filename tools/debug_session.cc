@@ -158,7 +158,7 @@ DebugSession::Stop DebugSession::afterStep(GroupRun& g, SubGroup& sg) {
   WorkGroupContext& wg = g.slot->workGroup();
   const uint64_t budget = state_->context().instructionBudget;
   if (g.used > budget && !wg.aborted) {
-    sg.report(sg.code[locationPc(sg)], "instruction-budget",
+    sg.report(sg.code[locationPc(sg)], DiagnosticKind::InstructionBudget,
               fmt::format("work-group exceeded the instruction budget of {} sub-group "
                           "instructions (an infinite loop? raise it with --instruction-budget)",
                           budget),

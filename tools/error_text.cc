@@ -2,10 +2,12 @@
 
 namespace spvsim::tools {
 
-std::string formatError(const std::string& kind, const std::string& message) {
-  const bool plain = kind.empty() || kind == "usage" || kind == "input" || kind == "compile" ||
-                     kind == "invalid-argument" || message.rfind(kind + ":", 0) == 0;
-  return plain ? "error: " + message : "error: " + kind + ": " + message;
+std::string formatError(DiagnosticKind kind, const std::string& message) {
+  using K = DiagnosticKind;
+  const std::string name(kindName(kind));
+  const bool plain = kind == K::Usage || kind == K::Input || kind == K::Compile ||
+                     kind == K::InvalidArgument || message.rfind(name + ":", 0) == 0;
+  return plain ? "error: " + message : "error: " + name + ": " + message;
 }
 
 }  // namespace spvsim::tools

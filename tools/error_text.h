@@ -3,11 +3,13 @@
 
 #include <string>
 
+#include "spirv/error.h"
+
 namespace spvsim::tools {
 
 // "error: MESSAGE" for command-line, input and compile errors; "error: KIND: MESSAGE"
 // for module errors (invalid-module, unsupported), unless MESSAGE already starts with
 // "KIND:". A message of several lines (compiler output) keeps them.
-std::string formatError(const std::string& kind, const std::string& message);
+std::string formatError(DiagnosticKind kind, const std::string& message);
 
 }  // namespace spvsim::tools

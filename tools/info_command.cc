@@ -101,8 +101,8 @@ std::string kernelList(const spirv::Module& module) {
 
 std::string formatModuleInfo(const spirv::Module& module, std::string_view kernel) {
   if (!kernel.empty() && !module.findEntryPoint(kernel))
-    throw Error("usage", fmt::format("no kernel '{}' in the module (kernels: {})", kernel,
-                                     kernelList(module)));
+    throw Error(DiagnosticKind::Usage, fmt::format("no kernel '{}' in the module (kernels: {})",
+                                                   kernel, kernelList(module)));
   const ModuleText text = scanDisassembly(module);
   std::string out = fmt::format("SPIR-V {}.{}, generator 0x{:08x}\n", module.majorVersion(),
                                 module.minorVersion(), module.generator);

@@ -9,8 +9,8 @@
 namespace spvsim::tools {
 
 // SPIR-V version, capabilities, extensions, then each kernel (or only `kernel`, which
-// must exist: Error("usage") otherwise) with its execution modes and a parameter table
-// (index, name, type, address space, access).
+// must exist: Error(DiagnosticKind::Usage) otherwise) with its execution modes and a parameter
+// table (index, name, type, address space, access).
 std::string formatModuleInfo(const spirv::Module& module, std::string_view kernel);
 
 // The names of the module's kernels, comma-separated, for messages.

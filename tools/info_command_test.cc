@@ -85,7 +85,7 @@ TEST(ModuleInfo, UnknownKernel) {
     formatModuleInfo(module(), "nope");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "usage");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Usage);
     EXPECT_STREQ(e.what(), "no kernel 'nope' in the module (kernels: k, one)");
   }
 }

@@ -14,9 +14,9 @@ compiler::CompileResult readKernel(const std::string& path, std::string_view bui
                                    bool useCache) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
-    throw Error("input", fmt::format("cannot open '{}': no such file", path));
+    throw Error(DiagnosticKind::Input, fmt::format("cannot open '{}': no such file", path));
   if (std::filesystem::is_directory(path, ec))
-    throw Error("input", fmt::format("cannot read '{}': it is a directory", path));
+    throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': it is a directory", path));
   if (endsWith(path, ".cl")) return compiler::compileOpenCLFile(path, buildOptions, useCache);
   compiler::CompileResult out;
   if (endsWith(path, ".spv"))
@@ -24,9 +24,10 @@ compiler::CompileResult readKernel(const std::string& path, std::string_view bui
   else if (endsWith(path, ".spvasm"))
     out.words = spirv::assemble(readTextFile(path));
   else
-    throw Error("input", fmt::format("'{}': unknown kernel file type; expected .spv, .spvasm or "
-                                     ".cl (or .sim for spvsim run)",
-                                     path));
+    throw Error(DiagnosticKind::Input,
+                fmt::format("'{}': unknown kernel file type; expected .spv, .spvasm or "
+                            ".cl (or .sim for spvsim run)",
+                            path));
   if (!trim(buildOptions).empty())
     out.log = fmt::format(
         "warning: --build-options only applies to .cl kernels; ignored for '{}'\n", path);

@@ -11,9 +11,10 @@
 namespace spvsim::tools {
 
 // The module's words and, for .cl, what the compile driver did (its log, commands and
-// notes). Throws Error("input") for an unknown extension or an unreadable file,
-// Error("invalid-module") for bad SPIR-V or assembly, Error("compile") for OpenCL C that
-// does not compile. `buildOptions` only applies to .cl; for the others the log says so.
+// notes). Throws Error(DiagnosticKind::Input) for an unknown extension or an unreadable file,
+// Error(DiagnosticKind::InvalidModule) for bad SPIR-V or assembly, Error(DiagnosticKind::Compile)
+// for OpenCL C that does not compile. `buildOptions` only applies to .cl; for the others the log
+// says so.
 compiler::CompileResult readKernel(const std::string& path, std::string_view buildOptions,
                                    bool useCache = true);
 

@@ -36,13 +36,14 @@ void loadProgram(PreparedLaunch& launch, const std::string& path, const RunOptio
 const spirv::EntryPoint& chooseKernel(const spirv::Module& module, const std::string& name) {
   if (!name.empty()) {
     if (const spirv::EntryPoint* ep = module.findEntryPoint(name)) return *ep;
-    throw Error("usage", fmt::format("no kernel '{}' in the module (kernels: {})", name,
-                                     kernelList(module)));
+    throw Error(DiagnosticKind::Usage, fmt::format("no kernel '{}' in the module (kernels: {})",
+                                                   name, kernelList(module)));
   }
   if (module.entryPoints.size() == 1) return module.entryPoints.front();
-  if (module.entryPoints.empty()) throw Error("input", "the module has no kernels");
-  throw Error("usage", fmt::format("the module has {} kernels ({}); choose one with --kernel",
-                                   module.entryPoints.size(), kernelList(module)));
+  if (module.entryPoints.empty()) throw Error(DiagnosticKind::Input, "the module has no kernels");
+  throw Error(DiagnosticKind::Usage,
+              fmt::format("the module has {} kernels ({}); choose one with --kernel",
+                          module.entryPoints.size(), kernelList(module)));
 }
 
 NDRange rangeFromOptions(const RunOptions& o) {
@@ -174,15 +175,15 @@ JsonReport::JsonReport(const std::string& path) : path_(path) {
   if (path.empty()) return;
   file_.open(path, std::ios::binary | std::ios::trunc);
   if (!file_)
-    throw Error("input", fmt::format("cannot write the JSON report to '{}': {}", path,
-                                     std::strerror(errno)));
+    throw Error(DiagnosticKind::Input, fmt::format("cannot write the JSON report to '{}': {}", path,
+                                                   std::strerror(errno)));
 }
 
 void JsonReport::write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
                        const std::vector<ArgValue>& args) {
   if (!file_.is_open()) return;
   if (!(file_ << formatJsonReport(diagnostics, args, buildJson(launch))).flush())
-    throw Error("input", fmt::format("cannot write the JSON report to '{}'", path_));
+    throw Error(DiagnosticKind::Input, fmt::format("cannot write the JSON report to '{}'", path_));
 }
 
 void JsonReport::writeError(const Error& e) {
@@ -190,7 +191,7 @@ void JsonReport::writeError(const Error& e) {
   file_ << fmt::format(
       "{{\"error\": {{\"kind\": {}, \"message\": {}}},\n\"diagnostics\": [],\n\"buffers\": "
       "{{}}}}\n",
-      jsonQuote(e.kind()), jsonQuote(e.what()));
+      jsonQuote(std::string(e.kindName())), jsonQuote(e.what()));
   file_.flush();
 }
 

@@ -50,7 +50,7 @@ class JsonReport {
  public:
   explicit JsonReport(const std::string& path);
   // `diagnostics` are JSON objects (formatJson); `launch.build` and the loader's repairs
-  // become the "build" object. Throws Error("input") if writing fails.
+  // become the "build" object. Throws Error(DiagnosticKind::Input) if writing fails.
   void write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
              const std::vector<ArgValue>& args);
   // {"error": {"kind": K, "message": M}, "diagnostics": [], "buffers": {}}: the launch

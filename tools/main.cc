@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
   try {
     return dispatch(parseCommandLine(args));
   } catch (const spvsim::Error& e) {
-    std::cerr << formatError(e.kind(), e.what()) << (e.kind() == "usage" ? helpHint(args) : "")
-              << '\n';
+    std::cerr << formatError(e.kind(), e.what())
+              << (e.kind() == spvsim::DiagnosticKind::Usage ? helpHint(args) : "") << '\n';
   } catch (const std::bad_alloc&) {
     std::cerr << "error: out of memory\n";
   } catch (const std::exception& e) {

@@ -13,7 +13,7 @@
 namespace spvsim::tools {
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw Error("usage", message); }
+[[noreturn]] void fail(const std::string& message) { throw Error(DiagnosticKind::Usage, message); }
 
 constexpr unsigned bit(Command c) { return 1u << static_cast<unsigned>(c); }
 constexpr unsigned kLaunching = bit(Command::Run) | bit(Command::Check) | bit(Command::Debug);

@@ -46,7 +46,8 @@ struct CommandLine {
 };
 
 // Parses argv[1..]. Options take their value as the next word or after '='
-// (--global=64); "--" ends the options. Throws Error("usage") with a one-line message.
+// (--global=64); "--" ends the options. Throws Error(DiagnosticKind::Usage) with a one-line
+// message.
 CommandLine parseCommandLine(const std::vector<std::string>& args);
 
 }  // namespace spvsim::tools

@@ -16,7 +16,7 @@ std::string errorOf(std::vector<std::string> args) {
   try {
     parse(args);
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "usage");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Usage);
     return e.what();
   }
   return "no error";

@@ -55,11 +55,11 @@ TEST(JsonReport, Empty) {
 }
 
 TEST(ErrorText, KindsThatArePartOfTheMessage) {
-  EXPECT_EQ(formatError("usage", "missing --global"), "error: missing --global");
-  EXPECT_EQ(formatError("input", "cannot open 'x'"), "error: cannot open 'x'");
-  EXPECT_EQ(formatError("invalid-module", "truncated module header"),
+  EXPECT_EQ(formatError(DiagnosticKind::Usage, "missing --global"), "error: missing --global");
+  EXPECT_EQ(formatError(DiagnosticKind::Input, "cannot open 'x'"), "error: cannot open 'x'");
+  EXPECT_EQ(formatError(DiagnosticKind::InvalidModule, "truncated module header"),
             "error: invalid-module: truncated module header");
-  EXPECT_EQ(formatError("unsupported", "unsupported: capability Shader"),
+  EXPECT_EQ(formatError(DiagnosticKind::Unsupported, "unsupported: capability Shader"),
             "error: unsupported: capability Shader");
 }
 

@@ -10,7 +10,9 @@ namespace {
 using spirv::AddressSpace;
 using Kind = ParamInfo::Kind;
 
-[[noreturn]] void fail(const std::string& message) { throw Error("invalid-argument", message); }
+[[noreturn]] void fail(const std::string& message) {
+  throw Error(DiagnosticKind::InvalidArgument, message);
+}
 
 Kind kindOf(const spirv::Module& module, const spirv::KernelParam& p) {
   if (p.byValStruct) return Kind::Struct;

@@ -39,10 +39,10 @@ struct ParamInfo {
 
 std::vector<ParamInfo> describeParams(const spirv::Module& module, const spirv::EntryPoint& ep);
 
-// Throws Error("invalid-argument"), naming the parameter, when the arguments do not fit
-// the kernel: their count, a buffer for a non-pointer, a local for a non-local pointer,
-// a value whose size differs from the parameter's or that is an integer for a floating
-// parameter (or the reverse), an image.
+// Throws Error(DiagnosticKind::InvalidArgument), naming the parameter, when the arguments do not
+// fit the kernel: their count, a buffer for a non-pointer, a local for a non-local pointer, a value
+// whose size differs from the parameter's or that is an integer for a floating parameter (or the
+// reverse), an image.
 void validateArgs(const std::string& kernel, const std::vector<ParamInfo>& params,
                   const std::vector<ArgValue>& args);
 

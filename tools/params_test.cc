@@ -60,7 +60,7 @@ std::string errorOf(std::initializer_list<const char*> texts) {
   try {
     validateArgs("k", kernelParams(), specs(texts));
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "invalid-argument");
+    EXPECT_EQ(e.kind(), DiagnosticKind::InvalidArgument);
     return e.what();
   }
   return "no error";

@@ -108,7 +108,7 @@ TEST(Input, ADirectoryIsNotAKernel) {
     runCommand(cl.options, out, err);
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "input");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Input);
     EXPECT_EQ(std::string(e.what()), "cannot read '" + dir + "': it is a directory");
   }
 }
@@ -125,7 +125,7 @@ Error memoryErrorOf(const std::vector<std::string>& args,
     return e;
   }
   ADD_FAILURE() << "no error; stderr: " << err.str();
-  return Error("none", "");
+  return Error(DiagnosticKind::Usage, "no error");
 }
 
 std::string localKernel() {
@@ -141,7 +141,7 @@ TEST(MaxMemory, BuffersPastTheLimitAreRefusedBeforeAllocating) {
       {"run", localKernel(), "--global", "4", "--max-memory", "1G", "--arg",
        "buffer:char[629145600]", "--arg", "local:16", "--arg", "buffer:char[629145600]"},
       runCommand);
-  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
   EXPECT_EQ(std::string(e.what()),
             "--arg 'buffer:char[629145600]': the buffer arguments would take 1258291200 bytes "
             "(1.17 GiB), more than the memory limit of 1073741824 bytes (1 GiB); raise the limit "
@@ -152,7 +152,7 @@ TEST(MaxMemory, HugeLocalMemoryIsAnOutOfMemoryError) {
   const Error e = memoryErrorOf({"run", localKernel(), "--global", "4", "--max-memory", "1G",
                                  "--arg", "buffer:int[4]", "--arg", "local:4294967296"},
                                 runCommand);
-  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
   EXPECT_NE(std::string(e.what()).find("local memory 4 GiB"), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("beside the 16 bytes of argument buffers"),
             std::string::npos)
@@ -164,7 +164,7 @@ TEST(MaxMemory, CheckCountsEveryRunsCopyOfTheBuffers) {
   const Error e = memoryErrorOf({"check", localKernel(), "--global", "4", "--max-memory", "1G",
                                  "--arg", "buffer:char[104857600]", "--arg", "local:16"},
                                 checkCommand);
-  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
   EXPECT_EQ(std::string(e.what()).rfind("the buffers of 12 runs (check keeps every run's "
                                         "results) would take 1363148800 bytes",
                                         0),
@@ -180,7 +180,7 @@ TEST(MaxMemory, SimFileBuffersAreCountedWithTheFilePosition) {
   localKernel();
   const Error e =
       memoryErrorOf({"run", dir + "/max_memory.sim", "--max-memory", "512M"}, runCommand);
-  EXPECT_EQ(e.kind(), "out-of-memory");
+  EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
   EXPECT_EQ(std::string(e.what()).rfind(dir + "/max_memory.sim:5: the buffer arguments would "
                                               "take 629145600 bytes",
                                         0),

@@ -13,7 +13,9 @@
 namespace spvsim::tools {
 namespace {
 
-[[noreturn]] void fail(const std::string& message) { throw Error("invalid-argument", message); }
+[[noreturn]] void fail(const std::string& message) {
+  throw Error(DiagnosticKind::InvalidArgument, message);
+}
 
 uint32_t bitsOf(Scalar s) { return scalarSize(s) * 8; }
 

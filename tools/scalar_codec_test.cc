@@ -22,7 +22,7 @@ std::string errorOf(Scalar s, std::string_view text) {
   try {
     store(s, text);
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "invalid-argument");
+    EXPECT_EQ(e.kind(), DiagnosticKind::InvalidArgument);
     return e.what();
   }
   return "no error";

@@ -54,14 +54,14 @@ bool isBuffer(Kind k) { return k == Kind::GlobalPointer || k == Kind::ConstantPo
 // to a running value of the element type, which this reproduces (it matters for floats).
 void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, IntegerBase base) {
   const auto parts = split(text, ':');
-  if (parts.size() != 3) throw Error("input", "expected range=START:INC:END");
+  if (parts.size() != 3) throw Error(DiagnosticKind::Input, "expected range=START:INC:END");
   uint8_t v[3][8];
   for (int i = 0; i < 3; ++i) storeLiteral(s, parts[i], v[i], base);
   const double start = loadReal(s, v[0]), inc = loadReal(s, v[1]), end = loadReal(s, v[2]);
   const double count = (end - start + inc) / inc;
   const uint64_t elements = bytes.size() / scalarSize(s);
   if (inc == 0 || count != std::floor(count) || count != static_cast<double>(elements))
-    throw Error("input",
+    throw Error(DiagnosticKind::Input,
                 fmt::format("range={} gives {} values but size= holds {}", text,
                             std::isfinite(count) ? fmt::format("{}", count) : "no", elements));
   const uint32_t size = scalarSize(s);
@@ -88,7 +88,7 @@ SimFile::SimFile(const std::string& text, std::string name) : name_(std::move(na
 
 void SimFile::fail(const std::string& message) const {
   const size_t line = std::min(line_, lines_.empty() ? 0 : lines_.size() - 1) + 1;
-  throw Error("input", fmt::format("{}:{}: {} ({})", name_, line, message, context_));
+  throw Error(DiagnosticKind::Input, fmt::format("{}:{}: {} ({})", name_, line, message, context_));
 }
 
 bool SimFile::skipSpace() {

@@ -35,7 +35,7 @@ struct SimSetup {
 // Reads a .sim text in two steps: the setup names the program, which the caller loads to
 // learn the kernel's parameters; the arguments are then read against them (a header
 // without a type takes the parameter's type; a local pointer takes no values). Errors
-// throw Error("input") as "NAME:LINE: message (argument I: NAME)".
+// throw Error(DiagnosticKind::Input) as "NAME:LINE: message (argument I: NAME)".
 class SimFile {
  public:
   SimFile(const std::string& text, std::string name);

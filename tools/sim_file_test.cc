@@ -37,7 +37,7 @@ std::string errorOf(const std::string& text, const std::vector<ParamInfo>& param
   try {
     readArgs(text, params);
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "input");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Input);
     return e.what();
   }
   return "no error";

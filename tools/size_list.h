@@ -14,7 +14,7 @@ struct SizeList {
 
 // Parses 1 to 3 comma-separated unsigned numbers. Dimensions that are not given are
 // `fill` (1 for sizes, 0 for offsets). With allowZero false, 0 is an error. Throws
-// Error("usage") naming `option`.
+// Error(DiagnosticKind::Usage) naming `option`.
 SizeList parseSizeList(std::string_view text, std::string_view option, bool allowZero,
                        uint64_t fill = 1);
 

@@ -49,12 +49,14 @@ bool endsWith(std::string_view s, std::string_view suffix) {
 std::string readTextFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw Error("input", fmt::format("cannot read '{}': it is a directory", path));
+    throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': it is a directory", path));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("input", fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  if (!in)
+    throw Error(DiagnosticKind::Input,
+                fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw Error("input", fmt::format("cannot read '{}'", path));
+  if (in.bad()) throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}'", path));
   return text.str();
 }
 

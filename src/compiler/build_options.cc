@@ -44,7 +44,9 @@ std::vector<std::string> splitBuildOptions(std::string_view options) {
       inWord = true;
     }
   }
-  if (quote) throw Error("usage", fmt::format("--build-options has an unclosed {} quote", quote));
+  if (quote)
+    throw Error(DiagnosticKind::Usage,
+                fmt::format("--build-options has an unclosed {} quote", quote));
   if (inWord) out.push_back(std::move(current));
   return out;
 }

@@ -8,7 +8,7 @@
 namespace spvsim::compiler {
 
 // Split like a shell would: whitespace separates, single and double quotes group,
-// backslash escapes. Throws Error("usage") on an unclosed quote.
+// backslash escapes. Throws Error(DiagnosticKind::Usage) on an unclosed quote.
 std::vector<std::string> splitBuildOptions(std::string_view options);
 
 // The optimisation level the options ask for: the last -O0/-O1/-O2/-O3/-Os/-Oz/-Ofast/-O

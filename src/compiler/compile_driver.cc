@@ -51,9 +51,10 @@ const std::vector<std::string> kLlvmOptions = {"-mllvm", "-simplifycfg-sink-comm
 fs::path headerPath(const std::string& name) {
   const fs::path p = fs::path(name).lexically_normal();
   if (name.empty() || p.is_absolute() || *p.begin() == "..")
-    throw Error("usage", fmt::format("header include name '{}' is not a relative path inside "
-                                     "the include directory",
-                                     name));
+    throw Error(DiagnosticKind::Usage,
+                fmt::format("header include name '{}' is not a relative path inside "
+                            "the include directory",
+                            name));
   return p;
 }
 
@@ -183,7 +184,7 @@ class Driver {
                                 levels[i + 1]);
     }
     if (levels.size() > 1) firstFailure += fmt::format(" (and at {} too)", levels.back());
-    throw Error("compile",
+    throw Error(DiagnosticKind::Compile,
                 request_.sourcePath.empty()
                     ? firstFailure
                     : fmt::format("compiling '{}' failed: {}", request_.sourcePath, firstFailure));
@@ -287,9 +288,10 @@ class Driver {
         !e.empty()) {
       // The source itself is wrong: no other level would compile it.
       const std::string messages = trimmed(readFile(dir.file(std::string(kClang.name) + ".log")));
-      if (inMemory) throw Error("compile", messages.empty() ? e : messages);
-      throw Error("compile", fmt::format("compiling '{}' failed ({}):\n{}", request_.sourcePath,
-                                         e.substr(0, e.find(':')), messages));
+      if (inMemory) throw Error(DiagnosticKind::Compile, messages.empty() ? e : messages);
+      throw Error(DiagnosticKind::Compile,
+                  fmt::format("compiling '{}' failed ({}):\n{}", request_.sourcePath,
+                              e.substr(0, e.find(':')), messages));
     }
     out.dependencies = parseDependencies(readFile(dir.file("deps.d")), dir.file(""));
     dir.write("kernel.rewritten.ll", rewrite(readFile(ll), out));
@@ -316,7 +318,7 @@ class Driver {
     } catch (const Error& e) {
       // What spvsim does not execute is refused at every level: only an invalid module
       // (a translator defect) is worth another level.
-      if (e.kind() != "invalid-module") throw;
+      if (e.kind() != DiagnosticKind::InvalidModule) throw;
       return failed(std::move(a), fmt::format("the module llvm-spirv-15 made at {} is invalid: {}",
                                               level, e.what()));
     }
@@ -369,8 +371,9 @@ CompileResult compileOpenCL(const CompileRequest& request) {
 CompileResult compileOpenCLFile(const std::string& path, std::string_view options, bool useCache) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec))
-    throw Error("input", fmt::format("cannot open '{}': {}", path,
-                                     fs::exists(path, ec) ? "not a regular file" : "no such file"));
+    throw Error(DiagnosticKind::Input,
+                fmt::format("cannot open '{}': {}", path,
+                            fs::exists(path, ec) ? "not a regular file" : "no such file"));
   CompileRequest request;
   request.source = readFile(path);
   request.sourcePath = path;

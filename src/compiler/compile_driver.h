@@ -41,10 +41,10 @@ struct CompileResult {
   bool fromCache = false;
 };
 
-// Throws Error("input") when a tool is missing, Error("usage") for an unclosed quote in
-// the options, and Error("compile") when the source does not compile: for a file,
-// "compiling 'PATH' failed (TOOL exited with status N):\n<messages>"; for a program in
-// memory, exactly the compiler's messages (a build log wants only those).
+// Throws Error(DiagnosticKind::Input) when a tool is missing, Error(DiagnosticKind::Usage) for an
+// unclosed quote in the options, and Error(DiagnosticKind::Compile) when the source does not
+// compile: for a file, "compiling 'PATH' failed (TOOL exited with status N):\n<messages>"; for a
+// program in memory, exactly the compiler's messages (a build log wants only those).
 CompileResult compileOpenCL(const CompileRequest& request);
 
 // compileOpenCL of a file (its directory is where `#include "..."` looks first).

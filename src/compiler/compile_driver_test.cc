@@ -107,7 +107,7 @@ TEST_F(DriverTest, SourceErrorsNameTheFileOrAreTheCompilersMessages) {
     compileOpenCLFile(path, "", false);
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "compile");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Compile);
     const std::string what = e.what();
     EXPECT_EQ(what.rfind("compiling '" + path + "' failed (clang-15 exited with status 1):\n", 0),
               0u)
@@ -347,7 +347,7 @@ TEST_F(DriverTest, FailingAtEveryLevelIsAnError) {
     compile("kernel void k(global int* a) { a[0] = 1; }");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "compile");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Compile);
     EXPECT_EQ(std::string(e.what()),
               "llvm-spirv-15 cannot translate the kernel at -O2 (InvalidInstruction: Can't "
               "translate llvm instruction: %1 = frobnicate i32 %0) (and at -O0 too)");
@@ -362,7 +362,7 @@ TEST_F(DriverTest, UnsupportedCapabilitiesAreNotRetriedAtLowerLevels) {
         "-cl-std=CL2.0");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported") << e.what();
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported) << e.what();
   }
 }
 

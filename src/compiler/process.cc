@@ -24,7 +24,7 @@ TempDir::TempDir() {
   const char* base = std::getenv("TMPDIR");
   std::string pattern = fmt::format("{}/spvsim-XXXXXX", base && *base ? base : "/tmp");
   if (!mkdtemp(pattern.data()))
-    throw Error("input",
+    throw Error(DiagnosticKind::Input,
                 fmt::format("cannot create a temporary directory in {}: {}",
                             fs::path(pattern).parent_path().string(), std::strerror(errno)));
   path_ = pattern;
@@ -41,7 +41,7 @@ void TempDir::write(const fs::path& name, std::string_view text) const {
   std::ofstream out(target, std::ios::binary);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   if (!out.flush())
-    throw Error("input",
+    throw Error(DiagnosticKind::Input,
                 fmt::format("cannot write '{}': {}", target.string(), std::strerror(errno)));
 }
 
@@ -60,7 +60,9 @@ ProcessResult runProcess(const std::string& program, const std::vector<std::stri
   pid_t pid = 0;
   const int rc = posix_spawn(&pid, program.c_str(), &actions, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw Error("input", fmt::format("cannot start {}: {}", program, std::strerror(rc)));
+  if (rc != 0)
+    throw Error(DiagnosticKind::Input,
+                fmt::format("cannot start {}: {}", program, std::strerror(rc)));
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -89,9 +91,10 @@ std::optional<std::string> findOnPath(std::string_view program) {
 
 std::string requireTool(std::string_view program, std::string_view package) {
   if (auto path = findOnPath(program)) return *path;
-  throw Error("input", fmt::format("{} is not on PATH; it is needed to compile OpenCL C (Debian "
-                                   "package {}), or pass a .spv or .spvasm instead",
-                                   program, package));
+  throw Error(DiagnosticKind::Input,
+              fmt::format("{} is not on PATH; it is needed to compile OpenCL C (Debian "
+                          "package {}), or pass a .spv or .spvasm instead",
+                          program, package));
 }
 
 std::string shellQuoted(const std::vector<std::string>& argv) {
@@ -115,12 +118,14 @@ std::string shellQuoted(const std::vector<std::string>& argv) {
 std::string readFile(const std::string& path) {
   std::error_code ec;
   if (fs::is_directory(path, ec))
-    throw Error("input", fmt::format("cannot read '{}': it is a directory", path));
+    throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': it is a directory", path));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("input", fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  if (!in)
+    throw Error(DiagnosticKind::Input,
+                fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw Error("input", fmt::format("cannot read '{}'", path));
+  if (in.bad()) throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}'", path));
   return text.str();
 }
 

@@ -11,7 +11,7 @@
 namespace spvsim::compiler {
 
 // A private directory (mode 0700 from mkdtemp) under $TMPDIR or /tmp, removed with
-// everything in it. Throws Error("input") when it cannot be created.
+// everything in it. Throws Error(DiagnosticKind::Input) when it cannot be created.
 class TempDir {
  public:
   TempDir();
@@ -40,13 +40,13 @@ ProcessResult runProcess(const std::string& program, const std::vector<std::stri
 // The full path of an executable found on PATH.
 std::optional<std::string> findOnPath(std::string_view program);
 
-// findOnPath, or Error("input") naming the Debian package that provides the tool.
+// findOnPath, or Error(DiagnosticKind::Input) naming the Debian package that provides the tool.
 std::string requireTool(std::string_view program, std::string_view package);
 
 // argv as one line a POSIX shell would run as it is (for logs and `spvsim info`).
 std::string shellQuoted(const std::vector<std::string>& argv);
 
-// Reads a whole file; throws Error("input") naming the path and what failed.
+// Reads a whole file; throws Error(DiagnosticKind::Input) naming the path and what failed.
 std::string readFile(const std::string& path);
 
 }  // namespace spvsim::compiler

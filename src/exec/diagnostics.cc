@@ -34,7 +34,7 @@ std::string joinLanes(const std::vector<uint32_t>& lanes) {
 std::string formatText(const Diagnostic& d) {
   using spirv::escapeText;
   std::string s = fmt::format("{}: {}: {}", d.severity == Severity::Error ? "error" : "warning",
-                              escapeText(d.kind), escapeText(d.message));
+                              kindName(d.kind), escapeText(d.message));
   std::string where;
   auto add = [&](const std::string& part) { where += (where.empty() ? "" : ", ") + part; };
   if (!d.kernel.empty()) add("kernel " + escapeText(d.kernel));
@@ -82,7 +82,7 @@ std::string jsonQuote(const std::string& s) {
 
 std::string formatJson(const Diagnostic& d) {
   std::string s = "{";
-  s += "\"kind\": " + jsonQuote(d.kind);
+  s += "\"kind\": " + jsonQuote(std::string(kindName(d.kind)));
   s += ", \"severity\": " + jsonQuote(d.severity == Severity::Error ? "error" : "warning");
   s += ", \"kernel\": " + jsonQuote(d.kernel);
   if (d.workGroup)
@@ -104,7 +104,7 @@ std::vector<Diagnostic> foldDiagnostics(std::vector<Diagnostic> all) {
                    [](const Diagnostic& a, const Diagnostic& b) { return a.order < b.order; });
   std::vector<Diagnostic> out;
   // (kind, severity, instruction): a warning never hides an error of the same kind.
-  std::map<std::tuple<std::string, Severity, std::string>, size_t> first;
+  std::map<std::tuple<DiagnosticKind, Severity, std::string>, size_t> first;
   for (auto& d : all) {
     auto key = std::make_tuple(d.kind, d.severity, d.instruction);
     auto it = first.find(key);

@@ -7,13 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "spirv/error.h"
+
 namespace spvsim {
 
 enum class Severity { Warning, Error };
 
 struct Diagnostic {
   Severity severity = Severity::Error;
-  std::string kind;  // "out-of-bounds", "unsupported", ...
+  DiagnosticKind kind = DiagnosticKind::Unsupported;
   std::string message;
   std::string kernel;
   std::optional<std::array<uint64_t, 3>> workGroup;

@@ -15,7 +15,9 @@
 namespace spvsim {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) { throw Error("invalid-argument", message); }
+[[noreturn]] void invalid(const std::string& message) {
+  throw Error(DiagnosticKind::InvalidArgument, message);
+}
 
 // A buffer or local-memory argument's region; its size must be one object's.
 void checkObjectSize(const std::string& name, uint64_t bytes) {
@@ -162,9 +164,10 @@ LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRa
 void LaunchState::checkRegionCounts() const {
   for (Space s : {Space::Global, Space::Constant, Space::Local, Space::Private})
     if (mem_.regions(s).size() > kMaxRegions)
-      throw Error("unsupported", fmt::format("the launch has {} {} memory objects; spvsim "
-                                             "places at most 2^21 - 1 per address space",
-                                             mem_.regions(s).size() - 1, spaceName(s)));
+      throw Error(DiagnosticKind::Unsupported,
+                  fmt::format("the launch has {} {} memory objects; spvsim "
+                              "places at most 2^21 - 1 per address space",
+                              mem_.regions(s).size() - 1, spaceName(s)));
 }
 
 // What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).

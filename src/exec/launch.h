@@ -22,9 +22,9 @@ struct BoundArgs {
 
 class LaunchState {
  public:
-  // Validates the range and arguments (throws Error("invalid-argument")), lowers the
+  // Validates the range and arguments (throws Error(DiagnosticKind::InvalidArgument)), lowers the
   // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
-  // Error("out-of-memory") when the race checker's state alone exceeds
+  // Error(DiagnosticKind::OutOfMemory) when the race checker's state alone exceeds
   // options.maxMemory.
   LaunchState(Program& program, const std::string& kernel, const NDRange& range,
               const std::vector<ArgBinding>& args, const LaunchOptions& options);
@@ -49,7 +49,7 @@ class LaunchState {
   uint64_t slotBytes() const { return slotBytes_; }
   uint64_t slotsThatFit() const;
   // Each WorkGroupSlot charges its bytes to the launch while it lives; throws
-  // Error("out-of-memory") when the slot would exceed the limit.
+  // Error(DiagnosticKind::OutOfMemory) when the slot would exceed the limit.
   void reserveSlot() const;
   void releaseSlot() const { reserved_ -= slotBytes_; }
 
@@ -79,7 +79,7 @@ class LaunchState {
 // (src/exec/ops/shadow_memory.h).
 class WorkGroupSlot {
  public:
-  // Throws Error("out-of-memory") when the slot does not fit the launch's memory limit.
+  // Throws Error(DiagnosticKind::OutOfMemory) when the slot does not fit the launch's memory limit.
   explicit WorkGroupSlot(const LaunchState& launch);
   WorkGroupSlot(const WorkGroupSlot&) = delete;
   WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;

@@ -29,7 +29,7 @@ std::pair<std::string, std::string> errorOf(F&& f) {
   try {
     f();
   } catch (const Error& e) {
-    return {e.kind(), e.what()};
+    return {std::string(e.kindName()), e.what()};
   }
   return {"no error", ""};
 }
@@ -253,7 +253,7 @@ TEST(LaunchLimits, UnboundedRecursionIsAStackOverflow) {
     o.threads = threads;
     auto res = prog->launch("k", range1(6, 2), {bufferOf(out)}, o);
     ASSERT_EQ(res.diagnostics.size(), 1u) << describe(res);
-    EXPECT_EQ(res.diagnostics[0].kind, "stack-overflow");
+    EXPECT_EQ(res.diagnostics[0].kind, DiagnosticKind::StackOverflow);
     EXPECT_EQ(res.diagnostics[0].message, "call depth exceeds 1024 nested calls (recursion?)");
     EXPECT_TRUE(res.aborted);
   }

@@ -52,7 +52,7 @@ Histogram run(Program& p, uint64_t local, bool checkRaces) {
 std::vector<const Diagnostic*> ofKind(const LaunchResult& r, const std::string& kind) {
   std::vector<const Diagnostic*> out;
   for (const auto& d : r.diagnostics)
-    if (d.kind == kind) out.push_back(&d);
+    if (kindName(d.kind) == kind) out.push_back(&d);
   return out;
 }
 

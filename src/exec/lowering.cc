@@ -229,13 +229,14 @@ void Lowerer::layoutModuleVariables() {
         if (v.storage == spv::StorageClass::Input) {
           out.privateRegions[region].writable = false;
           if (!v.builtin)
-            throw Error("unsupported", fmt::format("unsupported: Input variable {} is not a "
-                                                   "built-in",
-                                                   module.nameOf(v.id)));
+            throw Error(DiagnosticKind::Unsupported,
+                        fmt::format("unsupported: Input variable {} is not a "
+                                    "built-in",
+                                    module.nameOf(v.id)));
           BuiltinSlot slot;
           slot.region = region;
           if (!describeBuiltin(*v.builtin, pointee, slot))
-            throw Error("unsupported",
+            throw Error(DiagnosticKind::Unsupported,
                         fmt::format("unsupported built-in variable {} (BuiltIn {})",
                                     module.nameOf(v.id), static_cast<uint32_t>(*v.builtin)));
           out.builtins.push_back(slot);
@@ -245,7 +246,7 @@ void Lowerer::layoutModuleVariables() {
         break;
       }
       default:
-        throw Error("unsupported",
+        throw Error(DiagnosticKind::Unsupported,
                     fmt::format("unsupported: module-scope variable {} in storage class {}",
                                 module.nameOf(v.id), static_cast<uint32_t>(v.storage)));
     }
@@ -255,7 +256,9 @@ void Lowerer::layoutModuleVariables() {
   // Initializers may hold any module-scope variable's address: once all are placed.
   for (const auto& [region, init] : pendingPrivateInits_) {
     std::optional<spirv::Constant> c = module.constantValue(init);
-    if (!c) throw Error("invalid-module", fmt::format("initializer %{} is not a constant", init));
+    if (!c)
+      throw Error(DiagnosticKind::InvalidModule,
+                  fmt::format("initializer %{} is not a constant", init));
     out.privateInits.push_back({region, resolvedBytes(module, *c, placedVariable())});
   }
 }
@@ -286,7 +289,8 @@ uint32_t Lowerer::allocate(uint64_t bytesPerLane) {
   uint64_t size = std::max<uint64_t>(bytesPerLane, 1) * width;
   size = (size + kRegisterAlign - 1) / kRegisterAlign * kRegisterAlign;
   if (offset + size > (1ull << 31))
-    throw Error("unsupported", "kernel needs more than 2 GiB of registers per sub-group");
+    throw Error(DiagnosticKind::Unsupported,
+                "kernel needs more than 2 GiB of registers per sub-group");
   out.registerBytes = offset + static_cast<uint32_t>(size);
   return offset;
 }
@@ -295,7 +299,8 @@ uint32_t Lowerer::scratch(uint32_t bytesPerLane) { return allocate(bytesPerLane)
 
 spirv::Id Lowerer::typeIdOfValue(Id id) const {
   auto it = valueTypes_.find(id);
-  if (it == valueTypes_.end()) throw Error("invalid-module", fmt::format("%{} has no type", id));
+  if (it == valueTypes_.end())
+    throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} has no type", id));
   return it->second;
 }
 
@@ -340,7 +345,7 @@ Shape Lowerer::shape(Id typeId) const {
 uint64_t Lowerer::constantValue(Id id) const {
   auto it = module.constants.find(id);
   if (it == module.constants.end())
-    throw Error("invalid-module", fmt::format("%{} is not a constant", id));
+    throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} is not a constant", id));
   uint64_t v = 0;
   std::memcpy(&v, it->second.bytes.data(), std::min<size_t>(8, it->second.bytes.size()));
   return v;
@@ -402,7 +407,8 @@ uint32_t Lowerer::edgeTo(Id target) {
   const spirv::Block* to = nullptr;
   for (const auto& b : fn_->blocks)
     if (b.label == target) to = &b;
-  if (!to) throw Error("invalid-module", fmt::format("branch to unknown block %{}", target));
+  if (!to)
+    throw Error(DiagnosticKind::InvalidModule, fmt::format("branch to unknown block %{}", target));
   struct Copy {
     uint32_t dst, src, bytes;
     Id dstId;
@@ -455,12 +461,15 @@ uint32_t Lowerer::exitSlot() {
 uint32_t Lowerer::functionIndex(Id function) {
   if (auto it = functionIndex_.find(function); it != functionIndex_.end()) return it->second;
   const spirv::Function* f = module.findFunction(function);
-  if (!f) throw Error("invalid-module", fmt::format("call to unknown function %{}", function));
+  if (!f)
+    throw Error(DiagnosticKind::InvalidModule,
+                fmt::format("call to unknown function %{}", function));
   if (f->blocks.empty())
-    throw Error("unsupported", fmt::format("unsupported: call to function {} that has no "
-                                           "body (an unresolved import)",
-                                           f->linkName.empty() ? module.nameOf(function)
-                                                               : spirv::escapeText(f->linkName)));
+    throw Error(DiagnosticKind::Unsupported,
+                fmt::format("unsupported: call to function {} that has no "
+                            "body (an unresolved import)",
+                            f->linkName.empty() ? module.nameOf(function)
+                                                : spirv::escapeText(f->linkName)));
   uint32_t index = static_cast<uint32_t>(out.functions.size());
   LoweredFunction lf;
   lf.id = function;
@@ -588,7 +597,7 @@ void Lowerer::unsupported(const spirv::Instruction& inst, const std::string& det
   std::string at = inst.result ? fmt::format(" at %{}", inst.result)
                                : fmt::format(" (instruction {})", inst.index);
   std::string line = module.describeLine(inst.line);
-  throw Error("unsupported",
+  throw Error(DiagnosticKind::Unsupported,
               fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what, at,
                           spirv::escapeText(entry_.name), line.empty() ? "" : " (" + line + ")"));
 }

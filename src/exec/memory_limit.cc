@@ -50,7 +50,7 @@ void checkMemory(uint64_t bytes, uint64_t limit, const std::string& what) {
   const std::string size = bytes == ~uint64_t(0)
                                ? "2^64 bytes or more"
                                : fmt::format("{} bytes ({})", bytes, formatBytes(bytes));
-  throw Error("out-of-memory",
+  throw Error(DiagnosticKind::OutOfMemory,
               fmt::format("{} would take {}, more than the memory limit of {} bytes ({}); "
                           "raise the limit with --max-memory (spvsim) or SPVSIM_MAX_MEMORY "
                           "(OpenCL ICD)",

@@ -28,7 +28,7 @@ uint64_t parseByteCount(std::string_view text);
 // "16 GiB", "1.5 MiB", "100 bytes".
 std::string formatBytes(uint64_t bytes);
 
-// Throws Error("out-of-memory") when `bytes` exceeds `limit`: "WHAT would take N bytes
+// Throws Error(DiagnosticKind::OutOfMemory) when `bytes` exceeds `limit`: "WHAT would take N bytes
 // (16 GiB), more than the memory limit of M bytes (8 GiB); raise the limit with ...".
 void checkMemory(uint64_t bytes, uint64_t limit, const std::string& what);
 

@@ -48,7 +48,7 @@ TEST(MemoryLimit, OverTheLimitIsAnOutOfMemoryErrorNamingBoth) {
     checkMemory(3ull << 30, 1ull << 30, "local memory for 2 work-groups");
     FAIL() << "no error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "out-of-memory");
+    EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
     EXPECT_EQ(std::string(e.what()),
               "local memory for 2 work-groups would take 3221225472 bytes (3 GiB), more than "
               "the memory limit of 1073741824 bytes (1 GiB); raise the limit with --max-memory "

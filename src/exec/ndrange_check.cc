@@ -8,7 +8,9 @@
 namespace spvsim {
 namespace {
 
-[[noreturn]] void invalid(const std::string& message) { throw Error("invalid-argument", message); }
+[[noreturn]] void invalid(const std::string& message) {
+  throw Error(DiagnosticKind::InvalidArgument, message);
+}
 
 std::string sizes(const std::array<uint64_t, 3>& v) {
   return fmt::format("{} x {} x {}", v[0], v[1], v[2]);

@@ -16,10 +16,10 @@ namespace spvsim {
 inline constexpr uint64_t kMaxWorkGroups = 1ull << 40;
 
 // The range with unused dimensions set to 1 (offset 0) and the local size chosen when
-// none was given (chooseLocalSize). Throws Error("invalid-argument") naming the problem:
-// a dimension count outside 1..3, a zero size, global offset + global size beyond
-// 2^64 - 1, more than 2^64 - 1 work-items or kMaxWorkGroups work-groups, a local size the
-// kernel's reqd_work_group_size forbids or above kMaxWorkGroupSize.
+// none was given (chooseLocalSize). Throws Error(DiagnosticKind::InvalidArgument) naming the
+// problem: a dimension count outside 1..3, a zero size, global offset + global size beyond 2^64 -
+// 1, more than 2^64 - 1 work-items or kMaxWorkGroups work-groups, a local size the kernel's
+// reqd_work_group_size forbids or above kMaxWorkGroupSize.
 NDRange checkRange(const spirv::EntryPoint& ep, NDRange range);
 
 // ceil(a / b) for b > 0, without overflow.

@@ -19,7 +19,7 @@ using testing::valueOf;
 
 const Diagnostic* find(const LaunchResult& r, const std::string& kind) {
   for (const auto& d : r.diagnostics)
-    if (d.kind == kind) return &d;
+    if (kindName(d.kind) == kind) return &d;
   return nullptr;
 }
 

@@ -29,7 +29,7 @@ std::shared_ptr<Program> Program::load(std::vector<uint32_t> words,
 std::vector<uint8_t> Program::initialValue(const spirv::Variable& v) const {
   std::optional<spirv::Constant> c = module_.constantValue(v.initializer);
   if (!c)
-    throw Error("invalid-module",
+    throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("the initializer of {} is not a constant", module_.nameOf(v.id)));
   if (c->zeroFill) return {};
   return resolvedBytes(module_, *c,
@@ -72,7 +72,7 @@ const spirv::EntryPoint& Program::entryPoint(const std::string& kernel) const {
   if (const auto* ep = module_.findEntryPoint(kernel)) return *ep;
   std::string names;
   for (const auto& ep : module_.entryPoints) names += (names.empty() ? "" : ", ") + ep.name;
-  throw Error("invalid-argument",
+  throw Error(DiagnosticKind::InvalidArgument,
               spirv::escapeText(fmt::format("no kernel named '{}' in the module (kernels: {})",
                                             kernel, names.empty() ? "none" : names)));
 }
@@ -81,7 +81,7 @@ uint32_t Program::subGroupSizeFor(const std::string& kernel, uint32_t requested)
   const auto& ep = entryPoint(kernel);
   if (const auto* m = ep.findMode(spv::ExecutionMode::SubgroupSize)) requested = m->literals.at(0);
   if (requested < 1 || requested > kMaxSubGroupSize)
-    throw Error("invalid-argument",
+    throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("sub-group size {} is outside 1..{}", requested, kMaxSubGroupSize));
   return requested;
 }

@@ -51,7 +51,7 @@ struct LaunchOptions {
   // Host memory the launch may allocate, in bytes: registers, private and local memory
   // of the work-groups running at once, race-checker state. Fewer host threads run
   // when all of them would not fit; a launch that cannot run within the limit throws
-  // Error("out-of-memory") before allocating.
+  // Error(DiagnosticKind::OutOfMemory) before allocating.
   uint64_t maxMemory = defaultMaxMemory();
   // Bytes of maxMemory the caller's argument buffers already take (counted, not
   // allocated, by the launch): the command line's limit covers buffers and launch together.
@@ -85,9 +85,9 @@ struct LaunchResult {
 
 class Program {
  public:
-  // Validates and decodes; throws Error("invalid-module" / "unsupported"), or
-  // Error("out-of-memory") when the program-scope variables (allocated here, for the
-  // program's lifetime) take more than `maxMemory` bytes.
+  // Validates and decodes; throws Error(DiagnosticKind::InvalidModule /
+  // DiagnosticKind::Unsupported), or Error(DiagnosticKind::OutOfMemory) when the program-scope
+  // variables (allocated here, for the program's lifetime) take more than `maxMemory` bytes.
   static std::shared_ptr<Program> load(std::vector<uint32_t> words,
                                        const spirv::LoadOptions& options = {},
                                        uint64_t maxMemory = defaultMaxMemory());
@@ -96,13 +96,13 @@ class Program {
   const spirv::Module& module() const { return module_; }
   const spirv::EntryPoint& entryPoint(const std::string& kernel) const;  // throws
 
-  // Throws Error("invalid-argument") for a wrong argument count/kind/size or a bad
+  // Throws Error(DiagnosticKind::InvalidArgument) for a wrong argument count/kind/size or a bad
   // NDRange; kernel errors come back as diagnostics.
   LaunchResult launch(const std::string& kernel, const NDRange& range,
                       const std::vector<ArgBinding>& args, const LaunchOptions& options = {});
 
   // The sub-group size a launch would use: the SubgroupSize execution mode or the
-  // requested size; throws Error("invalid-argument") outside 1..128.
+  // requested size; throws Error(DiagnosticKind::InvalidArgument) outside 1..128.
   uint32_t subGroupSizeFor(const std::string& kernel, uint32_t requested) const;
 
   // The lowered form of a kernel for a sub-group size (cached; thread-safe).

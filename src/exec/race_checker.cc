@@ -432,7 +432,8 @@ struct RaceChecker::Impl {
     LaneMask lanes;
     lanes.set(lane);
     const bool scope = v == Verdict::Scope || v == Verdict::Legacy;
-    sg.report(in, scope ? "insufficient-scope" : "data-race", std::move(message), lanes,
+    sg.report(in, scope ? DiagnosticKind::InsufficientScope : DiagnosticKind::DataRace,
+              std::move(message), lanes,
               v == Verdict::Legacy ? Severity::Warning : Severity::Error);
   }
 
@@ -503,7 +504,7 @@ uint64_t checkedGroups(const LaunchContext& launch) {
       launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
   const uint64_t groups = launch.numGroups[0] * launch.numGroups[1] * launch.numGroups[2];
   if (groups > (0xfffffffeull / items))
-    throw Error("invalid-argument",
+    throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("the race checker names at most 2^32 - 2 work-items; this launch "
                             "has {} work-groups of {}",
                             groups, items));

@@ -47,7 +47,7 @@ struct WorkGroupContext;
 
 class RaceChecker {
  public:
-  // Throws Error("invalid-argument") when the launch has more work-items than the
+  // Throws Error(DiagnosticKind::InvalidArgument) when the launch has more work-items than the
   // checker can name (2^32 - 2).
   explicit RaceChecker(const LaunchContext& launch);
   ~RaceChecker();

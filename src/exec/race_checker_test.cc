@@ -25,7 +25,7 @@ ArgBinding intArg(int v) {
 
 std::set<std::string> kinds(const LaunchResult& r) {
   std::set<std::string> out;
-  for (const auto& d : r.diagnostics) out.insert(d.kind);
+  for (const auto& d : r.diagnostics) out.insert(std::string(kindName(d.kind)));
   return out;
 }
 

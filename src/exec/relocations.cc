@@ -31,7 +31,7 @@ std::vector<uint8_t> resolvedBytes(
   for (const spirv::Relocation& r : c.relocations) {
     std::optional<uint64_t> p = pointerOf(r.variable);
     if (!p)
-      throw Error("unsupported",
+      throw Error(DiagnosticKind::Unsupported,
                   fmt::format("unsupported: %{} holds the address of {}, which is not a "
                               "program-scope global or constant variable",
                               c.id, module.nameOf(r.variable)));

@@ -17,7 +17,7 @@ namespace spvsim {
 std::optional<uint64_t> programVariablePointer(const spirv::Module& module, spirv::Id variable);
 
 // c.bytes with each relocation's pointer, pointerOf(variable) + offset, written in. Throws
-// Error("unsupported") for a variable pointerOf does not place.
+// Error(DiagnosticKind::Unsupported) for a variable pointerOf does not place.
 std::vector<uint8_t> resolvedBytes(
     const spirv::Module& module, const spirv::Constant& c,
     const std::function<std::optional<uint64_t>(spirv::Id)>& pointerOf);

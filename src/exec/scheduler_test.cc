@@ -34,7 +34,7 @@ LaunchOptions randomSchedule(uint32_t sgSize, uint64_t seed, unsigned threads = 
 
 size_t count(const LaunchResult& r, const std::string& kind) {
   size_t n = 0;
-  for (const auto& d : r.diagnostics) n += d.kind == kind;
+  for (const auto& d : r.diagnostics) n += kindName(d.kind) == kind;
   return n;
 }
 
@@ -148,7 +148,7 @@ TEST(Scheduler, SpinWaitOnAnotherWorkGroupIsDeadlockAtAnyThreadCount) {
                                        roundRobin(sgSize, threads));
       ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
       const Diagnostic& d = r.diagnostics[0];
-      EXPECT_EQ(d.kind, "deadlock");
+      EXPECT_EQ(d.kind, DiagnosticKind::Deadlock);
       EXPECT_EQ(d.severity, Severity::Error);
       EXPECT_EQ(d.workGroup, (std::array<uint64_t, 3>{0, 0, 0}));
       EXPECT_EQ(d.subGroup, 0u);
@@ -211,7 +211,7 @@ __kernel void k(volatile __local int* flag, __global int* out, int sgSize) {
                       roundRobin(8, 1));
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
   const Diagnostic& d = r.diagnostics[0];
-  EXPECT_EQ(d.kind, "deadlock");
+  EXPECT_EQ(d.kind, DiagnosticKind::Deadlock);
   EXPECT_EQ(d.subGroup, 1u);
   EXPECT_NE(d.message.find("sub-group 0 waits at the work-group barrier"), std::string::npos)
       << d.message;

@@ -6,9 +6,9 @@
 
 namespace spvsim {
 
-void SubGroup::report(const Inst& in, const char* kind, std::string message, const LaneMask& lanes,
-                      Severity severity) {
-  auto key = std::make_pair(std::string(kind), in.src);
+void SubGroup::report(const Inst& in, DiagnosticKind kind, std::string message,
+                      const LaneMask& lanes, Severity severity) {
+  auto key = std::make_pair(kind, in.src);
   if (auto it = wg->seen.find(key); it != wg->seen.end()) {
     ++(*wg->diagnostics)[it->second].repeats;
     return;
@@ -30,7 +30,7 @@ void SubGroup::report(const Inst& in, const char* kind, std::string message, con
   wg->diagnostics->push_back(std::move(d));
 }
 
-void SubGroup::fatal(const Inst& in, const char* kind, std::string message) {
+void SubGroup::fatal(const Inst& in, DiagnosticKind kind, std::string message) {
   report(in, kind, std::move(message), mask);
   wg->aborted = true;
   state = SubGroupState::Done;
@@ -44,20 +44,20 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
   const std::string where = describePlace(*wg->launch->memory, p);
   switch (error) {
     case AccessError::Null:
-      report(in, "out-of-bounds",
+      report(in, DiagnosticKind::OutOfBounds,
              fmt::format("{} of {} bytes through a null pointer", accessVerb(write), bytes), lanes);
       break;
     case AccessError::ReadOnly:
-      report(in, "out-of-bounds",
+      report(in, DiagnosticKind::OutOfBounds,
              fmt::format("write of {} bytes to read-only memory {}", bytes, where), lanes);
       break;
     case AccessError::Misaligned:
-      report(in, "misaligned-access",
+      report(in, DiagnosticKind::MisalignedAccess,
              fmt::format("misaligned {} of {} bytes {}", accessVerb(write), bytes, where), lanes);
       break;
     default:
-      report(in, "out-of-bounds", fmt::format("{} of {} bytes {}", accessVerb(write), bytes, where),
-             lanes);
+      report(in, DiagnosticKind::OutOfBounds,
+             fmt::format("{} of {} bytes {}", accessVerb(write), bytes, where), lanes);
       break;
   }
 }

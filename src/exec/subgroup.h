@@ -52,7 +52,7 @@ struct WorkGroupContext {
   // that nothing in the work-group can end from one that still makes progress.
   uint64_t writes = 0;
   // (kind, instruction) -> index in *diagnostics: repeats are counted, not stored.
-  std::map<std::pair<std::string, uint32_t>, size_t> seen;
+  std::map<std::pair<DiagnosticKind, uint32_t>, size_t> seen;
 };
 
 // One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on
@@ -240,13 +240,13 @@ class SubGroup {
   }
 
   // Records a diagnostic at instruction `in` for `lanes` of this sub-group.
-  void report(const Inst& in, const char* kind, std::string message, const LaneMask& lanes,
+  void report(const Inst& in, DiagnosticKind kind, std::string message, const LaneMask& lanes,
               Severity severity = Severity::Error);
   // Reports an access error of `lanes` for pointer values read from `ptrs`.
   void reportAccess(const Inst& in, AccessError error, const LaneMask& lanes, const uint64_t* ptrs,
                     uint64_t bytes, bool write);
   // A fatal error: reports it and stops the work-group.
-  void fatal(const Inst& in, const char* kind, std::string message);
+  void fatal(const Inst& in, DiagnosticKind kind, std::string message);
 
   // Control-flow helpers used by the branch, call and return handlers.
   void takeEdge(uint32_t edge, const LaneMask& lanes);  // phi copies of one edge

@@ -152,7 +152,7 @@ TEST_F(Uninitialized, PrivateArrayElementIsReported) {
   LaunchResult r = run("priv_read", true, out, idx);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
   const Diagnostic& d = r.diagnostics[0];
-  EXPECT_EQ(d.kind, "uninitialized-read");
+  EXPECT_EQ(d.kind, DiagnosticKind::UninitializedRead);
   EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.subGroup, 0u);
   EXPECT_EQ(d.lanes, lanes({1, 3, 5, 7}));
@@ -169,7 +169,7 @@ TEST_F(Uninitialized, LocalArrayElementIsReported) {
   LaunchResult r = run("local_read", true, out);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
   const Diagnostic& d = r.diagnostics[0];
-  EXPECT_EQ(d.kind, "uninitialized-read");
+  EXPECT_EQ(d.kind, DiagnosticKind::UninitializedRead);
   // Sub-group 0: l = 4..7 read buf[8..11]; sub-group 1 (l = 8..11, lanes 0..3) repeats.
   EXPECT_EQ(d.subGroup, 0u);
   EXPECT_EQ(d.lanes, lanes({4, 5, 6, 7}));
@@ -202,7 +202,7 @@ TEST_F(Uninitialized, CopyCarriesUninitialisedBytesToTheTarget) {
   for (int i = 0; i < 16; ++i) sel[i] = (i % 4 == 2 ? 4 : 0) | (i % 4);  // lanes 2, 6: s
   LaunchResult r = run("struct_copy", true, out, sel);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "uninitialized-read");
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::UninitializedRead);
   EXPECT_EQ(r.diagnostics[0].lanes, lanes({2, 6}));
   EXPECT_NE(r.diagnostics[0].instruction.find("OpLoad"), std::string::npos);
 }
@@ -222,7 +222,7 @@ TEST_F(Uninitialized, VloadOfUnwrittenBytesIsReported) {
   LaunchResult r = run("vector_io_bad", true, out);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
   const Diagnostic& d = r.diagnostics[0];
-  EXPECT_EQ(d.kind, "uninitialized-read");
+  EXPECT_EQ(d.kind, DiagnosticKind::UninitializedRead);
   EXPECT_EQ(d.lanes, lanes({1, 3, 5, 7}));
   EXPECT_NE(d.instruction.find("vload"), std::string::npos) << d.instruction;
 }
@@ -269,7 +269,7 @@ TEST_F(Uninitialized, ShadowIsPerWorkGroup) {
   LaunchResult r = program_->launch("first_group_writes", range, {bind(out)}, options);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
   const Diagnostic& d = r.diagnostics[0];
-  EXPECT_EQ(d.kind, "uninitialized-read");
+  EXPECT_EQ(d.kind, DiagnosticKind::UninitializedRead);
   EXPECT_EQ(d.workGroup, (std::array<uint64_t, 3>{1, 0, 0}));
   EXPECT_EQ(d.lanes, lanes({0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(d.repeats, 1u);  // work-group 1's other sub-group
@@ -295,7 +295,7 @@ TEST_F(Uninitialized, AFailedCompareExchangeDoesNotInitialise) {
   std::vector<int> out(16, -7);
   LaunchResult r = run("failed_cmpxchg", true, out);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "uninitialized-read");
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::UninitializedRead);
   EXPECT_NE(r.diagnostics[0].instruction.find("OpLoad"), std::string::npos)
       << r.diagnostics[0].instruction;
   EXPECT_EQ(r.diagnostics[0].lanes, lanes({0, 1, 2, 3, 4, 5, 6, 7}));

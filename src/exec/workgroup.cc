@@ -108,7 +108,7 @@ bool matches(const SubGroup& sg, SpinWatch& w) {
 }
 
 // Reports at the instruction where `sg` stands: its barrier, or its next instruction.
-void reportAt(SubGroup& sg, const char* kind, const std::string& message) {
+void reportAt(SubGroup& sg, DiagnosticKind kind, const std::string& message) {
   const Inst& at = sg.code[sg.state == SubGroupState::AtBarrier ? sg.barrierPc : sg.pc];
   sg.report(at, kind, message, sg.mask);
   sg.wg->aborted = true;
@@ -146,7 +146,7 @@ class Scheduler {
       used_ += sg.steps - start;
       if (wg_.aborted) return;
       if (used_ > launch_.instructionBudget) {
-        reportAt(sg, "instruction-budget",
+        reportAt(sg, DiagnosticKind::InstructionBudget,
                  fmt::format("work-group exceeded the instruction budget of {} sub-group "
                              "instructions (an infinite loop? raise it with "
                              "--instruction-budget)",
@@ -278,7 +278,7 @@ class Scheduler {
                            where(sg));
     }
     if (more) parts += fmt::format("; and {} more", more);
-    reportAt(*first, "deadlock",
+    reportAt(*first, DiagnosticKind::Deadlock,
              fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
                          "work-group writes memory any more, so only another work-group or the "
                          "host could release it, and OpenCL guarantees no forward progress "
@@ -310,7 +310,7 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
     if (!first) first = &sg;
     if (sg.barrierPc != first->barrierPc) {
       reportAt(
-          sg, "barrier-divergence",
+          sg, DiagnosticKind::BarrierDivergence,
           fmt::format("sub-groups {} and {} wait at different work-group barriers or collectives",
                       first->id, sg.id));
       return false;
@@ -318,7 +318,7 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
   }
   if (!first) return false;  // all done
   if (done) {
-    reportAt(*first, "barrier-divergence",
+    reportAt(*first, DiagnosticKind::BarrierDivergence,
              fmt::format("work-group barrier reached by {} sub-group(s) while {} finished "
                          "the kernel without reaching it",
                          count - done, done));

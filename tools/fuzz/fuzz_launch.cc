@@ -2,9 +2,9 @@
 // Program::load (repairs, validation, decoding); its kernel is launched over a tiny
 // NDRange on one host thread with small buffers bound to its pointer parameters and a
 // small instruction budget, so that lowering and execution see every module the
-// validator lets through. Error("invalid-module" / "unsupported" / "invalid-argument")
-// is an accepted refusal and kernel errors are diagnostics; a crash, a sanitizer report,
-// a hang or any other exception is a finding.
+// validator lets through. Error(DiagnosticKind::InvalidModule / DiagnosticKind::Unsupported /
+// "invalid-argument") is an accepted refusal and kernel errors are diagnostics; a crash, a
+// sanitizer report, a hang or any other exception is a finding.
 //
 // Input: a 4-byte launch header, then a SPIR-V binary:
 //   byte 0  kernel index (modulo the number of entry points)
@@ -37,7 +37,7 @@ constexpr uint64_t kLocalBytes = 256;            // each local-memory argument
 constexpr uint64_t kMaxGroupSize = 256;          // larger LocalSize modes are skipped
 // The cap on the host memory a program's variables and a launch may allocate
 // (LaunchOptions::maxMemory, Program::load's maxMemory): far below libFuzzer's 2 GiB
-// malloc limit, so an oversized request must come back as Error("out-of-memory").
+// malloc limit, so an oversized request must come back as Error(DiagnosticKind::OutOfMemory).
 constexpr uint64_t kFuzzMaxMemoryBytes = 64ull << 20;
 
 constexpr uint32_t kSubGroupSizes[8] = {16, 4, 8, 1, 32, 3, 128, 5};
@@ -125,11 +125,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const LaunchResult result = program->launch(ep.name, range, args, options);
     if (fuzz::verbose())
-      std::fprintf(
-          stderr, "launched %s: %zu diagnostics%s, %llu sub-group steps\n", ep.name.c_str(),
-          result.diagnostics.size(),
-          result.diagnostics.empty() ? "" : (" (" + result.diagnostics[0].kind + ")").c_str(),
-          static_cast<unsigned long long>(result.subGroupSteps));
+      std::fprintf(stderr, "launched %s: %zu diagnostics%s, %llu sub-group steps\n",
+                   ep.name.c_str(), result.diagnostics.size(),
+                   result.diagnostics.empty()
+                       ? ""
+                       : (" (" + std::string(kindName(result.diagnostics[0].kind)) + ")").c_str(),
+                   static_cast<unsigned long long>(result.subGroupSteps));
   } catch (const Error& e) {
     fuzz::refused(e);
   }

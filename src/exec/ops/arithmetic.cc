@@ -126,9 +126,10 @@ struct Divide {
       }
     });
     if (zero.any())
-      sg.report(in, "division-by-zero", "integer division by zero (result taken as 0)", zero);
+      sg.report(in, DiagnosticKind::DivisionByZero, "integer division by zero (result taken as 0)",
+                zero);
     if (overflow.any())
-      sg.report(in, "division-by-zero",
+      sg.report(in, DiagnosticKind::DivisionByZero,
                 "signed integer division overflow (minimum value divided by -1)", overflow);
   }
 };

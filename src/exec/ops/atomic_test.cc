@@ -501,7 +501,7 @@ TEST(Atomic, MisalignedAtomicIsReportedAndSkipped) {
   std::vector<int32_t> a{0x11111111, 0x22222222};
   auto r = launch("misaligned", {bind(a)}, 4, 4, 4);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "misaligned-access") << describe(r);
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::MisalignedAccess) << describe(r);
   EXPECT_EQ(r.diagnostics[0].lanes, (std::vector<uint32_t>{0, 1, 2, 3}));
   EXPECT_NE(r.diagnostics[0].instruction.find("OpAtomicIIncrement"), std::string::npos);
   EXPECT_EQ(a, (std::vector<int32_t>{0x11111111, 0x22222222}));
@@ -511,7 +511,7 @@ TEST(Atomic, OutOfBoundsAtomicIsReported) {
   std::vector<int64_t> a{5, 6};
   auto r = launch("past_end", {bind(a), value(int64_t(2))}, 2, 2, 2);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "out-of-bounds");
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::OutOfBounds);
   EXPECT_NE(r.diagnostics[0].message.find("16"), std::string::npos) << describe(r);  // offset
   EXPECT_EQ(a, (std::vector<int64_t>{5, 6}));
   r = launch("past_end", {bind(a), value(int64_t(1))}, 2, 2, 2);
@@ -600,7 +600,7 @@ TEST(Atomic, NonConstantScopeIsUnsupported) {
     p->launch("k", range, {bind(a), value(uint32_t(1))}, LaunchOptions{});
     FAIL() << "expected unsupported";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("OpAtomicIAdd"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("Scope"), std::string::npos) << e.what();
   }

@@ -19,7 +19,7 @@ using spv::Scope;
 // stops because no choice of continuation would be faithful.
 bool checkUniform(SubGroup& sg, const Inst& in, const char* what) {
   if (sg.mask == sg.live) return true;
-  sg.report(in, "barrier-divergence",
+  sg.report(in, DiagnosticKind::BarrierDivergence,
             fmt::format("{} reached by {} of the sub-group's {} lanes ({} lanes took "
                         "another path)",
                         what, sg.activeCount, sg.liveLanes, sg.live.andNot(sg.mask).count()),

@@ -205,7 +205,7 @@ struct ExtractDynamic {
       }
     });
     if (bad.any())
-      sg.report(in, "out-of-bounds",
+      sg.report(in, DiagnosticKind::OutOfBounds,
                 fmt::format("vector component index out of range "
                             "(vector of {})",
                             in.aux),
@@ -230,7 +230,7 @@ struct InsertDynamic {
         r[l * in.n + i] = x[l];
     });
     if (bad.any())
-      sg.report(in, "out-of-bounds",
+      sg.report(in, DiagnosticKind::OutOfBounds,
                 fmt::format("vector component index out of range "
                             "(vector of {})",
                             in.aux),

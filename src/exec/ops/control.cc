@@ -88,7 +88,7 @@ struct Switch {
 void functionCall(SubGroup& sg, const Inst& in) {
   // OpenCL C has no recursion, but a module may: the explicit call stack stays bounded.
   if (sg.frames.size() > kMaxCallDepth) [[unlikely]] {
-    sg.fatal(in, "stack-overflow",
+    sg.fatal(in, DiagnosticKind::StackOverflow,
              fmt::format("call depth exceeds {} nested calls (recursion?)", kMaxCallDepth));
     return;
   }
@@ -128,7 +128,7 @@ void returnValue(SubGroup& sg, const Inst& in) {
 }
 
 void unreachable(SubGroup& sg, const Inst& in) {
-  sg.fatal(in, "unreachable", "executed OpUnreachable (undefined behaviour)");
+  sg.fatal(in, DiagnosticKind::Unreachable, "executed OpUnreachable (undefined behaviour)");
 }
 
 void lowerBranch(Lowerer& lw, const spirv::Instruction& inst) {

@@ -24,7 +24,7 @@ struct OversizedCluster {
   template <class T>
   struct With {
     static void run(SubGroup& sg, const Inst& in) {
-      sg.report(in, "shuffle-out-of-range",
+      sg.report(in, DiagnosticKind::ShuffleOutOfRange,
                 fmt::format("sub-group clustered reduction with ClusterSize {}, but the "
                             "sub-group size is {} (undefined behaviour); reducing over the "
                             "whole sub-group",

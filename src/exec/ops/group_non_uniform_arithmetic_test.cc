@@ -413,7 +413,7 @@ TEST(GroupNonUniformArithmetic, WorkgroupScopeIsUnsupported) {
     testing::runRange(*p, "k", testing::makeRange(1, {8, 1, 1}, {8, 1, 1}), 8, in, out);
     ADD_FAILURE() << "a Workgroup-scope OpGroupNonUniformIAdd ran";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("Workgroup"), std::string::npos) << e.what();
   }
 }
@@ -439,7 +439,7 @@ TEST(GroupNonUniformArithmetic, ClusterLargerThanSubGroupIsReported) {
   LaunchResult r = testing::runRange(clusterProgram(), "k", range, 8, a, out);
   ASSERT_EQ(r.diagnostics.size(), 1u) << testing::describe(r);
   const Diagnostic& d = r.diagnostics[0];
-  EXPECT_EQ(d.kind, "shuffle-out-of-range");
+  EXPECT_EQ(d.kind, DiagnosticKind::ShuffleOutOfRange);
   EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.lanes, (std::vector<uint32_t>{0, 2, 4, 6}));
   EXPECT_NE(d.message.find("ClusterSize 16"), std::string::npos) << d.message;

@@ -46,7 +46,7 @@ LaneMask lanesDiffering(const SubGroup& sg, F value) {
 void reportNonUniform(SubGroup& sg, const Inst& in, const LaneMask& differ, const char* what,
                       const std::string& firstValue, const std::string& otherValue) {
   sg.report(
-      in, "non-uniform-argument",
+      in, DiagnosticKind::NonUniformArgument,
       fmt::format("{} must be the same in all active lanes, but lane {} has {} and lane {} "
                   "has {}; lane {}'s is used",
                   what, sg.mask.first(), firstValue, differ.first(), otherValue, sg.mask.first()),
@@ -68,13 +68,13 @@ void readFromLane(SubGroup& sg, const Inst& in, uint64_t src, const char* what) 
     return;
   }
   if (outside)
-    sg.report(in, "shuffle-out-of-range",
+    sg.report(in, DiagnosticKind::ShuffleOutOfRange,
               fmt::format("{} reads lane {}, but the sub-group has {} lanes; the result is "
                           "undefined (0 is used)",
                           what, src, sg.liveLanes),
               sg.mask, Severity::Warning);
   else
-    sg.report(in, "inactive-lane-read",
+    sg.report(in, DiagnosticKind::InactiveLaneRead,
               fmt::format("{} reads lane {}, which is inactive here; the result is undefined "
                           "(0 is used)",
                           what, src),
@@ -143,7 +143,7 @@ void ballotBitExtract(SubGroup& sg, const Inst& in) {
   });
   if (outside.none()) return;
   const uint32_t l = outside.first();
-  sg.report(in, "shuffle-out-of-range",
+  sg.report(in, DiagnosticKind::ShuffleOutOfRange,
             fmt::format("sub-group ballot_bit_extract in lane {} reads bit {}, but the sub-group "
                         "has {} lanes; the result is undefined (0 is used)",
                         l, ops::laneUint(sg, in.b, l, in.aux), sg.liveLanes),

@@ -541,7 +541,7 @@ TEST(NonUniformBallotDiagnostics, WorkgroupScopeIsUnsupported) {
     p->launch("k", range, {testing::bind(out)});
     ADD_FAILURE() << "Workgroup-scope OpGroupNonUniformBroadcastFirst was accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported") << e.what();
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported) << e.what();
   }
 }
 

@@ -72,7 +72,7 @@ void reportInactive(SubGroup& sg, const Inst& in, const LaneMask& lanes, uint32_
                                     "which does not exist (the sub-group has {} of {} "
                                     "lanes)",
                                     sg.liveLanes, sg.width);
-  sg.report(in, "inactive-lane-read",
+  sg.report(in, DiagnosticKind::InactiveLaneRead,
             fmt::format("sub-group {} in lane {} reads lane {}, {}; the result is undefined (0 "
                         "is used)",
                         what, l, src, why),
@@ -100,7 +100,7 @@ struct Shuffle {
     });
     if (outside.any()) {
       const uint32_t l = outside.first();
-      sg.report(in, "shuffle-out-of-range",
+      sg.report(in, DiagnosticKind::ShuffleOutOfRange,
                 describeOutside<S>(l, ops::laneUint(sg, in.b, l, in.aux), sg.liveLanes) +
                     "; the result is undefined (0 is used)",
                 outside, Severity::Warning);
@@ -128,7 +128,7 @@ struct Rotate {
       if (delta(l) != delta(first)) differ.set(l);
     });
     if (differ.any())
-      sg.report(in, "non-uniform-argument",
+      sg.report(in, DiagnosticKind::NonUniformArgument,
                 fmt::format("the rotate delta must be the same in all active lanes, but lane {} "
                             "has {} and lane {} has {}; lane {}'s is used",
                             first, delta(first), differ.first(), delta(differ.first()), first),
@@ -182,7 +182,7 @@ void lowerShuffle(Lowerer& lw, const spirv::Instruction& inst) {
 template <class T>
 struct OversizedRotate {
   static void run(SubGroup& sg, const Inst& in) {
-    sg.report(in, "shuffle-out-of-range",
+    sg.report(in, DiagnosticKind::ShuffleOutOfRange,
               fmt::format("sub-group rotate with ClusterSize {}, but the sub-group size is {} "
                           "(undefined behaviour); rotating within the whole sub-group",
                           in.c, sg.width),
@@ -197,7 +197,7 @@ void lowerRotate(Lowerer& lw, const spirv::Instruction& inst) {
   const uint64_t c = clusterId ? lw.constantValue(clusterId) : 0;
   if (clusterId && (c == 0 || (c & (c - 1)) != 0))
     throw Error(
-        "invalid-module",
+        DiagnosticKind::InvalidModule,
         fmt::format("OpGroupNonUniformRotateKHR: ClusterSize {} must be a power of two", c));
   const bool oversized = c > lw.width;
   const Scalar scalar = lw.shape(inst.resultType).scalar;

@@ -277,7 +277,7 @@ TEST(NonUniformShuffleDiagnostics, MessagesNameTheLanes) {
   std::vector<int32_t> out;
   auto r = runInt("shuffle_int", 16, 16, std::vector<uint32_t>(16, 17), out);
   ASSERT_EQ(r.diagnostics.size(), 1u) << testing::describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "shuffle-out-of-range");
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::ShuffleOutOfRange);
   EXPECT_EQ(r.diagnostics[0].severity, Severity::Warning);
   EXPECT_NE(r.diagnostics[0].message.find("reads lane 17, but the sub-group has 16 lanes"),
             std::string::npos)
@@ -299,7 +299,7 @@ TEST(NonUniformShuffleDiagnostics, MessagesNameTheLanes) {
   // which do not exist.
   r = runInt("rotate_int", 6, 8, std::vector<uint32_t>(6, 2), out);
   ASSERT_EQ(r.diagnostics.size(), 1u) << testing::describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "inactive-lane-read");
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::InactiveLaneRead);
   EXPECT_EQ(r.diagnostics[0].lanes, (std::vector<uint32_t>{4, 5}));
   EXPECT_NE(r.diagnostics[0].message.find("does not exist"), std::string::npos)
       << r.diagnostics[0].message;
@@ -331,7 +331,7 @@ TEST(NonUniformShuffleDiagnostics, RotateDeltaMustBeUniform) {
         // read one missing lane (inactive-lane-read, checked by the model tests).
         std::vector<const Diagnostic*> found;
         for (const auto& d : r.diagnostics)
-          if (d.kind == "non-uniform-argument") found.push_back(&d);
+          if (d.kind == DiagnosticKind::NonUniformArgument) found.push_back(&d);
         size_t count = 0, first = c.subGroups.size();
         for (size_t s = 0; s < nonUniform.lanes.size(); ++s)
           if (!nonUniform.lanes[s].empty()) first = std::min(first, s), ++count;
@@ -476,7 +476,7 @@ TEST(NonUniformShuffleDiagnostics, AssembledForms) {
   EXPECT_EQ(std::vector<uint32_t>(wout.begin(), wout.begin() + 8), std::vector<uint32_t>(8, 0));
   ASSERT_EQ(r.diagnostics.size(), 2u) << testing::describe(r);
   for (const auto& d : r.diagnostics) {
-    EXPECT_EQ(d.kind, "shuffle-out-of-range");
+    EXPECT_EQ(d.kind, DiagnosticKind::ShuffleOutOfRange);
     const std::vector<uint32_t> lastLane{7}, allLanes{0, 1, 2, 3, 4, 5, 6, 7};
     const bool down = d.message.find("shuffle_down") != std::string::npos;
     EXPECT_EQ(d.lanes, down ? lastLane : allLanes) << d.message;
@@ -492,7 +492,7 @@ TEST(NonUniformShuffleDiagnostics, AssembledForms) {
   o.subGroupSize = 8;
   r = p->launch("big", oneGroup(8), args(), o);
   ASSERT_EQ(r.diagnostics.size(), 1u) << testing::describe(r);
-  EXPECT_EQ(r.diagnostics[0].kind, "shuffle-out-of-range");
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::ShuffleOutOfRange);
   EXPECT_NE(r.diagnostics[0].message.find("ClusterSize 16"), std::string::npos);
   for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(wout[l], (l + 1) % 8) << l;
   // Where it never executes, nothing is reported and the kernel runs.
@@ -503,7 +503,7 @@ TEST(NonUniformShuffleDiagnostics, AssembledForms) {
     p->launch("wg", oneGroup(8), args(), o);
     ADD_FAILURE() << "Workgroup-scope OpGroupNonUniformShuffleUp accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported") << e.what();
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported) << e.what();
   }
 }
 

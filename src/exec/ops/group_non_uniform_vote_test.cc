@@ -318,7 +318,7 @@ TEST(NonUniformVote, AssembledBoolAndVector) {
     p->launch("w", range, {testing::bind(in), testing::bind(pred), testing::bind(out)}, o);
     ADD_FAILURE() << "Workgroup-scope OpGroupNonUniformElect was accepted";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "unsupported");
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
     EXPECT_NE(std::string(e.what()).find("Workgroup"), std::string::npos) << e.what();
   }
 }

@@ -129,13 +129,13 @@ void subGroupBroadcast(SubGroup& sg, const Inst& in) {
     differ.set(l);
   });
   if (differ.any())
-    sg.report(in, "non-uniform-argument",
+    sg.report(in, DiagnosticKind::NonUniformArgument,
               fmt::format("sub_group_broadcast id differs across the sub-group: lane {} names "
                           "lane {}, lane {} names lane {}; lane {}'s id is used",
                           first, id, other, localIdOf(sg, in, other)[0], first),
               differ);
   if (id >= sg.liveLanes) {
-    sg.report(in, "shuffle-out-of-range",
+    sg.report(in, DiagnosticKind::ShuffleOutOfRange,
               fmt::format("sub_group_broadcast reads lane {}, but the sub-group has {} lanes; "
                           "the result is 0",
                           id, sg.liveLanes),
@@ -144,7 +144,7 @@ void subGroupBroadcast(SubGroup& sg, const Inst& in) {
     return;
   }
   if (!sg.active[id]) {
-    sg.report(in, "inactive-lane-read",
+    sg.report(in, DiagnosticKind::InactiveLaneRead,
               fmt::format("sub_group_broadcast reads lane {}, which did not reach the "
                           "broadcast; the result is 0",
                           id),
@@ -171,7 +171,7 @@ void workGroupBroadcast(SubGroup* sgs, size_t count, const Inst& in) {
       }
     if (differ.any())
       sgs[k].report(
-          in, "non-uniform-argument",
+          in, DiagnosticKind::NonUniformArgument,
           fmt::format("work_group_broadcast local id differs across the work-group: "
                       "work-item 0 names {}, lane {} of sub-group {} names {}; "
                       "work-item 0's id is used",
@@ -180,7 +180,7 @@ void workGroupBroadcast(SubGroup* sgs, size_t count, const Inst& in) {
   }
   const auto& size = sgs[0].wg->localSize;
   if (id[0] >= size[0] || id[1] >= size[1] || id[2] >= size[2]) {
-    sgs[0].report(in, "shuffle-out-of-range",
+    sgs[0].report(in, DiagnosticKind::ShuffleOutOfRange,
                   fmt::format("work_group_broadcast reads local id {}, but the work-group's "
                               "local size is ({}, {}, {}); the result is 0",
                               formatId(id, in.aux2), size[0], size[1], size[2]),

@@ -664,7 +664,7 @@ DiagnosticRun runDiagnostic(const std::string& kernel, const NDRange& range, uin
 
 const Diagnostic* findKind(const LaunchResult& r, const std::string& kind) {
   for (const auto& d : r.diagnostics)
-    if (d.kind == kind) return &d;
+    if (kindName(d.kind) == kind) return &d;
   return nullptr;
 }
 
@@ -682,7 +682,7 @@ TEST(GroupUniformDiagnostics, PartialSubGroupReduce) {
   DiagnosticRun run = runDiagnostic("partial_reduce", kOneGroup16, 8);
   ASSERT_EQ(run.result.diagnostics.size(), 1u) << testing::describe(run.result);
   const Diagnostic& d = run.result.diagnostics[0];
-  EXPECT_EQ(d.kind, "non-uniform-collective");
+  EXPECT_EQ(d.kind, DiagnosticKind::NonUniformCollective);
   EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.lanes, (std::vector<uint32_t>{0, 1, 2}));
   EXPECT_EQ(d.repeats, 1u);  // the second sub-group
@@ -703,7 +703,7 @@ TEST(GroupUniformDiagnostics, PartialSubGroupVoteAndBroadcast) {
 
   DiagnosticRun broadcast = runDiagnostic("partial_broadcast", kOneGroup16, 8);
   ASSERT_EQ(broadcast.result.diagnostics.size(), 1u) << testing::describe(broadcast.result);
-  EXPECT_EQ(broadcast.result.diagnostics[0].kind, "non-uniform-collective");
+  EXPECT_EQ(broadcast.result.diagnostics[0].kind, DiagnosticKind::NonUniformCollective);
   EXPECT_EQ(broadcast.out[2], 2);
   EXPECT_EQ(broadcast.out[9], 10);
 }
@@ -750,7 +750,7 @@ TEST(GroupUniformDiagnostics, NonUniformSubGroupBroadcastId) {
   DiagnosticRun run = runDiagnostic("varying_id", kOneGroup16, 8);
   ASSERT_EQ(run.result.diagnostics.size(), 1u) << testing::describe(run.result);
   const Diagnostic& d = run.result.diagnostics[0];
-  EXPECT_EQ(d.kind, "non-uniform-argument");
+  EXPECT_EQ(d.kind, DiagnosticKind::NonUniformArgument);
   EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.lanes, laneRange(2, 8));
   EXPECT_EQ(run.out[7], 1);
@@ -761,7 +761,7 @@ TEST(GroupUniformDiagnostics, NonUniformWorkGroupBroadcastId) {
   DiagnosticRun run = runDiagnostic("varying_work_group_id", kOneGroup16, 4);
   ASSERT_EQ(run.result.diagnostics.size(), 1u) << testing::describe(run.result);
   const Diagnostic& d = run.result.diagnostics[0];
-  EXPECT_EQ(d.kind, "non-uniform-argument");
+  EXPECT_EQ(d.kind, DiagnosticKind::NonUniformArgument);
   EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.lanes, (std::vector<uint32_t>{1, 3}));
   EXPECT_EQ(d.repeats, 3u);  // sub-groups 1..3
@@ -775,7 +775,7 @@ TEST(GroupUniformDiagnostics, SubGroupBroadcastBeyondPartialSubGroup) {
   DiagnosticRun run = runDiagnostic("last_lane", range, 8);
   ASSERT_EQ(run.result.diagnostics.size(), 1u) << testing::describe(run.result);
   const Diagnostic& d = run.result.diagnostics[0];
-  EXPECT_EQ(d.kind, "shuffle-out-of-range");
+  EXPECT_EQ(d.kind, DiagnosticKind::ShuffleOutOfRange);
   EXPECT_EQ(d.severity, Severity::Warning);
   EXPECT_EQ(d.lanes, laneRange(0, 6));
   EXPECT_EQ(d.subGroup, 8u);
@@ -795,7 +795,7 @@ TEST(GroupUniformDiagnostics, WorkGroupBroadcastBeyondSmallerLastGroup) {
   DiagnosticRun run = runDiagnostic("last_enqueued_item", range, 16);
   ASSERT_EQ(run.result.diagnostics.size(), 1u) << testing::describe(run.result);
   const Diagnostic& d = run.result.diagnostics[0];
-  EXPECT_EQ(d.kind, "shuffle-out-of-range");
+  EXPECT_EQ(d.kind, DiagnosticKind::ShuffleOutOfRange);
   EXPECT_EQ(d.severity, Severity::Warning);
   EXPECT_EQ((*d.workGroup)[0], 2u);
   EXPECT_NE(d.message.find("local id 69"), std::string::npos) << d.message;

@@ -28,7 +28,7 @@ inline GroupScope groupScope(Lowerer& lw, const spirv::Instruction& inst, size_t
 // the caller then goes on over the active lanes so later diagnostics still show.
 inline bool checkCollective(SubGroup& sg, const Inst& in, const char* what) {
   if (sg.mask == sg.live) return true;
-  sg.report(in, "non-uniform-collective",
+  sg.report(in, DiagnosticKind::NonUniformCollective,
             fmt::format("{} reached by {} of the sub-group's {} lanes ({} lanes took another "
                         "path)",
                         what, sg.activeCount, sg.liveLanes, sg.live.andNot(sg.mask).count()),

@@ -39,7 +39,7 @@ void checkAlignment(SubGroup& sg, const Inst& in, uint64_t p, bool write) {
   const Space s = pointerSpace(p);
   const uint32_t need = requiredAlignment(s, write);
   if (pointerOffset(p) % need == 0) return;
-  sg.report(in, "misaligned-block-io",
+  sg.report(in, DiagnosticKind::MisalignedBlockIo,
             fmt::format("{} pointer is at {}, but block {} of {} memory need {}-byte alignment",
                         builtinName(write), describePointer(sg, p), write ? "writes" : "reads",
                         spaceName(s), need),
@@ -59,7 +59,7 @@ uint64_t blockPointer(SubGroup& sg, const Inst& in, bool write) {
   });
   if (differ.any()) {
     const uint32_t d = differ.first();
-    sg.report(in, "non-uniform-argument",
+    sg.report(in, DiagnosticKind::NonUniformArgument,
               fmt::format("{} pointer must be the same in every lane of the sub-group, but lane "
                           "{} points at {} and lane {} at {}; using lane {}'s",
                           builtinName(write), d, describePointer(sg, ptr[d]), first,

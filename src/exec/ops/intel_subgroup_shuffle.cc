@@ -158,13 +158,14 @@ struct Shuffle {
     });
     if (outOfRange.any()) {
       const uint32_t l = outOfRange.first();
-      sg.report(in, "shuffle-out-of-range", outOfRangeMessage<K>(l, v[l], sg.width), outOfRange,
-                Severity::Warning);
+      sg.report(in, DiagnosticKind::ShuffleOutOfRange, outOfRangeMessage<K>(l, v[l], sg.width),
+                outOfRange, Severity::Warning);
     }
     if (inactive.any()) {
       const uint32_t l = inactive.first();
-      sg.report(in, "inactive-lane-read", inactiveMessage<K>(sg, l, locate<K>(l, v[l], sg.width)),
-                inactive, Severity::Warning);
+      sg.report(in, DiagnosticKind::InactiveLaneRead,
+                inactiveMessage<K>(sg, l, locate<K>(l, v[l], sg.width)), inactive,
+                Severity::Warning);
     }
   }
 };

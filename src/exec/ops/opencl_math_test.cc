@@ -367,7 +367,7 @@ TEST(OpenclMath, OutOfBoundsPointerOutputIsReported) {
       "fract_oob");
   auto r = run(*p, "k", 8, in, out, whole);
   ASSERT_FALSE(r.diagnostics.empty());
-  EXPECT_EQ("out-of-bounds", r.diagnostics[0].kind);
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::OutOfBounds);
   EXPECT_EQ((std::vector<uint32_t>{4, 5, 6, 7}), r.diagnostics[0].lanes);
   for (float o : out) EXPECT_EQ(0.5f, o);
   for (float w : whole) EXPECT_EQ(2.0f, w);
@@ -381,7 +381,7 @@ TEST(OpenclMath, MisalignedPointerOutputIsReported) {
       "fract_misaligned");
   auto r = run(*p, "k", 2, in, out, whole);
   ASSERT_EQ(1u, r.diagnostics.size()) << testing::describe(r);
-  EXPECT_EQ("misaligned-access", r.diagnostics[0].kind);
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::MisalignedAccess);
   EXPECT_EQ((std::vector<uint32_t>{1}), r.diagnostics[0].lanes);
   EXPECT_EQ(2.0f, whole[0]);
 }

@@ -126,7 +126,7 @@ TEST(Vload, OutOfBoundsAndMisaligned) {
   std::vector<uint16_t> h(8);
   auto r = run(*p, "k", 4, f, o, h, m);
   std::vector<std::pair<std::string, std::vector<uint32_t>>> seen;
-  for (const auto& d : r.diagnostics) seen.push_back({d.kind, d.lanes});
+  for (const auto& d : r.diagnostics) seen.push_back({std::string(kindName(d.kind)), d.lanes});
   std::sort(seen.begin(), seen.end());
   using Seen = std::vector<std::pair<std::string, std::vector<uint32_t>>>;
   EXPECT_EQ(seen,

@@ -31,7 +31,7 @@ void reportUninitialized(SubGroup& sg, const Inst& in, const LaneMask& lanes, co
   AccessError err = AccessError::Ok;
   const uint8_t* host = sg.resolve(p, l, bytes, false, err);
   const uint64_t missing = host ? uninitializedBytes(sg, p, host, bytes) : bytes;
-  sg.report(in, "uninitialized-read",
+  sg.report(in, DiagnosticKind::UninitializedRead,
             fmt::format("read of {} bytes at byte offset {} of {} ({} memory, {} bytes): {} of "
                         "them never written in this work-group",
                         bytes, pointerOffset(p), r.name, spaceName(s), r.size, missing),

@@ -77,7 +77,7 @@ struct Shift {
     uint64_t count = 0;
     const LaneMask lanes = lanesOutOfRange<S>(sg, in, count);
     if (lanes.none()) return;  // only vec3 padding
-    sg.report(in, "shift-out-of-range",
+    sg.report(in, DiagnosticKind::ShiftOutOfRange,
               fmt::format("shift by {} is not less than the {}-bit width of the shifted value "
                           "(undefined; the count is taken modulo {})",
                           count, in.aux2, sizeof(T) * 8),

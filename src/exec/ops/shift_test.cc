@@ -89,7 +89,7 @@ TEST(Shift, CountsOfTheWidthOrMoreAreReportedWithTheirLanes) {
   ShiftRun r = shiftRun("OpShiftLeftLogical", {7, 1, 2, 0x10}, {1, 32, 3, 33});
   ASSERT_EQ(r.result.diagnostics.size(), 1u) << describe(r.result);
   const Diagnostic& d = r.result.diagnostics[0];
-  EXPECT_EQ(d.kind, "shift-out-of-range");
+  EXPECT_EQ(d.kind, DiagnosticKind::ShiftOutOfRange);
   EXPECT_EQ(d.severity, Severity::Error);
   EXPECT_EQ(d.lanes, (std::vector<uint32_t>{1, 3}));
   EXPECT_EQ(d.message,

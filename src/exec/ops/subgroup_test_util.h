@@ -171,7 +171,7 @@ inline void expectDiagnostics(const LaunchResult& r, const SubGroupConfig& c,
       }
     std::vector<const Diagnostic*> found;
     for (const auto& d : r.diagnostics)
-      if (d.kind == e.kind) found.push_back(&d);
+      if (kindName(d.kind) == e.kind) found.push_back(&d);
     if (count == 0) {
       EXPECT_TRUE(found.empty()) << "unexpected " << e.kind << ":\n" << describe(r);
       continue;

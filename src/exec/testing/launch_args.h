@@ -35,7 +35,7 @@ inline NDRange range1(uint64_t global, uint64_t local) {
 // "kind: message" per diagnostic, for failure messages.
 inline std::string describe(const LaunchResult& r) {
   std::string s;
-  for (const auto& d : r.diagnostics) s += d.kind + ": " + d.message + "\n";
+  for (const auto& d : r.diagnostics) s += std::string(kindName(d.kind)) + ": " + d.message + "\n";
   return s;
 }
 

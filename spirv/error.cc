@@ -1,0 +1,60 @@
+#include "spirv/error.h"
+
+namespace spvsim {
+
+std::string_view kindName(DiagnosticKind kind) {
+  using K = DiagnosticKind;
+  switch (kind) {
+    case K::Usage:
+      return "usage";
+    case K::Input:
+      return "input";
+    case K::Compile:
+      return "compile";
+    case K::InvalidModule:
+      return "invalid-module";
+    case K::Unsupported:
+      return "unsupported";
+    case K::InvalidArgument:
+      return "invalid-argument";
+    case K::OutOfMemory:
+      return "out-of-memory";
+    case K::OutOfBounds:
+      return "out-of-bounds";
+    case K::MisalignedAccess:
+      return "misaligned-access";
+    case K::DataRace:
+      return "data-race";
+    case K::InsufficientScope:
+      return "insufficient-scope";
+    case K::BarrierDivergence:
+      return "barrier-divergence";
+    case K::NonUniformCollective:
+      return "non-uniform-collective";
+    case K::NonUniformArgument:
+      return "non-uniform-argument";
+    case K::InactiveLaneRead:
+      return "inactive-lane-read";
+    case K::ShuffleOutOfRange:
+      return "shuffle-out-of-range";
+    case K::MisalignedBlockIo:
+      return "misaligned-block-io";
+    case K::UninitializedRead:
+      return "uninitialized-read";
+    case K::DivisionByZero:
+      return "division-by-zero";
+    case K::ShiftOutOfRange:
+      return "shift-out-of-range";
+    case K::Unreachable:
+      return "unreachable";
+    case K::StackOverflow:
+      return "stack-overflow";
+    case K::InstructionBudget:
+      return "instruction-budget";
+    case K::Deadlock:
+      return "deadlock";
+  }
+  return "unknown";
+}
+
+}  // namespace spvsim
