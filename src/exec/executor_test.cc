@@ -6,7 +6,6 @@
 #include <numeric>
 
 #include "spirv/error.h"
-#include "src/exec/postdominators.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -25,21 +24,6 @@ const Diagnostic* find(const LaunchResult& r, const std::string& kind) {
   for (const auto& d : r.diagnostics)
     if (d.kind == kind) return &d;
   return nullptr;
-}
-
-TEST(PostDominators, DiamondLoopAndEarlyReturn) {
-  // 0 -> {1, 2} -> 3 (exit): ipdom(0) = 3.
-  auto d = immediatePostDominators({{1, 2}, {3}, {3}, {}}, {false, false, false, true});
-  EXPECT_EQ(d, (std::vector<int>{3, 3, 3, -1}));
-  // Loop 0 -> 1 -> {1, 2}, 2 exits: ipdom(1) = 2.
-  d = immediatePostDominators({{1}, {1, 2}, {}}, {false, false, true});
-  EXPECT_EQ(d, (std::vector<int>{1, 2, -1}));
-  // 0 -> {1 returns, 2 -> 3 returns}: ipdom(0) is the virtual exit.
-  d = immediatePostDominators({{1, 2}, {}, {3}, {}}, {false, true, false, true});
-  EXPECT_EQ(d[0], -1);
-  // An infinite loop cannot reach the exit: reconverge at the virtual exit.
-  d = immediatePostDominators({{1, 2}, {1}, {}}, {false, false, true});
-  EXPECT_EQ(d[1], -1);
 }
 
 // Per-lane trip counts, a call inside divergent code, an early return and a switch.
