@@ -120,6 +120,33 @@ kernel void k(global uint* out) {
   }
 }
 
+// A divergent switch on 64-bit keys that differ only in their high word (case literals
+// of two words), with a fall-through, at -O0 (a real OpSwitch) and -O2; the lanes
+// reconverge after it. By hand: key = i << 32; i = 1 adds 10 then 100 (v = 111), i = 2
+// adds 100 (101), i = 3 sets -5, the others take the default 7; out = 2 v + i.
+TEST(Executor, DivergentSwitchOnLongWithFallThrough) {
+  const char* source = R"(
+kernel void k(global long* out) {
+  ulong i = get_global_id(0), key = i << 32;
+  long v = 1;
+  switch (key) {
+    case 0x100000000UL: v += 10;  // falls through
+    case 0x200000000UL: v += 100; break;
+    case 0x300000000UL: v = -5; break;
+    default: v = 7;
+  }
+  out[i] = 2 * v + (long)i;
+})";
+  const std::vector<int64_t> want{14, 223, 204, -7, 18, 19, 20, 21};
+  for (const char* flags : {"-O0", "-O2"}) {
+    auto prog = Program::load(compileOpenCL(source, flags));
+    std::vector<int64_t> out(8, 0);
+    auto res = prog->launch("k", range1(8, 8), {bufferOf(out)});
+    EXPECT_TRUE(res.diagnostics.empty()) << formatText(res.diagnostics[0]);
+    EXPECT_EQ(out, want) << flags;
+  }
+}
+
 // The sub-group partition of src/DESIGN.md: by linear local id, all full but the last.
 TEST(Executor, SubGroupBuiltinsFollowThePartition) {
   auto prog = Program::load(compileOpenCL(R"(
