@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "spirv/binary.h"
+#include "spirv/error.h"
 #include "spirv/legacy_atomics.h"
 #include "spirv/normalize.h"
 
@@ -15,7 +16,7 @@ namespace {
 
 using spv::Op;
 
-constexpr size_t kHeaderWords = 5;
+using spirv::kHeaderWords;
 constexpr uint32_t kVersion14 = 0x00010400;
 constexpr std::string_view kMarkerPrefix = "spvsim:";
 constexpr std::string_view kUniformMarker = "spvsim:uniform-work-group-size";
@@ -26,17 +27,18 @@ struct Inst {
   uint32_t count;  // words, including the first
 };
 
-// Every instruction in order; false (after visiting a prefix) for a malformed stream.
+// Every instruction in order (spirv/words.h walks them); false (after visiting a
+// prefix) for a malformed stream. `visit` may rewrite words but not resize `w`.
 template <class F>
 bool forEachInstruction(const std::vector<uint32_t>& w, F&& visit) {
-  if (w.size() < kHeaderWords) return false;
-  for (size_t at = kHeaderWords; at < w.size();) {
-    const uint32_t count = w[at] >> 16;
-    if (count == 0 || at + count > w.size()) return false;
-    visit(Inst{at, static_cast<Op>(w[at] & 0xffff), count});
-    at += count;
+  try {
+    spirv::forEachInstruction(w, [&](const spirv::WordInstruction& i) {
+      visit(Inst{i.offset, i.op, static_cast<uint32_t>(i.words.size())});
+    });
+    return true;
+  } catch (const Error&) {
+    return false;
   }
-  return true;
 }
 
 // The literal string starting at word `at` of an instruction ending before `end`, and
@@ -48,12 +50,6 @@ std::string_view literalString(const std::vector<uint32_t>& w, size_t at, size_t
   const size_t length = strnlen(chars, maxBytes);
   *next = at + length / 4 + 1;
   return {chars, length};
-}
-
-std::vector<uint32_t> encodeString(std::string_view s) {
-  std::vector<uint32_t> words(s.size() / 4 + 1, 0);
-  std::memcpy(words.data(), s.data(), s.size());
-  return words;
 }
 
 struct ScalarType {
@@ -214,7 +210,7 @@ std::vector<uint32_t> withMarkers(const std::vector<uint32_t>& words, const Bina
   if (w.size() < kHeaderWords) return w;
   std::vector<uint32_t> markers;
   for (const std::string& t : texts) {
-    const std::vector<uint32_t> s = encodeString(t);
+    const std::vector<uint32_t> s = spirv::encodeString(t);
     markers.push_back((static_cast<uint32_t>(s.size() + 1) << 16) |
                       static_cast<uint32_t>(Op::OpSourceExtension));
     markers.insert(markers.end(), s.begin(), s.end());

@@ -1,37 +1,26 @@
 #include "spirv/binary.h"
 
+#include <algorithm>
 #include <cstring>
 
-#include "spirv/cfg.h"
+#include "spirv/error.h"
+#include "spirv/instruction_info.h"
 
 namespace spvsim::spirv {
 namespace {
 
 using spv::Op;
 
-struct ParseState {
-  Binary binary;
-};
-
-spv_result_t onHeader(void* user, spv_endianness_t, uint32_t magic, uint32_t version,
-                      uint32_t generator, uint32_t bound, uint32_t schema) {
-  static_cast<ParseState*>(user)->binary.header = {magic, version, generator, bound, schema};
-  return SPV_SUCCESS;
-}
-
-spv_result_t onInstruction(void* user, const spv_parsed_instruction_t* parsed) {
+BinaryInstruction decoded(const WordInstruction& w, std::vector<Operand> operands) {
   BinaryInstruction inst;
-  inst.op = static_cast<Op>(parsed->opcode);
-  inst.type = parsed->type_id;
-  inst.result = parsed->result_id;
-  inst.words.assign(parsed->words, parsed->words + parsed->num_words);
-  inst.operands.reserve(parsed->num_operands);
-  for (uint16_t k = 0; k < parsed->num_operands; ++k) {
-    const spv_parsed_operand_t& o = parsed->operands[k];
-    inst.operands.push_back(Operand{o.offset, o.num_words, o.type});
+  inst.op = w.op;
+  for (const Operand& o : operands) {
+    if (o.kind == OperandKind::IdResultType) inst.type = w.words[o.offset];
+    if (o.kind == OperandKind::IdResult) inst.result = w.words[o.offset];
   }
-  static_cast<ParseState*>(user)->binary.code.push_back(std::move(inst));
-  return SPV_SUCCESS;
+  inst.words.assign(w.words.begin(), w.words.end());
+  inst.operands = std::move(operands);
+  return inst;
 }
 
 bool isLineInstruction(Op op) { return op == Op::OpLine || op == Op::OpNoLine || op == Op::OpNop; }
@@ -123,18 +112,6 @@ std::vector<uint32_t> encodeString(const std::string& s) {
   return words;
 }
 
-bool isIdOperand(spv_operand_type_t kind) {
-  switch (kind) {
-    case SPV_OPERAND_TYPE_ID:
-    case SPV_OPERAND_TYPE_TYPE_ID:
-    case SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID:
-    case SPV_OPERAND_TYPE_SCOPE_ID:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool Binary::hasCapability(spv::Capability c) const {
   for (const BinaryInstruction& inst : code)
     if (inst.op == Op::OpCapability && inst.word(1) == static_cast<uint32_t>(c)) return true;
@@ -166,15 +143,24 @@ std::vector<uint32_t> Binary::encode() const {
   return words;
 }
 
+Binary decodeBinary(std::span<const uint32_t> words) {
+  Binary binary;
+  InstructionWalker walker(words);
+  std::copy(words.begin(), words.begin() + kHeaderWords, binary.header.begin());
+  OperandDecoder decoder;
+  while (!walker.done()) {
+    const WordInstruction w = walker.next();
+    binary.code.push_back(decoded(w, decoder.decode(w)));
+  }
+  return binary;
+}
+
 std::optional<Binary> parseBinary(const std::vector<uint32_t>& words) {
-  if (words.size() < kHeaderWords || words[0] != spv::MagicNumber) return std::nullopt;
-  ParseState state;
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-  const spv_result_t rc =
-      spvBinaryParse(context, &state, words.data(), words.size(), onHeader, onInstruction, nullptr);
-  spvContextDestroy(context);
-  if (rc != SPV_SUCCESS) return std::nullopt;
-  return std::move(state.binary);
+  try {
+    return decodeBinary(words);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 std::optional<std::vector<FunctionSpan>> functionSpans(const Binary& binary) {

@@ -1,11 +1,9 @@
-// The one walker and editor of SPIR-V word streams in spvsim: words -> instructions as
-// SPIRV-Tools' binary parser decodes them (result type and id, every operand's kind and
-// words), which the loader's repairs and the validator's validation-only rewrites edit
-// and encode back. Words the parser rejects give no Binary, so callers leave such
-// modules unchanged and the validator reports them.
+// The editor of SPIR-V word streams in spvsim: words -> instructions as the walker
+// (spirv/words.h) and the grammar's operand decoder (spirv/operands.h) read them (result
+// type and id, every operand's kind and words), which the loader's repairs and the
+// validator's validation-only rewrites edit and encode back. Words the decoder rejects
+// give no Binary, so callers leave such modules unchanged and the validator reports them.
 #pragma once
-
-#include <spirv-tools/libspirv.h>
 
 #include <array>
 #include <cstdint>
@@ -18,16 +16,10 @@
 #include <vector>
 
 #include "spirv/module.h"
+#include "spirv/operands.h"
+#include "spirv/words.h"
 
 namespace spvsim::spirv {
-
-inline constexpr size_t kHeaderWords = 5;
-
-struct Operand {
-  uint16_t offset = 0;  // in words from the instruction's first word
-  uint16_t words = 0;
-  spv_operand_type_t kind = SPV_OPERAND_TYPE_NONE;
-};
 
 struct BinaryInstruction {
   spv::Op op = spv::Op::OpNop;
@@ -52,10 +44,6 @@ BinaryInstruction makeInstruction(spv::Op op, Id type, Id result, std::vector<ui
 
 // The words of a literal string operand (nul-terminated, zero-padded).
 std::vector<uint32_t> encodeString(const std::string& s);
-
-// Ids that an instruction uses (not the one it defines): id, type, scope and
-// semantics operands.
-bool isIdOperand(spv_operand_type_t kind);
 
 template <class F>
 void forEachIdOperand(const BinaryInstruction& inst, F&& f) {
@@ -96,8 +84,10 @@ inline bool isExtInstOf(const BinaryInstruction& inst, const std::unordered_set<
   return inst.op == spv::Op::OpExtInst && sets.count(inst.word(3));
 }
 
-// nullopt for words SPIRV-Tools cannot parse (bad header, truncated or unknown
-// instructions, undefined types of literals, ...).
+// Throws Error(DiagnosticKind::InvalidModule) naming what is malformed (bad header, truncated or
+// unknown instructions, undefined types of literals, ...), or Error(DiagnosticKind::Unsupported).
+Binary decodeBinary(std::span<const uint32_t> words);
+// nullopt where decodeBinary throws.
 std::optional<Binary> parseBinary(const std::vector<uint32_t>& words);
 
 // Where a function's blocks are in Binary::code. Instructions between blocks (OpLine,

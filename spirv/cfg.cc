@@ -2,126 +2,75 @@
 
 #include <fmt/core.h>
 
-#include <algorithm>
 #include <unordered_map>
 
 #include "spirv/error.h"
 
 namespace spvsim::spirv {
+namespace {
 
-using spv::Op;
-
-bool isBlockTerminator(Op op) {
-  switch (op) {
-    case Op::OpBranch:
-    case Op::OpBranchConditional:
-    case Op::OpSwitch:
-    case Op::OpReturn:
-    case Op::OpReturnValue:
-    case Op::OpUnreachable:
-    case Op::OpKill:
-    case Op::OpTerminateInvocation:
-    case Op::OpIgnoreIntersectionKHR:
-    case Op::OpTerminateRayKHR:
-    case Op::OpEmitMeshTasksEXT:
-      return true;
+// Words that one operand of `kind` takes in a terminator's operand list.
+size_t operandWords(OperandKind kind, uint32_t literalWords) {
+  switch (kind) {
+    case OperandKind::PairLiteralIntegerIdRef:
+      return literalWords + 1;
     default:
-      return false;
+      return 1;  // ids and single-word literals: all that terminators have
   }
 }
 
-std::vector<Id> branchTargets(Op op, std::span<const uint32_t> operands, uint32_t selectorBits) {
-  std::vector<Id> out;
-  switch (op) {
-    case Op::OpBranch:
-      if (!operands.empty()) out.push_back(operands[0]);
-      break;
-    case Op::OpBranchConditional:
-      if (operands.size() < 3) break;
-      out.push_back(operands[1]);
-      out.push_back(operands[2]);
-      break;
-    case Op::OpSwitch: {
-      // selector, default, then (literal, label) pairs.
-      if (operands.size() < 2) break;
-      out.push_back(operands[1]);
-      const size_t step = (selectorBits > 32 ? 2 : 1) + 1;
-      for (size_t k = 2; k + step <= operands.size(); k += step)
-        out.push_back(operands[k + step - 1]);
-      break;
+// Successor labels of block-by-label `index` as block indices; false when one is missing.
+bool addEdges(const std::vector<Id>& targets, const std::unordered_map<Id, int>& index,
+              std::vector<int>& out, Id* missing) {
+  for (Id t : targets) {
+    auto it = index.find(t);
+    if (it == index.end()) {
+      *missing = t;
+      return false;
     }
-    default:
-      break;
+    out.push_back(it->second);
+  }
+  return true;
+}
+
+// The width of each OpSwitch selector of `function`, by the selector's id.
+uint32_t selectorBits(const Module& m, const Function& f, Id selector) {
+  Id type = 0;
+  if (auto c = m.constants.find(selector); c != m.constants.end()) type = c->second.type;
+  for (size_t k = 0; k < f.params.size(); ++k)
+    if (f.params[k] == selector) type = f.paramTypes[k];
+  for (const Block& b : f.blocks)
+    for (const Instruction& i : b.instructions)
+      if (i.result == selector) type = i.resultType;
+  const Type* t = m.findType(type);
+  if (!t || t->kind != TypeKind::Int)
+    throw Error(DiagnosticKind::InvalidModule,
+                fmt::format("OpSwitch selector %{} is not an integer", selector));
+  return t->width;
+}
+
+}  // namespace
+
+std::vector<Id> branchTargets(spv::Op op, std::span<const uint32_t> operands,
+                              uint32_t selectorBits) {
+  std::vector<Id> out;
+  const InstructionInfo info = instructionInfo(op);
+  if (!info.row || !info.isBranch()) return out;
+  const uint32_t literalWords = selectorBits > 32 ? 2 : 1;
+  size_t at = 0;  // into `operands`
+  for (const OperandDesc& d : info.operands()) {
+    do {
+      const size_t n = operandWords(d.kind, literalWords);
+      if (at + n > operands.size())  // a required operand missing: a malformed terminator
+        return d.quantifier == Quantifier::One ? std::vector<Id>{} : out;
+      if (d.successor) out.push_back(operands[at + n - 1]);  // the label ends a pair
+      at += n;
+    } while (d.quantifier == Quantifier::Many);
   }
   return out;
 }
 
-std::vector<int> postOrder(const Graph& successors, int root) {
-  const int n = static_cast<int>(successors.size());
-  std::vector<int> order;
-  if (root < 0 || root >= n) return order;
-  std::vector<char> seen(n, 0);
-  std::vector<std::pair<int, size_t>> stack{{root, 0}};
-  seen[root] = 1;
-  while (!stack.empty()) {
-    auto& [node, next] = stack.back();
-    if (next < successors[node].size()) {
-      const int m = successors[node][next++];
-      if (m >= 0 && m < n && !seen[m]) {
-        seen[m] = 1;
-        stack.push_back({m, 0});
-      }
-    } else {
-      order.push_back(node);
-      stack.pop_back();
-    }
-  }
-  return order;
-}
-
-std::vector<int> reversePostOrder(const Graph& successors, int root) {
-  std::vector<int> order = postOrder(successors, root);
-  std::reverse(order.begin(), order.end());
-  return order;
-}
-
-std::vector<int> immediateDominators(const Graph& successors, int root) {
-  const int n = static_cast<int>(successors.size());
-  std::vector<int> idom(n, -1);
-  const std::vector<int> order = postOrder(successors, root);
-  if (order.empty()) return idom;
-  std::vector<int> post(n, -1);
-  for (size_t i = 0; i < order.size(); ++i) post[order[i]] = static_cast<int>(i);
-  Graph predecessors(n);
-  for (int b : order)
-    for (int s : successors[b])
-      if (s >= 0 && s < n) predecessors[s].push_back(b);
-  auto intersect = [&](int a, int b) {
-    while (a != b) {
-      while (post[a] < post[b]) a = idom[a];
-      while (post[b] < post[a]) b = idom[b];
-    }
-    return a;
-  };
-  idom[root] = root;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      const int b = *it;
-      if (b == root) continue;
-      int best = -1;
-      for (int p : predecessors[b])
-        if (idom[p] != -1) best = best == -1 ? p : intersect(p, best);
-      if (best != -1 && idom[b] != best) {
-        idom[b] = best;
-        changed = true;
-      }
-    }
-  }
-  return idom;
-}
-
-FunctionCfg functionCfg(const Function& function, const std::function<uint32_t(Id)>& selectorBits) {
+FunctionCfg functionCfg(const Module& module, const Function& function) {
   const size_t n = function.blocks.size();
   std::unordered_map<Id, int> index;
   for (size_t b = 0; b < n; ++b) index[function.blocks[b].label] = static_cast<int>(b);
@@ -130,18 +79,35 @@ FunctionCfg functionCfg(const Function& function, const std::function<uint32_t(I
     const auto& instructions = function.blocks[b].instructions;
     if (instructions.empty()) continue;
     const Instruction& term = instructions.back();
-    const uint32_t bits =
-        term.opcode == Op::OpSwitch && !term.operands.empty() ? selectorBits(term.operands[0]) : 0;
-    std::vector<Id> targets = branchTargets(term.opcode, term.operands, bits);
+    const uint32_t bits = term.opcode == spv::Op::OpSwitch && !term.operands.empty()
+                              ? selectorBits(module, function, term.operands[0])
+                              : 32;
+    const std::vector<Id> targets = branchTargets(term.opcode, term.operands, bits);
     cfg.exits[b] = targets.empty();
-    for (Id t : targets) {
-      auto it = index.find(t);
-      if (it == index.end())
-        throw Error(
-            DiagnosticKind::InvalidModule,
-            fmt::format("branch to %{}, which is not a block of function %{}", t, function.id));
-      cfg.successors[b].push_back(it->second);
-    }
+    Id missing = 0;
+    if (!addEdges(targets, index, cfg.successors[b], &missing))
+      throw Error(DiagnosticKind::InvalidModule,
+                  fmt::format("branch to %{}, which is not a block of "
+                              "function %{}",
+                              missing, function.id));
+  }
+  return cfg;
+}
+
+std::optional<FunctionCfg> functionCfg(const Binary& binary, const FunctionSpan& function) {
+  const size_t n = function.blocks.size();
+  std::unordered_map<Id, int> index;
+  for (size_t k = 0; k < n; ++k)
+    index[binary.code[function.blocks[k].label].result] = static_cast<int>(k);
+  FunctionCfg cfg{Graph(n), std::vector<bool>(n, false)};
+  for (size_t k = 0; k < n; ++k) {
+    const BinaryInstruction& term = binary.code[function.blocks[k].terminator];
+    // The decoder sized OpSwitch's case literals from the selector's type.
+    const uint32_t bits = term.operands.size() > 2 ? 32u * term.operands[2].words : 32u;
+    const std::vector<Id> targets = branchTargets(term.op, term.tail(), bits);
+    cfg.exits[k] = targets.empty();
+    Id missing = 0;
+    if (!addEdges(targets, index, cfg.successors[k], &missing)) return std::nullopt;
   }
   return cfg;
 }

@@ -37,6 +37,50 @@ TEST(BranchTargets, TruncatedOperandsReadNothingPastTheEnd) {
             (std::vector<Id>{10}));
 }
 
+// The same 64-bit switch as SPIR-V words (assembled like spirv-as does), with case 7
+// falling through into case 4294967296's block: the Module and the Binary CFG agree.
+const char* kSwitch64 = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+      %ulong = OpTypeInt 64 0
+     %fntype = OpTypeFunction %void %ulong
+          %k = OpFunction %void None %fntype
+          %x = OpFunctionParameter %ulong
+      %entry = OpLabel
+               OpSwitch %x %done 4294967296 %big 7 %small 12884901890 %done
+      %small = OpLabel
+               OpBranch %big
+        %big = OpLabel
+               OpBranch %done
+       %done = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(FunctionCfg, SwitchOnLongWithFallThroughOnModuleAndWords) {
+  // Blocks: 0 entry, 1 small, 2 big, 3 done. Successors: default, then each case label.
+  const Graph want{{3, 2, 1, 3}, {2}, {3}, {}};
+  const std::vector<uint32_t> words = assemble(kSwitch64);
+  Module m = loadModule(words);
+  const FunctionCfg fromModule = functionCfg(m, m.functions.at(0));
+  EXPECT_EQ(fromModule.successors, want);
+  EXPECT_EQ(fromModule.exits, (std::vector<bool>{false, false, false, true}));
+  const Binary b = decodeBinary(words);
+  const std::optional<std::vector<FunctionSpan>> spans = functionSpans(b);
+  ASSERT_TRUE(spans && spans->size() == 1);
+  const std::optional<FunctionCfg> fromWords = functionCfg(b, spans->front());
+  ASSERT_TRUE(fromWords);
+  EXPECT_EQ(fromWords->successors, want);
+  // Worked by hand: everything is dominated by the entry; small falls into big, big and
+  // the entry's other edges meet at done.
+  EXPECT_EQ(immediateDominators(want, 0), (std::vector<int>{0, 0, 0, 0}));
+  EXPECT_EQ(immediatePostDominators(want, fromModule.exits), (std::vector<int>{3, 2, 3, -1}));
+}
+
 // 0 -> 1 -> {2, 3}; 2 -> 4; 3 -> 4; 4 -> 1 (a loop), 5 unreachable -> 4.
 const Graph kLoop{{1}, {2, 3}, {4}, {4}, {1}, {4}};
 
@@ -83,7 +127,7 @@ TEST(FunctionCfg, DecodedSwitchUsesTheSelectorWidth) {
                OpFunctionEnd
 )"));
   const Function& f = m.functions.at(0);
-  FunctionCfg cfg = functionCfg(f, [](Id) { return 64u; });
+  FunctionCfg cfg = functionCfg(m, f);  // the selector's type says 64 bits
   EXPECT_EQ(cfg.successors[0], (std::vector<int>{3, 1, 2}));
   EXPECT_EQ(cfg.successors[1], (std::vector<int>{3}));
   EXPECT_EQ(cfg.exits, (std::vector<bool>{false, false, true, true}));

@@ -1,14 +1,14 @@
 #include "spirv/parser.h"
 
 #include <fmt/core.h>
-#include <spirv-tools/libspirv.h>
 
 #include <cstring>
 #include <memory>
 
-#include "spirv/cfg.h"
+#include "spirv/binary.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
+#include "spirv/instruction_info.h"
 #include "spirv/layout.h"
 #include "spirv/spec_constant_op.h"
 #include "spirv/text.h"
@@ -26,35 +26,6 @@ struct RawInstruction {
   std::vector<uint32_t> operands;  // words after result type and result id
   uint32_t wordOffset;
 };
-
-struct ParseState {
-  std::vector<RawInstruction> instructions;
-  uint32_t version = 0, generator = 0, bound = 0;
-  const uint32_t* words = nullptr;
-};
-
-spv_result_t onHeader(void* user, spv_endianness_t, uint32_t, uint32_t version, uint32_t generator,
-                      uint32_t bound, uint32_t) {
-  auto* s = static_cast<ParseState*>(user);
-  s->version = version;
-  s->generator = generator;
-  s->bound = bound;
-  return SPV_SUCCESS;
-}
-
-spv_result_t onInstruction(void* user, const spv_parsed_instruction_t* inst) {
-  auto* s = static_cast<ParseState*>(user);
-  RawInstruction raw{static_cast<Op>(inst->opcode),
-                     inst->type_id,
-                     inst->result_id,
-                     {},
-                     static_cast<uint32_t>(inst->words - s->words)};
-  // Operands follow the opcode word, minus result type and result id when present.
-  uint32_t skip = 1 + (inst->type_id ? 1 : 0) + (inst->result_id ? 1 : 0);
-  raw.operands.assign(inst->words + skip, inst->words + inst->num_words);
-  s->instructions.push_back(std::move(raw));
-  return SPV_SUCCESS;
-}
 
 std::string readString(const std::vector<uint32_t>& words, size_t& pos) {
   std::string out;
@@ -196,6 +167,9 @@ class Decoder {
         if (inst.opcode == Op::OpExtInst) moduleExtInsts_.push_back(inst);
         return;
       default:
+        if (instructionInfo(inst.opcode).isFunctionScopeOnly())
+          throw Error(DiagnosticKind::InvalidModule,
+                      fmt::format("{} outside a function", opcodeName(inst.opcode)));
         throw Error(DiagnosticKind::Unsupported,
                     fmt::format("unsupported SPIR-V instruction {} at module scope",
                                 opcodeName(inst.opcode)));
@@ -601,31 +575,33 @@ class Decoder {
   uint64_t constantBytes_ = 0;  // expanded so far (kMaxConstantBytes)
 };
 
+// The operand words after result type and result id, which the decoder interprets.
+std::vector<RawInstruction> rawInstructions(const Binary& binary) {
+  std::vector<RawInstruction> out;
+  out.reserve(binary.code.size());
+  size_t offset = kHeaderWords;
+  for (const BinaryInstruction& inst : binary.code) {
+    const size_t skip = 1 + (inst.type ? 1 : 0) + (inst.result ? 1 : 0);
+    out.push_back({inst.op, inst.type, inst.result,
+                   std::vector<uint32_t>(inst.words.begin() + std::min(skip, inst.words.size()),
+                                         inst.words.end()),
+                   static_cast<uint32_t>(offset)});
+    offset += inst.words.size();
+  }
+  return out;
+}
+
 }  // namespace
 
 Module parseModule(std::vector<uint32_t> words) {
-  ParseState state;
-  state.words = words.data();
-  spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-  spv_diagnostic diag = nullptr;
-  spv_result_t rc =
-      spvBinaryParse(ctx, &state, words.data(), words.size(), onHeader, onInstruction, &diag);
-  std::string message;
-  if (diag) {
-    message = diag->error;
-    spvDiagnosticDestroy(diag);
-  }
-  spvContextDestroy(ctx);
-  if (rc != SPV_SUCCESS)
-    throw Error(DiagnosticKind::InvalidModule,
-                message.empty() ? "cannot parse module" : escapeText(message));
-
+  const Binary binary = decodeBinary(words);  // throws naming what is malformed
+  std::vector<RawInstruction> raw = rawInstructions(binary);
   Module m;
-  m.version = state.version;
-  m.generator = state.generator;
-  m.bound = state.bound;
+  m.version = binary.version();
+  m.generator = binary.generator();
+  m.bound = binary.header[3];
   m.words = std::move(words);
-  Decoder(m, state.instructions).run();
+  Decoder(m, raw).run();
   return m;
 }
 

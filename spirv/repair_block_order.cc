@@ -6,35 +6,12 @@
 // unreachable blocks last in their original order. Control flow is unchanged.
 #include <functional>
 #include <queue>
-#include <unordered_map>
 
 #include "spirv/cfg.h"
 #include "spirv/repair.h"
 
 namespace spvsim::spirv {
 namespace {
-
-// The width of an OpSwitch selector, from the words of its first case literal.
-uint32_t selectorBits(const BinaryInstruction& term) {
-  return term.operands.size() > 2 ? 32u * term.operands[2].words : 32u;
-}
-
-// Successors by block index; nullopt when a branch leaves the function's blocks.
-std::optional<Graph> blockGraph(const Binary& b, const FunctionSpan& fn) {
-  std::unordered_map<Id, int> index;
-  for (size_t k = 0; k < fn.blocks.size(); ++k)
-    index[b.code[fn.blocks[k].label].result] = static_cast<int>(k);
-  Graph successors(fn.blocks.size());
-  for (size_t k = 0; k < fn.blocks.size(); ++k) {
-    const BinaryInstruction& term = b.code[fn.blocks[k].terminator];
-    for (Id target : branchTargets(term.op, term.tail(), selectorBits(term))) {
-      auto it = index.find(target);
-      if (it == index.end()) return std::nullopt;
-      successors[k].push_back(it->second);
-    }
-  }
-  return successors;
-}
 
 bool dominatorsFirst(const std::vector<int>& idom) {
   for (size_t k = 1; k < idom.size(); ++k)
@@ -73,9 +50,9 @@ uint32_t repairBlockOrder(Binary& b) {
   uint32_t repaired = 0;
   for (const FunctionSpan& fn : *functions) {
     if (fn.blocks.size() < 2) continue;
-    std::optional<Graph> graph = blockGraph(b, fn);
-    if (!graph) continue;
-    const std::vector<int> idom = immediateDominators(*graph, 0);
+    std::optional<FunctionCfg> cfg = functionCfg(b, fn);
+    if (!cfg) continue;
+    const std::vector<int> idom = immediateDominators(cfg->successors, 0);
     if (dominatorsFirst(idom)) continue;
     const size_t first = fn.blocks.front().begin;
     code.insert(code.end(), b.code.begin() + copied, b.code.begin() + first);

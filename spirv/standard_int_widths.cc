@@ -89,7 +89,7 @@ void mergeDuplicateTypes(const Binary& b, std::unordered_map<Id, Id>& alias) {
     bool renamed = false;
     for (const Operand& o : inst.operands) {
       if (o.offset >= key.size()) continue;
-      if (o.kind == SPV_OPERAND_TYPE_RESULT_ID) key[o.offset] = 0;
+      if (o.kind == OperandKind::IdResult) key[o.offset] = 0;
       if (!isIdOperand(o.kind)) continue;
       if (auto it = alias.find(key[o.offset]); it != alias.end()) {
         key[o.offset] = it->second;

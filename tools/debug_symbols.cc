@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "spirv/cfg.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
@@ -17,54 +18,6 @@ bool sameLine(const spirv::SourceLine& a, const spirv::SourceLine& b) {
 
 bool allDigits(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// Immediate dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance Algorithm");
-// -1 for the entry (block 0) and for blocks it does not reach.
-std::vector<int> immediateDominators(const std::vector<std::vector<int>>& successors,
-                                     const std::vector<std::vector<int>>& predecessors) {
-  const int n = static_cast<int>(successors.size());
-  std::vector<int> order, rank(n, -1), idom(n, -1);
-  std::vector<std::pair<int, size_t>> stack = {{0, 0}};  // iterative DFS: postorder
-  std::vector<bool> seen(n, false);
-  seen[0] = true;
-  while (!stack.empty()) {
-    auto& [b, next] = stack.back();
-    if (next < successors[b].size()) {
-      const int s = successors[b][next++];
-      if (!seen[s]) {
-        seen[s] = true;
-        stack.push_back({s, 0});
-      }
-      continue;
-    }
-    rank[b] = static_cast<int>(order.size());
-    order.push_back(b);
-    stack.pop_back();
-  }
-  auto intersect = [&](int a, int b) {
-    while (a != b) {
-      while (rank[a] < rank[b]) a = idom[a];
-      while (rank[b] < rank[a]) b = idom[b];
-    }
-    return a;
-  };
-  idom[0] = 0;
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-      if (*it == 0) continue;
-      int best = -1;
-      for (int p : predecessors[*it])
-        if (idom[p] >= 0) best = best < 0 ? p : intersect(p, best);
-      if (best >= 0 && idom[*it] != best) {
-        idom[*it] = best;
-        changed = true;
-      }
-    }
-  }
-  idom[0] = -1;
-  return idom;
 }
 
 uint32_t parseLineNumber(std::string_view s, std::string_view text) {
@@ -103,30 +56,19 @@ void Symbols::buildDominators() {
   places_.resize(lineByIndex_.size());
   for (uint32_t f = 0; f < module_.functions.size(); ++f) {
     const spirv::Function& fn = module_.functions[f];
-    std::map<spirv::Id, int> index;
-    for (size_t b = 0; b < fn.blocks.size(); ++b) index[fn.blocks[b].label] = int(b);
-    std::vector<std::vector<int>> successors(fn.blocks.size()), predecessors(fn.blocks.size());
     std::vector<uint32_t> sizes;
     for (size_t b = 0; b < fn.blocks.size(); ++b) {
       const auto& insts = fn.blocks[b].instructions;
       sizes.push_back(static_cast<uint32_t>(insts.size()));
       for (uint32_t k = 0; k < insts.size(); ++k)
         if (insts[k].index < places_.size()) places_[insts[k].index] = {f, int(b), k};
-      if (insts.empty()) continue;
-      const spirv::Instruction& t = insts.back();
-      std::vector<spirv::Id> targets;
-      if (t.opcode == spv::Op::OpBranch) targets = {t.operands.at(0)};
-      if (t.opcode == spv::Op::OpBranchConditional) targets = {t.operands.at(1), t.operands.at(2)};
-      if (t.opcode == spv::Op::OpSwitch)
-        for (size_t k = 1; k < t.operands.size(); k += 2) targets.push_back(t.operands[k]);
-      for (spirv::Id target : targets)
-        if (auto it = index.find(target); it != index.end()) {
-          successors[b].push_back(it->second);
-          predecessors[it->second].push_back(int(b));
-        }
     }
-    idom_.push_back(fn.blocks.empty() ? std::vector<int>{}
-                                      : immediateDominators(successors, predecessors));
+    std::vector<int> idom;
+    if (!fn.blocks.empty()) {
+      idom = spirv::immediateDominators(spirv::functionCfg(module_, fn).successors, 0);
+      idom[0] = -1;  // the entry has no dominator to walk up to
+    }
+    idom_.push_back(std::move(idom));
     blockSizes_.push_back(std::move(sizes));
   }
 }

@@ -6,7 +6,6 @@
 #include <numeric>
 
 #include "spirv/error.h"
-#include "src/exec/postdominators.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -25,21 +24,6 @@ const Diagnostic* find(const LaunchResult& r, const std::string& kind) {
   for (const auto& d : r.diagnostics)
     if (kindName(d.kind) == kind) return &d;
   return nullptr;
-}
-
-TEST(PostDominators, DiamondLoopAndEarlyReturn) {
-  // 0 -> {1, 2} -> 3 (exit): ipdom(0) = 3.
-  auto d = immediatePostDominators({{1, 2}, {3}, {3}, {}}, {false, false, false, true});
-  EXPECT_EQ(d, (std::vector<int>{3, 3, 3, -1}));
-  // Loop 0 -> 1 -> {1, 2}, 2 exits: ipdom(1) = 2.
-  d = immediatePostDominators({{1}, {1, 2}, {}}, {false, false, true});
-  EXPECT_EQ(d, (std::vector<int>{1, 2, -1}));
-  // 0 -> {1 returns, 2 -> 3 returns}: ipdom(0) is the virtual exit.
-  d = immediatePostDominators({{1, 2}, {}, {3}, {}}, {false, true, false, true});
-  EXPECT_EQ(d[0], -1);
-  // An infinite loop cannot reach the exit: reconverge at the virtual exit.
-  d = immediatePostDominators({{1, 2}, {1}, {}}, {false, false, true});
-  EXPECT_EQ(d[1], -1);
 }
 
 // Per-lane trip counts, a call inside divergent code, an early return and a switch.
@@ -133,6 +117,33 @@ kernel void k(global uint* out) {
     auto res = prog->launch("k", range1(8, 8), {bufferOf(out)});
     for (int i = 0; i < 8; ++i)
       EXPECT_EQ(out[i], i % 2 ? i + 101 : 2 * (i + 1)) << i << " " << flags;
+  }
+}
+
+// A divergent switch on 64-bit keys that differ only in their high word (case literals
+// of two words), with a fall-through, at -O0 (a real OpSwitch) and -O2; the lanes
+// reconverge after it. By hand: key = i << 32; i = 1 adds 10 then 100 (v = 111), i = 2
+// adds 100 (101), i = 3 sets -5, the others take the default 7; out = 2 v + i.
+TEST(Executor, DivergentSwitchOnLongWithFallThrough) {
+  const char* source = R"(
+kernel void k(global long* out) {
+  ulong i = get_global_id(0), key = i << 32;
+  long v = 1;
+  switch (key) {
+    case 0x100000000UL: v += 10;  // falls through
+    case 0x200000000UL: v += 100; break;
+    case 0x300000000UL: v = -5; break;
+    default: v = 7;
+  }
+  out[i] = 2 * v + (long)i;
+})";
+  const std::vector<int64_t> want{14, 223, 204, -7, 18, 19, 20, 21};
+  for (const char* flags : {"-O0", "-O2"}) {
+    auto prog = Program::load(compileOpenCL(source, flags));
+    std::vector<int64_t> out(8, 0);
+    auto res = prog->launch("k", range1(8, 8), {bufferOf(out)});
+    EXPECT_TRUE(res.diagnostics.empty()) << formatText(res.diagnostics[0]);
+    EXPECT_EQ(out, want) << flags;
   }
 }
 

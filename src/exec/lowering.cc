@@ -12,7 +12,6 @@
 #include "spirv/text.h"
 #include "src/exec/builtins.h"
 #include "src/exec/memory.h"
-#include "src/exec/postdominators.h"
 #include "src/exec/relocations.h"
 #include "src/exec/subgroup.h"
 
@@ -490,9 +489,8 @@ void Lowerer::lowerFunction(uint32_t index) {
   fn_ = module.findFunction(out.functions[index].id);
   out.functions[index].entryPc = static_cast<uint32_t>(out.code.size());
   // Reconvergence points from the post-dominator tree.
-  const spirv::FunctionCfg cfg =
-      spirv::functionCfg(*fn_, [&](Id selector) { return shapeOfValue(selector).bits; });
-  auto ipdom = immediatePostDominators(cfg.successors, cfg.exits);
+  const spirv::FunctionCfg cfg = spirv::functionCfg(module, *fn_);
+  auto ipdom = spirv::immediatePostDominators(cfg.successors, cfg.exits);
   reconvergeBlock_.clear();
   for (size_t b = 0; b < fn_->blocks.size(); ++b)
     reconvergeBlock_[fn_->blocks[b].label] = ipdom[b] < 0 ? 0 : fn_->blocks[ipdom[b]].label;

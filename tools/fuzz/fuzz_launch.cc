@@ -3,8 +3,8 @@
 // NDRange on one host thread with small buffers bound to its pointer parameters and a
 // small instruction budget, so that lowering and execution see every module the
 // validator lets through. Error(DiagnosticKind::InvalidModule / DiagnosticKind::Unsupported /
-// "invalid-argument") is an accepted refusal and kernel errors are diagnostics; a crash, a
-// sanitizer report, a hang or any other exception is a finding.
+// DiagnosticKind::InvalidArgument) is an accepted refusal and kernel errors are diagnostics; a
+// crash, a sanitizer report, a hang or any other exception is a finding.
 //
 // Input: a 4-byte launch header, then a SPIR-V binary:
 //   byte 0  kernel index (modulo the number of entry points)
