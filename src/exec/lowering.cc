@@ -369,6 +369,10 @@ uint32_t Lowerer::reg(Id id) {
     setConstantRegister(id, bytes);
     return regs_[id];
   }
+  if (module.variables.count(id))  // spirv::KernelFacts missed a use: never guess
+    throw Error("internal", fmt::format("module-scope variable {} used by kernel {} was not "
+                                        "placed",
+                                        module.nameOf(id), spirv::escapeText(entry_.name)));
   uint32_t r = allocate(typeOfValue(id).size);
   regs_[id] = r;
   return r;
