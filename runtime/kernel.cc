@@ -26,8 +26,8 @@ _cl_kernel* newKernel(_cl_program* program, std::shared_ptr<Program> executable,
   k->uniformWorkGroups = uniform;
   const spirv::Module& m = k->executable->module();
   for (const auto& p : ep.params) k->paramKinds.push_back(paramKind(m, p));
-  k->staticLocalBytes = staticLocalBytes(m, ep);
-  k->privateBytes = privateBytes(m, ep);
+  k->staticLocalBytes = staticLocalBytes(k->executable->facts(), ep);
+  k->privateBytes = privateBytes(k->executable->facts(), ep);
   k->args.resize(ep.params.size());
   return registerObject(k);
 }

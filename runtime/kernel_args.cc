@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <set>
-
 namespace spvsim::rt {
 namespace {
 
@@ -117,30 +115,6 @@ cl_kernel_arg_address_qualifier addressQualifier(const spirv::KernelParam& p) {
   }
 }
 
-// Every function the entry point reaches through OpFunctionCall.
-std::vector<const spirv::Function*> callTree(const spirv::Module& m, const spirv::EntryPoint& ep) {
-  std::vector<const spirv::Function*> out;
-  std::set<spirv::Id> seen{ep.function};
-  std::vector<spirv::Id> work{ep.function};
-  while (!work.empty()) {
-    const spirv::Function* f = m.findFunction(work.back());
-    work.pop_back();
-    if (!f) continue;
-    out.push_back(f);
-    for (const auto& b : f->blocks)
-      for (const auto& i : b.instructions)
-        if (i.opcode == spv::Op::OpFunctionCall && seen.insert(i.operands.at(0)).second)
-          work.push_back(i.operands.at(0));
-  }
-  return out;
-}
-
-uint64_t pointeeBytes(const spirv::Module& m, spirv::Id pointerType) {
-  const spirv::Type* t = m.findType(pointerType);
-  const spirv::Type* e = t ? m.findType(t->element) : nullptr;
-  return e ? e->size : 0;
-}
-
 cl_int bufferArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& out) {
   if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
   const cl_mem mem = value ? *static_cast<const cl_mem*>(value) : nullptr;
@@ -222,28 +196,12 @@ ArgInfo argInfo(const spirv::Module& m, const spirv::EntryPoint& ep, size_t inde
   return info;
 }
 
-uint64_t staticLocalBytes(const spirv::Module& m, const spirv::EntryPoint& ep) {
-  std::set<spirv::Id> used;
-  for (const spirv::Function* f : callTree(m, ep))
-    for (const auto& b : f->blocks)
-      for (const auto& i : b.instructions)
-        for (uint32_t word : i.operands) {
-          auto v = m.variables.find(word);
-          if (v != m.variables.end() && v->second.storage == spv::StorageClass::Workgroup)
-            used.insert(word);
-        }
-  uint64_t total = 0;
-  for (spirv::Id id : used) total += pointeeBytes(m, m.variables.at(id).type);
-  return total;
+uint64_t staticLocalBytes(const spirv::ModuleFacts& facts, const spirv::EntryPoint& ep) {
+  return facts.kernel(ep).workgroupBytes;
 }
 
-uint64_t privateBytes(const spirv::Module& m, const spirv::EntryPoint& ep) {
-  uint64_t total = 0;
-  for (const spirv::Function* f : callTree(m, ep))
-    for (const auto& b : f->blocks)
-      for (const auto& i : b.instructions)
-        if (i.opcode == spv::Op::OpVariable) total += pointeeBytes(m, i.resultType);
-  return total;
+uint64_t privateBytes(const spirv::ModuleFacts& facts, const spirv::EntryPoint& ep) {
+  return facts.kernel(ep).functionVariableBytes;
 }
 
 std::string vecTypeHintName(uint32_t hint) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "runtime/kernel.h"
+#include "spirv/module_facts.h"
 
 namespace spvsim::rt {
 
@@ -28,9 +29,9 @@ struct ArgInfo {
 ArgInfo argInfo(const spirv::Module& m, const spirv::EntryPoint& ep, size_t index);
 
 // Bytes of the Workgroup variables that the kernel's call tree uses.
-uint64_t staticLocalBytes(const spirv::Module& m, const spirv::EntryPoint& ep);
+uint64_t staticLocalBytes(const spirv::ModuleFacts& facts, const spirv::EntryPoint& ep);
 // Bytes of the Function variables of the call tree (an upper bound per work-item).
-uint64_t privateBytes(const spirv::Module& m, const spirv::EntryPoint& ep);
+uint64_t privateBytes(const spirv::ModuleFacts& facts, const spirv::EntryPoint& ep);
 
 // "float4" for a VecTypeHint literal (SPIR-V: component type in the low 16 bits, count in
 // the high 16).

@@ -57,9 +57,10 @@ bool validMerge(const Binary& b, const BlockSpan& block, size_t at, FunctionMerg
 }
 
 // Marks the invalid merges of one function in `drop`; returns how many.
-uint32_t markFunction(const Binary& b, const FunctionSpan& fn, std::vector<char>& drop) {
+uint32_t markFunction(const Binary& b, const FunctionSpan& fn,
+                      const std::unordered_set<Id>& debugSets, std::vector<char>& drop) {
   FunctionMerges f;
-  f.debugSets = extInstImports(b, kOpenclDebugInfo);
+  f.debugSets = debugSets;
   for (const BlockSpan& block : fn.blocks) f.labels.insert(b.code[block.label].result);
   uint32_t n = 0;
   for (const BlockSpan& block : fn.blocks)
@@ -79,8 +80,10 @@ uint32_t repairMergeInstructions(Binary& b) {
   std::optional<std::vector<FunctionSpan>> functions = functionSpans(b);
   if (!functions) return 0;
   std::vector<char> drop(b.code.size(), 0);
+  // Once per module (a walk of every instruction), not once per function.
+  const std::unordered_set<Id> debugSets = extInstImports(b, kOpenclDebugInfo);
   uint32_t n = 0;
-  for (const FunctionSpan& fn : *functions) n += markFunction(b, fn, drop);
+  for (const FunctionSpan& fn : *functions) n += markFunction(b, fn, debugSets, drop);
   if (!n) return 0;
   std::vector<BinaryInstruction> code;
   code.reserve(b.code.size() - n);

@@ -120,8 +120,8 @@ std::string Symbols::instructionText(uint32_t pc) const {
   if (pc >= kernel_.code.size()) return "(no instruction)";
   if (isFunctionExit(pc)) return fmt::format("(exit of function {})", functionName(functionAt(pc)));
   const uint32_t src = kernel_.code[pc].src;
-  return src < kernel_.instructionText.size() ? kernel_.instructionText[src]
-                                              : fmt::format("(instruction {})", src);
+  const std::string& text = kernel_.instructionText(src);
+  return !text.empty() ? text : fmt::format("(instruction {})", src);
 }
 
 std::string Symbols::describe(uint32_t pc) const {

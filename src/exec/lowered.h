@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "spirv/module.h"
+#include "spirv/module_facts.h"
 #include "src/exec/memory.h"
 
 namespace spvsim {
@@ -112,6 +113,10 @@ struct ValueSlot {
 
 constexpr uint32_t kNoFunction = 0xffffffffu;
 
+// Module-scope Workgroup (local) variables start at multiples of this many bytes of the
+// local arena, or of their type's alignment when that is larger.
+inline constexpr uint64_t kLocalVariableAlign = 16;
+
 // A source-level name for a value: its OpName, or an OpenCL.DebugInfo.100 variable.
 struct ValueName {
   std::string name;
@@ -125,6 +130,8 @@ struct ValueName {
 
 struct LoweredKernel {
   const spirv::EntryPoint* entry = nullptr;
+  // The module's facts, shared by every kernel of the module (owned by the Program).
+  const spirv::ModuleFacts* facts = nullptr;
   uint32_t width = 0;  // sub-group size (lanes per register)
   std::vector<Inst> code;
   std::vector<uint32_t> extra;
@@ -133,23 +140,24 @@ struct LoweredKernel {
   uint32_t registerBytes = 0;                 // whole register file of one sub-group
   std::vector<RegisterInit> inits;
   std::vector<BuiltinSlot> builtins;
-  // Regions fixed by the module: private (all function variables and built-ins; no
-  // recursion in OpenCL, so every variable has one static slot), local (module-scope
-  // Workgroup variables), global/constant (program-scope variables).
+  // Regions fixed by the module: private (the call tree's function variables and
+  // built-ins; no recursion in OpenCL, so every variable has one static slot), local
+  // (the module-scope Workgroup variables the call tree uses; see kLocalVariableAlign).
+  // Program-scope variables are the Program's (global and constant regions 1..N).
   std::vector<Region> privateRegions;
   uint64_t privateBytes = 0;  // per lane
   std::vector<Region> localRegions;
   uint64_t localBytes = 0;
-  uint32_t programGlobalRegions = 0;    // regions 1..N of the global space
-  uint32_t programConstantRegions = 0;  // regions 1..N of the constant space
   // Kernel parameters: ByVal struct parameters point at a private copy (region != 0).
   std::vector<uint32_t> paramByValRegion;
   // Module-scope Private variables with initializers: (region, bytes) per lane.
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> privateInits;
   bool usesPrintf = false;
 
-  std::vector<std::string> instructionText;  // by spirv index, for diagnostics
-  std::vector<std::string> instructionLine;  // by spirv index: "file:line" or
+  // By spirv::Instruction::index, for diagnostics: the disassembly, and "file:line" (""
+  // where there is none). The module's text, shared by all its kernels.
+  const std::string& instructionText(uint32_t src) const { return facts->instructionText(src); }
+  const std::string& instructionLine(uint32_t src) const { return facts->instructionLine(src); }
 
   // For the debugger: every value id with a register (sorted by id), and the names of
   // values (OpName, debug-info variables).
@@ -158,10 +166,9 @@ struct LoweredKernel {
 
   // "`%5 = OpLoad %uint %4` (k.cl:7)" for SPIR-V instruction `src`, for messages.
   std::string describeInstruction(uint32_t src) const {
-    std::string s = src < instructionText.size() ? "`" + instructionText[src] + "`"
-                                                 : "instruction " + std::to_string(src);
-    if (src < instructionLine.size() && !instructionLine[src].empty())
-      s += " (" + instructionLine[src] + ")";
+    const std::string& text = instructionText(src);
+    std::string s = !text.empty() ? "`" + text + "`" : "instruction " + std::to_string(src);
+    if (const std::string& line = instructionLine(src); !line.empty()) s += " (" + line + ")";
     return s;
   }
 

@@ -110,17 +110,17 @@ bool readsSigned(Op op) {
 
 }  // namespace
 
-Lowerer::Lowerer(const spirv::Module& m, const spirv::EntryPoint& entry, uint32_t width,
+Lowerer::Lowerer(const spirv::ModuleFacts& f, const spirv::EntryPoint& entry, uint32_t width,
                  LoweredKernel& o)
-    : module(m), out(o), width(width), entry_(entry) {
+    : facts(f), module(f.module()), out(o), width(width), entry_(entry) {
   out.entry = &entry;
+  out.facts = &f;
   out.width = width;
   out.privateRegions.push_back(Region{});
   out.localRegions.push_back(Region{});
 }
 
 void Lowerer::run() {
-  collectValueTypes();
   layoutModuleVariables();
   functionIndex(entry_.function);
   while (!pendingFunctions_.empty()) {
@@ -136,22 +136,15 @@ void Lowerer::run() {
     out.paramByValRegion[k] = allocatePrivate(
         pointee.size, pointee.align, "argument " + spirv::escapeText(entry_.params[k].name));
   }
-  out.instructionText = spirv::disassembleLines(module);
-  out.instructionLine.assign(out.instructionText.size(), "");
-  for (const auto& f : module.functions)
-    for (const auto& b : f.blocks)
-      for (const auto& i : b.instructions)
-        if (i.line && i.index < out.instructionLine.size())
-          out.instructionLine[i.index] = module.describeLine(i.line);
   recordValues();
 }
 
 void Lowerer::recordValues() {
   out.values.reserve(regs_.size());
   for (const auto& [id, r] : regs_) {
-    auto t = valueTypes_.find(id);
-    if (t == valueTypes_.end()) continue;
-    out.values.push_back({id, t->second, r, static_cast<uint32_t>(type(t->second).size)});
+    const Id t = facts.valueType(id);
+    if (!t) continue;
+    out.values.push_back({id, t, r, static_cast<uint32_t>(type(t).size)});
   }
   std::sort(out.values.begin(), out.values.end(),
             [](const ValueSlot& a, const ValueSlot& b) { return a.id < b.id; });
@@ -169,11 +162,22 @@ void Lowerer::recordValues() {
       for (const auto& i : b.instructions)
         if (i.result) add(i.result, i.opcode == Op::OpVariable);
   }
-  for (const auto& v : module.globalVariables)
-    if (auto n = module.names.find(v.id); n != module.names.end() && regs_.count(v.id))
-      out.names.push_back({n->second, v.id, kNoFunction, true});
-  for (const spirv::DebugVariable& d : spirv::debugVariables(module)) {
-    if (!regs_.count(d.id)) continue;  // never used by the kernel
+  for (Id v : facts.kernel(entry_).variables)
+    if (auto n = module.names.find(v); n != module.names.end() && regs_.count(v))
+      out.names.push_back({n->second, v, kNoFunction, true});
+  recordDebugVariables();
+}
+
+// Debug-info variables bound to values the kernel has registers for, in binary order.
+void Lowerer::recordDebugVariables() {
+  std::vector<uint32_t> bound;
+  for (const auto& [id, r] : regs_) {
+    const std::vector<uint32_t>& of = facts.debugVariablesOf(id);
+    bound.insert(bound.end(), of.begin(), of.end());
+  }
+  std::sort(bound.begin(), bound.end());
+  for (uint32_t k : bound) {
+    const spirv::DebugVariable& d = facts.debugVariables()[k];
     auto f = functionIndex_.find(d.function);
     ValueName n{d.name, d.id, f == functionIndex_.end() ? kNoFunction : f->second};
     n.address = d.binding == spirv::DebugVariable::Binding::Address;
@@ -184,74 +188,31 @@ void Lowerer::recordValues() {
   }
 }
 
-void Lowerer::collectValueTypes() {
-  for (const auto& [id, c] : module.constants) valueTypes_[id] = c.type;
-  for (const auto& v : module.globalVariables) valueTypes_[v.id] = v.type;
-  for (const auto& f : module.functions) {
-    for (size_t k = 0; k < f.params.size(); ++k) valueTypes_[f.params[k]] = f.paramTypes[k];
-    for (const auto& b : f.blocks)
-      for (const auto& i : b.instructions)
-        if (i.result && i.resultType) valueTypes_[i.result] = i.resultType;
-  }
-}
-
+// Program-scope variables live in the program (their pointers are fixed by the module);
+// local and private ones get a region of this kernel's layout. Only the call tree's
+// variables are placed, so a kernel's local memory holds only its own arrays.
 void Lowerer::layoutModuleVariables() {
-  uint32_t globals = 0, constants = 0;
-  for (const auto& v : module.globalVariables) {
-    const spirv::Type& pointee = type(type(v.type).element);
+  for (Id id : facts.kernel(entry_).variables) {
+    const spirv::Variable& v = module.variables.at(id);
     switch (v.storage) {
       case spv::StorageClass::CrossWorkgroup:
       case spv::StorageClass::UniformConstant:
         variablePointer_[v.id] = *programVariablePointer(module, v.id);
-        if (v.storage == spv::StorageClass::CrossWorkgroup)
-          ++globals;
-        else
-          ++constants;
         break;
-      case spv::StorageClass::Workgroup: {
-        uint64_t align = std::max<uint64_t>(16, pointee.align);
-        out.localBytes = (out.localBytes + align - 1) / align * align;
-        Region r;
-        r.arenaOffset = out.localBytes;
-        r.size = pointee.size;
-        r.name = "local variable " + module.nameOf(v.id);
-        out.localBytes += pointee.size;
-        out.localRegions.push_back(r);
-        variablePointer_[v.id] = makePointer(Space::Local, out.localRegions.size() - 1, 0);
+      case spv::StorageClass::Workgroup:
+        placeLocalVariable(v);
         break;
-      }
       case spv::StorageClass::Input:
       case spv::StorageClass::Private:
-      case spv::StorageClass::Function: {
-        uint32_t region = allocatePrivate(pointee.size, pointee.align, module.nameOf(v.id));
-        variablePointer_[v.id] = makePointer(Space::Private, region, 0);
-        if (v.storage == spv::StorageClass::Input) {
-          out.privateRegions[region].writable = false;
-          if (!v.builtin)
-            throw Error(DiagnosticKind::Unsupported,
-                        fmt::format("unsupported: Input variable {} is not a "
-                                    "built-in",
-                                    module.nameOf(v.id)));
-          BuiltinSlot slot;
-          slot.region = region;
-          if (!describeBuiltin(*v.builtin, pointee, slot))
-            throw Error(DiagnosticKind::Unsupported,
-                        fmt::format("unsupported built-in variable {} (BuiltIn {})",
-                                    module.nameOf(v.id), static_cast<uint32_t>(*v.builtin)));
-          out.builtins.push_back(slot);
-        } else if (v.initializer) {
-          pendingPrivateInits_.push_back({region, v.initializer});
-        }
+      case spv::StorageClass::Function:
+        placePrivateVariable(v);
         break;
-      }
       default:
         throw Error(DiagnosticKind::Unsupported,
                     fmt::format("unsupported: module-scope variable {} in storage class {}",
                                 module.nameOf(v.id), static_cast<uint32_t>(v.storage)));
     }
   }
-  out.programGlobalRegions = globals;
-  out.programConstantRegions = constants;
   // Initializers may hold any module-scope variable's address: once all are placed.
   for (const auto& [region, init] : pendingPrivateInits_) {
     std::optional<spirv::Constant> c = module.constantValue(init);
@@ -259,6 +220,42 @@ void Lowerer::layoutModuleVariables() {
       throw Error(DiagnosticKind::InvalidModule,
                   fmt::format("initializer %{} is not a constant", init));
     out.privateInits.push_back({region, resolvedBytes(module, *c, placedVariable())});
+  }
+}
+
+// Local arrays start 16-byte aligned (or at their type's alignment when larger).
+void Lowerer::placeLocalVariable(const spirv::Variable& v) {
+  const spirv::Type& pointee = type(type(v.type).element);
+  uint64_t align = std::max<uint64_t>(kLocalVariableAlign, pointee.align);
+  out.localBytes = (out.localBytes + align - 1) / align * align;
+  Region r;
+  r.arenaOffset = out.localBytes;
+  r.size = pointee.size;
+  r.name = "local variable " + module.nameOf(v.id);
+  out.localBytes += pointee.size;
+  out.localRegions.push_back(r);
+  variablePointer_[v.id] = makePointer(Space::Local, out.localRegions.size() - 1, 0);
+}
+
+void Lowerer::placePrivateVariable(const spirv::Variable& v) {
+  const spirv::Type& pointee = type(type(v.type).element);
+  uint32_t region = allocatePrivate(pointee.size, pointee.align, module.nameOf(v.id));
+  variablePointer_[v.id] = makePointer(Space::Private, region, 0);
+  if (v.storage == spv::StorageClass::Input) {
+    out.privateRegions[region].writable = false;
+    if (!v.builtin)
+      throw Error("unsupported", fmt::format("unsupported: Input variable {} is not a "
+                                             "built-in",
+                                             module.nameOf(v.id)));
+    BuiltinSlot slot;
+    slot.region = region;
+    if (!describeBuiltin(*v.builtin, pointee, slot))
+      throw Error("unsupported",
+                  fmt::format("unsupported built-in variable {} (BuiltIn {})", module.nameOf(v.id),
+                              static_cast<uint32_t>(*v.builtin)));
+    out.builtins.push_back(slot);
+  } else if (v.initializer) {
+    pendingPrivateInits_.push_back({region, v.initializer});
   }
 }
 
@@ -297,10 +294,9 @@ uint32_t Lowerer::allocate(uint64_t bytesPerLane) {
 uint32_t Lowerer::scratch(uint32_t bytesPerLane) { return allocate(bytesPerLane); }
 
 spirv::Id Lowerer::typeIdOfValue(Id id) const {
-  auto it = valueTypes_.find(id);
-  if (it == valueTypes_.end())
-    throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} has no type", id));
-  return it->second;
+  const Id t = facts.valueType(id);
+  if (!t) throw Error("invalid-module", fmt::format("%{} has no type", id));
+  return t;
 }
 
 const spirv::Type& Lowerer::typeOfValue(Id id) const { return type(typeIdOfValue(id)); }
@@ -375,6 +371,10 @@ uint32_t Lowerer::reg(Id id) {
     setConstantRegister(id, bytes);
     return regs_[id];
   }
+  if (module.variables.count(id))  // spirv::KernelFacts missed a use: never guess
+    throw Error("internal", fmt::format("module-scope variable {} used by kernel {} was not "
+                                        "placed",
+                                        module.nameOf(id), spirv::escapeText(entry_.name)));
   uint32_t r = allocate(typeOfValue(id).size);
   regs_[id] = r;
   return r;
@@ -527,7 +527,7 @@ void Lowerer::emitOddWidthFixups(const spirv::Instruction& inst, bool before) {
   if (before) {
     if (!readsSigned(inst.opcode)) return;
     for (Id op : inst.operands) {
-      if (!valueTypes_.count(op)) continue;
+      if (!facts.valueType(op)) continue;
       Shape s = shapeOfValue(op);
       if (!isOddWidth(s) || signedOverride_.count(op)) continue;
       uint32_t tmp = scratch(s.bytes);
@@ -582,7 +582,7 @@ void Lowerer::lowerInstruction(const spirv::Instruction& inst) {
 
 std::string Lowerer::describeWithType(const spirv::Instruction& inst) const {
   Id t = inst.resultType;
-  if (!t && !inst.operands.empty() && valueTypes_.count(inst.operands[0]))
+  if (!t && !inst.operands.empty() && facts.valueType(inst.operands[0]))
     t = typeIdOfValue(inst.operands[0]);
   std::string name = inst.opcode == Op::OpExtInst
                          ? "OpenCL.std " + spirv::openclStdName(inst.extOpcode())

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "spirv/module.h"
+#include "spirv/module_facts.h"
 #include "src/exec/lowered.h"
 
 namespace spvsim {
@@ -69,10 +70,13 @@ const OpTable& opTable();  // built once, immutable
 
 class Lowerer {
  public:
-  Lowerer(const spirv::Module& module, const spirv::EntryPoint& entry, uint32_t width,
+  // Lowers `entry` (an entry point of facts.module()); its work is proportional to the
+  // kernel's own call tree: module-wide facts come from `facts`.
+  Lowerer(const spirv::ModuleFacts& facts, const spirv::EntryPoint& entry, uint32_t width,
           LoweredKernel& out);
   void run();
 
+  const spirv::ModuleFacts& facts;
   const spirv::Module& module;
   LoweredKernel& out;
   const uint32_t width;
@@ -135,18 +139,20 @@ class Lowerer {
   void lowerInstruction(const spirv::Instruction& inst);
   void placeConstant(spirv::Id id, uint32_t reg);
   void placeVariable(const spirv::Variable& v, uint32_t reg);
-  void collectValueTypes();
   void patchPcs(uint32_t exitPc);
   void emitOddWidthFixups(const spirv::Instruction& inst, bool before);
+  // Places the module-scope variables the kernel's call tree uses (spirv::KernelFacts).
   void layoutModuleVariables();
+  void placeLocalVariable(const spirv::Variable& v);
+  void placePrivateVariable(const spirv::Variable& v);
   // Where a module-scope variable is (for relocations): after layoutModuleVariables.
   std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
   void recordValues();  // LoweredKernel::values and names, for the debugger
+  void recordDebugVariables();
   uint32_t allocate(uint64_t bytesPerLane);
 
   const spirv::EntryPoint& entry_;
   std::unordered_map<spirv::Id, uint32_t> regs_;
-  std::unordered_map<spirv::Id, spirv::Id> valueTypes_;
   std::unordered_map<spirv::Id, uint32_t> functionIndex_;
   std::unordered_map<spirv::Id, uint32_t> blockPc_;
   std::unordered_map<spirv::Id, uint32_t> reconvergeBlock_;  // block -> ipdom (0: exit)

@@ -51,7 +51,8 @@ void Program::checkVariableMemory(uint64_t maxMemory) const {
   checkMemory(total, maxMemory, "the program-scope variables of the module");
 }
 
-Program::Program(spirv::Module module, uint64_t maxMemory) : module_(std::move(module)) {
+Program::Program(spirv::Module module, uint64_t maxMemory)
+    : module_(std::move(module)), facts_(std::make_unique<spirv::ModuleFacts>(module_)) {
   checkVariableMemory(maxMemory);
   for (const auto& v : module_.globalVariables) {
     if (!isProgramVariable(v)) continue;
@@ -69,7 +70,7 @@ Program::Program(spirv::Module module, uint64_t maxMemory) : module_(std::move(m
 Program::~Program() = default;
 
 const spirv::EntryPoint& Program::entryPoint(const std::string& kernel) const {
-  if (const auto* ep = module_.findEntryPoint(kernel)) return *ep;
+  if (const auto* ep = facts_->findEntryPoint(kernel)) return *ep;
   std::string names;
   for (const auto& ep : module_.entryPoints) names += (names.empty() ? "" : ", ") + ep.name;
   throw Error(DiagnosticKind::InvalidArgument,
@@ -91,7 +92,7 @@ const LoweredKernel& Program::lowered(const std::string& kernel, uint32_t width)
   auto& slot = lowered_[{kernel, width}];
   if (!slot) {
     auto k = std::make_unique<LoweredKernel>();
-    Lowerer(module_, entryPoint(kernel), width, *k).run();
+    Lowerer(*facts_, entryPoint(kernel), width, *k).run();
     slot = std::move(k);
   }
   return *slot;

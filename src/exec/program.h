@@ -12,6 +12,7 @@
 
 #include "spirv/loader.h"
 #include "spirv/module.h"
+#include "spirv/module_facts.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/memory_limit.h"
 
@@ -94,6 +95,8 @@ class Program {
   ~Program();
 
   const spirv::Module& module() const { return module_; }
+  // Computed once at load: call trees, each kernel's variables, value types, ...
+  const spirv::ModuleFacts& facts() const { return *facts_; }
   const spirv::EntryPoint& entryPoint(const std::string& kernel) const;  // throws
 
   // Throws Error(DiagnosticKind::InvalidArgument) for a wrong argument count/kind/size or a bad
@@ -122,6 +125,7 @@ class Program {
   void checkVariableMemory(uint64_t maxMemory) const;
   std::vector<uint8_t> initialValue(const spirv::Variable& v) const;
   spirv::Module module_;
+  std::unique_ptr<const spirv::ModuleFacts> facts_;  // of module_, which never moves
   std::vector<ProgramVariable> globals_, constants_;
   std::mutex mutex_;
   std::map<std::pair<std::string, uint32_t>, std::unique_ptr<LoweredKernel>> lowered_;

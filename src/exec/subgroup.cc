@@ -23,8 +23,8 @@ void SubGroup::report(const Inst& in, DiagnosticKind kind, std::string message,
   d.subGroup = id;
   d.lanes = lanes.lanes();
   const LoweredKernel& k = *launch.kernel;
-  if (in.src < k.instructionText.size()) d.instruction = k.instructionText[in.src];
-  if (in.src < k.instructionLine.size()) d.line = k.instructionLine[in.src];
+  d.instruction = k.instructionText(in.src);
+  d.line = k.instructionLine(in.src);
   d.order = (wg->linearId << 24) | (uint64_t(id) << 8) | (lanes.any() ? lanes.first() : 0);
   wg->seen[key] = wg->diagnostics->size();
   wg->diagnostics->push_back(std::move(d));

@@ -283,6 +283,27 @@ TEST_F(KernelTest, ClonesCopyArguments) {
   EXPECT_EQ(clReleaseKernel(clone), CL_SUCCESS);
 }
 
+// A kernel's local memory is its own call tree's __local arrays: small's float[16] (64
+// bytes), not big's float[100000] in the same program.
+TEST_F(KernelTest, LocalMemSizeCountsOnlyTheKernelsArrays) {
+  cl_program two = built(R"(
+kernel void small(global float* out) {
+  local float t[16];
+  t[get_local_id(0)] = 1.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[15 - get_local_id(0)];
+}
+kernel void big(global float* out) {
+  local float b[100000];
+  b[get_local_id(0)] = 1.0f;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = b[99999 - get_local_id(0)];
+}
+)");
+  EXPECT_EQ(workGroupInfo<cl_ulong>(kernel(two, "small"), CL_KERNEL_LOCAL_MEM_SIZE), 64u);
+  EXPECT_EQ(workGroupInfo<cl_ulong>(kernel(two, "big"), CL_KERNEL_LOCAL_MEM_SIZE), 400000u);
+}
+
 TEST_F(KernelTest, KernelsKeepTheirProgramAlive) {
   const char* text = kKernels;
   cl_int err = CL_INVALID_VALUE;
