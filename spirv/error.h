@@ -42,6 +42,8 @@ enum class DiagnosticKind : uint8_t {
   StackOverflow,
   InstructionBudget,
   Deadlock,
+  // A broken invariant of spvsim itself (a bug to report), never the user's input.
+  Internal,
 };
 
 // "out-of-bounds", "invalid-module", ...

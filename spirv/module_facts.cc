@@ -54,7 +54,7 @@ void ModuleFacts::collectFunctionUses() {
   std::optional<Binary> binary = parseBinary(module_.words);
   std::optional<std::vector<FunctionSpan>> spans;
   if (binary) spans = functionSpans(*binary);
-  if (!spans) throw Error("invalid-module", "the module's functions cannot be parsed");
+  if (!spans) throw Error(DiagnosticKind::InvalidModule, "the module's functions cannot be parsed");
   for (const FunctionSpan& span : *spans) {
     FunctionUses& uses = functionUses_[binary->code[span.function].result];
     for (size_t at = span.function + 1; at < span.functionEnd; ++at) {
@@ -120,7 +120,8 @@ const EntryPoint* ModuleFacts::findEntryPoint(std::string_view name) const {
 const KernelFacts& ModuleFacts::kernel(const EntryPoint& entry) const {
   const auto& eps = module_.entryPoints;
   if (eps.empty() || &entry < eps.data() || &entry >= eps.data() + eps.size())
-    throw Error("internal", fmt::format("kernel {} is not of this module", entry.name));
+    throw Error(DiagnosticKind::Internal,
+                fmt::format("kernel {} is not of this module", entry.name));
   return kernels_[&entry - eps.data()];
 }
 

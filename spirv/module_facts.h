@@ -34,7 +34,7 @@ struct KernelFacts {
 
 class ModuleFacts {
  public:
-  // `module` must outlive the facts. Throws Error("invalid-module") for words the
+  // `module` must outlive the facts. Throws Error(DiagnosticKind::InvalidModule) for words the
   // binary parser rejects (a loaded module never has them).
   explicit ModuleFacts(const Module& module);
   ModuleFacts(const ModuleFacts&) = delete;

@@ -60,7 +60,7 @@ TEST(LocalLayout, LaunchFitsInMemoryTheOtherKernelsArrayWouldExceed) {
     program->launch("big", range1(16, 16), {bufferOf(out)}, options);
     ADD_FAILURE() << "big launched within 256 KiB";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), "out-of-memory") << e.what();
+    EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory) << e.what();
   }
 }
 

@@ -244,13 +244,14 @@ void Lowerer::placePrivateVariable(const spirv::Variable& v) {
   if (v.storage == spv::StorageClass::Input) {
     out.privateRegions[region].writable = false;
     if (!v.builtin)
-      throw Error("unsupported", fmt::format("unsupported: Input variable {} is not a "
-                                             "built-in",
-                                             module.nameOf(v.id)));
+      throw Error(DiagnosticKind::Unsupported,
+                  fmt::format("unsupported: Input variable {} is not a "
+                              "built-in",
+                              module.nameOf(v.id)));
     BuiltinSlot slot;
     slot.region = region;
     if (!describeBuiltin(*v.builtin, pointee, slot))
-      throw Error("unsupported",
+      throw Error(DiagnosticKind::Unsupported,
                   fmt::format("unsupported built-in variable {} (BuiltIn {})", module.nameOf(v.id),
                               static_cast<uint32_t>(*v.builtin)));
     out.builtins.push_back(slot);
@@ -295,7 +296,7 @@ uint32_t Lowerer::scratch(uint32_t bytesPerLane) { return allocate(bytesPerLane)
 
 spirv::Id Lowerer::typeIdOfValue(Id id) const {
   const Id t = facts.valueType(id);
-  if (!t) throw Error("invalid-module", fmt::format("%{} has no type", id));
+  if (!t) throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} has no type", id));
   return t;
 }
 
@@ -372,9 +373,10 @@ uint32_t Lowerer::reg(Id id) {
     return regs_[id];
   }
   if (module.variables.count(id))  // spirv::KernelFacts missed a use: never guess
-    throw Error("internal", fmt::format("module-scope variable {} used by kernel {} was not "
-                                        "placed",
-                                        module.nameOf(id), spirv::escapeText(entry_.name)));
+    throw Error(DiagnosticKind::Internal,
+                fmt::format("module-scope variable {} used by kernel {} was not "
+                            "placed",
+                            module.nameOf(id), spirv::escapeText(entry_.name)));
   uint32_t r = allocate(typeOfValue(id).size);
   regs_[id] = r;
   return r;
