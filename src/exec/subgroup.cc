@@ -30,6 +30,10 @@ void SubGroup::report(const Inst& in, const char* kind, std::string message, con
   wg->diagnostics->push_back(std::move(d));
 }
 
+void SubGroup::notify(const MemoryAccess& a) {
+  wg->observers.each([&](ExecutionObserver& o) { o.access(*this, a); });
+}
+
 void SubGroup::fatal(const Inst& in, const char* kind, std::string message) {
   report(in, kind, std::move(message), mask);
   wg->aborted = true;
