@@ -10,6 +10,8 @@ namespace {
 class RaceCheckerFactory final : public ObserverFactory {
  public:
   bool serial() const override { return true; }
+  // Constant memory is read-only and private memory the lane's own: nothing to race on.
+  uint32_t spaces() const override { return spaceBit(Space::Global) | spaceBit(Space::Local); }
   uint64_t stateBytes(const LaunchContext& launch) const override {
     return RaceChecker::stateBytes(launch);
   }
@@ -22,6 +24,8 @@ class RaceCheckerFactory final : public ObserverFactory {
 class UninitializedCheckerFactory final : public ObserverFactory {
  public:
   bool mirrorsArenas() const override { return true; }
+  // Global and constant memory are the host's, initialised: no shadow.
+  uint32_t spaces() const override { return spaceBit(Space::Local) | spaceBit(Space::Private); }
   std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
     return std::make_unique<UninitializedChecker>();
   }

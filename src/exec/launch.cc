@@ -239,6 +239,7 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
     }
   }
   for (const auto& f : launch.observers()) {
+    spaces_ |= f->spaces();
     observers_.push_back(f->create(launch.context()));
     observerList_.push_back(observers_.back().get());
   }
@@ -269,7 +270,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   std::memset(local_.data(), 0, local_.size());
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
-  wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size())};
+  wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   count_ = ceilDiv(items, width);
   for (size_t i = 0; i < count_; ++i) {

@@ -117,6 +117,7 @@ class WorkGroupSlot {
   size_t count_ = 0;
   std::vector<std::unique_ptr<ExecutionObserver>> observers_;
   std::vector<ExecutionObserver*> observerList_;  // what WorkGroupContext::observers names
+  uint32_t spaces_ = 0;                           // the union of the factories' spaces()
   WorkGroupContext wg_;
 };
 

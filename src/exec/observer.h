@@ -12,13 +12,15 @@
 // and sub-group barriers in src/exec/ops/barrier.cc, work-group barriers where the
 // scheduler releases them, work-group begin/end in WorkGroupSlot. With no observer
 // attached, an access costs one test of WorkGroupContext::observers and no virtual call,
-// and the single-region fast paths stay on; with one attached, every lane's access goes
-// through resolve() and is reported.
+// and the single-region fast paths stay on; with one attached, every lane's access to a
+// space it asked for (ObserverFactory::spaces) goes through resolve() and is reported.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+
+#include "src/exec/memory.h"
 
 namespace spvsim {
 
@@ -37,6 +39,11 @@ enum class AccessKind : uint8_t {
 };
 
 inline bool isAtomic(AccessKind k) { return k >= AccessKind::AtomicLoad; }
+
+// Address spaces as a bit set.
+constexpr uint32_t spaceBit(Space s) { return 1u << uint32_t(s); }
+inline constexpr uint32_t kAllSpaces = spaceBit(Space::Global) | spaceBit(Space::Constant) |
+                                       spaceBit(Space::Local) | spaceBit(Space::Private);
 
 // Scope bit set on an atomic's scope for an atomic that may be an OpenCL 1.x atomic_*
 // built-in which llvm-spirv translated with Workgroup scope
@@ -86,6 +93,10 @@ class ExecutionObserver {
 class ObserverFactory {
  public:
   virtual ~ObserverFactory() = default;
+  // The address spaces whose every plain lane access its observer must see. Accesses to
+  // other spaces may take the executor's fast paths unreported, or be reported anyway
+  // (atomics and copies always are, and other observers may ask for them).
+  virtual uint32_t spaces() const { return kAllSpaces; }
   // Work-groups one at a time, in order, on one host thread (verdicts that must not
   // depend on timing).
   virtual bool serial() const { return false; }

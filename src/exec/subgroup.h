@@ -42,6 +42,7 @@ struct LaunchContext {
 struct Observers {
   ExecutionObserver* const* list = nullptr;
   uint32_t count = 0;
+  uint32_t spaces = 0;  // the union of their factories' spaces()
 
   bool any() const { return count != 0; }
   template <class F>
@@ -154,7 +155,7 @@ class SubGroup {
     uint8_t* host = locate(p, lane, bytes, write, error);
     if (host) {
       if (write) ++wg->writes;
-      if (wg->observers.any()) [[unlikely]]
+      if (wg->observers.spaces & spaceBit(pointerSpace(p))) [[unlikely]]
         notify(MemoryAccess{write ? AccessKind::Write : AccessKind::Read, lane, p, host, bytes});
     }
     return host;
@@ -212,10 +213,10 @@ class SubGroup {
   // Constant or Local region: returns the region's host base (the lanes' offsets are
   // offsetBits() of their pointers), or nullptr when any lane needs the checked per-lane
   // path.
-  // Observers see every lane's access through resolve(): off while any is attached.
+  // Observers see every lane's access to their spaces through resolve(): off for those.
   uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
                              uint32_t align) const {
-    if (!allActive || wg->observers.any()) return nullptr;
+    if (!allActive) return nullptr;
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
     uint64_t lo = ptrs[0], hi = ptrs[0], low = 0;
@@ -228,6 +229,7 @@ class SubGroup {
     const MemoryMap& mem = *wg->launch->memory;
     Space s = pointerSpace(lo);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return nullptr;
+    if (wg->observers.spaces & spaceBit(s)) return nullptr;
     const auto& table = mem.regions(s);
     const uint64_t region = pointerRegion(lo);
     if (region == 0 || region >= table.size()) return nullptr;
