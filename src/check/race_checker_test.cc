@@ -1,4 +1,4 @@
-// The race checker (src/exec/race_checker.h): litmus tests whose verdicts come from the
+// The race checker (src/check/race_checker.h): litmus tests whose verdicts come from the
 // OpenCL 2.0+ memory model (a data race is two conflicting accesses, not both atomic with
 // inclusive scopes, unordered by happens-before; synchronisation only counts when its
 // scope includes both work-items), and Oclgrind's categories of race checks.
