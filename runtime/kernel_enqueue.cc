@@ -27,6 +27,7 @@
 #include "runtime/program_api.h"
 #include "runtime/queue.h"
 #include "spirv/error.h"
+#include "src/check/observers.h"
 
 namespace spvsim::rt {
 namespace {
@@ -120,8 +121,8 @@ cl_int runLaunch(const Launch& l) {
   options.subGroupSize = knobs().subGroupSize;
   options.threads = knobs().threads;
   options.instructionBudget = knobs().instructionBudget;
-  options.checkRaces = knobs().checkRaces;
-  options.checkUninitialized = knobs().checkUninitialized;
+  options.observers = check::observersFor(
+      {.races = knobs().checkRaces, .uninitialized = knobs().checkUninitialized});
   options.maxMemory = knobs().maxMemory;
   LaunchResult result;
   try {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spirv/error.h"
+#include "src/check/observers.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/program.h"
@@ -62,8 +63,7 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
-  lo.checkRaces = true;
-  lo.checkUninitialized = true;
+  lo.observers = check::observersFor({.races = true, .uninitialized = true});
   run.result = p.program->launch(p.kernel, p.range, bindings(run.args), lo);
   return run;
 }

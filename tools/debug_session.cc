@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/exec/observer.h"
 #include "src/exec/workgroup.h"
 #include "tools/output.h"
 #include "tools/params.h"
@@ -43,7 +44,9 @@ DebugSession::DebugSession(PreparedLaunch launch, const RunOptions& options, std
     : launch_(std::move(launch)), out_(out) {
   std::vector<ArgBinding> args = bindings(launch_.args);
   LaunchOptions lo = launchOptions(options, launch_);
-  lo.checkRaces = false;  // its happens-before model runs work-groups one after another
+  // Serial observers (the race checker's happens-before model) need work-groups one
+  // after another; the debugger interleaves them by hand.
+  std::erase_if(lo.observers, [](const auto& f) { return f->serial(); });
   state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range, args, lo);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());
   finishedGroups_.assign(state_->groupCount(), false);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "spirv/error.h"
+#include "src/check/observers.h"
 #include "src/compiler/build_options.h"
 #include "src/exec/diagnostics.h"
 #include "tools/arg_spec.h"
@@ -166,8 +167,8 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.schedule = LaunchOptions::Schedule::Random;
     options.scheduleSeed = *o.scheduleSeed;
   }
-  options.checkUninitialized = o.checkUninitialized;
-  options.checkRaces = o.checkRaces;
+  options.observers =
+      check::observersFor({.races = o.checkRaces, .uninitialized = o.checkUninitialized});
   return options;
 }
 

@@ -145,7 +145,7 @@ const std::vector<std::string>& supportedExtensions() {
       "cl_intel_spirv_subgroups",
       // Atomics: every OpAtomic* on 32- and 64-bit integers, global and local (and generic)
       // pointers, exact at any host thread count; scopes and orders are honoured by the
-      // race checker (src/exec/race_checker.h). The OpenCL 1.x built-ins are device-wide
+      // race checker (src/check/race_checker.h). The OpenCL 1.x built-ins are device-wide
       // (src/compiler/ir_legacy_atomics.cc).
       "cl_khr_global_int32_base_atomics",
       "cl_khr_global_int32_extended_atomics",

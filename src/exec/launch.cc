@@ -10,7 +10,6 @@
 #include "src/exec/builtins.h"
 #include "src/exec/lowering.h"
 #include "src/exec/ndrange_check.h"
-#include "src/exec/ops/shadow_memory.h"
 
 namespace spvsim {
 namespace {
@@ -144,18 +143,20 @@ LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRa
   ctx_.quantum = std::max<uint64_t>(1, options.quantum);
   ctx_.schedule = options.schedule;
   ctx_.scheduleSeed = options.scheduleSeed;
-  ctx_.checkUninitialized = options.checkUninitialized;
+  observers_ = options.observers;
+  for (const auto& f : observers_) {
+    serial_ = serial_ || f->serial();
+    ctx_.mirroredArenas = ctx_.mirroredArenas || f->mirrorsArenas();
+  }
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
   fixedBytes_ = argumentBytes_;
-  if (options.checkRaces) {
-    fixedBytes_ = addBytes(fixedBytes_, RaceChecker::stateBytes(ctx_));
-    checkMemory(fixedBytes_, maxMemory_,
-                "the race checker's state for this launch" + besideArguments());
-    races_ = std::make_unique<RaceChecker>(ctx_);
-    ctx_.races = races_.get();
-  }
+  for (const auto& f : observers_)
+    if (const uint64_t bytes = f->stateBytes(ctx_)) {
+      fixedBytes_ = addBytes(fixedBytes_, bytes);
+      checkMemory(fixedBytes_, maxMemory_, f->stateName() + " for this launch" + besideArguments());
+    }
   slotBytes_ = computeSlotBytes();
   reserved_ = fixedBytes_;
 }
@@ -173,7 +174,7 @@ void LaunchState::checkRegionCounts() const {
 // What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).
 uint64_t LaunchState::computeSlotBytes() const {
   const LoweredKernel& k = kernel();
-  const uint64_t copies = ctx_.checkUninitialized ? 2 : 1;
+  const uint64_t copies = ctx_.mirroredArenas ? 2 : 1;
   const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
   uint64_t bytes = addBytes(mulBytes(k.registerBytes, maxSubGroups_), 64);
   bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
@@ -187,9 +188,7 @@ std::string LaunchState::describeSlot() const {
       "registers {} per sub-group{}){}",
       range_.local[0] * range_.local[1] * range_.local[2], formatBytes(mem_.privateArenaBytes),
       formatBytes(mem_.localArenaBytes), formatBytes(kernel().registerBytes),
-      ctx_.checkUninitialized ? "; private and local memory twice for the uninitialised-read "
-                                "checker"
-                              : "",
+      ctx_.mirroredArenas ? "; private and local memory twice for a checker's per-byte state" : "",
       besideArguments());
 }
 
@@ -222,7 +221,7 @@ std::array<uint64_t, 3> LaunchState::groupId(uint64_t g) const {
 WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reservation_(launch) {
   const LoweredKernel& k = launch.kernel();
   const MemoryMap& mem = launch.memory();
-  const uint64_t copies = launch.context().checkUninitialized ? 2 : 1;
+  const uint64_t copies = launch.context().mirroredArenas ? 2 : 1;
   const size_t maxSubGroups = launch.maxSubGroups();
   regStorage_.assign(size_t(k.registerBytes) * maxSubGroups + 64, 0);
   privStride_ = mem.privateArenaBytes * copies;
@@ -242,6 +241,16 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
         std::memcpy(regs + entry.paramRegs[p] + l * v.size(), v.data(), v.size());
     }
   }
+  for (const auto& f : launch.observers()) {
+    spaces_ |= f->spaces();
+    observers_.push_back(f->create(launch.context()));
+    observerList_.push_back(observers_.back().get());
+  }
+  for (ExecutionObserver* o : observerList_) o->launchBegin(launch.context());
+}
+
+WorkGroupSlot::~WorkGroupSlot() {
+  for (ExecutionObserver* o : observerList_) o->launchEnd();
 }
 
 uint8_t* WorkGroupSlot::regsFor(size_t i) {
@@ -264,6 +273,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   std::memset(local_.data(), 0, local_.size());
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
+  wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   count_ = ceilDiv(items, width);
   for (size_t i = 0; i < count_; ++i) {
@@ -279,11 +289,11 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     sg.yieldRequested = false;
     startSubGroup(sg);
   }
-  if (RaceChecker* races = ctx.races) races->beginWorkGroup(wg_);
+  wg_.observers.each([&](ExecutionObserver& o) { o.workGroupBegin(wg_, sgs_.data(), count_); });
 }
 
 void WorkGroupSlot::finish() {
-  if (RaceChecker* races = launch_.context().races) races->endWorkGroup();
+  wg_.observers.each([&](ExecutionObserver& o) { o.workGroupEnd(wg_); });
 }
 
 void WorkGroupSlot::startSubGroup(SubGroup& sg) {
@@ -303,7 +313,6 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   // memory it never wrote sees the same zeros whatever ran before on this host thread.
   std::memset(sg.priv, 0, size_t(sg.width) * sg.privateBytes);
   writeBuiltins(sg, k);
-  if (sg.wg->launch->checkUninitialized) markStartState(sg, k);
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     uint8_t* lane = sg.priv + l * sg.privateBytes;
     for (const auto& [region, bytes] : k.privateInits)

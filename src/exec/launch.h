@@ -24,8 +24,7 @@ class LaunchState {
  public:
   // Validates the range and arguments (throws Error(DiagnosticKind::InvalidArgument)), lowers the
   // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
-  // Error(DiagnosticKind::OutOfMemory) when the race checker's state alone exceeds
-  // options.maxMemory.
+  // Error(DiagnosticKind::OutOfMemory) when the observers' state alone exceeds options.maxMemory.
   LaunchState(Program& program, const std::string& kernel, const NDRange& range,
               const std::vector<ArgBinding>& args, const LaunchOptions& options);
   LaunchState(const LaunchState&) = delete;
@@ -39,8 +38,11 @@ class LaunchState {
   uint32_t subGroupSize() const { return ctx_.kernel->width; }
   uint64_t groupCount() const { return groups_; }
   size_t maxSubGroups() const { return maxSubGroups_; }
-  // The race checker, when LaunchOptions::checkRaces asked for one.
-  RaceChecker* races() const { return races_.get(); }
+  // Whether an observer asked for work-groups one at a time on one host thread.
+  bool serial() const { return serial_; }
+  const std::vector<std::shared_ptr<const ObserverFactory>>& observers() const {
+    return observers_;
+  }
   // Work-group id of linear work-group `linear` (x fastest).
   std::array<uint64_t, 3> groupId(uint64_t linear) const;
 
@@ -65,29 +67,31 @@ class LaunchState {
   LaunchContext ctx_;
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
-  std::unique_ptr<RaceChecker> races_;
+  std::vector<std::shared_ptr<const ObserverFactory>> observers_;
+  bool serial_ = false;
   uint64_t maxMemory_ = 0;
   uint64_t argumentBytes_ = 0;  // LaunchOptions::argumentMemory
-  uint64_t fixedBytes_ = 0;     // argumentBytes_ and the race checker's state
+  uint64_t fixedBytes_ = 0;     // argumentBytes_ and the observers' state
   uint64_t slotBytes_ = 0;
   mutable std::atomic<uint64_t> reserved_{0};  // fixedBytes_ + live slots
 };
 
 // A host thread's registers, private and local arenas and sub-groups, reused for each
-// work-group it runs. With the uninitialised-read checker on, each lane's private arena
-// and the local arena are twice their data size: the second half is the shadow
-// (src/exec/ops/shadow_memory.h).
+// work-group it runs, and its observers (one per factory). With mirrored arenas
+// (ObserverFactory::mirrorsArenas), each lane's private arena and the local arena are
+// twice their data size: the second half is the observers'.
 class WorkGroupSlot {
  public:
   // Throws Error(DiagnosticKind::OutOfMemory) when the slot does not fit the launch's memory limit.
   explicit WorkGroupSlot(const LaunchState& launch);
+  ~WorkGroupSlot();
   WorkGroupSlot(const WorkGroupSlot&) = delete;
   WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;
 
   // Sets up work-group `linear`: cleared local memory, every sub-group at the kernel's
   // entry. Diagnostics and printf output go to the given sinks.
   void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf);
-  // After the work-group ran (or was abandoned): checkers report what they held back.
+  // After the work-group ran (or was abandoned): observers report what they held back.
   void finish();
 
   WorkGroupContext& workGroup() { return wg_; }
@@ -111,6 +115,9 @@ class WorkGroupSlot {
   uint64_t privStride_ = 0;  // bytes per lane of privStorage_
   std::vector<SubGroup> sgs_;
   size_t count_ = 0;
+  std::vector<std::unique_ptr<ExecutionObserver>> observers_;
+  std::vector<ExecutionObserver*> observerList_;  // what WorkGroupContext::observers names
+  uint32_t spaces_ = 0;                           // the union of the factories' spaces()
   WorkGroupContext wg_;
 };
 

@@ -158,17 +158,6 @@ kernel void k(global int* out) {
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], 2 * i) << i;
 }
 
-TEST(LaunchLimits, RaceCheckerStateCountsAgainstTheLimit) {
-  auto prog = Program::load(compileOpenCL(kStore));
-  std::vector<int> a(1 << 20, 0);  // 4 MiB: the checker keeps a Cell per byte
-  LaunchOptions o;
-  o.checkRaces = true;
-  o.maxMemory = 16ull << 20;
-  auto [kind, message] = errorOf([&] { prog->launch("k", range1(1, 1), {bufferOf(a)}, o); });
-  EXPECT_EQ(kind, "out-of-memory");
-  EXPECT_NE(message.find("the race checker's state"), std::string::npos) << message;
-}
-
 // Lowers this process's address-space limit to its current size plus `headroom` while
 // it lives, so that a huge allocation fails at once whatever the overcommit policy.
 class AddressSpaceLimit {

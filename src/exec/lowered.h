@@ -49,7 +49,7 @@ struct Inst {
 constexpr uint32_t kNoPc = 0xffffffffu;
 
 // Inst::aux2 of atomics, fences and barriers holds the memory semantics (16 bits); a
-// semantics operand that is not a constant is kept as this (the race checker then assumes
+// semantics operand that is not a constant is kept as this (a checker then assumes
 // the strongest).
 constexpr uint32_t kDynamicSemantics = 0xffff;
 

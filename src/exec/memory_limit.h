@@ -1,6 +1,6 @@
 // How much host memory a launch or a program may take (LaunchOptions::maxMemory, the
 // maxMemory of Program::load). Every large allocation the simulator makes for a kernel
-// (private and local arenas, registers, race-checker state, program-scope variables) is
+// (private and local arenas, registers, observers' state, program-scope variables) is
 // checked against the limit before it is made, so an oversized request is a clear
 // `out-of-memory` error instead of std::bad_alloc or the OS killing the process.
 #pragma once

@@ -169,12 +169,12 @@ void runWorker(const LaunchState& state, LaunchProgress& progress, std::vector<G
   progress.laneSteps += myLaneSteps;
 }
 
-// Host threads for a launch: as asked (0: all cores), one with the race checker, no more
+// Host threads for a launch: as asked (0: all cores), one for a serial observer, no more
 // than there are work-groups or than fit in LaunchOptions::maxMemory (at least one: its
 // WorkGroupSlot then reports what does not fit).
 unsigned threadCount(const LaunchState& state, const LaunchOptions& options) {
   uint64_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-  if (state.races()) threads = 1;  // the checker's verdicts must not depend on timing
+  if (state.serial()) threads = 1;  // e.g. verdicts that must not depend on timing
   threads = std::min({threads, state.groupCount(), state.slotsThatFit()});
   return static_cast<unsigned>(std::max<uint64_t>(threads, 1));
 }

@@ -19,6 +19,7 @@
 namespace spvsim {
 
 struct LoweredKernel;
+class ObserverFactory;
 
 // The largest work-group (product of the local sizes) a launch accepts.
 inline constexpr uint64_t kMaxWorkGroupSize = 1024;
@@ -44,13 +45,12 @@ struct LaunchOptions {
   enum class Schedule { RoundRobin, Random };
   Schedule schedule = Schedule::RoundRobin;
   uint64_t scheduleSeed = 0;
-  // Checker: reads of private or local memory never written in this work-group.
-  bool checkUninitialized = false;
-  // Checker: data races and insufficient-scope synchronisation (src/exec/race_checker.h).
-  // Work-groups then run one at a time on one host thread.
-  bool checkRaces = false;
+  // Observers of the launch's execution events (src/exec/observer.h), e.g. the checkers
+  // of src/check/. Work-groups run one at a time on one host thread when any asks for a
+  // serial launch.
+  std::vector<std::shared_ptr<const ObserverFactory>> observers;
   // Host memory the launch may allocate, in bytes: registers, private and local memory
-  // of the work-groups running at once, race-checker state. Fewer host threads run
+  // of the work-groups running at once, observers' state. Fewer host threads run
   // when all of them would not fit; a launch that cannot run within the limit throws
   // Error(DiagnosticKind::OutOfMemory) before allocating.
   uint64_t maxMemory = defaultMaxMemory();

@@ -30,6 +30,10 @@ void SubGroup::report(const Inst& in, DiagnosticKind kind, std::string message,
   wg->diagnostics->push_back(std::move(d));
 }
 
+void SubGroup::notify(const MemoryAccess& a) {
+  wg->observers.each([&](ExecutionObserver& o) { o.access(*this, a); });
+}
+
 void SubGroup::fatal(const Inst& in, DiagnosticKind kind, std::string message) {
   report(in, kind, std::move(message), mask);
   wg->aborted = true;

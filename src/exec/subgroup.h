@@ -13,8 +13,8 @@
 #include "src/exec/lane_mask.h"
 #include "src/exec/lowered.h"
 #include "src/exec/memory.h"
+#include "src/exec/observer.h"
 #include "src/exec/program.h"
-#include "src/exec/race_checker.h"
 
 namespace spvsim {
 
@@ -33,9 +33,22 @@ struct LaunchContext {
   uint64_t quantum = 0;
   LaunchOptions::Schedule schedule = LaunchOptions::Schedule::RoundRobin;
   uint64_t scheduleSeed = 0;
-  bool checkUninitialized = false;
-  // The race checker, when on (work-groups then run one at a time on one host thread).
-  RaceChecker* races = nullptr;
+  // Whether each private and local arena is followed by its mirror
+  // (ObserverFactory::mirrorsArenas).
+  bool mirroredArenas = false;
+};
+
+// The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.
+struct Observers {
+  ExecutionObserver* const* list = nullptr;
+  uint32_t count = 0;
+  uint32_t spaces = 0;  // the union of their factories' spaces()
+
+  bool any() const { return count != 0; }
+  template <class F>
+  void each(F&& f) const {
+    for (uint32_t i = 0; i < count; ++i) f(*list[i]);
+  }
 };
 
 // What the sub-groups of one work-group share.
@@ -48,6 +61,7 @@ struct WorkGroupContext {
   std::vector<Diagnostic>* diagnostics = nullptr;
   std::string* printf = nullptr;
   bool aborted = false;  // a fatal diagnostic: stop this work-group
+  Observers observers;
   // Memory writes (lane accesses) by this work-group: the scheduler tells a spin-wait
   // that nothing in the work-group can end from one that still makes progress.
   uint64_t writes = 0;
@@ -99,8 +113,6 @@ class SubGroup {
   // Set by handlers (atomics) after which the scheduler should switch sub-groups, so
   // sub-groups that wait on each other through memory make progress quickly.
   bool yieldRequested = false;
-  // Set by atomics around their resolve(): they report to the race checker themselves.
-  bool atomicAccess = false;
 
   // Identity and memory.
   uint32_t id = 0;  // sub-group id within the work-group
@@ -136,8 +148,22 @@ class SubGroup {
   }
 
   // Host address of `bytes` bytes at kernel pointer `p` as seen by `lane`, or nullptr
-  // with `error` set. Never returns memory outside the simulated regions.
+  // with `error` set. Never returns memory outside the simulated regions. The plain
+  // access it is for is reported (a write counted for the scheduler and, with observers,
+  // reported to them before the caller stores its bytes).
   uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) {
+    uint8_t* host = locate(p, lane, bytes, write, error);
+    if (host) {
+      if (write) ++wg->writes;
+      if (wg->observers.spaces & spaceBit(pointerSpace(p))) [[unlikely]]
+        notify(MemoryAccess{write ? AccessKind::Write : AccessKind::Read, lane, p, host, bytes});
+    }
+    return host;
+  }
+
+  // resolve() without reporting anything: for handlers that report their accesses
+  // themselves (atomics, copies) and for observers.
+  uint8_t* locate(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) const {
     const MemoryMap& mem = *wg->launch->memory;
     Space s = pointerSpace(p);
     const uint64_t region = pointerRegion(p), offset = offsetBits(p);
@@ -177,38 +203,20 @@ class SubGroup {
       return nullptr;
     }
     error = AccessError::Ok;
-    uint8_t* host = (arena ? arena + r.arenaOffset : r.base) + offset;
-    if (write) noteWrite(s, host, bytes);
-    if (RaceChecker* races = wg->launch->races; races && !atomicAccess) [[unlikely]]
-      races->access(*this, lane, p, host, bytes, write);
-    return host;
+    return (arena ? arena + r.arenaOffset : r.base) + offset;
   }
 
-  // Every write counts for spin detection; with the uninitialised-read checker on, a
-  // local or private write also marks its bytes written in the shadow half of the
-  // arena (src/exec/ops/shadow_memory.h), whoever the writer is (stores, atomics, block
-  // writes, built-ins' pointer outputs).
-  void noteWrite(Space s, uint8_t* host, uint64_t bytes) const {
-    ++wg->writes;
-    markInitialized(s, host, bytes);
-  }
-  // The shadow half of noteWrite, for writers that count progress themselves (atomics
-  // count only changes, see src/exec/ops/atomic.cc).
-  void markInitialized(Space s, uint8_t* host, uint64_t bytes) const {
-    if (!wg->launch->checkUninitialized) return;
-    const MemoryMap& mem = *wg->launch->memory;
-    if (s == Space::Local) std::memset(host + mem.localArenaBytes, 1, bytes);
-    if (s == Space::Private) std::memset(host + mem.privateArenaBytes, 1, bytes);
-  }
+  // Reports one lane's access to every observer (only call when there are some).
+  void notify(const MemoryAccess& a);
 
   // Fast path for an access by all `width` lanes that stays inside one Global,
   // Constant or Local region: returns the region's host base (the lanes' offsets are
   // offsetBits() of their pointers), or nullptr when any lane needs the checked per-lane
   // path.
-  // The race checker sees every lane's access through resolve().
+  // Observers see every lane's access to their spaces through resolve(): off for those.
   uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
                              uint32_t align) const {
-    if (!allActive || wg->launch->races) return nullptr;
+    if (!allActive) return nullptr;
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
     uint64_t lo = ptrs[0], hi = ptrs[0], low = 0;
@@ -221,6 +229,7 @@ class SubGroup {
     const MemoryMap& mem = *wg->launch->memory;
     Space s = pointerSpace(lo);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return nullptr;
+    if (wg->observers.spaces & spaceBit(s)) return nullptr;
     const auto& table = mem.regions(s);
     const uint64_t region = pointerRegion(lo);
     if (region == 0 || region >= table.size()) return nullptr;
@@ -230,12 +239,7 @@ class SubGroup {
     if (first > r.size || last > r.size || bytes > r.size - last || (write && !r.writable))
       return nullptr;
     uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
-    if (write) {
-      wg->writes += width;
-      if (wg->launch->checkUninitialized && s == Space::Local)
-        for (uint32_t l = 0; l < width; ++l)
-          std::memset(base + offsetBits(ptrs[l]) + mem.localArenaBytes, 1, bytes);
-    }
+    if (write) wg->writes += width;
     return base;
   }
 

@@ -330,8 +330,9 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
   if (at.combine) {
     wg.launch->kernel->combiners[at.combine - 1](sgs.data(), count, at);
     if (wg.aborted) return false;
-  } else if (RaceChecker* races = wg.launch->races) {
-    races->workGroupBarrier(sgs.data(), count, at.aux, at.aux2);
+  } else {
+    wg.observers.each(
+        [&](ExecutionObserver& o) { o.workGroupBarrier(sgs.data(), count, at.aux, at.aux2); });
   }
   for (size_t i = 0; i < count; ++i) sgs[i].state = SubGroupState::Running;
   return true;

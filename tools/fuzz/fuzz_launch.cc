@@ -22,6 +22,7 @@
 
 #include "spirv/error.h"
 #include "spirv/module.h"
+#include "src/check/observers.h"
 #include "src/exec/program.h"
 #include "tools/fuzz/fuzz_input.h"
 #include "tools/params.h"
@@ -115,8 +116,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.threads = 1;
   options.instructionBudget = kInstructionBudget;
   options.quantum = 64;
-  options.checkUninitialized = flags & 1;
-  options.checkRaces = flags & 2;
+  options.observers =
+      check::observersFor({.races = (flags & 2) != 0, .uninitialized = (flags & 1) != 0});
   if (flags & 4) {
     options.schedule = LaunchOptions::Schedule::Random;
     options.scheduleSeed = seed;

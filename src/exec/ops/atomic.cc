@@ -12,7 +12,7 @@
 //
 // Scope and memory semantics are decoded and kept in the Inst (aux: Scope, with
 // kPossiblyLegacyAtomic for what may be an OpenCL 1.x atomic_* that llvm-spirv gave
-// Workgroup scope; aux2: semantics; see below) for the race checker. Executing every
+// Workgroup scope; aux2: semantics; see below) for observers (src/exec/observer.h). Executing every
 // atomic seq_cst with device-wide visibility is stronger than any Scope/semantics
 // combination asks for (a stronger order and a wider scope only remove outcomes), so
 // it implements them all.
@@ -23,7 +23,6 @@
 
 #include "spirv/disassembly.h"
 #include "src/exec/lowering.h"
-#include "src/exec/race_checker.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim {
@@ -37,16 +36,18 @@ using spv::Op;
 
 // Inst layout: r = result, a = pointer, b = value, c = comparator.
 
-// Tells the race checker what a lane's atomic did. Stores and read-modify-writes are
-// Write ops; a compare-exchange that failed only read, under its Unequal semantics.
-using Kind = RaceChecker::AtomicKind;
+// What kind of access a lane's atomic was, for observers. Stores and read-modify-writes
+// write; a compare-exchange that failed only read, under its Unequal semantics.
+enum class Kind { Load, Store, Rmw };
 
-void noteRace(RaceChecker& races, SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p,
-              const uint8_t* host, uint32_t bytes, Kind kind, bool wrote) {
+MemoryAccess atomicAccess(const Inst& in, uint32_t lane, uint64_t p, uint8_t* host, uint32_t bytes,
+                          Kind kind, bool wrote) {
   const uint32_t equal = in.aux2 & 0xffff, unequal = in.aux2 >> 16;
-  if (kind == Kind::Rmw && !wrote)
-    return races.atomic(sg, lane, p, host, bytes, Kind::FailedRmw, in.aux, unequal);
-  races.atomic(sg, lane, p, host, bytes, kind, in.aux, equal);
+  MemoryAccess a{AccessKind::AtomicLoad, lane, p, host, bytes, in.aux, equal};
+  if (kind == Kind::Store) a.kind = AccessKind::AtomicStore;
+  if (kind == Kind::Rmw) a.kind = wrote ? AccessKind::AtomicRmw : AccessKind::AtomicFailedRmw;
+  if (kind == Kind::Rmw && !wrote) a.semantics = unequal;
+  return a;
 }
 
 bool writable(const SubGroup& sg, uint64_t p) {
@@ -57,19 +58,16 @@ bool writable(const SubGroup& sg, uint64_t p) {
 // shared): address is nullptr for lanes whose access fails (out of bounds, read-only,
 // misaligned; reported once per kind), shared is true for global memory, which other
 // host threads may touch at the same time. f returns whether the lane wrote (a failed
-// compare-exchange does not), for the race checker.
+// compare-exchange does not), for observers.
 template <class T, Kind K, class F>
 void eachLane(SubGroup& sg, const Inst& in, F f) {
   constexpr bool Write = K != Kind::Load;
   const uint64_t* ptr = sg.reg<uint64_t>(in.a);
   LaneMask failed, misaligned;
   AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
-  RaceChecker* races = sg.wg->launch->races;
   sg.forActive([&](uint32_t l) {
-    // write=false: resolve would count every lane as a write; only changes are counted.
-    sg.atomicAccess = true;
-    uint8_t* p = sg.resolve(ptr[l], l, sizeof(T), false, err);
-    sg.atomicAccess = false;
+    // write=false: writability is checked below, so that a failed lane's error names it.
+    uint8_t* p = sg.locate(ptr[l], l, sizeof(T), false, err);
     if (p && Write && !writable(sg, ptr[l])) {
       p = nullptr;
       err = AccessError::ReadOnly;
@@ -82,9 +80,8 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
       p = nullptr;
     }
     const bool wrote = f(l, p, p && pointerSpace(ptr[l]) == Space::Global);
-    if (p && wrote) sg.markInitialized(pointerSpace(ptr[l]), p, sizeof(T));
-    if (races && p) [[unlikely]]
-      noteRace(*races, sg, in, l, ptr[l], p, sizeof(T), K, wrote);
+    if (p && sg.wg->observers.any()) [[unlikely]]
+      sg.notify(atomicAccess(in, l, ptr[l], p, sizeof(T), K, wrote));
   });
   if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, sizeof(T), Write);
   if (misaligned.any())
@@ -460,7 +457,7 @@ void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
   ExecFn fn = pick(inst.opcode, lw.shape(type));
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   const Id scope = inst.operands.at(f.scope);
-  // The race checker needs the scope at lowering time; OpenCL compilers emit constants.
+  // Observers need the scope at lowering time; OpenCL compilers emit constants.
   if (!lw.isConstant(scope))
     lw.unsupported(inst, spirv::opcodeName(inst.opcode) + " with a Scope that is not a constant");
   const uint32_t pointer = lw.reg(inst.operands.at(f.pointer));

@@ -38,13 +38,13 @@ void workGroupBarrier(SubGroup& sg, const Inst& in) {
 
 void subGroupBarrier(SubGroup& sg, const Inst& in) {
   if (!ops::checkCollective(sg, in, "sub-group barrier")) return;
-  if (RaceChecker* races = sg.wg->launch->races) races->subGroupBarrier(sg, in.aux, in.aux2);
+  sg.wg->observers.each([&](ExecutionObserver& o) { o.subGroupBarrier(sg, in.aux, in.aux2); });
 }
 
 void memoryFence(SubGroup& sg, const Inst& in) {
   // Host threads run whole work-groups; device-scope fences must order their memory.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (RaceChecker* races = sg.wg->launch->races) races->fence(sg, in.aux, in.aux2);
+  sg.wg->observers.each([&](ExecutionObserver& o) { o.fence(sg, in.aux, in.aux2); });
 }
 
 // Inst::aux = memory scope (Device when not a constant), aux2 = memory semantics.

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-// lowering.h first: it brings spirv.hpp11, which group_util.h's spirv.hpp would shadow.
+// lowering.h first: it brings spirv.hpp11, which group_util.h's spirv.hpp would otherwise hide.
 #include "src/exec/lowering.h"
 #include "src/exec/ops/group_util.h"
 

@@ -6,7 +6,6 @@
 #include <cstring>
 
 #include "src/exec/ops/elementwise.h"
-#include "src/exec/ops/shadow_memory.h"
 
 namespace spvsim {
 namespace {
@@ -16,16 +15,9 @@ using spirv::TypeKind;
 using spv::Op;
 
 // Failed lanes are reported once per instruction; their loaded value is 0.
-//
-// Each handler tests the uninitialised-read checker once per sub-group instruction and
-// runs an instantiation without shadow code when it is off. (Lowered kernels are cached
-// per (kernel, sub-group size) and shared by launches with and without the checker, so
-// picking variants at lowering would double the cache key; a launch-constant branch per
-// instruction is the cheaper price.) The unchecked fast paths are unchanged.
 template <uint32_t N>
-struct Load : CheckedDispatch<Load<N>> {
-  template <bool Checked>
-  static void exec(SubGroup& sg, const Inst& in) {
+struct Load {
+  static void run(SubGroup& sg, const Inst& in) {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
@@ -33,10 +25,9 @@ struct Load : CheckedDispatch<Load<N>> {
       const uintptr_t origin = hostOrigin(base);
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(r + size_t(l) * bytes, hostAddress(origin, ptr[l]), bytes);
-      if constexpr (Checked) checkUniform(sg, in, ptr, base, bytes);
       return;
     }
-    LaneMask failed, misaligned, uninitialized;
+    LaneMask failed, misaligned;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
       const uint8_t* src = sg.resolve(ptr[l], l, bytes, false, err);
@@ -48,24 +39,10 @@ struct Load : CheckedDispatch<Load<N>> {
       }
       if (ptr[l] & (in.aux - 1)) misaligned.set(l);  // the offset bias is aligned
       std::memcpy(r + size_t(l) * bytes, src, bytes);
-      if constexpr (Checked)
-        if (uninitializedBytes(sg, ptr[l], src, bytes)) uninitialized.set(l);
     });
     if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, bytes, false);
     if (misaligned.any())
       sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, bytes, false);
-    if constexpr (Checked)
-      if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
-  }
-
-  // The fast path's lanes all read one local (or global/constant: no shadow) region.
-  static void checkUniform(SubGroup& sg, const Inst& in, const uint64_t* ptr, const uint8_t* base,
-                           uint32_t bytes) {
-    if (pointerSpace(ptr[0]) != Space::Local) return;
-    LaneMask uninitialized;
-    for (uint32_t l = 0; l < sg.width; ++l)
-      if (uninitializedBytes(sg, ptr[l], base + offsetBits(ptr[l]), bytes)) uninitialized.set(l);
-    if (uninitialized.any()) reportUninitialized(sg, in, uninitialized, ptr, bytes);
   }
 };
 
@@ -347,10 +324,10 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
 }
 
 // OpCopyMemory / OpCopyMemorySized: in.a target, in.b source, bytes in.n or from in.c.
-// With the checker on, the copy carries the source's shadow to the target rather than
-// checking it: copying a struct with padding or unwritten members is not a read.
-template <bool Sized, bool Checked>
-void copyMemoryExec(SubGroup& sg, const Inst& in) {
+// Each lane's copy is one Copy access for observers (not a read and a write: copying a
+// struct with padding or unwritten members reads nothing the kernel uses).
+template <bool Sized>
+void copyMemory(SubGroup& sg, const Inst& in) {
   const uint64_t* dst = sg.reg<uint64_t>(in.a);
   const uint64_t* src = sg.reg<uint64_t>(in.b);
   LaneMask failed;
@@ -364,8 +341,8 @@ void copyMemoryExec(SubGroup& sg, const Inst& in) {
       std::memcpy(&bytes, sg.regs + in.c + size_t(l) * in.aux2, in.aux2);
     }
     if (bytes == 0) return;
-    const uint8_t* s = sg.resolve(src[l], l, bytes, false, err);
-    uint8_t* d = s ? sg.resolve(dst[l], l, bytes, true, err) : nullptr;
+    const uint8_t* s = sg.locate(src[l], l, bytes, false, err);
+    uint8_t* d = s ? sg.locate(dst[l], l, bytes, true, err) : nullptr;
     if (!s || !d) {
       failed.set(l);
       firstErr = err;
@@ -373,17 +350,13 @@ void copyMemoryExec(SubGroup& sg, const Inst& in) {
       failedBytes = bytes;
       return;
     }
-    if constexpr (Checked) copyShadow(sg, dst[l], d, src[l], s, bytes);
+    ++sg.wg->writes;
+    if (sg.wg->observers.any()) [[unlikely]]
+      sg.notify(MemoryAccess{AccessKind::Copy, l, dst[l], d, bytes, 0, 0, src[l], s});
     std::memmove(d, s, bytes);
   });
   if (failed.any())
     sg.reportAccess(in, firstErr, failed, failedWrite ? dst : src, failedBytes, failedWrite);
-}
-
-template <bool Sized>
-void copyMemory(SubGroup& sg, const Inst& in) {
-  checkingUninitialized(sg) ? copyMemoryExec<Sized, true>(sg, in)
-                            : copyMemoryExec<Sized, false>(sg, in);
 }
 
 void lowerCopyMemory(Lowerer& lw, const spirv::Instruction& inst) {

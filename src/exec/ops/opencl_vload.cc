@@ -15,7 +15,7 @@
 
 #include "src/exec/ops/convert_math.h"
 #include "src/exec/ops/elementwise.h"
-#include "src/exec/ops/shadow_memory.h"
+#include "src/exec/subgroup.h"
 
 namespace spvsim {
 namespace {
@@ -58,30 +58,21 @@ class AccessLog {
       failed_[int(AccessError::Misaligned)].set(l);
     return host;
   }
-  // Uninitialised-read checker (only while checking): a load checks the bytes it read
-  // (a store's bytes are marked written by resolve()).
-  void checkRead(const SubGroup& sg, uint32_t l, const uint8_t* host, uint64_t bytes) {
-    if (host && uninitializedBytes(sg, addresses_[l], host, bytes)) uninitialized_.set(l);
-  }
-
   void report(SubGroup& sg, const Inst& in, uint64_t bytes, bool write) const {
     for (int k = 0; k < kKinds; ++k)
       if (failed_[k].any())
         sg.reportAccess(in, AccessError(k), failed_[k], addresses_, bytes, write);
-    if (uninitialized_.any()) reportUninitialized(sg, in, uninitialized_, addresses_, bytes);
   }
 
  private:
   static constexpr int kKinds = int(AccessError::InvalidSpace) + 1;
   LaneMask failed_[kKinds];
-  LaneMask uninitialized_;
   uint64_t addresses_[kMaxSubGroupSize] = {};
 };
 
 // vloadn: a byte copy of `aux` elements.
-struct LoadElements : CheckedDispatch<LoadElements> {
-  template <bool Checked>
-  static void exec(SubGroup& sg, const Inst& in) {
+struct LoadElements {
+  static void run(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * ad.memBytes;
     AccessLog log;
@@ -92,7 +83,6 @@ struct LoadElements : CheckedDispatch<LoadElements> {
         std::memcpy(dst, src, bytes);
       else
         std::memset(dst, 0, uint64_t(in.n) * ad.memBytes);
-      if constexpr (Checked) log.checkRead(sg, l, src, bytes);
     });
     log.report(sg, in, bytes, false);
   }
@@ -115,9 +105,8 @@ struct StoreElements {
 
 // vload_half(n), vloada_halfn: halves in memory, F (float or double) in the register.
 template <class F>
-struct LoadHalves : CheckedDispatch<LoadHalves<F>> {
-  template <bool Checked>
-  static void exec(SubGroup& sg, const Inst& in) {
+struct LoadHalves {
+  static void run(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * 2;
     AccessLog log;
@@ -129,7 +118,6 @@ struct LoadHalves : CheckedDispatch<LoadHalves<F>> {
         if (src) std::memcpy(&h, src + 2 * c, 2);
         dst[c] = F(h);
       }
-      if constexpr (Checked) log.checkRead(sg, l, src, bytes);
     });
     log.report(sg, in, bytes, false);
   }

@@ -1,4 +1,4 @@
-// The uninitialised-read checker (LaunchOptions::checkUninitialized): reads of private
+// The uninitialised-read checker (check::observersFor({.uninitialized = true})): reads of private
 // or local memory that no write of this work-group initialised are `uninitialized-read`
 // errors; copies carry initialisation without checking it; off, it reports nothing.
 #include <gtest/gtest.h>
@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "src/check/observers.h"
 #include "src/exec/ops/opencl_test_util.h"
 
 namespace spvsim {
@@ -135,7 +136,7 @@ class Uninitialized : public ::testing::Test {
     range.localGiven = true;
     LaunchOptions options;
     options.subGroupSize = 8;
-    options.checkUninitialized = check;
+    options.observers = check::observersFor({.uninitialized = check});
     return program_->launch(kernel, range, {bind(buffers)...}, options);
   }
 
@@ -264,7 +265,7 @@ TEST_F(Uninitialized, ShadowIsPerWorkGroup) {
   range.localGiven = true;
   LaunchOptions options;
   options.subGroupSize = 8;
-  options.checkUninitialized = true;
+  options.observers = check::observersFor({.uninitialized = true});
   options.threads = 1;
   LaunchResult r = program_->launch("first_group_writes", range, {bind(out)}, options);
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);

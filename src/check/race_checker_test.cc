@@ -1,4 +1,4 @@
-// The race checker (src/exec/race_checker.h): litmus tests whose verdicts come from the
+// The race checker (src/check/race_checker.h): litmus tests whose verdicts come from the
 // OpenCL 2.0+ memory model (a data race is two conflicting accesses, not both atomic with
 // inclusive scopes, unordered by happens-before; synchronisation only counts when its
 // scope includes both work-items), and Oclgrind's categories of race checks.
@@ -7,6 +7,7 @@
 #include <cstring>
 #include <set>
 
+#include "src/check/observers.h"
 #include "src/exec/ops/opencl_test_util.h"
 
 namespace spvsim {
@@ -37,7 +38,7 @@ LaunchOptions checking(unsigned threads = 1, uint32_t sgSize = 16) {
   LaunchOptions o;
   o.subGroupSize = sgSize;
   o.threads = threads;
-  o.checkRaces = true;
+  o.observers = check::observersFor({.races = true});
   return o;
 }
 
@@ -394,7 +395,7 @@ TEST_F(BarrierFixture, VerdictsDoNotDependOnTheThreadCountAndOffReportsNothing) 
   for (size_t i = 0; i < one.diagnostics.size(); ++i)
     EXPECT_EQ(formatText(one.diagnostics[i]), formatText(many.diagnostics[i]));
   LaunchOptions off = checking();
-  off.checkRaces = false;
+  off.observers.clear();
   EXPECT_EQ(kinds(exchange("exchange_no_barrier", out, off)), kNone);
 }
 

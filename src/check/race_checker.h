@@ -19,38 +19,24 @@
 // `insufficient-scope` when synchronisation too narrow in scope would have ordered them.
 //
 // Work-groups run one at a time, in order, on one host thread while the checker is on
-// (LaunchOptions::checkRaces), so verdicts never depend on timing. Shadow state is kept
+// (its factory asks for a serial launch), so verdicts never depend on timing. Shadow state is kept
 // per byte of global and local memory (constant memory is read-only, private memory is
 // the lane's own).
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <unordered_map>
-#include <vector>
 
-#include "src/exec/lane_mask.h"
+#include "src/exec/observer.h"
 
-namespace spvsim {
+namespace spvsim::check {
 
-class SubGroup;
-struct Inst;
-
-// Set in the scope passed to RaceChecker::atomic for an atomic that may be an OpenCL 1.x
-// atomic_* built-in which llvm-spirv translated with Workgroup scope
-// (spirv::Module::possiblyLegacyAtomics): it is checked as Device scope, and a conflict
-// that only Device scope orders is reported as a warning.
-inline constexpr uint32_t kPossiblyLegacyAtomic = 1u << 8;
-struct LaunchContext;
-struct WorkGroupContext;
-
-class RaceChecker {
+class RaceChecker final : public ExecutionObserver {
  public:
   // Throws Error(DiagnosticKind::InvalidArgument) when the launch has more work-items than the
   // checker can name (2^32 - 2).
   explicit RaceChecker(const LaunchContext& launch);
-  ~RaceChecker();
+  ~RaceChecker() override;
   // The host memory the checker's state takes for a launch (a Cell per byte of global
   // and local memory, a flag per work-group), for LaunchOptions::maxMemory. Throws like
   // the constructor for too many work-items.
@@ -58,35 +44,31 @@ class RaceChecker {
   RaceChecker(const RaceChecker&) = delete;
   RaceChecker& operator=(const RaceChecker&) = delete;
 
-  // Around each work-group (WorkGroupSlot::start / finish).
-  void beginWorkGroup(WorkGroupContext& wg);
-  void endWorkGroup();
+  void workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) override;
+  void workGroupEnd(WorkGroupContext&) override;
+  void access(SubGroup& sg, const MemoryAccess& a) override;
+  void fence(SubGroup& sg, uint32_t scope, uint32_t semantics) override;
+  void subGroupBarrier(SubGroup& sg, uint32_t scope, uint32_t semantics) override;
+  void workGroupBarrier(SubGroup* subGroups, size_t count, uint32_t scope,
+                        uint32_t semantics) override;
 
-  // A plain access by `lane` of `bytes` bytes at kernel pointer `p` (host address
-  // `host`), from the instruction the sub-group executes now. Writes must store their
-  // bytes before the next call (a later call compares them for write-write races).
-  void access(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
-              bool write);
+  struct Snapshot;
+  struct Impl;
 
+ private:
   enum class AtomicKind { Load, Store, Rmw, FailedRmw };
+  // A plain access by `lane` of `bytes` bytes at kernel pointer `p` (host address
+  // `host`). Writes store their bytes before the next call (a later call compares them
+  // for write-write races).
+  void plain(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
+             bool write);
   // An atomic access, after it took effect. `semantics` is what applied (the Unequal
   // semantics for a failed compare-exchange); `scope` an spv::Scope, possibly with
   // kPossiblyLegacyAtomic.
   void atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint32_t bytes,
               AtomicKind kind, uint32_t scope, uint32_t semantics);
 
-  // OpMemoryBarrier by the active lanes.
-  void fence(SubGroup& sg, uint32_t scope, uint32_t semantics);
-  // OpControlBarrier at Subgroup execution scope, by the whole sub-group.
-  void subGroupBarrier(SubGroup& sg, uint32_t scope, uint32_t semantics);
-  // OpControlBarrier at Workgroup execution scope, once every sub-group reached it.
-  void workGroupBarrier(SubGroup* subGroups, size_t count, uint32_t scope, uint32_t semantics);
-
-  struct Snapshot;
-  struct Impl;
-
- private:
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace spvsim
+}  // namespace spvsim::check

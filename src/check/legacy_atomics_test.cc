@@ -10,6 +10,7 @@
 
 #include "spirv/loader.h"
 #include "spirv/producer.h"
+#include "src/check/observers.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -43,7 +44,7 @@ Histogram run(Program& p, uint64_t local, bool checkRaces) {
   range.local = {local, 1, 1};
   range.localGiven = true;
   LaunchOptions o;
-  o.checkRaces = checkRaces;
+  o.observers = check::observersFor({.races = checkRaces});
   o.threads = 1;
   h.result = p.launch("histogram", range, {bufferOf(in), bufferOf(h.bins)}, o);
   return h;

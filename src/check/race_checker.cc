@@ -1,4 +1,4 @@
-#include "src/exec/race_checker.h"
+#include "src/check/race_checker.h"
 
 #include <fmt/core.h>
 
@@ -10,7 +10,7 @@
 #include "src/exec/memory_limit.h"
 #include "src/exec/subgroup.h"
 
-namespace spvsim {
+namespace spvsim::check {
 namespace {
 
 using spv::Scope;
@@ -529,7 +529,7 @@ uint64_t RaceChecker::stateBytes(const LaunchContext& launch) {
   return addBytes(mulBytes(bytes, sizeof(Cell)), groups);
 }
 
-void RaceChecker::beginWorkGroup(WorkGroupContext& wg) {
+void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   Impl& m = *impl_;
   m.settle();
   m.wg = &wg;
@@ -550,13 +550,36 @@ void RaceChecker::beginWorkGroup(WorkGroupContext& wg) {
   std::erase_if(m.syncs, [](const auto& e) { return pointerSpace(e.first) == Space::Local; });
 }
 
-void RaceChecker::endWorkGroup() {
+void RaceChecker::workGroupEnd(WorkGroupContext&) {
   impl_->settle();
   impl_->wg = nullptr;
 }
 
-void RaceChecker::access(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host,
-                         uint64_t bytes, bool write) {
+void RaceChecker::access(SubGroup& sg, const MemoryAccess& a) {
+  switch (a.kind) {
+    case AccessKind::Read:
+    case AccessKind::Write:
+      return plain(sg, a.lane, a.pointer, a.host, a.bytes, a.kind == AccessKind::Write);
+    case AccessKind::Copy:
+      plain(sg, a.lane, a.source, a.sourceHost, a.bytes, false);
+      return plain(sg, a.lane, a.pointer, a.host, a.bytes, true);
+    case AccessKind::AtomicLoad:
+      return atomic(sg, a.lane, a.pointer, a.host, uint32_t(a.bytes), AtomicKind::Load, a.scope,
+                    a.semantics);
+    case AccessKind::AtomicStore:
+      return atomic(sg, a.lane, a.pointer, a.host, uint32_t(a.bytes), AtomicKind::Store, a.scope,
+                    a.semantics);
+    case AccessKind::AtomicRmw:
+      return atomic(sg, a.lane, a.pointer, a.host, uint32_t(a.bytes), AtomicKind::Rmw, a.scope,
+                    a.semantics);
+    case AccessKind::AtomicFailedRmw:
+      return atomic(sg, a.lane, a.pointer, a.host, uint32_t(a.bytes), AtomicKind::FailedRmw,
+                    a.scope, a.semantics);
+  }
+}
+
+void RaceChecker::plain(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host,
+                        uint64_t bytes, bool write) {
   Impl& m = *impl_;
   m.settle();
   const uint32_t item = m.itemOf(sg, lane);
@@ -674,4 +697,4 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
   for (uint32_t& c : m.own) ++c;
 }
 
-}  // namespace spvsim
+}  // namespace spvsim::check

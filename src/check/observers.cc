@@ -1,0 +1,52 @@
+#include "src/check/observers.h"
+
+#include "src/check/race_checker.h"
+#include "src/check/uninitialized_checker.h"
+
+namespace spvsim::check {
+namespace {
+
+// One race checker for the whole launch: it needs every work-group, in order.
+class RaceCheckerFactory final : public ObserverFactory {
+ public:
+  bool serial() const override { return true; }
+  // Constant memory is read-only and private memory the lane's own: nothing to race on.
+  uint32_t spaces() const override { return spaceBit(Space::Global) | spaceBit(Space::Local); }
+  uint64_t stateBytes(const LaunchContext& launch) const override {
+    return RaceChecker::stateBytes(launch);
+  }
+  std::string stateName() const override { return "the race checker's state"; }
+  std::unique_ptr<ExecutionObserver> create(const LaunchContext& launch) const override {
+    return std::make_unique<RaceChecker>(launch);
+  }
+};
+
+class UninitializedCheckerFactory final : public ObserverFactory {
+ public:
+  bool mirrorsArenas() const override { return true; }
+  // Global and constant memory are the host's, initialised: no shadow.
+  uint32_t spaces() const override { return spaceBit(Space::Local) | spaceBit(Space::Private); }
+  std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
+    return std::make_unique<UninitializedChecker>();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const ObserverFactory> raceCheckerFactory() {
+  return std::make_shared<RaceCheckerFactory>();
+}
+
+std::shared_ptr<const ObserverFactory> uninitializedCheckerFactory() {
+  return std::make_shared<UninitializedCheckerFactory>();
+}
+
+ObserverList observersFor(const Checks& checks) {
+  ObserverList list;
+  // Races first: on one access, its report comes before an uninitialised read's.
+  if (checks.races) list.push_back(raceCheckerFactory());
+  if (checks.uninitialized) list.push_back(uninitializedCheckerFactory());
+  return list;
+}
+
+}  // namespace spvsim::check

@@ -1,0 +1,115 @@
+#include "src/check/uninitialized_checker.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/exec/subgroup.h"
+
+namespace spvsim::check {
+namespace {
+
+// The shadow of `host` (the address the executor resolved kernel pointer `p` to), or
+// nullptr for memory without shadow (global, constant).
+uint8_t* shadowOf(const SubGroup& sg, uint64_t p, const uint8_t* host) {
+  const MemoryMap& mem = *sg.wg->launch->memory;
+  switch (pointerSpace(p)) {
+    case Space::Local:
+      return const_cast<uint8_t*>(host) + mem.localArenaBytes;
+    case Space::Private:
+      return const_cast<uint8_t*>(host) + mem.privateArenaBytes;
+    default:
+      return nullptr;
+  }
+}
+
+// How many of the `bytes` bytes at `p`/`host` were never written (0 for global and
+// constant memory).
+uint64_t uninitializedBytes(const SubGroup& sg, uint64_t p, const uint8_t* host, uint64_t bytes) {
+  const uint8_t* s = shadowOf(sg, p, host);
+  if (!s) return 0;
+  return static_cast<uint64_t>(std::count(s, s + bytes, uint8_t{0}));
+}
+
+void markWritten(const SubGroup& sg, uint64_t p, const uint8_t* host, uint64_t bytes) {
+  if (uint8_t* s = shadowOf(sg, p, host)) std::memset(s, 1, bytes);
+}
+
+// The target's bytes become exactly as initialised as the source's (a global or
+// constant source counts as written).
+void copyShadow(const SubGroup& sg, const MemoryAccess& a) {
+  uint8_t* d = shadowOf(sg, a.pointer, a.host);
+  if (!d) return;  // global target: the host's memory, never tracked
+  if (const uint8_t* s = shadowOf(sg, a.source, a.sourceHost))
+    std::memmove(d, s, a.bytes);
+  else
+    std::memset(d, 1, a.bytes);
+}
+
+void markStartState(const SubGroup& sg, const LoweredKernel& k) {
+  const MemoryMap& mem = *sg.wg->launch->memory;
+  auto mark = [&](uint32_t lane, uint32_t region) {
+    const Region& r = mem.priv[region];
+    uint8_t* host = sg.priv + lane * sg.privateBytes + r.arenaOffset;
+    std::memset(host + mem.privateArenaBytes, 1, r.size);
+  };
+  for (uint32_t l = 0; l < sg.liveLanes; ++l) {
+    for (const BuiltinSlot& slot : k.builtins) mark(l, slot.region);
+    for (const auto& init : k.privateInits) mark(l, init.first);
+    for (uint32_t region : k.paramByValRegion)
+      if (region) mark(l, region);
+  }
+}
+
+}  // namespace
+
+void UninitializedChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {
+  lastSubGroup_ = nullptr;
+  for (size_t i = 0; i < count; ++i) markStartState(sgs[i], *wg.launch->kernel);
+}
+
+void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {
+  switch (a.kind) {
+    case AccessKind::Read:
+      return checkRead(sg, a);
+    case AccessKind::Write:
+    case AccessKind::AtomicStore:
+    case AccessKind::AtomicRmw:
+      return markWritten(sg, a.pointer, a.host, a.bytes);
+    case AccessKind::Copy:
+      return copyShadow(sg, a);
+    case AccessKind::AtomicLoad:
+    case AccessKind::AtomicFailedRmw:
+      return;
+  }
+}
+
+// The first lane of an instruction's execution that read unwritten bytes reports them;
+// later lanes of the same execution join its diagnostic (lanes arrive in lane order).
+void UninitializedChecker::checkRead(SubGroup& sg, const MemoryAccess& a) {
+  const uint64_t missing = uninitializedBytes(sg, a.pointer, a.host, a.bytes);
+  if (!missing) return;
+  if (lastSubGroup_ == &sg && lastStep_ == sg.steps) {
+    if (appendLanes_) (*sg.wg->diagnostics)[lastDiagnostic_].lanes.push_back(a.lane);
+    return;
+  }
+  const Inst& in = sg.code[sg.pc - 1];
+  const uint64_t p = a.pointer;
+  const Space s = pointerSpace(p);
+  const Region& r = sg.wg->launch->memory->regions(s)[pointerRegion(p)];
+  const size_t before = sg.wg->diagnostics->size();
+  LaneMask lanes;
+  lanes.set(a.lane);
+  sg.report(in, DiagnosticKind::UninitializedRead,
+            fmt::format("read of {} bytes at byte offset {} of {} ({} memory, {} bytes): {} of "
+                        "them never written in this work-group",
+                        a.bytes, pointerOffset(p), r.name, spaceName(s), r.size, missing),
+            lanes);
+  lastSubGroup_ = &sg;
+  lastStep_ = sg.steps;
+  appendLanes_ = sg.wg->diagnostics->size() > before;  // not folded into an earlier one
+  lastDiagnostic_ = before;
+}
+
+}  // namespace spvsim::check

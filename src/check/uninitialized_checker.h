@@ -1,0 +1,43 @@
+// The uninitialised-read checker (`--check-uninitialized`): reads of private or local
+// memory that this work-group never wrote are `uninitialized-read` errors.
+//
+// Shadow layout: the checker's factory asks for mirrored arenas
+// (ObserverFactory::mirrorsArenas), so each lane's private arena and the work-group's
+// local arena are followed by a mirror of their size; byte i of the mirror is 1 once
+// byte i of the arena has been written in this work-group. The shadow of a Local or
+// Private host address is that address plus the arena's data size, and the executor's
+// per-work-group zeroing of the arenas resets the shadow too. Global and constant memory
+// are initialised by the host and have no shadow.
+//
+// Events: plain writes, atomics that wrote and copies' targets mark bytes written; plain
+// reads check them (one diagnostic per instruction, naming every lane that read unwritten
+// bytes); a copy carries its source's shadow to its target rather than checking it
+// (copying a struct with padding or unwritten members is not a read).
+#pragma once
+
+#include <cstdint>
+
+#include "src/exec/lane_mask.h"
+#include "src/exec/observer.h"
+
+namespace spvsim::check {
+
+class UninitializedChecker final : public ExecutionObserver {
+ public:
+  // Marks what each sub-group's lanes hold before their first instruction: built-in
+  // variables, module-scope Private variables with initializers, ByVal argument copies.
+  void workGroupBegin(WorkGroupContext& wg, SubGroup* subGroups, size_t count) override;
+  void access(SubGroup& sg, const MemoryAccess& a) override;
+
+ private:
+  void checkRead(SubGroup& sg, const MemoryAccess& a);
+
+  // The instruction execution whose uninitialised read was reported last, so that later
+  // lanes of the same execution join its diagnostic.
+  const SubGroup* lastSubGroup_ = nullptr;
+  uint64_t lastStep_ = 0;
+  size_t lastDiagnostic_ = 0;
+  bool appendLanes_ = false;
+};
+
+}  // namespace spvsim::check

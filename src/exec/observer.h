@@ -1,0 +1,116 @@
+// The execution-event interface: what checkers (src/check/) and other tools learn of a
+// launch without the executor naming them (src/DESIGN.md "Execution events").
+//
+// A LaunchOptions carries ObserverFactory objects; each host thread's WorkGroupSlot asks
+// every factory for its own ExecutionObserver, which then sees the events of the
+// work-groups that slot runs, one at a time, on that thread (so observers need no locks).
+// A factory that asks for a serial launch gets exactly one slot: its observer sees every
+// work-group, in order.
+//
+// Each kind of event is reported at one place in the executor: plain reads and writes in
+// SubGroup::resolve, memory copies and atomics in their handlers (src/exec/ops/), fences
+// and sub-group barriers in src/exec/ops/barrier.cc, work-group barriers where the
+// scheduler releases them, work-group begin/end in WorkGroupSlot. With no observer
+// attached, an access costs one test of WorkGroupContext::observers and no virtual call,
+// and the single-region fast paths stay on; with one attached, every lane's access to a
+// space it asked for (ObserverFactory::spaces) goes through resolve() and is reported.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "src/exec/memory.h"
+
+namespace spvsim {
+
+class SubGroup;
+struct LaunchContext;
+struct WorkGroupContext;
+
+enum class AccessKind : uint8_t {
+  Read,             // a plain load (OpLoad, vloadn, block reads, pointer arguments read)
+  Write,            // a plain store (OpStore, vstoren, block writes, pointer outputs)
+  Copy,             // OpCopyMemory*: reads `source`, writes `pointer`
+  AtomicLoad,       // an atomic that only read
+  AtomicStore,      // an atomic store (or flag clear)
+  AtomicRmw,        // a read-modify-write that wrote (successful compare-exchange too)
+  AtomicFailedRmw,  // a compare-exchange that failed: it only read
+};
+
+inline bool isAtomic(AccessKind k) { return k >= AccessKind::AtomicLoad; }
+
+// Address spaces as a bit set.
+constexpr uint32_t spaceBit(Space s) { return 1u << uint32_t(s); }
+inline constexpr uint32_t kAllSpaces = spaceBit(Space::Global) | spaceBit(Space::Constant) |
+                                       spaceBit(Space::Local) | spaceBit(Space::Private);
+
+// Scope bit set on an atomic's scope for an atomic that may be an OpenCL 1.x atomic_*
+// built-in which llvm-spirv translated with Workgroup scope
+// (spirv::Module::possiblyLegacyAtomics).
+inline constexpr uint32_t kPossiblyLegacyAtomic = 1u << 8;
+
+// One lane's access, from the instruction the sub-group executes now
+// (sg.code[sg.pc - 1]). Its address space is pointerSpace(pointer).
+struct MemoryAccess {
+  AccessKind kind = AccessKind::Read;
+  uint32_t lane = 0;
+  uint64_t pointer = 0;  // kernel pointer (src/exec/memory.h)
+  uint8_t* host = nullptr;
+  uint64_t bytes = 0;
+  uint32_t scope = 0;      // atomics: spv::Scope, possibly | kPossiblyLegacyAtomic
+  uint32_t semantics = 0;  // atomics: the semantics that applied (Unequal for a failed CAS)
+  // Copy only: the source.
+  uint64_t source = 0;
+  const uint8_t* sourceHost = nullptr;
+};
+
+class ExecutionObserver {
+ public:
+  virtual ~ExecutionObserver() = default;
+
+  // This slot's part of the launch: before its first work-group, after its last.
+  virtual void launchBegin(const LaunchContext&) {}
+  virtual void launchEnd() {}
+  // Around each work-group, once all its sub-groups stand at the kernel's entry (their
+  // built-ins, initialised Private variables and ByVal copies in place) / after it ran or
+  // was abandoned.
+  virtual void workGroupBegin(WorkGroupContext&, SubGroup* /*subGroups*/, size_t /*count*/) {}
+  virtual void workGroupEnd(WorkGroupContext&) {}
+
+  // Plain accesses are reported before a write stores its bytes, which are in memory by
+  // the sub-group's next event; atomics after they took effect; a copy before it copies.
+  virtual void access(SubGroup&, const MemoryAccess&) {}
+  // OpMemoryBarrier by the sub-group's active lanes.
+  virtual void fence(SubGroup&, uint32_t /*scope*/, uint32_t /*semantics*/) {}
+  // OpControlBarrier at Subgroup execution scope, by the whole sub-group.
+  virtual void subGroupBarrier(SubGroup&, uint32_t /*scope*/, uint32_t /*semantics*/) {}
+  // OpControlBarrier at Workgroup execution scope, once every sub-group reached it.
+  virtual void workGroupBarrier(SubGroup* /*subGroups*/, size_t /*count*/, uint32_t /*scope*/,
+                                uint32_t /*semantics*/) {}
+};
+
+class ObserverFactory {
+ public:
+  virtual ~ObserverFactory() = default;
+  // The address spaces whose every plain lane access its observer must see. Accesses to
+  // other spaces may take the executor's fast paths unreported, or be reported anyway
+  // (atomics and copies always are, and other observers may ask for them).
+  virtual uint32_t spaces() const { return kAllSpaces; }
+  // Work-groups one at a time, in order, on one host thread (verdicts that must not
+  // depend on timing).
+  virtual bool serial() const { return false; }
+  // Each lane's private arena and the local arena followed by a mirror of the same size
+  // (byte i of the mirror at host address + MemoryMap::{private,local}ArenaBytes), zeroed
+  // with the arena for each work-group, for per-byte state the observer keeps.
+  virtual bool mirrorsArenas() const { return false; }
+  // Host memory its observer's state takes for a launch, counted against
+  // LaunchOptions::maxMemory before anything is allocated, and what to call it in the
+  // message when it does not fit ("the ... checker's state"). May throw Error.
+  virtual uint64_t stateBytes(const LaunchContext&) const { return 0; }
+  virtual std::string stateName() const { return "an observer's state"; }
+  // One observer for one WorkGroupSlot of the launch.
+  virtual std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const = 0;
+};
+
+}  // namespace spvsim
