@@ -24,7 +24,7 @@ std::pair<std::string, std::string> errorOf(F&& f) {
   try {
     f();
   } catch (const Error& e) {
-    return {e.kind(), e.what()};
+    return {std::string(e.kindName()), e.what()};
   }
   return {"no error", ""};
 }
