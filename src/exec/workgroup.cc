@@ -141,20 +141,22 @@ WorkGroupRun::WorkGroupRun(WorkGroupContext& wg, std::vector<SubGroup>& sgs, siz
 
 WorkGroupRun::~WorkGroupRun() = default;
 
-void WorkGroupRun::run() {
-  while (turn()) advance(~uint64_t(0));
+std::optional<size_t> WorkGroupRun::turn() {
+  return nextTurn() ? std::optional(turn_) : std::nullopt;
 }
 
-std::optional<size_t> WorkGroupRun::turn() {
-  if (turn_ != kNone) return turn_;
-  if (over()) return std::nullopt;
+// Inline helpers (used only here): the launch runs a turn through them per quantum,
+// barrier or atomic, so calls would cost more than the scheduling itself.
+inline bool WorkGroupRun::nextTurn() {
+  if (turn_ != kNone) return true;
+  if (over()) return false;
   for (;;) {
     const size_t i = pick();
     if (i < count_) {
       turn_ = i;
       quantumLeft_ = quantumLength();
       chunkLeft_ = chunkRan_ = 0;
-      return i;
+      return true;
     }
     if (anyRunning()) {
       reportDeadlock();
@@ -163,13 +165,12 @@ std::optional<size_t> WorkGroupRun::turn() {
       continue;
     }
     over_ = true;
-    return std::nullopt;
+    return false;
   }
 }
 
-bool WorkGroupRun::over() {
-  over_ |= wg_.aborted;
-  return over_;
+void WorkGroupRun::run() {
+  while (nextTurn()) advance(~uint64_t(0));
 }
 
 void WorkGroupRun::step(size_t i) {
@@ -184,13 +185,15 @@ void WorkGroupRun::step(size_t i) {
   checkBudget(sg);
 }
 
-bool WorkGroupRun::random() const { return launch_.schedule == LaunchOptions::Schedule::Random; }
+inline bool WorkGroupRun::random() const {
+  return launch_.schedule == LaunchOptions::Schedule::Random;
+}
 
-uint64_t WorkGroupRun::next() { return splitMix(rng_++); }
+inline uint64_t WorkGroupRun::next() { return splitMix(rng_++); }
 
 // Random: a length up to 2^e for a uniform e, so short quanta (fine interleavings of
 // short kernels) are as likely as long ones.
-uint64_t WorkGroupRun::quantumLength() {
+inline uint64_t WorkGroupRun::quantumLength() {
   if (!random()) return launch_.quantum;
   const unsigned bits = 64 - std::countl_zero(launch_.quantum);
   const uint64_t cap = std::min(launch_.quantum, uint64_t(1) << (next() % bits));
@@ -198,7 +201,7 @@ uint64_t WorkGroupRun::quantumLength() {
 }
 
 // A write anywhere in the work-group ends every quiet stretch, watch and cycle.
-void WorkGroupRun::sync(SpinWatch& w) {
+inline void WorkGroupRun::sync(SpinWatch& w) {
   if (w.quietSince == wg_.writes) return;
   w.quietSince = wg_.writes;
   w.quietSteps = 0;
@@ -206,13 +209,13 @@ void WorkGroupRun::sync(SpinWatch& w) {
   w.stuck = false;
 }
 
-bool WorkGroupRun::runnable(size_t i) {
+inline bool WorkGroupRun::runnable(size_t i) {
   if (sgs_[i].state != SubGroupState::Running) return false;
   sync(watch_[i]);
   return !watch_[i].stuck;
 }
 
-bool WorkGroupRun::anyRunning() const {
+inline bool WorkGroupRun::anyRunning() const {
   for (size_t i = 0; i < count_; ++i)
     if (sgs_[i].state == SubGroupState::Running) return true;
   return false;
@@ -220,7 +223,7 @@ bool WorkGroupRun::anyRunning() const {
 
 // The next runnable sub-group after the cursor (round-robin) or after a random
 // start (random); count_ when none is.
-size_t WorkGroupRun::pick() {
+inline size_t WorkGroupRun::pick() {
   const size_t start = random() ? next() % count_ : cursor_;
   for (size_t k = 0; k < count_; ++k) {
     const size_t i = (start + k) % count_;
@@ -234,7 +237,7 @@ size_t WorkGroupRun::pick() {
 
 // Whether the turn's sub-group runs on: quantum left, running, no yield, and (between
 // fast stretches) not found stuck.
-bool WorkGroupRun::turnContinues() {
+inline bool WorkGroupRun::turnContinues() {
   SubGroup& sg = sgs_[turn_];
   if (!quantumLeft_ || sg.state != SubGroupState::Running || sg.yieldRequested) return false;
   if (chunkLeft_) return true;
@@ -244,11 +247,12 @@ bool WorkGroupRun::turnContinues() {
 }
 
 // Up to `limit` instructions of the turn; ends the turn when it is over.
-void WorkGroupRun::advance(uint64_t limit) {
+inline void WorkGroupRun::advance(uint64_t limit) {
   SubGroup& sg = sgs_[turn_];
   SpinWatch& w = watch_[turn_];
   const uint64_t start = sg.steps;
-  while (limit && turnContinues()) {
+  bool going;
+  while ((going = turnContinues()) && limit) {
     if (!chunkLeft_ && !w.probeLeft && w.quietSteps >= w.probeAfter) startProbe(sg, w);
     const uint64_t ran = chunkLeft_ || !w.probeLeft ? runFast(sg, w, limit)
                                                     : probe(sg, w, std::min(limit, quantumLeft_));
@@ -256,13 +260,13 @@ void WorkGroupRun::advance(uint64_t limit) {
     limit -= ran;
   }
   used_ += sg.steps - start;
-  if (!turnContinues()) endTurn();
+  if (!going) endTurn();
 }
 
 // The hot loop: up to the next watch, the end of the quantum or a switch point. A
 // stretch interrupted by `limit` resumes at the next call; the quiet count takes it
 // whole when it ends.
-uint64_t WorkGroupRun::runFast(SubGroup& sg, SpinWatch& w, uint64_t limit) {
+inline uint64_t WorkGroupRun::runFast(SubGroup& sg, SpinWatch& w, uint64_t limit) {
   if (!chunkLeft_) {
     chunkLeft_ = std::min(quantumLeft_, w.probeAfter - w.quietSteps);
     chunkRan_ = 0;
@@ -312,7 +316,7 @@ uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
   return ran;
 }
 
-void WorkGroupRun::endTurn() {
+inline void WorkGroupRun::endTurn() {
   SubGroup& sg = sgs_[turn_];
   sg.yieldRequested = false;
   turn_ = kNone;
@@ -320,7 +324,7 @@ void WorkGroupRun::endTurn() {
   if (!over()) checkBudget(sg);
 }
 
-void WorkGroupRun::checkBudget(SubGroup& sg) {
+inline void WorkGroupRun::checkBudget(SubGroup& sg) {
   if (used_ <= launch_.instructionBudget || wg_.aborted) return;
   reportAt(sg, "instruction-budget",
            fmt::format("work-group exceeded the instruction budget of {} sub-group "

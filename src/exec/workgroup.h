@@ -38,11 +38,15 @@ class WorkGroupRun {
   // more, counted against the budget, after which the schedule resumes.
   void step(size_t i);
   // Whether the work-group is over (see turn()).
-  bool over();
+  bool over() {
+    over_ |= wg_.aborted;
+    return over_;
+  }
   // Sub-group instructions executed, counted against the instruction budget.
   uint64_t instructions() const { return used_; }
 
  private:
+  bool nextTurn();
   bool random() const;
   uint64_t next();
   uint64_t quantumLength();
