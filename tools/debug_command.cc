@@ -1,9 +1,10 @@
 #include "tools/debug_command.h"
 
-#include "tools/debug_commands.h"
-#include "tools/debug_input.h"
-#include "tools/debug_session.h"
+#include "src/debugger/debug_commands.h"
+#include "src/debugger/debug_input.h"
+#include "src/debugger/debug_session.h"
 #include "tools/launch_setup.h"
+#include "tools/output.h"
 
 namespace spvsim::tools {
 namespace {
@@ -15,8 +16,38 @@ void warnIgnored(const RunOptions& o, std::ostream& err) {
   if (!o.jsonPath.empty()) warn("--json", "");
   if (o.stats) warn("--stats", "");
   if (o.threads) warn("--threads", " (work-groups run one at a time)");
-  if (o.scheduleSeed) warn("--schedule random", " (sub-groups run round-robin)");
-  if (o.checkRaces) warn("--check-races", " (work-groups are stepped by hand, interleaved)");
+}
+
+debugger::DebugArgument debugArgument(ArgValue& a) {
+  using Kind = debugger::DebugArgument::Kind;
+  debugger::DebugArgument d;
+  d.kind = a.kind == ArgValue::Kind::Buffer  ? Kind::Buffer
+           : a.kind == ArgValue::Kind::Local ? Kind::Local
+           : a.kind == ArgValue::Kind::Null  ? Kind::Null
+                                             : Kind::Value;
+  d.type = a.type;
+  d.count = a.count;
+  d.bytes = a.kind == ArgValue::Kind::Buffer ? a.bytes.data() : nullptr;
+  d.hex = a.hex;
+  return d;
+}
+
+// The session's view of `launch`, which must outlive it (buffers stay in its args).
+debugger::DebugLaunch debugLaunch(PreparedLaunch& launch, const RunOptions& options) {
+  debugger::DebugLaunch d;
+  d.program = launch.program;
+  d.kernel = launch.kernel;
+  d.range = launch.range;
+  d.bindings = bindings(launch.args);
+  for (ArgValue& a : launch.args) d.args.push_back(debugArgument(a));
+  d.options = launchOptions(options, launch);
+  d.results = [&launch] {
+    std::string text;
+    for (size_t i = 0; i < launch.args.size(); ++i)
+      if (launch.args[i].dump) text += formatDumpLine(i, launch.args[i]) + '\n';
+    return text;
+  };
+  return d;
 }
 
 }  // namespace
@@ -24,9 +55,10 @@ void warnIgnored(const RunOptions& o, std::ostream& err) {
 int debugCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
                  bool interactive) {
   warnIgnored(options, err);
-  DebugSession session(prepareLaunch(options, err, Compile::DebugInfo), options, out);
-  CommandInterpreter commands(session, out, err, interactive);
-  const auto reader = interactive ? terminalReader(out) : streamReader(in, out);
+  PreparedLaunch launch = prepareLaunch(options, err, Compile::DebugInfo);
+  debugger::DebugSession session(debugLaunch(launch, options), out);
+  debugger::CommandInterpreter commands(session, out, err, interactive);
+  const auto reader = interactive ? debugger::terminalReader(out) : debugger::streamReader(in, out);
   session.start();
   while (const auto line = reader->readLine("(spvsim) "))
     if (!commands.execute(*line)) break;

@@ -1,5 +1,5 @@
 // `spvsim debug`: prepares the launch like `spvsim run` (a .cl compiled with -g), then
-// runs debugger commands (tools/debug_commands.h) until `quit` or the end of input.
+// runs debugger commands (src/debugger/debug_commands.h) until `quit` or the end of input.
 #pragma once
 
 #include <istream>

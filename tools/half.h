@@ -1,14 +1,12 @@
-// IEEE 754 binary16 conversions for `half` kernel arguments and buffers.
+// The command line's names for src/values/half.h (moved there so that the debugger
+// layer, src/debugger, shares it without depending on tools/).
 #pragma once
 
-#include <cstdint>
+#include "src/values/half.h"
 
 namespace spvsim::tools {
 
-// Rounds to the nearest half, ties to even; overflow gives infinity, NaN stays NaN.
-uint16_t toHalf(double value);
-
-// The exact value of a half.
-double fromHalf(uint16_t bits);
+using values::fromHalf;
+using values::toHalf;
 
 }  // namespace spvsim::tools

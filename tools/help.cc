@@ -1,5 +1,7 @@
 #include "tools/help.h"
 
+#include "src/debugger/debug_help.h"
+
 namespace spvsim::tools {
 namespace {
 
@@ -113,60 +115,11 @@ variable names) and -O0 unless --build-options give an -O level. Commands come f
 terminal (line editing and history) or, when standard input is not a terminal, one per
 line from it, so sessions can be scripted; end of input ends the session. Exit status: 0
 when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
---json, --stats, --threads, --schedule and --check-races do not apply (sub-groups run
-round-robin, work-groups one at a time).
+Sub-groups are scheduled as in 'spvsim run' (`continue` interleaves them as run does
+with the same --schedule and seed, and reports the same deadlocks); --check-races and
+--check-uninitialized report as in run, stopping at each report. --json, --stats and
+--threads do not apply (work-groups run one at a time).
 
-)";
-
-constexpr const char* kDebugCommands =
-    R"(Debugger commands (gdb-like; a unique prefix or the alias in brackets works):
-  step [N]            [s, si] one SPIR-V instruction of the current sub-group, all its
-                      active lanes (N times); at a work-group barrier, the other
-                      sub-groups run until it is released
-  next [N]            [n] to the next source line in this function, over calls; from
-                      an instruction without a line (the entry), to the first with one;
-                      one instruction when the module has no line information
-  finish              [fin] until the current function returns; prints the value returned
-  continue            [c] run every sub-group of the work-group round-robin, then the next
-                      work-groups, until a breakpoint, a watchpoint, an error or the end
-  break LOC [if COND] [b] LOC: FILE:LINE, LINE, %ID (a result id) or FUNCTION; COND:
-                      VALUE OP NUMBER, OP one of == != < <= > >=, e.g. x[3] == 7 (lane 3)
-                      or x > 100 (any active lane)
-  watch NAME[I:J]     stop when a buffer argument's elements I..J-1 change (NAME[I]: one)
-  delete [N...]       [d] delete breakpoints/watchpoints N (all without N)
-  print[/x|d|u] VALUE [p] every lane's value; VALUE: %ID or NAME (a variable or value
-                      name from -g or OpName), optionally [LANE] and .x .y .z .w .sN;
-                      /x hex, /d signed, /u unsigned
-  lanes               the current sub-group's active lanes
-  subgroup N          [sg] switch to sub-group N of the current work-group
-  workgroup X[,Y,Z]   [wg] switch to a work-group (started on first visit; each keeps its
-                      own state and local memory)
-  backtrace           [bt, where] the call stack of the current sub-group
-  list [LOC]          [l] source and SPIR-V around the current instruction (or LOC)
-  x NAME[I:J]         examine elements I..J-1 of a buffer argument, a local-memory argument
-                      or a __local variable (the current work-group's)
-  x/N[b] VALUE        N elements (b: bytes, hex) where pointer VALUE points, e.g. x/4 p[2]
-  info breakpoints    [info b] breakpoints and watchpoints
-  info subgroups      [info sg] each sub-group: running, at barrier or done, and where
-  info workgroups     [info wg] the work-groups started and how many are left
-  info simt           the reconvergence stack: entries' lanes, where each resumes, where
-                      it reconverges
-  info locals         every named variable of the current function, per lane
-  info lanes          the same as lanes
-  help [COMMAND]      [h] this list
-  quit                [q] end the session (also end of input)
-An empty line repeats step, next or continue at the terminal.
-
-Output: after each stop
-  work-group (0,0,0) sub-group 1 at k.cl:7  %23 = OpIAdd %uint %21 %22
-  lanes 0-3,8 active (5/16)  [####.... #.......]
-(# an active lane, . an inactive one). print shows one entry per lane, "-" for inactive
-lanes: x (uint) = [0]=4 [1]=5 [2]=- [3]=7. Values in local, global or constant memory are
-shown once, for the whole work-group. Pointers read SPACE:NAME+OFFSET (global:out+16).
-Any new error diagnostic stops execution after the instruction that caused it (each kind
-of error once per instruction); a fatal one (e.g. barrier divergence, the instruction
-budget) ends the launch, as in 'spvsim run'. When every work-group has finished, the
-diagnostics and --dump buffers are printed as 'spvsim run' prints them.
 )";
 
 constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS] [--no-cache]
@@ -222,8 +175,6 @@ std::string runHelp(std::string_view command, std::string_view note) {
 
 }  // namespace
 
-std::string debuggerCommandsHelp() { return kDebugCommands; }
-
 constexpr const char* kCheckIntro =
     R"(The reference oracle. Runs the launch at sub-group sizes 8, 16 and 32 (only the size
 --sub-group-size or the kernel's intel_reqd_sub_group_size names), each with the
@@ -247,7 +198,7 @@ std::string helpText(std::optional<Command> command) {
     case Command::Check:
       return runHelp("check", kCheckIntro);
     case Command::Debug:
-      return runHelp("debug", kDebugIntro) + "\n" + kDebugCommands;
+      return runHelp("debug", kDebugIntro) + "\n" + debugger::commandsHelp();
     case Command::Dis:
       return kDis;
     case Command::Info:

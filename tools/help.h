@@ -11,9 +11,6 @@ namespace spvsim::tools {
 // The overview (no command) or one command's help: every option, every --arg form, examples.
 std::string helpText(std::optional<Command> command);
 
-// The commands of `spvsim debug` (its `help` command and 'spvsim debug --help').
-std::string debuggerCommandsHelp();
-
 inline constexpr const char* kVersion = "spvsim 0.1.0";
 
 }  // namespace spvsim::tools

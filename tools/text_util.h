@@ -1,24 +1,15 @@
-// Small string helpers shared by the command-line parsers.
+// The command line's names for src/values/text_util.h (moved there so that the debugger
+// layer, src/debugger, shares it without depending on tools/).
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <string_view>
-#include <vector>
+#include "src/values/text_util.h"
 
 namespace spvsim::tools {
 
-std::string_view trim(std::string_view s);
-
-// Splits at every `sep`, trimming each piece; "" gives one empty piece.
-std::vector<std::string_view> split(std::string_view s, char sep);
-
-// A whole decimal (or 0x-hex) unsigned number, or false.
-bool parseUnsigned(std::string_view s, uint64_t& out);
-
-bool endsWith(std::string_view s, std::string_view suffix);
-
-// Reads a whole file; throws Error(DiagnosticKind::Input) naming the path and what failed.
-std::string readTextFile(const std::string& path);
+using values::endsWith;
+using values::parseUnsigned;
+using values::readTextFile;
+using values::split;
+using values::trim;
 
 }  // namespace spvsim::tools

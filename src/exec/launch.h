@@ -1,6 +1,7 @@
 // One launch taken apart: the state its work-groups share (LaunchState) and the storage
 // one host thread runs work-groups in, one at a time (WorkGroupSlot). Program::launch
-// runs slots on a thread pool; the debugger (tools/debug_*) steps one slot by hand.
+// runs slots on a thread pool; the debugger (src/debugger) steps one slot by hand, each
+// through the same scheduler (WorkGroupRun, src/exec/workgroup.h).
 #pragma once
 
 #include <atomic>

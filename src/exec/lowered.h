@@ -103,7 +103,7 @@ struct BuiltinSlot {
   uint32_t components = 1;
 };
 
-// Where a value id lives in the register file, for the debugger (tools/debug_*).
+// Where a value id lives in the register file, for the debugger (src/debugger).
 struct ValueSlot {
   spirv::Id id = 0;
   spirv::Id type = 0;

@@ -7,7 +7,9 @@
 #include <cstring>
 #include <set>
 
+#include "src/exec/launch.h"
 #include "src/exec/ops/opencl_test_util.h"
+#include "src/exec/workgroup.h"
 
 namespace spvsim {
 namespace {
@@ -80,6 +82,63 @@ __kernel void handoff(__global uint* out, volatile __global int* flag,
   }
 }
 )";
+
+// What one work-group of a handoff launch did, run by WorkGroupRun.
+struct GroupTrace {
+  std::vector<uint32_t> out;
+  std::vector<uint64_t> steps;  // per sub-group
+  uint64_t instructions = 0;
+  size_t diagnostics = 0;
+};
+
+// Runs work-group 0 of `handoff` whole (run()) or one instruction at a time in the
+// scheduler's turns (turn() + step(), as the debugger's `continue` does).
+GroupTrace runHandoff(Program& program, const LaunchOptions& o, uint32_t sgSize, bool stepped) {
+  const uint32_t local = 2 * sgSize;
+  std::vector<uint32_t> out(local, 0), data(local, 0);
+  std::vector<int32_t> flag(1, 0);
+  LaunchState state(program, "handoff", range1(local, local),
+                    {bind(out), bind(flag), bind(data), valueOf<int32_t>(sgSize),
+                     valueOf<int32_t>(0), valueOf<int32_t>(20000)},
+                    o);
+  WorkGroupSlot slot(state);
+  std::vector<Diagnostic> diagnostics;
+  std::string printf;
+  slot.start(0, &diagnostics, &printf);
+  WorkGroupRun run(slot.workGroup(), slot.subGroups(), slot.count());
+  if (stepped) {
+    while (const std::optional<size_t> i = run.turn()) run.step(*i);
+  } else {
+    run.run();
+  }
+  slot.finish();
+  GroupTrace t{out, {}, run.instructions(), diagnostics.size()};
+  for (size_t i = 0; i < slot.count(); ++i) t.steps.push_back(slot.subGroups()[i].steps);
+  return t;
+}
+
+// Resuming the scheduler at every instruction changes nothing: the same picks, quanta
+// and spin-watch verdicts, so the waiter (which spins while the setter computes
+// 20000 iterations without writing) executes exactly as many instructions.
+TEST(Scheduler, SteppingEachInstructionEqualsRunningWhole) {
+  auto program = loadOpenCl(kHandoff, "handoff");
+  for (uint32_t sgSize : {4u, 16u}) {
+    for (int policy = 0; policy < 3; ++policy) {
+      SCOPED_TRACE(::testing::Message() << "sub-group size " << sgSize << ", policy " << policy);
+      const LaunchOptions o = policy == 0 ? roundRobin(sgSize) : randomSchedule(sgSize, policy);
+      const GroupTrace whole = runHandoff(*program, o, sgSize, false);
+      const GroupTrace stepped = runHandoff(*program, o, sgSize, true);
+      EXPECT_EQ(whole.diagnostics, 0u);
+      EXPECT_EQ(stepped.diagnostics, 0u);
+      EXPECT_EQ(stepped.out, whole.out);
+      EXPECT_EQ(stepped.steps, whole.steps);
+      EXPECT_EQ(stepped.instructions, whole.instructions);
+      // The setter's lanes hold scramble(lane + 1), the waiter's one more.
+      for (uint32_t l = 0; l < 2 * sgSize; ++l)
+        EXPECT_EQ(whole.out[l], scramble(l % sgSize + 1, 20000) + (l >= sgSize)) << l;
+    }
+  }
+}
 
 TEST(Scheduler, SpinWaitBetweenSubGroupsTerminates) {
   auto program = loadOpenCl(kHandoff, "handoff");

@@ -19,6 +19,11 @@
 // without writes is never reported (its state never repeats); a spin whose state
 // changes every iteration (a counter) is left to the instruction budget.
 //
+// Resuming. A turn (one sub-group's quantum) can be advanced any number of instructions
+// at a time: the debugger steps it one by one, the launch runs it whole, and both see
+// the same picks, quanta and deadlock verdicts (a fast stretch is accounted for when it
+// ends, however many calls it took).
+//
 // Cost: the instruction loop (runSteps) only gains the yield test. A sub-group is watched
 // (its state snapshot, then compared whenever it is back at the snapshot's pc) only
 // after kFirstProbe of its own instructions with no write in the work-group, and each
@@ -40,6 +45,8 @@ constexpr unsigned kWindowShift = 5;         // a watch lasts gap / 32 instructi
 constexpr uint64_t kMinWindow = 1024;        // at least this many
 constexpr size_t kListedSubGroups = 8;       // in a deadlock message
 
+}  // namespace
+
 // What the deadlock rule knows about one sub-group.
 struct SpinWatch {
   uint64_t quietSince = 0;  // wg.writes when the current quiet stretch began
@@ -56,6 +63,8 @@ struct SpinWatch {
   std::vector<uint8_t> regs;
   size_t missAt = 0;  // the register block that differed last
 };
+
+namespace {
 
 uint64_t splitMix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ull;
@@ -120,183 +129,236 @@ std::string where(const SubGroup& sg) {
   return sg.wg->launch->kernel->describeInstruction(src);
 }
 
-class Scheduler {
- public:
-  Scheduler(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count)
-      : wg_(wg),
-        launch_(*wg.launch),
-        sgs_(sgs),
-        count_(count),
-        watch_(count),
-        rng_(splitMix(launch_.scheduleSeed ^ splitMix(wg.linearId))) {}
+}  // namespace
 
-  void run() {
-    for (;;) {
-      const size_t i = pick();
-      if (i == count_) {
-        if (anyRunning()) return reportDeadlock();
-        if (!releaseBarrier(wg_, sgs_, count_)) return;
-        cursor_ = 0;
-        continue;
-      }
-      SubGroup& sg = sgs_[i];
-      const uint64_t start = sg.steps;
-      runQuantum(sg, watch_[i], quantumLength());
-      sg.yieldRequested = false;
-      used_ += sg.steps - start;
-      if (wg_.aborted) return;
-      if (used_ > launch_.instructionBudget) {
-        reportAt(sg, DiagnosticKind::InstructionBudget,
-                 fmt::format("work-group exceeded the instruction budget of {} sub-group "
-                             "instructions (an infinite loop? raise it with "
-                             "--instruction-budget)",
-                             launch_.instructionBudget));
-        return;
-      }
+WorkGroupRun::WorkGroupRun(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count)
+    : wg_(wg),
+      launch_(*wg.launch),
+      sgs_(sgs),
+      count_(count),
+      watch_(count),
+      rng_(splitMix(launch_.scheduleSeed ^ splitMix(wg.linearId))) {}
+
+WorkGroupRun::~WorkGroupRun() = default;
+
+std::optional<size_t> WorkGroupRun::turn() {
+  return nextTurn() ? std::optional(turn_) : std::nullopt;
+}
+
+// Inline helpers (used only here): the launch runs a turn through them per quantum,
+// barrier or atomic, so calls would cost more than the scheduling itself.
+inline bool WorkGroupRun::nextTurn() {
+  if (turn_ != kNone) return true;
+  if (over()) return false;
+  for (;;) {
+    const size_t i = pick();
+    if (i < count_) {
+      turn_ = i;
+      quantumLeft_ = quantumLength();
+      chunkLeft_ = chunkRan_ = 0;
+      return true;
     }
-  }
-
- private:
-  bool random() const { return launch_.schedule == LaunchOptions::Schedule::Random; }
-
-  uint64_t next() { return splitMix(rng_++); }
-
-  // Random: a length up to 2^e for a uniform e, so short quanta (fine interleavings of
-  // short kernels) are as likely as long ones.
-  uint64_t quantumLength() {
-    if (!random()) return launch_.quantum;
-    const unsigned bits = 64 - std::countl_zero(launch_.quantum);
-    const uint64_t cap = std::min(launch_.quantum, uint64_t(1) << (next() % bits));
-    return 1 + next() % cap;
-  }
-
-  // A write anywhere in the work-group ends every quiet stretch, watch and cycle.
-  void sync(SpinWatch& w) {
-    if (w.quietSince == wg_.writes) return;
-    w.quietSince = wg_.writes;
-    w.quietSteps = 0;
-    w.probeLeft = 0;
-    w.stuck = false;
-  }
-
-  bool runnable(size_t i) {
-    if (sgs_[i].state != SubGroupState::Running) return false;
-    sync(watch_[i]);
-    return !watch_[i].stuck;
-  }
-
-  bool anyRunning() const {
-    for (size_t i = 0; i < count_; ++i)
-      if (sgs_[i].state == SubGroupState::Running) return true;
+    if (anyRunning()) {
+      reportDeadlock();
+    } else if (releaseBarrier(wg_, sgs_, count_)) {
+      cursor_ = 0;
+      continue;
+    }
+    over_ = true;
     return false;
   }
+}
 
-  // The next runnable sub-group after the cursor (round-robin) or after a random
-  // start (random); count_ when none is.
-  size_t pick() {
-    const size_t start = random() ? next() % count_ : cursor_;
-    for (size_t k = 0; k < count_; ++k) {
-      const size_t i = (start + k) % count_;
-      if (runnable(i)) {
-        cursor_ = (i + 1) % count_;
-        return i;
-      }
+void WorkGroupRun::run() {
+  while (nextTurn()) advance(~uint64_t(0));
+}
+
+void WorkGroupRun::step(size_t i) {
+  if (turn_ == i) return advance(1);
+  SubGroup& sg = sgs_[i];
+  if (sg.state != SubGroupState::Running) return;
+  sync(watch_[i]);
+  const uint64_t start = sg.steps;
+  spvsim::step(sg);
+  sg.yieldRequested = false;
+  used_ += sg.steps - start;
+  checkBudget(sg);
+}
+
+inline bool WorkGroupRun::random() const {
+  return launch_.schedule == LaunchOptions::Schedule::Random;
+}
+
+inline uint64_t WorkGroupRun::next() { return splitMix(rng_++); }
+
+// Random: a length up to 2^e for a uniform e, so short quanta (fine interleavings of
+// short kernels) are as likely as long ones.
+inline uint64_t WorkGroupRun::quantumLength() {
+  if (!random()) return launch_.quantum;
+  const unsigned bits = 64 - std::countl_zero(launch_.quantum);
+  const uint64_t cap = std::min(launch_.quantum, uint64_t(1) << (next() % bits));
+  return 1 + next() % cap;
+}
+
+// A write anywhere in the work-group ends every quiet stretch, watch and cycle.
+inline void WorkGroupRun::sync(SpinWatch& w) {
+  if (w.quietSince == wg_.writes) return;
+  w.quietSince = wg_.writes;
+  w.quietSteps = 0;
+  w.probeLeft = 0;
+  w.stuck = false;
+}
+
+inline bool WorkGroupRun::runnable(size_t i) {
+  if (sgs_[i].state != SubGroupState::Running) return false;
+  sync(watch_[i]);
+  return !watch_[i].stuck;
+}
+
+inline bool WorkGroupRun::anyRunning() const {
+  for (size_t i = 0; i < count_; ++i)
+    if (sgs_[i].state == SubGroupState::Running) return true;
+  return false;
+}
+
+// The next runnable sub-group after the cursor (round-robin) or after a random
+// start (random); count_ when none is.
+inline size_t WorkGroupRun::pick() {
+  const size_t start = random() ? next() % count_ : cursor_;
+  for (size_t k = 0; k < count_; ++k) {
+    const size_t i = (start + k) % count_;
+    if (runnable(i)) {
+      cursor_ = (i + 1) % count_;
+      return i;
     }
-    return count_;
   }
+  return count_;
+}
 
-  void runQuantum(SubGroup& sg, SpinWatch& w, uint64_t n) {
-    while (n && sg.state == SubGroupState::Running && !sg.yieldRequested) {
-      sync(w);
-      if (w.stuck) return;
-      if (!w.probeLeft && w.quietSteps >= w.probeAfter) startProbe(sg, w);
-      n -= w.probeLeft ? probe(sg, w, n) : runFast(sg, w, n);
+// Whether the turn's sub-group runs on: quantum left, running, no yield, and (between
+// fast stretches) not found stuck.
+inline bool WorkGroupRun::turnContinues() {
+  SubGroup& sg = sgs_[turn_];
+  if (!quantumLeft_ || sg.state != SubGroupState::Running || sg.yieldRequested) return false;
+  if (chunkLeft_) return true;
+  SpinWatch& w = watch_[turn_];
+  sync(w);
+  return !w.stuck;
+}
+
+// Up to `limit` instructions of the turn; ends the turn when it is over.
+inline void WorkGroupRun::advance(uint64_t limit) {
+  SubGroup& sg = sgs_[turn_];
+  SpinWatch& w = watch_[turn_];
+  const uint64_t start = sg.steps;
+  bool going;
+  while ((going = turnContinues()) && limit) {
+    if (!chunkLeft_ && !w.probeLeft && w.quietSteps >= w.probeAfter) startProbe(sg, w);
+    const uint64_t ran = chunkLeft_ || !w.probeLeft ? runFast(sg, w, limit)
+                                                    : probe(sg, w, std::min(limit, quantumLeft_));
+    quantumLeft_ -= ran;
+    limit -= ran;
+  }
+  used_ += sg.steps - start;
+  if (!going) endTurn();
+}
+
+// The hot loop: up to the next watch, the end of the quantum or a switch point. A
+// stretch interrupted by `limit` resumes at the next call; the quiet count takes it
+// whole when it ends.
+inline uint64_t WorkGroupRun::runFast(SubGroup& sg, SpinWatch& w, uint64_t limit) {
+  if (!chunkLeft_) {
+    chunkLeft_ = std::min(quantumLeft_, w.probeAfter - w.quietSteps);
+    chunkRan_ = 0;
+  }
+  const uint64_t start = sg.steps;
+  runSteps(sg, std::min(chunkLeft_, limit));
+  const uint64_t ran = sg.steps - start;
+  chunkRan_ += ran;
+  chunkLeft_ -= ran;
+  if (sg.state != SubGroupState::Running || sg.yieldRequested) chunkLeft_ = 0;
+  if (!chunkLeft_ && wg_.writes == w.quietSince) w.quietSteps += chunkRan_;
+  return ran;
+}
+
+void WorkGroupRun::startProbe(SubGroup& sg, SpinWatch& w) {
+  w.probeLeft = std::max(w.probeAfter >> kWindowShift, kMinWindow);
+  w.pc = sg.pc;
+  w.code = sg.code;
+  w.mask = sg.mask;
+  w.simt = sg.simt;
+  w.frames = sg.frames;
+  w.regs.assign(sg.regs, sg.regs + launch_.kernel->registerBytes);
+}
+
+// Steps while comparing with the snapshot; a match with no write since is a cycle.
+uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
+  n = std::min(n, w.probeLeft);
+  uint64_t ran = 0;
+  while (ran < n && sg.state == SubGroupState::Running) {
+    spvsim::step(sg);
+    ++ran;
+    if (wg_.writes != w.quietSince) return ran;  // sync() drops the watch
+    if (sg.state == SubGroupState::Running && sg.pc == w.pc && matches(sg, w)) {
+      w.stuck = true;
+      break;
     }
+    if (sg.yieldRequested) break;
   }
-
-  // The hot loop: up to the next watch, the end of the quantum or a switch point.
-  uint64_t runFast(SubGroup& sg, SpinWatch& w, uint64_t n) {
-    const uint64_t chunk = std::min(n, w.probeAfter - w.quietSteps);
-    const uint64_t start = sg.steps;
-    runSteps(sg, chunk);
-    const uint64_t ran = sg.steps - start;
-    if (wg_.writes == w.quietSince) w.quietSteps += ran;
-    return ran;
+  w.quietSteps += ran;
+  w.probeLeft -= ran;
+  if (sg.state != SubGroupState::Running) {
+    w.probeLeft = 0;  // a cycle never spans a barrier: it would wait there
+  } else if (!w.stuck && !w.probeLeft) {
+    w.probeAfter = std::min(w.probeAfter * 2, kMaxProbeGap);
+    w.quietSteps = 0;
   }
+  return ran;
+}
 
-  void startProbe(SubGroup& sg, SpinWatch& w) {
-    w.probeLeft = std::max(w.probeAfter >> kWindowShift, kMinWindow);
-    w.pc = sg.pc;
-    w.code = sg.code;
-    w.mask = sg.mask;
-    w.simt = sg.simt;
-    w.frames = sg.frames;
-    w.regs.assign(sg.regs, sg.regs + launch_.kernel->registerBytes);
-  }
+inline void WorkGroupRun::endTurn() {
+  SubGroup& sg = sgs_[turn_];
+  sg.yieldRequested = false;
+  turn_ = kNone;
+  chunkLeft_ = 0;
+  if (!over()) checkBudget(sg);
+}
 
-  // Steps while comparing with the snapshot; a match with no write since is a cycle.
-  uint64_t probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
-    n = std::min(n, w.probeLeft);
-    uint64_t ran = 0;
-    while (ran < n && sg.state == SubGroupState::Running) {
-      step(sg);
-      ++ran;
-      if (wg_.writes != w.quietSince) return ran;  // sync() drops the watch
-      if (sg.state == SubGroupState::Running && sg.pc == w.pc && matches(sg, w)) {
-        w.stuck = true;
-        break;
-      }
-      if (sg.yieldRequested) break;
+inline void WorkGroupRun::checkBudget(SubGroup& sg) {
+  if (used_ <= launch_.instructionBudget || wg_.aborted) return;
+  reportAt(sg, "instruction-budget",
+           fmt::format("work-group exceeded the instruction budget of {} sub-group "
+                       "instructions (an infinite loop? raise it with --instruction-budget)",
+                       launch_.instructionBudget));
+  over_ = true;
+}
+
+void WorkGroupRun::reportDeadlock() {
+  SubGroup* first = nullptr;
+  std::string parts;
+  size_t listed = 0, more = 0;
+  for (size_t i = 0; i < count_; ++i) {
+    SubGroup& sg = sgs_[i];
+    if (sg.state == SubGroupState::Done) continue;
+    const bool spins = sg.state == SubGroupState::Running;
+    if (spins && !first) first = &sg;
+    if (listed == kListedSubGroups) {
+      ++more;
+      continue;
     }
-    w.quietSteps += ran;
-    w.probeLeft -= ran;
-    if (sg.state != SubGroupState::Running) {
-      w.probeLeft = 0;  // a cycle never spans a barrier: it would wait there
-    } else if (!w.stuck && !w.probeLeft) {
-      w.probeAfter = std::min(w.probeAfter * 2, kMaxProbeGap);
-      w.quietSteps = 0;
-    }
-    return ran;
+    parts += fmt::format(
+        "{}sub-group {} {} {}", listed++ ? "; " : "", sg.id,
+        spins ? "spins without writing memory at" : "waits at the work-group barrier or collective",
+        where(sg));
   }
-
-  void reportDeadlock() {
-    SubGroup* first = nullptr;
-    std::string parts;
-    size_t listed = 0, more = 0;
-    for (size_t i = 0; i < count_; ++i) {
-      SubGroup& sg = sgs_[i];
-      if (sg.state == SubGroupState::Done) continue;
-      const bool spins = sg.state == SubGroupState::Running;
-      if (spins && !first) first = &sg;
-      if (listed == kListedSubGroups) {
-        ++more;
-        continue;
-      }
-      parts += fmt::format("{}sub-group {} {} {}", listed++ ? "; " : "", sg.id,
-                           spins ? "spins without writing memory at"
-                                 : "waits at the work-group barrier or collective",
-                           where(sg));
-    }
-    if (more) parts += fmt::format("; and {} more", more);
-    reportAt(*first, DiagnosticKind::Deadlock,
-             fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
-                         "work-group writes memory any more, so only another work-group or the "
-                         "host could release it, and OpenCL guarantees no forward progress "
-                         "between work-groups",
-                         parts));
-  }
-
-  WorkGroupContext& wg_;
-  const LaunchContext& launch_;
-  std::vector<SubGroup>& sgs_;
-  size_t count_;
-  std::vector<SpinWatch> watch_;
-  uint64_t rng_;
-  size_t cursor_ = 0;
-  uint64_t used_ = 0;
-};
-
-}  // namespace
+  if (more) parts += fmt::format("; and {} more", more);
+  reportAt(*first, "deadlock",
+           fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
+                       "work-group writes memory any more, so only another work-group or the "
+                       "host could release it, and OpenCL guarantees no forward progress "
+                       "between work-groups",
+                       parts));
+}
 
 bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
   SubGroup* first = nullptr;
@@ -339,7 +401,7 @@ bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t cou
 }
 
 void runWorkGroup(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {
-  Scheduler(wg, sgs, count).run();
+  WorkGroupRun(wg, sgs, count).run();
 }
 
 }  // namespace spvsim

@@ -10,12 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "tools/debug_session.h"
+#include "src/debugger/debug_session.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 // `format` is what follows "x/" ("8", "16b") or empty. Throws DebugError for unknown
 // names, ranges outside the memory and addresses that do not resolve.
 std::string examineText(DebugSession& session, std::string_view format, std::string_view what);
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,10 +1,10 @@
-#include "tools/debug_views.h"
+#include "src/debugger/debug_views.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 namespace {
 
 constexpr uint32_t kSourceContext = 5;  // lines before and after in `list`
@@ -210,4 +210,4 @@ std::string localsText(DebugSession& session) {
   return out;
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,4 +1,4 @@
-#include "tools/debug_values.h"
+#include "src/debugger/debug_values.h"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "tools/text_util.h"
+#include "src/values/text_util.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
+
+using values::parseUnsigned;
+using values::trim;
 namespace {
 
 bool isNameChar(char c) {
@@ -390,4 +393,4 @@ LaneMask evaluate(const Condition& c, const ValueReader& reader, const SubGroup&
   return out;
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

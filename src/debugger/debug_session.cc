@@ -1,19 +1,19 @@
-#include "tools/debug_session.h"
+#include "src/debugger/debug_session.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
 
-#include "src/exec/observer.h"
-#include "src/exec/workgroup.h"
-#include "tools/output.h"
-#include "tools/params.h"
-#include "tools/scalar_codec.h"
-#include "tools/text_util.h"
+#include "src/values/scalar_codec.h"
+#include "src/values/text_util.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 namespace {
+
+using values::formatElement;
+using values::parseUnsigned;
+using values::trim;
 
 std::string groupId(const std::array<uint64_t, 3>& id) {
   return fmt::format("({},{},{})", id[0], id[1], id[2]);
@@ -40,17 +40,15 @@ std::string shortRegionName(const std::string& name) {
 
 }  // namespace
 
-DebugSession::DebugSession(PreparedLaunch launch, const RunOptions& options, std::ostream& out)
+// The launch options are run's: the same schedule and the same checkers, which observe
+// the work-groups through the LaunchState and WorkGroupSlot as they do in a launch.
+DebugSession::DebugSession(DebugLaunch launch, std::ostream& out)
     : launch_(std::move(launch)), out_(out) {
-  std::vector<ArgBinding> args = bindings(launch_.args);
-  LaunchOptions lo = launchOptions(options, launch_);
-  // Serial observers (the race checker's happens-before model) need work-groups one
-  // after another; the debugger interleaves them by hand.
-  std::erase_if(lo.observers, [](const auto& f) { return f->serial(); });
-  state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range, args, lo);
+  state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range,
+                                         launch_.bindings, launch_.options);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());
   finishedGroups_.assign(state_->groupCount(), false);
-  group_ = &startGroup(0);
+  enterGroup(startGroup(0));
 }
 
 DebugSession::~DebugSession() = default;
@@ -61,8 +59,9 @@ GroupRun& DebugSession::startGroup(uint64_t linear) {
   g->id = state_->groupId(linear);
   g->slot = std::make_unique<WorkGroupSlot>(*state_);
   g->slot->start(linear, &g->diagnostics, &g->printf);
+  g->run =
+      std::make_unique<WorkGroupRun>(g->slot->workGroup(), g->slot->subGroups(), g->slot->count());
   g->reportedAt.assign(g->slot->count(), ~0ull);
-  g->quantumLeft = state_->context().quantum;
   GroupRun& ref = *g;
   groups_[linear] = std::move(g);
   return ref;
@@ -80,6 +79,14 @@ void DebugSession::start() {
     out_ << "The module has no source lines: locations are SPIR-V instructions.\n";
   out_ << "Stopped at the kernel's entry. Type `help` for the commands.\n";
   printLocation();
+}
+
+// Focus on `g` at the sub-group whose turn it is (the scheduler's first pick in a new
+// work-group), so that stepping it follows the schedule.
+void DebugSession::enterGroup(GroupRun& g) {
+  group_ = &g;
+  const std::optional<size_t> turn = g.slot ? g.run->turn() : std::nullopt;
+  sg_ = turn ? *turn : 0;
 }
 
 SubGroup& DebugSession::subGroup() {
@@ -140,36 +147,28 @@ void DebugSession::flushPrintf(GroupRun& g) {
   g.printfShown = g.printf.size();
 }
 
-DebugSession::Stop DebugSession::execute(GroupRun& g, SubGroup& sg) {
-  // One SPIR-V instruction: the Insts lowered from it run back to back (odd-width
-  // integer fix-ups share the instruction's `src`).
+// One SPIR-V instruction of sub-group `index`: the Insts lowered from it run back to back
+// (odd-width integer fix-ups share the instruction's `src`); with `inTurnOnly` only
+// while it holds the scheduler's turn, so that `continue` switches where run would.
+DebugSession::Stop DebugSession::execute(GroupRun& g, size_t index, bool inTurnOnly) {
+  SubGroup& sg = g.slot->subGroups()[index];
   uint32_t pc = sg.pc;
   const uint32_t src = sg.code[pc].src;
-  spvsim::step(sg);
-  ++g.used;
+  g.run->step(index);
   while (sg.state == SubGroupState::Running && sg.pc == pc + 1 && sg.code[sg.pc].src == src &&
-         !symbols_->isFunctionExit(sg.pc)) {
+         !symbols_->isFunctionExit(sg.pc) && (!inTurnOnly || g.run->holdsTurn(index))) {
     pc = sg.pc;
-    spvsim::step(sg);
-    ++g.used;
+    g.run->step(index);
   }
   return afterStep(g, sg);
 }
 
+// The instruction budget, deadlocks and fatal errors are the scheduler's: they arrive
+// as diagnostics and abort the work-group.
 DebugSession::Stop DebugSession::afterStep(GroupRun& g, SubGroup& sg) {
   flushPrintf(g);
-  WorkGroupContext& wg = g.slot->workGroup();
-  const uint64_t budget = state_->context().instructionBudget;
-  if (g.used > budget && !wg.aborted) {
-    sg.report(sg.code[locationPc(sg)], DiagnosticKind::InstructionBudget,
-              fmt::format("work-group exceeded the instruction budget of {} sub-group "
-                          "instructions (an infinite loop? raise it with --instruction-budget)",
-                          budget),
-              sg.mask);
-    wg.aborted = true;
-  }
   Stop s = checkDiagnostics(g);
-  if (wg.aborted) {
+  if (g.slot->workGroup().aborted) {
     aborted_ = true;
     if (!s) s.kind = Stop::Kind::Error;
   }
@@ -197,8 +196,8 @@ DebugSession::Stop DebugSession::checkWatchpoints(SubGroup& sg) {
   Stop s;
   for (Breakpoint& w : breakpoints_) {
     if (!w.watch) continue;
-    const ArgValue& arg = launch_.args[w.arg];
-    const uint8_t* now = arg.bytes.data() + w.offset;
+    const DebugArgument& arg = launch_.args[w.arg];
+    const uint8_t* now = arg.bytes + w.offset;
     if (std::memcmp(now, w.snapshot.data(), w.bytes) == 0) continue;
     ++w.hits;
     const uint64_t size = arg.type.size();
@@ -247,49 +246,35 @@ bool DebugSession::breakpointHit(GroupRun& g, size_t index) {
   return true;
 }
 
+// Advances the work-group's scheduler one instruction at a time until `done`, a stop,
+// or the end of the work-group.
 DebugSession::Stop DebugSession::runGroup(GroupRun& g, const std::function<bool()>& done) {
-  std::vector<SubGroup>& sgs = g.slot->subGroups();
-  const size_t n = g.slot->count();
-  WorkGroupContext& wg = g.slot->workGroup();
-  const uint64_t quantum = state_->context().quantum;
-  auto running = [&](size_t i) { return sgs[i].state == SubGroupState::Running; };
   for (;;) {
     if (done()) return {};
-    if (g.quantumLeft == 0 || !running(g.cursor)) {
-      size_t k = 1;
-      while (k <= n && !running((g.cursor + k) % n)) ++k;
-      if (k > n) {
-        if (std::all_of(sgs.begin(), sgs.begin() + n,
-                        [](const SubGroup& s) { return s.state == SubGroupState::Done; })) {
-          g.slot->finish();  // checkers report what they held back
-          g.finished = true;
-          finishedGroups_[g.linear] = true;
-          if (Stop s = checkDiagnostics(g)) return s;
-          return Stop{Stop::Kind::GroupFinished};
-        }
-        if (!releaseBarrier(wg, sgs, n)) {
-          aborted_ = true;
-          Stop s = checkDiagnostics(g);
-          return s ? s : Stop{Stop::Kind::Error};
-        }
-        g.cursor = 0;
-        g.quantumLeft = quantum;
-        continue;
-      }
-      g.cursor = (g.cursor + k) % n;
-      g.quantumLeft = quantum;
-    }
-    SubGroup& sg = sgs[g.cursor];
-    if (breakpointHit(g, g.cursor)) return Stop{Stop::Kind::Breakpoint};
-    const Stop s = execute(g, sg);
-    --g.quantumLeft;
-    if (sg.yieldRequested || sg.state != SubGroupState::Running) g.quantumLeft = 0;
-    sg.yieldRequested = false;
+    const std::optional<size_t> turn = g.run->turn();
+    if (!turn) return groupOver(g);
+    if (breakpointHit(g, *turn)) return Stop{Stop::Kind::Breakpoint};
+    const Stop s = execute(g, *turn, true);
     if (s) {
-      if (s.kind != Stop::Kind::Error) sg_ = g.cursor;
+      if (s.kind != Stop::Kind::Error) sg_ = *turn;
       return s;
     }
   }
+}
+
+// Every sub-group is done, or the scheduler ended the work-group with an error
+// (deadlock, barrier divergence). Checkers report what they held back, as in a launch.
+DebugSession::Stop DebugSession::groupOver(GroupRun& g) {
+  if (!g.finished) g.slot->finish();
+  g.finished = true;
+  if (g.slot->workGroup().aborted) {
+    aborted_ = true;
+    const Stop s = checkDiagnostics(g);
+    return s ? s : Stop{Stop::Kind::Error};
+  }
+  finishedGroups_[g.linear] = true;
+  if (Stop s = checkDiagnostics(g)) return s;
+  return Stop{Stop::Kind::GroupFinished};
 }
 
 DebugSession::Stop DebugSession::waitForRelease() {
@@ -299,8 +284,6 @@ DebugSession::Stop DebugSession::waitForRelease() {
       "sub-group {} waits at a work-group barrier: running the other sub-groups "
       "until it is released\n",
       me);
-  g.cursor = me;
-  g.quantumLeft = 0;
   const Stop s =
       runGroup(g, [&] { return g.slot->subGroups()[me].state == SubGroupState::Running; });
   if (!s) sg_ = me;
@@ -320,9 +303,7 @@ DebugSession::Stop DebugSession::advanceCurrent() {
       break;
   }
   if (breakpointHit(*group_, sg_)) return Stop{Stop::Kind::Breakpoint};
-  const Stop s = execute(*group_, sg);
-  sg.yieldRequested = false;
-  return s;
+  return execute(*group_, sg_, false);
 }
 
 // Every execution command ends here: where the current sub-group stands, and the end
@@ -409,8 +390,6 @@ void DebugSession::finish() {
 void DebugSession::continueRun() {
   if (!canRun()) return;
   resume();
-  group_->cursor = sg_;
-  group_->quantumLeft = state_->context().quantum;
   for (;;) {
     const Stop s = runGroup(*group_, [] { return false; });
     if (s.kind != Stop::Kind::GroupFinished) return endCommand();
@@ -420,10 +399,7 @@ void DebugSession::continueRun() {
     if (nextUnfinished_ == state_->groupCount()) return finishKernel();
     GroupRun& previous = *group_;
     auto it = groups_.find(nextUnfinished_);
-    group_ = it != groups_.end() ? it->second.get() : &startGroup(nextUnfinished_);
-    sg_ = 0;
-    group_->cursor = 0;
-    group_->quantumLeft = state_->context().quantum;
+    enterGroup(it != groups_.end() ? *it->second : startGroup(nextUnfinished_));
     release(previous);
   }
 }
@@ -459,8 +435,7 @@ void DebugSession::finishKernel() {
     while (!text.empty() && text.back() == '\n') text.pop_back();
     out_ << text << '\n';
   }
-  for (size_t i = 0; i < launch_.args.size(); ++i)
-    if (launch_.args[i].dump) out_ << formatDumpLine(i, launch_.args[i]) << '\n';
+  if (launch_.results) out_ << launch_.results();
 }
 
 void DebugSession::selectSubGroup(uint64_t index) {
@@ -487,9 +462,27 @@ void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id) {
       (it != groups_.end() && !it->second->slot))
     throw DebugError(
         fmt::format("work-group {} has finished; its sub-groups are gone", groupId(id)));
-  group_ = it != groups_.end() ? it->second.get() : &startGroup(linear);
+  if (it == groups_.end()) {
+    checkOneAtATime(id);
+    group_ = &startGroup(linear);
+  } else {
+    group_ = it->second.get();
+  }
   sg_ = 0;
   printLocation();
+}
+
+// The race checker follows one work-group from its start to its end before the next
+// (as a launch with --check-races runs them): another may start only once the ones
+// started have finished.
+void DebugSession::checkOneAtATime(const std::array<uint64_t, 3>& id) const {
+  if (!state_->races()) return;
+  for (const auto& [linear, g] : groups_)
+    if (!g->finished)
+      throw DebugError(fmt::format(
+          "with --check-races work-groups run one after another: work-group {} cannot start "
+          "before {} has finished (`continue` runs it to its end)",
+          groupId(id), groupText(*g)));
 }
 
 void DebugSession::rebuildSites() {
@@ -522,18 +515,18 @@ void DebugSession::addBreakpoint(std::string_view location, std::string_view con
 
 void DebugSession::addWatchpoint(std::string_view what) {
   const ElementRange range = parseElementRange(what);
-  const spirv::Module& m = launch_.program->module();
-  const std::vector<ParamInfo> params = describeParams(m, *state_->kernel().entry);
-  size_t arg = params.size();
-  for (size_t i = 0; i < params.size(); ++i)
-    if (params[i].name == range.name || fmt::format("arg{}", i) == range.name) arg = i;
-  if (arg == params.size())
+  const spirv::EntryPoint& entry = *state_->kernel().entry;
+  const size_t params = entry.params.size();
+  size_t arg = params;
+  for (size_t i = 0; i < params; ++i)
+    if (paramName(entry, i) == range.name || fmt::format("arg{}", i) == range.name) arg = i;
+  if (arg == params)
     throw DebugError(
         fmt::format("watch: '{}' is not a kernel argument (watchpoints watch buffer "
                     "arguments: NAME[I] or NAME[I:J])",
                     range.name));
-  const ArgValue& a = launch_.args[arg];
-  if (a.kind != ArgValue::Kind::Buffer)
+  const DebugArgument& a = launch_.args[arg];
+  if (a.kind != DebugArgument::Kind::Buffer)
     throw DebugError(
         fmt::format("watch: {} is not a buffer argument; watchpoints watch global "
                     "or constant buffers",
@@ -546,7 +539,7 @@ void DebugSession::addWatchpoint(std::string_view what) {
   w.bytes = (end - first) * a.type.size();
   w.what = end == first + 1 ? fmt::format("{}[{}]", range.name, first)
                             : fmt::format("{}[{}:{}]", range.name, first, end);
-  w.snapshot.assign(a.bytes.begin() + w.offset, a.bytes.begin() + w.offset + w.bytes);
+  w.snapshot.assign(a.bytes + w.offset, a.bytes + w.offset + w.bytes);
   w.number = nextNumber_++;
   out_ << fmt::format("Watchpoint {}: {} ({} {} element{}, {} bytes)\n", w.number, w.what,
                       end - first, a.type.name(), end - first == 1 ? "" : "s", w.bytes);
@@ -591,4 +584,4 @@ int DebugSession::exitStatus() const {
   return 0;
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -9,7 +9,7 @@
 #include "spirv/module.h"
 #include "src/exec/lane_mask.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 // "0-3,8" (ascending ranges), or "none".
 std::string formatLaneList(const LaneMask& lanes);
@@ -37,4 +37,4 @@ std::string formatValue(const spirv::Module& module, spirv::Id type, const uint8
 // A pointer without region names: "null", "global:2+0x10", or the raw bits.
 std::string formatRawPointer(uint64_t pointer);
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,16 +1,18 @@
-#include "tools/debug_examine.h"
+#include "src/debugger/debug_examine.h"
 
 #include <fmt/format.h>
 
 #include <cstring>
 #include <functional>
 
-#include "tools/params.h"
-#include "tools/scalar_codec.h"
-#include "tools/text_util.h"
+#include "src/values/scalar_codec.h"
+#include "src/values/text_util.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 namespace {
+
+using values::parseUnsigned;
+using values::trim;
 
 constexpr uint64_t kWholeLimit = 256;  // `x NAME` shows at most this many elements
 constexpr uint64_t kPerRow = 8;
@@ -102,35 +104,36 @@ class Examiner {
   }
 
   Elements elementsOf(const std::string& name) {
-    const std::vector<ParamInfo> params = describeParams(module_, entry_);
-    for (size_t i = 0; i < params.size(); ++i)
-      if (params[i].name == name || fmt::format("arg{}", i) == name) return argument(i, params[i]);
+    for (size_t i = 0; i < entry_.params.size(); ++i)
+      if (paramName(entry_, i) == name || fmt::format("arg{}", i) == name)
+        return argument(i, paramName(entry_, i));
     return variable(name);
   }
 
-  Elements argument(size_t i, const ParamInfo& param) {
-    const ArgValue& a = session_.launch().args[i];
-    if (a.kind == ArgValue::Kind::Buffer) {
+  Elements argument(size_t i, const std::string& name) {
+    const DebugArgument& a = session_.launch().args[i];
+    if (a.kind == DebugArgument::Kind::Buffer) {
+      const bool constant = entry_.params[i].addressSpace == spirv::AddressSpace::Constant;
       Elements e;
-      e.base = a.bytes.data();
+      e.base = a.bytes;
       e.count = a.count;
       e.size = a.type.size();
-      const ElementType type = a.type;
+      const values::ElementType type = a.type;
       const bool hex = a.hex;
-      e.format = [type, hex](const uint8_t* p) { return formatElement(type, p, hex); };
-      e.what = fmt::format("{}, {} memory", a.type.name(),
-                           param.kind == ParamInfo::Kind::ConstantPointer ? "constant" : "global");
+      e.format = [type, hex](const uint8_t* p) { return values::formatElement(type, p, hex); };
+      e.what = fmt::format("{}, {} memory", a.type.name(), constant ? "constant" : "global");
       return e;
     }
-    if (a.kind != ArgValue::Kind::Local)
-      throw DebugError(fmt::format("{} is not memory: it is {}", param.name,
-                                   a.kind == ArgValue::Kind::Null ? "a null pointer" : "a value"));
+    if (a.kind != DebugArgument::Kind::Local)
+      throw DebugError(
+          fmt::format("{} is not memory: it is {}", name,
+                      a.kind == DebugArgument::Kind::Null ? "a null pointer" : "a value"));
     const std::vector<Region>& local = session_.launchState().memory().local;
     const std::string prefix = fmt::format("argument {} (", i);
     for (const Region& r : local)
       if (r.name.rfind(prefix, 0) == 0)
-        return localElements(r, module_.type(entry_.params[i].type).element, styleOf(param.name));
-    throw DebugError(fmt::format("{}: no local memory bound", param.name));
+        return localElements(r, module_.type(entry_.params[i].type).element, styleOf(name));
+    throw DebugError(fmt::format("{}: no local memory bound", name));
   }
 
   // Signed unless debug info names an unsigned source type for `name`.
@@ -214,4 +217,4 @@ std::string examineText(DebugSession& session, std::string_view format, std::str
   return format.empty() ? examiner.range(what) : examiner.pointer(format, what);
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,13 +1,16 @@
-#include "tools/debug_print.h"
+#include "src/debugger/debug_print.h"
 
 #include <fmt/format.h>
 
 #include <cstring>
 
 #include "src/exec/memory.h"
-#include "tools/scalar_codec.h"
+#include "src/values/scalar_codec.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
+
+using values::formatScalar;
+using values::Scalar;
 namespace {
 
 constexpr uint64_t kShownElements = 16;  // longer arrays end in "..."
@@ -129,4 +132,4 @@ std::string formatValue(const spirv::Module& m, spirv::Id type, const uint8_t* b
   }
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

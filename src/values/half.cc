@@ -1,8 +1,8 @@
-#include "tools/half.h"
+#include "src/values/half.h"
 
 #include <cmath>
 
-namespace spvsim::tools {
+namespace spvsim::values {
 
 uint16_t toHalf(double value) {
   const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
@@ -34,4 +34,4 @@ double fromHalf(uint16_t bits) {
   return sign * std::ldexp(1024 + mantissa, exponent - 25);
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::values

@@ -1,15 +1,19 @@
-#include "tools/debug_commands.h"
+#include "src/debugger/debug_commands.h"
 
 #include <fmt/format.h>
 
 #include <array>
 
-#include "tools/debug_examine.h"
-#include "tools/debug_views.h"
-#include "tools/help.h"
-#include "tools/text_util.h"
+#include "src/debugger/debug_examine.h"
+#include "src/debugger/debug_help.h"
+#include "src/debugger/debug_views.h"
+#include "src/values/text_util.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
+
+using values::parseUnsigned;
+using values::split;
+using values::trim;
 namespace {
 
 // The first word and the rest of a line.
@@ -281,7 +285,7 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
 }
 
 void CommandInterpreter::help(std::string_view args, std::string_view) {
-  const std::string text = debuggerCommandsHelp();
+  const std::string text = commandsHelp();
   if (args.empty()) {
     out_ << text;
     return;
@@ -309,4 +313,4 @@ void CommandInterpreter::help(std::string_view args, std::string_view) {
   }
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,9 +1,11 @@
-// The engine of `spvsim debug`: one launch stepped by hand. The current sub-group
-// executes one SPIR-V instruction at a time through step() (src/exec/subgroup.h), all its
-// lanes together; `continue` runs every sub-group of the work-group round-robin,
-// checking breakpoints before and watchpoints and new error diagnostics after each
-// instruction, releases work-group barriers, and moves on to the next work-group. Each
-// work-group visited has its own WorkGroupSlot (registers, private and local memory).
+// The engine of `spvsim debug`: one launch stepped by hand. Each work-group visited has
+// its own WorkGroupSlot (registers, private and local memory) and WorkGroupRun, the
+// scheduler `spvsim run` uses (src/exec/workgroup.h): `continue` advances that scheduler
+// one instruction at a time, checking breakpoints before and watchpoints and new error
+// diagnostics (checkers' included) after each, so that it interleaves sub-groups as
+// `spvsim run` does with the same options and seed, and reports its deadlocks; then it
+// moves on to the next work-group. `step`, `next` and `finish` run the current
+// sub-group alone (in the scheduler's turn while it holds it, else out of turn).
 #pragma once
 
 #include <array>
@@ -16,25 +18,24 @@
 #include <string>
 #include <vector>
 
+#include "src/debugger/debug_launch.h"
+#include "src/debugger/debug_symbols.h"
+#include "src/debugger/debug_values.h"
 #include "src/exec/launch.h"
-#include "tools/debug_symbols.h"
-#include "tools/debug_values.h"
-#include "tools/launch_setup.h"
+#include "src/exec/workgroup.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 // One work-group the session has started.
 struct GroupRun {
   uint64_t linear = 0;
   std::array<uint64_t, 3> id{0, 0, 0};
   std::unique_ptr<WorkGroupSlot> slot;  // released once finished and left
+  std::unique_ptr<WorkGroupRun> run;    // its scheduler (over slot)
   std::vector<Diagnostic> diagnostics;
   std::string printf;
   size_t printfShown = 0;
   size_t diagnosticsShown = 0;
-  uint64_t used = 0;  // sub-group instructions, against the instruction budget
-  size_t cursor = 0;  // round-robin: the sub-group running now
-  uint64_t quantumLeft = 0;
   // Per sub-group: its step count when a breakpoint was last reported for it (or when
   // it was resumed), so that resuming does not stop again at the same place.
   std::vector<uint64_t> reportedAt;
@@ -56,7 +57,7 @@ struct Breakpoint {
 
 class DebugSession {
  public:
-  DebugSession(PreparedLaunch launch, const RunOptions& options, std::ostream& out);
+  DebugSession(DebugLaunch launch, std::ostream& out);
   ~DebugSession();
 
   // Prints the launch and where it starts (work-group (0,0,0), sub-group 0, the entry).
@@ -82,7 +83,7 @@ class DebugSession {
   // State for the inspection commands.
   const Symbols& symbols() const { return *symbols_; }
   const LaunchState& launchState() const { return *state_; }
-  const PreparedLaunch& launch() const { return launch_; }
+  const DebugLaunch& launch() const { return launch_; }
   GroupRun& group() { return *group_; }
   // The work-groups started and not yet left behind finished by `continue`.
   const std::map<uint64_t, std::unique_ptr<GroupRun>>& groups() const { return groups_; }
@@ -107,14 +108,17 @@ class DebugSession {
   };
 
   GroupRun& startGroup(uint64_t linear);
+  void enterGroup(GroupRun& g);
+  void checkOneAtATime(const std::array<uint64_t, 3>& id) const;
   bool canRun();
   void resume();
-  Stop execute(GroupRun& g, SubGroup& sg);
+  Stop execute(GroupRun& g, size_t index, bool inTurnOnly);
   Stop afterStep(GroupRun& g, SubGroup& sg);
   Stop checkDiagnostics(GroupRun& g);
   Stop checkWatchpoints(SubGroup& sg);
   bool breakpointHit(GroupRun& g, size_t index);
   Stop runGroup(GroupRun& g, const std::function<bool()>& done);
+  Stop groupOver(GroupRun& g);
   Stop waitForRelease();
   Stop advanceCurrent();
   bool nextDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const;
@@ -126,7 +130,7 @@ class DebugSession {
   std::string groupText(const GroupRun& g) const;
   void rebuildSites();
 
-  PreparedLaunch launch_;
+  DebugLaunch launch_;
   std::ostream& out_;
   std::unique_ptr<LaunchState> state_;
   std::unique_ptr<Symbols> symbols_;
@@ -145,4 +149,4 @@ class DebugSession {
   bool aborted_ = false;
 };
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,4 +1,4 @@
-#include "tools/scalar_codec.h"
+#include "src/values/scalar_codec.h"
 
 #include <fmt/format.h>
 
@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "spirv/error.h"
-#include "tools/half.h"
+#include "src/values/half.h"
 
-namespace spvsim::tools {
+namespace spvsim::values {
 namespace {
 
 [[noreturn]] void fail(const std::string& message) {
@@ -201,4 +201,4 @@ std::string jsonElement(const ElementType& t, const uint8_t* in) {
   return out + "]";
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::values

@@ -1,4 +1,4 @@
-#include "tools/debug_input.h"
+#include "src/debugger/debug_input.h"
 
 // readline.h needs stdio.h first.
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <readline/history.h>
 // clang-format on
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 namespace {
 
 class StreamReader : public LineReader {
@@ -62,4 +62,4 @@ std::unique_ptr<LineReader> terminalReader(std::ostream& out) {
   return std::make_unique<TerminalReader>(out);
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

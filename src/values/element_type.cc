@@ -1,9 +1,9 @@
-#include "tools/element_type.h"
+#include "src/values/element_type.h"
 
 #include <array>
 #include <charconv>
 
-namespace spvsim::tools {
+namespace spvsim::values {
 namespace {
 
 struct ScalarRow {
@@ -62,4 +62,4 @@ std::optional<ElementType> parseElementType(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::values

@@ -1,13 +1,12 @@
-// The pure parts of spvsim debug: lane lists, the mask bitmap, value expressions,
-// conditions and the build options a .cl is debugged with.
-#include "tools/debug_print.h"
+// The pure parts of spvsim debug: lane lists, the mask bitmap, value expressions and
+// conditions.
+#include "src/debugger/debug_print.h"
 
 #include <gtest/gtest.h>
 
-#include "tools/debug_values.h"
-#include "tools/launch_setup.h"
+#include "src/debugger/debug_values.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 namespace {
 
 LaneMask lanes(std::initializer_list<uint32_t> list) {
@@ -92,12 +91,5 @@ TEST(DebugValues, ElementRanges) {
     EXPECT_THROW(parseElementRange(bad), DebugError) << bad;
 }
 
-TEST(DebugSetup, DebugBuildOptionsAddDebugInfoAndKeepTheUsersLevel) {
-  EXPECT_EQ(debugBuildOptions(""), "-g -O0 ");
-  EXPECT_EQ(debugBuildOptions("-DN=4"), "-g -O0 -DN=4");
-  EXPECT_EQ(debugBuildOptions("-DN=4 -O2"), "-g -DN=4 -O2");
-  EXPECT_EQ(debugBuildOptions("-cl-std=CL2.0 -Os"), "-g -cl-std=CL2.0 -Os");
-}
-
 }  // namespace
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "src/debugger/debug_print.h"
+#include "src/debugger/debug_symbols.h"
 #include "src/exec/subgroup.h"
-#include "tools/debug_print.h"
-#include "tools/debug_symbols.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 // `%ID` or `NAME`, then optionally `[LANE]`, then optionally a vector component
 // `.x` `.y` `.z` `.w` or `.sN` (N hexadecimal, as in OpenCL C).
@@ -104,4 +104,4 @@ std::pair<uint64_t, uint64_t> elementBounds(const ElementRange& range, uint64_t 
 // The instruction where a sub-group stands: its barrier while it waits there.
 uint32_t locationPc(const SubGroup& sg);
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

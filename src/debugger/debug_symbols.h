@@ -13,7 +13,7 @@
 #include "spirv/module.h"
 #include "src/exec/lowered.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 // A mistake in a debugger command (unknown name, bad lane, ...): the message is printed
 // and the session goes on.
@@ -99,4 +99,4 @@ class Symbols {
   mutable std::map<spirv::Id, std::vector<std::string>> sources_;
 };
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

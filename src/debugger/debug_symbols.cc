@@ -1,4 +1,4 @@
-#include "tools/debug_symbols.h"
+#include "src/debugger/debug_symbols.h"
 
 #include <fmt/format.h>
 
@@ -6,10 +6,13 @@
 #include <fstream>
 #include <set>
 
-#include "spirv/cfg.h"
-#include "tools/text_util.h"
+#include "src/values/text_util.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
+
+using values::endsWith;
+using values::parseUnsigned;
+using values::trim;
 namespace {
 
 bool sameLine(const spirv::SourceLine& a, const spirv::SourceLine& b) {
@@ -302,4 +305,4 @@ const std::vector<std::string>& Symbols::sourceLines(spirv::Id file) const {
   return sources_.emplace(file, std::move(lines)).first->second;
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

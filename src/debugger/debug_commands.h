@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "tools/debug_session.h"
+#include "src/debugger/debug_session.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 class CommandInterpreter {
  public:
@@ -48,4 +48,4 @@ class CommandInterpreter {
   std::string repeat_;  // the last repeatable command line
 };
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

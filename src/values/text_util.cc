@@ -1,4 +1,4 @@
-#include "tools/text_util.h"
+#include "src/values/text_util.h"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 
 #include "spirv/error.h"
 
-namespace spvsim::tools {
+namespace spvsim::values {
 
 std::string_view trim(std::string_view s) {
   const auto first = s.find_first_not_of(" \t\r\n");
@@ -60,4 +60,4 @@ std::string readTextFile(const std::string& path) {
   return text.str();
 }
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::values

@@ -1,12 +1,12 @@
-#include "tools/element_type.h"
+#include "src/values/element_type.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "tools/half.h"
+#include "src/values/half.h"
 
-namespace spvsim::tools {
+namespace spvsim::values {
 namespace {
 
 TEST(ElementType, ParsesScalars) {
@@ -90,4 +90,4 @@ TEST(Half, Widens) {
 }
 
 }  // namespace
-}  // namespace spvsim::tools
+}  // namespace spvsim::values

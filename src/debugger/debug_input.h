@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 class LineReader {
  public:
@@ -25,4 +25,4 @@ std::unique_ptr<LineReader> streamReader(std::istream& in, std::ostream& echo);
 // lines go into the history (Up arrow recalls them).
 std::unique_ptr<LineReader> terminalReader(std::ostream& out);
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

@@ -1,16 +1,24 @@
-#include "tools/scalar_codec.h"
+#include "src/values/scalar_codec.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "spirv/error.h"
-#include "tools/test_util.h"
 
-namespace spvsim::tools {
+namespace spvsim::values {
 namespace {
 
-using testing::bytesOf;
+// Little-endian bytes of a sequence of values of one type.
+template <typename T>
+std::vector<uint8_t> bytesOf(std::initializer_list<T> values) {
+  std::vector<uint8_t> out(values.size() * sizeof(T));
+  size_t i = 0;
+  for (T v : values) std::memcpy(out.data() + sizeof(T) * i++, &v, sizeof(T));
+  return out;
+}
 
 std::vector<uint8_t> store(Scalar s, std::string_view text, IntegerBase base = IntegerBase::Auto) {
   std::vector<uint8_t> out(scalarSize(s));
@@ -134,4 +142,4 @@ TEST(JsonElement, NumbersArraysAndNonFinite) {
 }
 
 }  // namespace
-}  // namespace spvsim::tools
+}  // namespace spvsim::values

@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "tools/debug_session.h"
+#include "src/debugger/debug_session.h"
 
-namespace spvsim::tools {
+namespace spvsim::debugger {
 
 // `backtrace`: "#0  twice at k.cl:2  %19 = OpLoad ..." innermost first; callers at
 // their call instruction.
@@ -35,4 +35,4 @@ std::string listText(DebugSession& session, std::string_view location);
 // `info locals`: every variable and named value of the current function.
 std::string localsText(DebugSession& session);
 
-}  // namespace spvsim::tools
+}  // namespace spvsim::debugger

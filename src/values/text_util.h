@@ -1,0 +1,24 @@
+// Small string helpers shared by the command-line parsers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spvsim::values {
+
+std::string_view trim(std::string_view s);
+
+// Splits at every `sep`, trimming each piece; "" gives one empty piece.
+std::vector<std::string_view> split(std::string_view s, char sep);
+
+// A whole decimal (or 0x-hex) unsigned number, or false.
+bool parseUnsigned(std::string_view s, uint64_t& out);
+
+bool endsWith(std::string_view s, std::string_view suffix);
+
+// Reads a whole file; throws Error("input") naming the path and what failed.
+std::string readTextFile(const std::string& path);
+
+}  // namespace spvsim::values
