@@ -472,11 +472,11 @@ void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id) {
   printLocation();
 }
 
-// The race checker follows one work-group from its start to its end before the next
-// (as a launch with --check-races runs them): another may start only once the ones
+// A serial observer (the race checker) follows one work-group from its start to its end
+// before the next (as a launch with it runs them): another may start only once the ones
 // started have finished.
 void DebugSession::checkOneAtATime(const std::array<uint64_t, 3>& id) const {
-  if (!state_->races()) return;
+  if (!state_->serial()) return;
   for (const auto& [linear, g] : groups_)
     if (!g->finished)
       throw DebugError(fmt::format(

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "spirv/cfg.h"
 #include "src/values/text_util.h"
 
 namespace spvsim::debugger {

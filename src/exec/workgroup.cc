@@ -326,7 +326,7 @@ inline void WorkGroupRun::endTurn() {
 
 inline void WorkGroupRun::checkBudget(SubGroup& sg) {
   if (used_ <= launch_.instructionBudget || wg_.aborted) return;
-  reportAt(sg, "instruction-budget",
+  reportAt(sg, DiagnosticKind::InstructionBudget,
            fmt::format("work-group exceeded the instruction budget of {} sub-group "
                        "instructions (an infinite loop? raise it with --instruction-budget)",
                        launch_.instructionBudget));
@@ -352,7 +352,7 @@ void WorkGroupRun::reportDeadlock() {
         where(sg));
   }
   if (more) parts += fmt::format("; and {} more", more);
-  reportAt(*first, "deadlock",
+  reportAt(*first, DiagnosticKind::Deadlock,
            fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
                        "work-group writes memory any more, so only another work-group or the "
                        "host could release it, and OpenCL guarantees no forward progress "

@@ -13,7 +13,7 @@ namespace spvsim::values {
 enum class IntegerBase { Auto, Hex };
 
 // Parses one literal and stores it at `out` (scalarSize(s) bytes). Throws
-// Error("invalid-argument") naming the literal and the type.
+// Error(DiagnosticKind::InvalidArgument) naming the literal and the type.
 //  - integer types: decimal, or hexadecimal with 0x, optional sign; range-checked. A hex
 //    literal may also spell any bit pattern of the type's width (int:0xffffffff is -1).
 //    With IntegerBase::Hex (.sim `hex`) digits are hexadecimal even without 0x.
