@@ -5,7 +5,6 @@
 #include <cstring>
 #include <functional>
 
-#include "tools/params.h"
 #include "tools/scalar_codec.h"
 #include "tools/text_util.h"
 
@@ -102,13 +101,13 @@ class Examiner {
   }
 
   Elements elementsOf(const std::string& name) {
-    const std::vector<ParamInfo> params = describeParams(module_, entry_);
+    const auto& params = entry_.signature.params;
     for (size_t i = 0; i < params.size(); ++i)
       if (params[i].name == name || fmt::format("arg{}", i) == name) return argument(i, params[i]);
     return variable(name);
   }
 
-  Elements argument(size_t i, const ParamInfo& param) {
+  Elements argument(size_t i, const spirv::ParamSignature& param) {
     const ArgValue& a = session_.launch().args[i];
     if (a.kind == ArgValue::Kind::Buffer) {
       Elements e;
@@ -119,7 +118,7 @@ class Examiner {
       const bool hex = a.hex;
       e.format = [type, hex](const uint8_t* p) { return formatElement(type, p, hex); };
       e.what = fmt::format("{}, {} memory", a.type.name(),
-                           param.kind == ParamInfo::Kind::ConstantPointer ? "constant" : "global");
+                           param.kind == spirv::ParamKind::ConstantPointer ? "constant" : "global");
       return e;
     }
     if (a.kind != ArgValue::Kind::Local)
@@ -129,7 +128,8 @@ class Examiner {
     const std::string prefix = fmt::format("argument {} (", i);
     for (const Region& r : local)
       if (r.name.rfind(prefix, 0) == 0)
-        return localElements(r, module_.type(entry_.params[i].type).element, styleOf(param.name));
+        return localElements(r, module_.type(entry_.signature.params[i].type).element,
+                             styleOf(param.name));
     throw DebugError(fmt::format("{}: no local memory bound", param.name));
   }
 

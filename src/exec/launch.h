@@ -26,7 +26,7 @@ class LaunchState {
   // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
   // Error("out-of-memory") when the race checker's state alone exceeds
   // options.maxMemory.
-  LaunchState(Program& program, const std::string& kernel, const NDRange& range,
+  LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& range,
               const std::vector<ArgBinding>& args, const LaunchOptions& options);
   LaunchState(const LaunchState&) = delete;
   LaunchState& operator=(const LaunchState&) = delete;
