@@ -22,13 +22,12 @@ _cl_kernel* newKernel(_cl_program* program, std::shared_ptr<Program> executable,
   retain(program);
   program->kernelCount.fetch_add(1);
   k->executable = std::move(executable);
-  k->entry = &ep;
+  k->kernel = k->executable->kernel(ep.name);
   k->uniformWorkGroups = uniform;
   const spirv::Module& m = k->executable->module();
-  for (const auto& p : ep.params) k->paramKinds.push_back(paramKind(m, p));
   k->staticLocalBytes = staticLocalBytes(k->executable->facts(), ep);
   k->privateBytes = privateBytes(k->executable->facts(), ep);
-  k->args.resize(ep.params.size());
+  k->args.resize(ep.signature.params.size());
   return registerObject(k);
 }
 
@@ -41,37 +40,66 @@ std::shared_ptr<Program> attachableExecutable(_cl_program* p, bool& uniform) {
   return p->state.executable;
 }
 
-// CL_KERNEL_ATTRIBUTES: the OpenCL C attributes the execution modes record, as they
-// would be written in the source (only for programs built from source).
+// CL_KERNEL_ATTRIBUTES: the OpenCL C attributes the signature records, as they would be
+// written in the source (only for programs built from source).
 std::string kernelAttributes(const _cl_kernel* k) {
   if (k->program->origin != ProgramOrigin::Source) return "";
+  const spirv::KernelSignature& sig = k->kernel.signature();
   std::string out;
   auto add = [&](const std::string& a) { out += (out.empty() ? "" : " ") + a; };
-  for (const spirv::ExecutionMode& m : k->entry->modes) {
-    const auto& l = m.literals;
-    if ((m.mode == spv::ExecutionMode::LocalSize || m.mode == spv::ExecutionMode::LocalSizeId) &&
-        l.size() == 3)
-      add(fmt::format("reqd_work_group_size({},{},{})", l[0], l[1], l[2]));
-    else if (m.mode == spv::ExecutionMode::LocalSizeHint && l.size() == 3)
-      add(fmt::format("work_group_size_hint({},{},{})", l[0], l[1], l[2]));
-    else if (m.mode == spv::ExecutionMode::VecTypeHint && l.size() == 1)
-      add(fmt::format("vec_type_hint({})", vecTypeHintName(l[0])));
-    else if (m.mode == spv::ExecutionMode::SubgroupSize && l.size() == 1)
-      add(fmt::format("intel_reqd_sub_group_size({})", l[0]));
-  }
+  if (const auto& s = sig.requiredWorkGroupSize)
+    add(fmt::format("reqd_work_group_size({},{},{})", (*s)[0], (*s)[1], (*s)[2]));
+  if (const auto& s = sig.workGroupSizeHint)
+    add(fmt::format("work_group_size_hint({},{},{})", (*s)[0], (*s)[1], (*s)[2]));
+  if (sig.vecTypeHint) add(fmt::format("vec_type_hint({})", *sig.vecTypeHint));
+  if (sig.requiredSubGroupSize)
+    add(fmt::format("intel_reqd_sub_group_size({})", *sig.requiredSubGroupSize));
   return out;
+}
+
+static_assert(spirv::kQualConst == CL_KERNEL_ARG_TYPE_CONST &&
+              spirv::kQualRestrict == CL_KERNEL_ARG_TYPE_RESTRICT &&
+              spirv::kQualVolatile == CL_KERNEL_ARG_TYPE_VOLATILE &&
+              spirv::kQualPipe == CL_KERNEL_ARG_TYPE_PIPE);
+
+cl_kernel_arg_address_qualifier addressQualifier(spirv::AddressSpace space) {
+  switch (space) {
+    case spirv::AddressSpace::Constant:
+      return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case spirv::AddressSpace::Local:
+      return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    case spirv::AddressSpace::Private:
+      return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    default:
+      return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  }
+}
+
+cl_kernel_arg_access_qualifier accessQualifier(spirv::AccessQualifier access) {
+  switch (access) {
+    case spirv::AccessQualifier::ReadOnly:
+      return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+    case spirv::AccessQualifier::WriteOnly:
+      return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+    case spirv::AccessQualifier::ReadWrite:
+      return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    case spirv::AccessQualifier::None:
+      break;
+  }
+  return CL_KERNEL_ARG_ACCESS_NONE;
 }
 
 }  // namespace
 
 uint32_t kernelSubGroupSize(const _cl_kernel* k) {
-  return k->executable->subGroupSizeFor(k->entry->name, knobs().subGroupSize);
+  return k->executable->subGroupSizeFor(k->kernel, knobs().subGroupSize);
 }
 
 uint64_t localMemoryBytes(uint64_t staticBytes, const std::vector<KernelArg>& args) {
   uint64_t total = staticBytes;
   for (const KernelArg& a : args)
-    if (a.kind == KernelArg::Kind::Local && __builtin_add_overflow(total, a.localBytes, &total))
+    if (a.set && a.binding.kind == ArgBinding::Kind::Local &&
+        __builtin_add_overflow(total, a.binding.localBytes, &total))
       return UINT64_MAX;
   return total;
 }
@@ -82,14 +110,14 @@ uint64_t kernelLocalBytes(_cl_kernel* k) {
 }
 
 uint32_t compileNumSubGroups(const _cl_kernel* k) {
-  const auto* m = k->entry->findMode(spv::ExecutionMode::SubgroupsPerWorkgroup);
-  if (!m) m = k->entry->findMode(spv::ExecutionMode::SubgroupsPerWorkgroupId);
+  const auto* m = k->kernel.entryPoint().findMode(spv::ExecutionMode::SubgroupsPerWorkgroup);
+  if (!m) m = k->kernel.entryPoint().findMode(spv::ExecutionMode::SubgroupsPerWorkgroupId);
   return m && !m->literals.empty() ? m->literals[0] : 0;
 }
 
 const spirv::ExecutionMode* requiredWorkGroupSize(const _cl_kernel* k) {
-  const auto* m = k->entry->findMode(spv::ExecutionMode::LocalSize);
-  if (!m) m = k->entry->findMode(spv::ExecutionMode::LocalSizeId);
+  const auto* m = k->kernel.entryPoint().findMode(spv::ExecutionMode::LocalSize);
+  if (!m) m = k->kernel.entryPoint().findMode(spv::ExecutionMode::LocalSizeId);
   return m && m->literals.size() == 3 ? m : nullptr;
 }
 
@@ -123,7 +151,8 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
 cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
   _cl_kernel* s = checked<_cl_kernel>(source_kernel, Kind::Kernel);
   if (!s) return withError<cl_kernel>(errcode_ret, CL_INVALID_KERNEL, nullptr);
-  _cl_kernel* k = newKernel(s->program, s->executable, *s->entry, s->uniformWorkGroups);
+  _cl_kernel* k =
+      newKernel(s->program, s->executable, s->kernel.entryPoint(), s->uniformWorkGroups);
   std::vector<KernelArg> args;
   {
     std::lock_guard<std::mutex> lock(s->mutex);
@@ -165,7 +194,7 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   size_t* sizeRet = param_value_size_ret;
   switch (param_name) {
     case CL_KERNEL_FUNCTION_NAME:
-      return returnString(k->entry->name, size, value, sizeRet);
+      return returnString(k->kernel.name(), size, value, sizeRet);
     case CL_KERNEL_NUM_ARGS:
       return returnValue(static_cast<cl_uint>(k->args.size()), size, value, sizeRet);
     case CL_KERNEL_REFERENCE_COUNT:
@@ -187,22 +216,23 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
   if (!k) return CL_INVALID_KERNEL;
   if (arg_indx >= k->args.size()) return CL_INVALID_ARG_INDEX;
-  const ArgInfo info = argInfo(k->executable->module(), *k->entry, arg_indx);
+  // The answers `spvsim info` prints: both read the loader's signature.
+  const spirv::ParamSignature& p = k->kernel.signature().params.at(arg_indx);
   const size_t size = param_value_size;
   void* value = param_value;
   size_t* sizeRet = param_value_size_ret;
   switch (param_name) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
-      return returnValue(info.addressQualifier, size, value, sizeRet);
+      return returnValue(addressQualifier(p.addressSpace), size, value, sizeRet);
     case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-      return returnValue(info.accessQualifier, size, value, sizeRet);
+      return returnValue(accessQualifier(p.access), size, value, sizeRet);
     case CL_KERNEL_ARG_TYPE_NAME:
-      return returnString(info.typeName, size, value, sizeRet);
-    case CL_KERNEL_ARG_TYPE_QUALIFIER:
-      return returnValue(info.typeQualifier, size, value, sizeRet);
+      return returnString(p.typeName, size, value, sizeRet);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER:  // TypeQualifier bits are the CL_KERNEL_ARG_TYPE_* values
+      return returnValue(cl_kernel_arg_type_qualifier{p.qualifiers}, size, value, sizeRet);
     case CL_KERNEL_ARG_NAME:
-      if (!info.name) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-      return returnString(*info.name, size, value, sizeRet);
+      if (!p.named) return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+      return returnString(p.name, size, value, sizeRet);
     default:
       return CL_INVALID_VALUE;
   }

@@ -10,24 +10,12 @@
 
 namespace spvsim::rt {
 
-// One argument as clSetKernelArg left it.
+// One argument as clSetKernelArg left it: the simulator's argument (src/exec/arg_binding.h)
+// and, for a buffer, the memory object whose storage it binds at enqueue time.
 struct KernelArg {
-  enum class Kind { Unset, Value, Buffer, Local, Null };
-  Kind kind = Kind::Unset;
-  std::vector<uint8_t> bytes;  // Value
-  cl_mem mem = nullptr;        // Buffer: not retained (the API spec forbids it)
-  size_t localBytes = 0;       // Local
-};
-
-// How a kernel parameter takes its argument.
-enum class ParamKind {
-  Value,           // scalar, vector or struct by value: arg_size bytes
-  GlobalBuffer,    // global (or generic) pointer: a cl_mem or NULL
-  ConstantBuffer,  // constant pointer: a cl_mem or NULL
-  Local,           // local pointer: a size and NULL
-  Sampler,         // sampler_t: no samplers exist (no image support)
-  Queue,           // queue_t: no device queues exist
-  Image,           // images, pipes and other memory objects spvsim has no support for
+  bool set = false;
+  ArgBinding binding;
+  cl_mem mem = nullptr;  // Buffer: not retained (the API spec forbids it)
 };
 
 }  // namespace spvsim::rt
@@ -38,8 +26,7 @@ struct _cl_kernel : spvsim::rt::Object {
 
   _cl_program* program = nullptr;  // retained
   std::shared_ptr<spvsim::Program> executable;
-  const spvsim::spirv::EntryPoint* entry = nullptr;  // in executable's module
-  std::vector<spvsim::rt::ParamKind> paramKinds;
+  spvsim::Program::Kernel kernel;  // of executable: its signature
   bool uniformWorkGroups = false;
   uint64_t staticLocalBytes = 0;  // local variables of the kernel's call tree
   uint64_t privateBytes = 0;      // private variables of the call tree (an estimate)

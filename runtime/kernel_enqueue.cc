@@ -21,6 +21,7 @@
 #include <mutex>
 #include <new>
 
+#include "runtime/arg_errors.h"
 #include "runtime/kernel.h"
 #include "runtime/knobs.h"
 #include "runtime/ndrange.h"
@@ -52,7 +53,7 @@ class RetainedBuffers {
 // Everything a launch needs, fixed when it is enqueued.
 struct Launch {
   std::shared_ptr<Program> executable;
-  std::string kernel;
+  Program::Kernel kernel;
   NDRange range;
   std::vector<KernelArg> args;
   std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
@@ -93,22 +94,14 @@ void reportFailure(const std::string& kernel, DiagnosticKind kind, const std::st
   reportDiagnostics({d});
 }
 
+// The arguments with each buffer's storage bound (the snapshot keeps the buffers alive).
 std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
   std::vector<ArgBinding> out;
   for (const KernelArg& a : args) {
-    switch (a.kind) {
-      case KernelArg::Kind::Value:
-        out.push_back(ArgBinding::bytes(a.bytes));
-        break;
-      case KernelArg::Kind::Buffer:
-        out.push_back(ArgBinding::buffer(a.mem->data, a.mem->size));
-        break;
-      case KernelArg::Kind::Local:
-        out.push_back(ArgBinding::local(a.localBytes));
-        break;
-      default:
-        out.push_back(ArgBinding::null());
-        break;
+    out.push_back(a.binding);
+    if (a.binding.kind == ArgBinding::Kind::Buffer) {
+      out.back().data = a.mem->data;
+      out.back().size = a.mem->size;
     }
   }
   return out;
@@ -128,13 +121,13 @@ cl_int runLaunch(const Launch& l) {
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
   } catch (const Error& e) {  // a limit such as SPVSIM_MAX_MEMORY; the rest is checked
-    reportFailure(l.kernel, e.kind(), e.what());  // at enqueue time
+    reportFailure(l.kernel.name(), e.kind(), e.what());  // at enqueue time
     return kAbortedStatus;
   } catch (const std::bad_alloc&) {
-    reportFailure(l.kernel, DiagnosticKind::OutOfMemory,
+    reportFailure(l.kernel.name(), DiagnosticKind::OutOfMemory,
                   fmt::format("the host ran out of memory for the launch of {} (SPVSIM_MAX_MEMORY "
                               "is {} bytes)",
-                              l.kernel, knobs().maxMemory));
+                              l.kernel.name(), knobs().maxMemory));
     return kAbortedStatus;
   }
   if (!result.printfOutput.empty()) {
@@ -145,17 +138,20 @@ cl_int runLaunch(const Launch& l) {
   return result.aborted ? kAbortedStatus : CL_COMPLETE;
 }
 
-// The arguments as set now; every one must be set and every buffer still alive.
+// The arguments as set now; every one must be set (an unset one counts as missing:
+// ArgErrorKind::Count) and every buffer still alive.
 cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
   std::lock_guard<std::mutex> lock(k->mutex);
-  for (const KernelArg& a : k->args) {
-    if (a.kind == KernelArg::Kind::Unset) return CL_INVALID_KERNEL_ARGS;
-    if (a.kind == KernelArg::Kind::Buffer && !checked<_cl_mem>(a.mem, Kind::Mem))
+  const auto& params = k->kernel.signature().params;
+  for (size_t i = 0; i < k->args.size(); ++i) {
+    const KernelArg& a = k->args[i];
+    if (!a.set) return clError(ArgErrorKind::Count, params[i].kind);
+    if (a.binding.kind == ArgBinding::Kind::Buffer && !checked<_cl_mem>(a.mem, Kind::Mem))
       return CL_INVALID_KERNEL_ARGS;
   }
   l.args = k->args;
   for (const KernelArg& a : l.args)
-    if (a.kind == KernelArg::Kind::Buffer) l.buffers->add(a.mem);
+    if (a.binding.kind == ArgBinding::Kind::Buffer) l.buffers->add(a.mem);
   return CL_SUCCESS;
 }
 
@@ -169,7 +165,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   if (dims < 1 || dims > 3) return CL_INVALID_WORK_DIMENSION;
   Launch l;
   l.executable = k->executable;
-  l.kernel = k->entry->name;
+  l.kernel = k->kernel;
   if (cl_int err = snapshotArgs(k, l)) return err;
   // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.
   l.empty = !global;

@@ -120,8 +120,8 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
     case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
       return returnValue(size_t{compileNumSubGroups(k)}, size, value, sizeRet);
     case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: {  // cl_intel_required_subgroup_size
-      const auto* m = k->entry->findMode(spv::ExecutionMode::SubgroupSize);
-      return returnValue(size_t{m ? m->literals.at(0) : 0}, size, value, sizeRet);
+      const auto required = k->kernel.signature().requiredSubGroupSize;
+      return returnValue(size_t{required.value_or(0)}, size, value, sizeRet);
     }
     default:
       return CL_INVALID_VALUE;

@@ -66,7 +66,8 @@ cl_int checkGlobalSize(cl_uint dims, const size_t* offset, const size_t* global)
 // the device's range, CL_INVALID_GLOBAL_WORK_SIZE, found here and not by the launch on
 // the worker thread. Counted with the local size the launch will use.
 cl_int checkWorkGroupCount(const _cl_kernel* k, const NDRange& r) {
-  const std::array<uint64_t, 3> local = r.localGiven ? r.local : chooseLocalSize(*k->entry, r);
+  const std::array<uint64_t, 3> local =
+      r.localGiven ? r.local : chooseLocalSize(k->kernel.entryPoint(), r);
   uint64_t groups = 1;  // at most the number of work-items: no overflow
   for (uint32_t d = 0; d < r.dims; ++d) groups *= ceilDiv(r.global[d], local[d]);
   return groups > kMaxWorkGroups ? CL_INVALID_GLOBAL_WORK_SIZE : CL_SUCCESS;

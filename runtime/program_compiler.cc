@@ -117,8 +117,10 @@ BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failur
   try {
     std::vector<uint32_t> plain = withLinkageIfNoEntryPoints(withoutMarkers(words));
     std::shared_ptr<Program> program = Program::load(plain, {}, knobs().maxMemory);
-    for (const auto& ep : program->module().entryPoints)
-      program->lowered(ep.name, program->subGroupSizeFor(ep.name, knobs().subGroupSize));
+    for (const auto& ep : program->module().entryPoints) {
+      const Program::Kernel kernel = program->kernel(ep.name);
+      program->lowered(kernel, program->subGroupSizeFor(kernel, knobs().subGroupSize));
+    }
     BuildResult r;
     r.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     r.binary = withMarkers(plain, {BinaryKind::Executable, uniform});

@@ -59,7 +59,7 @@ TEST(LoaderLimits, BigEndianModulesAreByteSwapped) {
   Module m = loadModule(swapped);
   ASSERT_EQ(m.entryPoints.size(), 1u);
   EXPECT_EQ(m.entryPoints[0].name, "k");
-  EXPECT_EQ(m.entryPoints[0].params[0].name, "o#ut");
+  EXPECT_EQ(m.entryPoints[0].signature.params[0].name, "o#ut");
   EXPECT_EQ(m.words, loadModule(words).words);
 }
 

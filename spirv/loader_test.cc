@@ -56,10 +56,10 @@ TEST(Loader, DecodesEntryPointModesParamsAndLines) {
   const ExecutionMode* ls = ep.findMode(spv::ExecutionMode::LocalSize);
   ASSERT_NE(ls, nullptr);
   EXPECT_EQ(ls->literals, (std::vector<uint32_t>{8, 4, 1}));
-  ASSERT_EQ(ep.params.size(), 1u);
-  EXPECT_EQ(ep.params[0].name, "out");
-  EXPECT_TRUE(ep.params[0].isPointer);
-  EXPECT_EQ(ep.params[0].addressSpace, AddressSpace::Global);
+  ASSERT_EQ(ep.signature.params.size(), 1u);
+  EXPECT_EQ(ep.signature.params[0].name, "out");
+  EXPECT_TRUE(ep.signature.params[0].isPointer());
+  EXPECT_EQ(ep.signature.params[0].addressSpace, AddressSpace::Global);
   const Function* f = m.findFunction(ep.function);
   ASSERT_NE(f, nullptr);
   const Instruction& load = f->blocks[0].instructions[0];

@@ -11,6 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "spirv/kernel_signature.h"
+
 namespace spvsim::spirv {
 
 using Id = uint32_t;
@@ -40,6 +42,9 @@ struct Type {
   std::vector<Id> members;  // Struct: member types; Function: return, then params
   spv::StorageClass storage = spv::StorageClass::Max;  // Pointer
   bool packed = false;                                 // Struct decorated CPacked
+  // Opaque: the operands as declared (OpTypeImage: sampled type, Dim, Depth, Arrayed, MS,
+  // Sampled, Format[, access qualifier]; OpTypePipe: access qualifier).
+  std::vector<uint32_t> operands;
 
   // Memory layout under OpenCL C rules (filled by the loader): size includes
   // trailing padding; vec3 is laid out as vec4.
@@ -139,26 +144,12 @@ struct ExecutionMode {
   std::vector<uint32_t> literals;
 };
 
-enum class AddressSpace { Private, Global, Constant, Local, Generic };
-
-struct KernelParam {
-  Id id = 0;
-  Id type = 0;
-  std::string name;      // OpName, or "argN"
-  std::string typeName;  // from kernel_arg_type.<kernel>.* OpString, if present
-  bool isPointer = false;
-  AddressSpace addressSpace = AddressSpace::Private;
-  bool readOnly = false;  // FuncParamAttr NoWrite
-  bool byValStruct = false;
-  std::optional<uint64_t> alignment;
-};
-
 struct EntryPoint {
   std::string name;
   Id function = 0;  // the entry point function (clang's wrapper)
   std::vector<Id> interface;
   std::vector<ExecutionMode> modes;
-  std::vector<KernelParam> params;
+  KernelSignature signature;  // parameters and launch attributes (spirv/kernel_signature.h)
   uint32_t index = 0;
 
   const ExecutionMode* findMode(spv::ExecutionMode mode) const {

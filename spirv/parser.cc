@@ -300,6 +300,7 @@ class Decoder {
         break;
       default:
         t.kind = TypeKind::Opaque;
+        t.operands = o;
         break;
     }
     // Pointers may name a pointee declared later (forward pointers): no lookup needed.
@@ -479,92 +480,7 @@ class Decoder {
       for (auto& ep : m_.entryPoints)
         if (ep.function == mode.operands[0]) ep.modes.push_back(em);
     }
-    for (auto& ep : m_.entryPoints) describeParams(ep);
-  }
-
-  // The user's kernel function that clang's wrapper calls, if the wrapper is one.
-  const Function* innerKernel(const Function& wrapper) const {
-    for (const auto& b : wrapper.blocks)
-      for (const auto& i : b.instructions)
-        if (i.opcode == Op::OpFunctionCall) return m_.findFunction(i.operands.at(0));
-    return nullptr;
-  }
-
-  bool paramAttr(Id param, spv::FunctionParameterAttribute attr) const {
-    auto it = m_.decorations.find(param);
-    if (it == m_.decorations.end()) return false;
-    for (const auto& d : it->second)
-      if (d.kind == spv::Decoration::FuncParamAttr && !d.literals.empty() &&
-          d.literals[0] == static_cast<uint32_t>(attr))
-        return true;
-    return false;
-  }
-
-  std::vector<std::string> argTypeNames(const std::string& kernel) const {
-    std::string prefix = "kernel_arg_type." + kernel + ".";
-    for (const auto& [id, s] : m_.strings) {
-      if (s.rfind(prefix, 0) != 0) continue;
-      std::vector<std::string> out;
-      std::string cur;
-      for (char ch : s.substr(prefix.size())) {
-        if (ch == ',') {
-          out.push_back(cur);
-          cur.clear();
-        } else {
-          cur.push_back(ch);
-        }
-      }
-      if (!cur.empty()) out.push_back(cur);
-      return out;
-    }
-    return {};
-  }
-
-  void describeParams(EntryPoint& ep) {
-    const Function* fn = m_.findFunction(ep.function);
-    if (!fn) throw Error(DiagnosticKind::InvalidModule, "entry point names no function");
-    const Function* inner = innerKernel(*fn);
-    if (inner && inner->params.size() != fn->params.size()) inner = nullptr;
-    auto typeNames = argTypeNames(ep.name);
-    for (size_t k = 0; k < fn->params.size(); ++k) {
-      KernelParam p;
-      p.id = fn->params[k];
-      p.type = fn->paramTypes[k];
-      Id named = p.id;
-      if (!m_.names.count(named) && inner) named = inner->params[k];
-      p.name = m_.names.count(named) ? m_.names.at(named) : fmt::format("arg{}", k);
-      if (k < typeNames.size()) p.typeName = typeNames[k];
-      const Type& t = m_.type(p.type);
-      auto attr = [&](spv::FunctionParameterAttribute a) {
-        return paramAttr(p.id, a) || (inner && paramAttr(inner->params[k], a));
-      };
-      if (t.kind == TypeKind::Pointer) {
-        p.byValStruct = attr(spv::FunctionParameterAttribute::ByVal);
-        p.isPointer = !p.byValStruct;
-        p.addressSpace = addressSpaceOf(t.storage);
-        p.readOnly = attr(spv::FunctionParameterAttribute::NoWrite) ||
-                     p.addressSpace == AddressSpace::Constant;
-      }
-      if (auto* d = m_.findDecoration(p.id, spv::Decoration::Alignment))
-        p.alignment = d->literals.at(0);
-      if (p.typeName.empty()) p.typeName = typeName(m_, p.type);
-      ep.params.push_back(std::move(p));
-    }
-  }
-
-  static AddressSpace addressSpaceOf(spv::StorageClass sc) {
-    switch (sc) {
-      case spv::StorageClass::CrossWorkgroup:
-        return AddressSpace::Global;
-      case spv::StorageClass::UniformConstant:
-        return AddressSpace::Constant;
-      case spv::StorageClass::Workgroup:
-        return AddressSpace::Local;
-      case spv::StorageClass::Generic:
-        return AddressSpace::Generic;
-      default:
-        return AddressSpace::Private;
-    }
+    for (auto& ep : m_.entryPoints) ep.signature = buildSignature(m_, ep);
   }
 
   Module& m_;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/arg_binding.h"
 #include "src/exec/memory_limit.h"
 #include "tools/element_type.h"
 
@@ -40,5 +41,9 @@ struct ArgMemory {
   }
   uint64_t left() const { return limit - used; }
 };
+
+// The arguments as the simulator and the argument checks take them (src/exec/arg_check.h):
+// buffers point into `args`, and each carries its type and text for messages.
+std::vector<ArgBinding> bindings(std::vector<ArgValue>& args);
 
 }  // namespace spvsim::tools

@@ -6,13 +6,12 @@
 
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
-#include "tools/params.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
 namespace {
 
-using Kind = ParamInfo::Kind;
+using Kind = spirv::ParamKind;
 
 // Capability and execution-mode names come from the disassembler (SPIRV-Tools, which
 // reads them from the grammar): "OpCapability Kernel", "OpExecutionMode %5 LocalSize 8 1 1".
@@ -38,28 +37,20 @@ ModuleText scanDisassembly(const spirv::Module& module) {
   return out;
 }
 
-std::string_view spaceName(Kind k) {
-  switch (k) {
-    case Kind::GlobalPointer:
-      return "global";
-    case Kind::ConstantPointer:
-      return "constant";
-    case Kind::LocalPointer:
-      return "local";
-    default:
-      return "private";
-  }
-}
-
-std::string access(const ParamInfo& p) {
+// How the parameter takes its argument.
+std::string passedAs(const spirv::ParamSignature& p) {
   switch (p.kind) {
     case Kind::Value:
-    case Kind::Struct:
       return fmt::format("value, {} bytes", p.size);
-    case Kind::Image:
-      return "opaque (not supported yet)";
+    case Kind::ByValStruct:
+      return fmt::format("struct, {} bytes", p.size);
+    case Kind::GlobalPointer:
+    case Kind::ConstantPointer:
+      return "buffer";
+    case Kind::LocalPointer:
+      return "local memory";
     default:
-      return p.readOnly ? "read-only" : "read-write";
+      return "opaque (not supported yet)";
   }
 }
 
@@ -76,18 +67,27 @@ std::string formatKernel(const spirv::Module& module, const spirv::EntryPoint& e
   for (const auto& [fn, mode] : text.modes)
     if (fn == id || fn == "%" + module.nameOf(ep.function)) modes.push_back(mode);
   std::string out = fmt::format("kernel {}\n  execution modes: {}\n", ep.name, join(modes, ", "));
-  const std::vector<ParamInfo> params = describeParams(module, ep);
+  const auto& params = ep.signature.params;
   if (params.empty()) return out + "  parameters: (none)\n";
-  size_t nameWidth = 4, typeWidth = 4;
-  for (const ParamInfo& p : params) {
+  // The columns of clGetKernelArgInfo (the OpenCL runtime answers from the same signature).
+  size_t nameWidth = 4, typeWidth = 4, qualWidth = 10;
+  for (const auto& p : params) {
     nameWidth = std::max(nameWidth, p.name.size());
     typeWidth = std::max(typeWidth, p.typeName.size());
+    qualWidth = std::max(qualWidth, spirv::qualifierNames(p.qualifiers).size());
   }
-  out += fmt::format("  {:<4}{:<{}}  {:<{}}  {:<9}{}\n", "arg", "name", nameWidth, "type",
-                     typeWidth, "space", "access");
-  for (const ParamInfo& p : params)
-    out += fmt::format("  {:<4}{:<{}}  {:<{}}  {:<9}{}\n", p.index, p.name, nameWidth, p.typeName,
-                       typeWidth, spaceName(p.kind), access(p));
+  const auto row = [&](auto index, std::string_view name, std::string_view type,
+                       std::string_view space, std::string_view access, std::string_view quals,
+                       std::string_view passed) {
+    return fmt::format("  {:<4}{:<{}}  {:<{}}  {:<9}{:<11}{:<{}}  {}\n", index, name, nameWidth,
+                       type, typeWidth, space, access, quals, qualWidth, passed);
+  };
+  out += row("arg", "name", "type", "space", "access", "qualifiers", "argument");
+  for (const auto& p : params) {
+    const std::string quals = spirv::qualifierNames(p.qualifiers);
+    out += row(p.index, p.name, p.typeName, spirv::addressSpaceName(p.addressSpace),
+               spirv::accessQualifierName(p.access), quals.empty() ? "-" : quals, passedAs(p));
+  }
   return out;
 }
 

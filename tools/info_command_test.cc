@@ -64,19 +64,20 @@ TEST(ModuleInfo, OneKernel) {
                       "\n"
                       "kernel k\n"
                       "  execution modes: LocalSize 8 1 1, SubgroupSize 16\n"
-                      "  arg name  type    space    access\n"
-                      "  0   a     int*    global   read-write\n"
-                      "  1   l     float*  local    read-write\n"
-                      "  2   v     int4    private  value, 16 bytes\n"
-                      "  3   c     float*  constant read-only\n");
+                      "  arg name  type    space    access     qualifiers  argument\n"
+                      "  0   a     int*    global   none       -           buffer\n"
+                      "  1   l     float*  local    none       -           local memory\n"
+                      "  2   v     int4    private  none       -           value, 16 bytes\n"
+                      // constant pointers are const (clGetKernelArgInfo's rule)
+                      "  3   c     float*  constant none       const       buffer\n");
 }
 
 TEST(ModuleInfo, AllKernels) {
   const std::string text = formatModuleInfo(module(), "");
   EXPECT_NE(text.find("kernel k\n"), std::string::npos);
   EXPECT_NE(text.find("\nkernel one\n  execution modes: (none)\n"
-                      "  arg name  type    space    access\n"
-                      "  0   out   float*  global   read-write\n"),
+                      "  arg name  type    space    access     qualifiers  argument\n"
+                      "  0   out   float*  global   none       -           buffer\n"),
             std::string::npos);
 }
 

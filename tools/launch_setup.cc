@@ -9,12 +9,12 @@
 #include "spirv/error.h"
 #include "src/check/observers.h"
 #include "src/compiler/build_options.h"
+#include "src/exec/arg_check.h"
 #include "src/exec/diagnostics.h"
 #include "tools/arg_spec.h"
 #include "tools/info_command.h"
 #include "tools/kernel_input.h"
 #include "tools/output.h"
-#include "tools/params.h"
 #include "tools/sim_file.h"
 #include "tools/text_util.h"
 
@@ -59,6 +59,14 @@ NDRange rangeFromOptions(const RunOptions& o) {
   return range;
 }
 
+// Checks the arguments against the kernel's signature (src/exec/arg_check.h): a misfit
+// throws ArgumentError; buffers of another element type than the pointee's warn.
+void checkArguments(PreparedLaunch& launch, std::ostream& err) {
+  const std::vector<ArgBinding> args = bindings(launch.args);
+  validateArguments(launch.kernel.signature(), args);
+  err << argumentWarnings(launch.kernel.signature(), args);
+}
+
 PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile compile) {
   PreparedLaunch launch;
   ArgMemory memory{o.maxMemory.value_or(defaultMaxMemory())};
@@ -67,11 +75,8 @@ PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile c
   launch.argumentBytes = memory.used;
   loadProgram(launch, o.input, o, compile, err);
   const spirv::Module& module = launch.program->module();
-  const spirv::EntryPoint& ep = chooseKernel(module, o.kernel);
-  launch.kernel = ep.name;
-  const std::vector<ParamInfo> params = describeParams(module, ep);
-  validateArgs(ep.name, params, launch.args);
-  err << argumentWarnings(params, launch.args);
+  launch.kernel = launch.program->kernel(chooseKernel(module, o.kernel).name);
+  checkArguments(launch, err);
   launch.range = rangeFromOptions(o);
   if (o.dump)
     for (ArgValue& a : launch.args) a.dump = a.kind == ArgValue::Kind::Buffer;
@@ -86,15 +91,12 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   PreparedLaunch launch;
   loadProgram(launch, program.string(), o, compile, err);
   const spirv::Module& module = launch.program->module();
-  const spirv::EntryPoint& ep = chooseKernel(module, setup.kernel);
-  launch.kernel = ep.name;
-  const std::vector<ParamInfo> params = describeParams(module, ep);
+  launch.kernel = launch.program->kernel(chooseKernel(module, setup.kernel).name);
   ArgMemory memory{o.maxMemory.value_or(defaultMaxMemory())};
-  launch.args = sim.readArguments(params, &memory);
+  launch.args = sim.readArguments(launch.kernel.signature().params, &memory);
   launch.maxMemory = memory.limit;
   launch.argumentBytes = memory.used;
-  validateArgs(ep.name, params, launch.args);
-  err << argumentWarnings(params, launch.args);
+  checkArguments(launch, err);
   launch.range.dims = 3;
   launch.range.global = setup.global;
   launch.range.local = setup.local;
@@ -133,27 +135,6 @@ std::string debugBuildOptions(std::string_view userOptions) {
   for (const std::string& o : compiler::splitBuildOptions(userOptions))
     level |= o.rfind("-O", 0) == 0 || o == "-cl-opt-disable";
   return fmt::format("-g {}{}", level ? "" : "-O0 ", userOptions);
-}
-
-std::vector<ArgBinding> bindings(std::vector<ArgValue>& args) {
-  std::vector<ArgBinding> out;
-  for (ArgValue& a : args) {
-    switch (a.kind) {
-      case ArgValue::Kind::Value:
-        out.push_back(ArgBinding::bytes(a.bytes));
-        break;
-      case ArgValue::Kind::Buffer:
-        out.push_back(ArgBinding::buffer(a.bytes.data(), a.bytes.size()));
-        break;
-      case ArgValue::Kind::Local:
-        out.push_back(ArgBinding::local(a.localBytes));
-        break;
-      case ArgValue::Kind::Null:
-        out.push_back(ArgBinding::null());
-        break;
-    }
-  }
-  return out;
 }
 
 LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {

@@ -20,7 +20,7 @@ namespace spvsim::tools {
 struct PreparedLaunch {
   std::shared_ptr<Program> program;
   compiler::CompileResult build;  // how the module was made (its words moved to `program`)
-  std::string kernel;
+  Program::Kernel kernel;
   NDRange range;
   std::vector<ArgValue> args;  // buffers hold the storage the launch reads and writes
   uint64_t maxMemory = 0;      // --max-memory, or the default: the buffers and the launch
@@ -41,8 +41,6 @@ PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err,
 // The build options used for Compile::DebugInfo: "-g -O0 " before the user's options,
 // or "-g " when they contain an -O option (the user's choice wins).
 std::string debugBuildOptions(std::string_view userOptions);
-
-std::vector<ArgBinding> bindings(std::vector<ArgValue>& args);
 
 // The --json report. Opened at construction, before any kernel runs, so that an
 // unwritable path fails first (Error "input"); an empty path means no report.

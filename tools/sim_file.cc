@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "spirv/error.h"
+#include "src/exec/arg_check.h"
 #include "tools/arg_spec.h"
 #include "tools/buffer_init.h"
 #include "tools/scalar_codec.h"
@@ -16,7 +17,7 @@
 
 namespace spvsim::tools {
 
-using Kind = ParamInfo::Kind;
+using Kind = spirv::ParamKind;
 
 struct SimFile::Header {
   std::string text;
@@ -36,7 +37,7 @@ std::optional<Scalar> headerType(std::string_view token) {
 
 // The type a header without one takes, from the parameter's OpenCL C type as Oclgrind
 // does: "float*" -> float, "uint4" -> uint, "void*" -> uchar.
-std::optional<Scalar> defaultType(const ParamInfo& p) {
+std::optional<Scalar> defaultType(const spirv::ParamSignature& p) {
   std::string_view name = p.typeName;
   for (std::string_view prefix : {"const ", "volatile "})
     if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
@@ -143,7 +144,7 @@ std::string SimFile::headerText() {
   return text;
 }
 
-SimFile::Header SimFile::parseHeader(const std::string& text, const ParamInfo& param) {
+SimFile::Header SimFile::parseHeader(const std::string& text, const spirv::ParamSignature& param) {
   Header h;
   h.text = "<" + text + ">";
   std::istringstream in(text);
@@ -181,7 +182,7 @@ SimFile::Header SimFile::parseHeader(const std::string& text, const ParamInfo& p
   return h;
 }
 
-ArgValue SimFile::readArgument(const ParamInfo& param) {
+ArgValue SimFile::readArgument(const spirv::ParamSignature& param) {
   context_ = fmt::format("argument {}: {}", param.index, param.name);
   const Header h = parseHeader(headerText(), param);
   const bool bufferOnly = h.dump || h.noinit || h.null || h.ro || h.wo;
@@ -190,7 +191,7 @@ ArgValue SimFile::readArgument(const ParamInfo& param) {
   if (h.ro && h.wo) fail("'ro' and 'wo' are mutually exclusive");
   if (bufferOnly && !isBuffer(param.kind))
     fail("dump, noinit, null, ro and wo are only valid for global or constant buffers");
-  if (param.kind == Kind::Image) fail("images and samplers are not supported yet");
+  if (param.isOpaque()) fail(checkArgument(param, ArgBinding::null())->what());
   if (param.kind == Kind::LocalPointer) {
     if (!h.fill.empty() || !h.range.empty()) fail("a local argument takes no initializer");
     if (!h.size || *h.size == 0) fail("a local argument needs size=BYTES (more than 0)");
@@ -211,7 +212,7 @@ ArgValue SimFile::readArgument(const ParamInfo& param) {
   return readBuffer(h, param);
 }
 
-ArgValue SimFile::readBuffer(const Header& h, const ParamInfo& param) {
+ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param) {
   if (!h.size) fail("size=BYTES is required");
   if (!h.type)
     fail(
@@ -269,11 +270,11 @@ void SimFile::reserveBuffer(uint64_t bytes) {
   }
 }
 
-std::vector<ArgValue> SimFile::readArguments(const std::vector<ParamInfo>& params,
+std::vector<ArgValue> SimFile::readArguments(const std::vector<spirv::ParamSignature>& params,
                                              ArgMemory* memory) {
   memory_ = memory;
   std::vector<ArgValue> args;
-  for (const ParamInfo& p : params) args.push_back(readArgument(p));
+  for (const spirv::ParamSignature& p : params) args.push_back(readArgument(p));
   context_ = "after the last argument";
   if (skipSpace())
     fail(fmt::format("unexpected '{}': the kernel takes {} argument{}", token(""), params.size(),

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "spirv/kernel_signature.h"
 #include "tools/arg_value.h"
-#include "tools/params.h"
 
 namespace spvsim::tools {
 
@@ -44,7 +44,7 @@ class SimFile {
   // Also checks that nothing follows the last argument. Buffers marked `dump` have
   // ArgValue::dump set; `noinit` buffers start zeroed. Each buffer is counted in `memory`
   // (when given) before it is allocated.
-  std::vector<ArgValue> readArguments(const std::vector<ParamInfo>& params,
+  std::vector<ArgValue> readArguments(const std::vector<spirv::ParamSignature>& params,
                                       ArgMemory* memory = nullptr);
 
  private:
@@ -55,9 +55,9 @@ class SimFile {
   std::string token(const char* what);
   uint64_t number(const char* what);
   std::string headerText();
-  Header parseHeader(const std::string& text, const ParamInfo& param);
-  ArgValue readArgument(const ParamInfo& param);
-  ArgValue readBuffer(const Header& h, const ParamInfo& param);
+  Header parseHeader(const std::string& text, const spirv::ParamSignature& param);
+  ArgValue readArgument(const spirv::ParamSignature& param);
+  ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 

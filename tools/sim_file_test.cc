@@ -9,31 +9,39 @@ namespace spvsim::tools {
 namespace {
 
 using testing::bytesOf;
-using Kind = ParamInfo::Kind;
+using Kind = spirv::ParamKind;
 
-ParamInfo param(uint32_t index, std::string name, std::string type, Kind kind, uint64_t size = 8) {
-  ParamInfo p;
+spirv::ParamSignature param(uint32_t index, std::string name, std::string type, Kind kind,
+                            uint64_t size = 8) {
+  spirv::ParamSignature p;
   p.index = index;
   p.name = std::move(name);
   p.typeName = std::move(type);
   p.kind = kind;
   p.size = size;
+  // As the loader has them: images live in global memory (spirv/kernel_signature.h).
+  using AS = spirv::AddressSpace;
+  p.addressSpace = kind == Kind::LocalPointer      ? AS::Local
+                   : kind == Kind::ConstantPointer ? AS::Constant
+                   : kind == Kind::Value           ? AS::Private
+                                                   : AS::Global;
   return p;
 }
 
-const std::vector<ParamInfo> kSaxpy = {param(0, "a", "float", Kind::Value, 4),
-                                       param(1, "x", "float*", Kind::GlobalPointer),
-                                       param(2, "y", "float*", Kind::GlobalPointer)};
+const std::vector<spirv::ParamSignature> kSaxpy = {param(0, "a", "float", Kind::Value, 4),
+                                                   param(1, "x", "float*", Kind::GlobalPointer),
+                                                   param(2, "y", "float*", Kind::GlobalPointer)};
 
 constexpr const char* kSaxpyHeader = "kernels.cl\nsaxpy\n8 1 1\n4 1 1\n";
 
-std::vector<ArgValue> readArgs(const std::string& text, const std::vector<ParamInfo>& params) {
+std::vector<ArgValue> readArgs(const std::string& text,
+                               const std::vector<spirv::ParamSignature>& params) {
   SimFile sim(text, "t.sim");
   sim.readSetup();
   return sim.readArguments(params);
 }
 
-std::string errorOf(const std::string& text, const std::vector<ParamInfo>& params) {
+std::string errorOf(const std::string& text, const std::vector<spirv::ParamSignature>& params) {
   try {
     readArgs(text, params);
   } catch (const Error& e) {
@@ -80,9 +88,9 @@ TEST(SimFile, CommentsAndValuesAcrossLines) {
 }
 
 TEST(SimFile, TypeDefaultsToTheParameters) {
-  const std::vector<ParamInfo> params = {param(0, "u", "uint*", Kind::GlobalPointer),
-                                         param(1, "v", "void*", Kind::GlobalPointer),
-                                         param(2, "s", "short2", Kind::Value, 4)};
+  const std::vector<spirv::ParamSignature> params = {param(0, "u", "uint*", Kind::GlobalPointer),
+                                                     param(1, "v", "void*", Kind::GlobalPointer),
+                                                     param(2, "s", "short2", Kind::Value, 4)};
   const auto args = readArgs(
       std::string(kSaxpyHeader) + "<size=12>\n1 2 3\n<size=2 fill=7>\n<size=4>\n-1 2\n", params);
   EXPECT_EQ(args[0].type.scalar, Scalar::UInt);
@@ -94,12 +102,12 @@ TEST(SimFile, TypeDefaultsToTheParameters) {
 }
 
 TEST(SimFile, HexLocalNullNoinitAndRanges) {
-  const std::vector<ParamInfo> params = {param(0, "h", "uint*", Kind::GlobalPointer),
-                                         param(1, "l", "float*", Kind::LocalPointer),
-                                         param(2, "n", "int*", Kind::GlobalPointer),
-                                         param(3, "z", "int*", Kind::GlobalPointer),
-                                         param(4, "r", "short*", Kind::ConstantPointer),
-                                         param(5, "f", "double*", Kind::GlobalPointer)};
+  const std::vector<spirv::ParamSignature> params = {param(0, "h", "uint*", Kind::GlobalPointer),
+                                                     param(1, "l", "float*", Kind::LocalPointer),
+                                                     param(2, "n", "int*", Kind::GlobalPointer),
+                                                     param(3, "z", "int*", Kind::GlobalPointer),
+                                                     param(4, "r", "short*", Kind::ConstantPointer),
+                                                     param(5, "f", "double*", Kind::GlobalPointer)};
   const auto args = readArgs(std::string(kSaxpyHeader) +
                                  "<size=8 uint hex dump>\nff 0x10\n"
                                  "<size=64>\n"
@@ -121,7 +129,7 @@ TEST(SimFile, HexLocalNullNoinitAndRanges) {
 
 // Oclgrind adds INC to a running float; 0.1f added three times is not 3 * 0.1f.
 TEST(SimFile, FloatRangeAccumulatesLikeOclgrind) {
-  const std::vector<ParamInfo> params = {param(0, "x", "float*", Kind::GlobalPointer)};
+  const std::vector<spirv::ParamSignature> params = {param(0, "x", "float*", Kind::GlobalPointer)};
   const auto args = readArgs(std::string(kSaxpyHeader) + "<size=16 float range=1:1:4>\n", params);
   EXPECT_EQ(args[0].bytes, bytesOf<float>({1, 2, 3, 4}));
   const float step = 0.25f;
@@ -189,7 +197,7 @@ TEST(SimFile, HeaderErrors) {
 }
 
 TEST(SimFile, ValueErrors) {
-  const std::vector<ParamInfo> chars = {param(0, "c", "char*", Kind::GlobalPointer)};
+  const std::vector<spirv::ParamSignature> chars = {param(0, "c", "char*", Kind::GlobalPointer)};
   EXPECT_EQ(errorOf(std::string(kSaxpyHeader) + "<size=2 char>\n1\n200\n", chars),
             "t.sim:7: 200 is out of range for char (-128..127) (argument 0: c)");
   EXPECT_EQ(errorOf(std::string(kSaxpyHeader) + "<size=2 char>\n1\n", chars),
@@ -199,7 +207,7 @@ TEST(SimFile, ValueErrors) {
 }
 
 TEST(SimFile, ParameterKindErrors) {
-  const std::vector<ParamInfo> params = {
+  const std::vector<spirv::ParamSignature> params = {
       param(0, "l", "float*", Kind::LocalPointer), param(1, "c", "float*", Kind::ConstantPointer),
       param(2, "s", "struct S*", Kind::GlobalPointer), param(3, "i", "image2d_t", Kind::Image)};
   const std::string h = kSaxpyHeader;
@@ -213,7 +221,8 @@ TEST(SimFile, ParameterKindErrors) {
             "t.sim:7: the header names no type and the parameter's type 'struct S*' gives "
             "none; add one such as int (argument 2: s)");
   EXPECT_EQ(errorOf(h + "<size=8>\n<null>\n<null>\n<size=8>\n", params),
-            "t.sim:8: images and samplers are not supported yet (argument 3: i)");
+            "t.sim:8: argument 3 (i) is 'global image2d_t i': images, samplers, pipes, queues and "
+            "events are not supported yet (argument 3: i)");
 }
 
 }  // namespace

@@ -104,16 +104,15 @@ class Examiner {
   }
 
   Elements elementsOf(const std::string& name) {
-    for (size_t i = 0; i < entry_.params.size(); ++i)
-      if (paramName(entry_, i) == name || fmt::format("arg{}", i) == name)
-        return argument(i, paramName(entry_, i));
+    const auto& params = entry_.signature.params;
+    for (size_t i = 0; i < params.size(); ++i)
+      if (params[i].name == name || fmt::format("arg{}", i) == name) return argument(i, params[i]);
     return variable(name);
   }
 
-  Elements argument(size_t i, const std::string& name) {
+  Elements argument(size_t i, const spirv::ParamSignature& param) {
     const DebugArgument& a = session_.launch().args[i];
     if (a.kind == DebugArgument::Kind::Buffer) {
-      const bool constant = entry_.params[i].addressSpace == spirv::AddressSpace::Constant;
       Elements e;
       e.base = a.bytes;
       e.count = a.count;
@@ -121,19 +120,21 @@ class Examiner {
       const values::ElementType type = a.type;
       const bool hex = a.hex;
       e.format = [type, hex](const uint8_t* p) { return values::formatElement(type, p, hex); };
-      e.what = fmt::format("{}, {} memory", a.type.name(), constant ? "constant" : "global");
+      e.what = fmt::format("{}, {} memory", a.type.name(),
+                           param.kind == spirv::ParamKind::ConstantPointer ? "constant" : "global");
       return e;
     }
     if (a.kind != DebugArgument::Kind::Local)
       throw DebugError(
-          fmt::format("{} is not memory: it is {}", name,
+          fmt::format("{} is not memory: it is {}", param.name,
                       a.kind == DebugArgument::Kind::Null ? "a null pointer" : "a value"));
     const std::vector<Region>& local = session_.launchState().memory().local;
     const std::string prefix = fmt::format("argument {} (", i);
     for (const Region& r : local)
       if (r.name.rfind(prefix, 0) == 0)
-        return localElements(r, module_.type(entry_.params[i].type).element, styleOf(name));
-    throw DebugError(fmt::format("{}: no local memory bound", name));
+        return localElements(r, module_.type(entry_.signature.params[i].type).element,
+                             styleOf(param.name));
+    throw DebugError(fmt::format("{}: no local memory bound", param.name));
   }
 
   // Signed unless debug info names an unsigned source type for `name`.

@@ -26,7 +26,7 @@ struct DebugArgument {
 
 struct DebugLaunch {
   std::shared_ptr<Program> program;
-  std::string kernel;
+  Program::Kernel kernel;
   NDRange range;
   std::vector<ArgBinding> bindings;  // what Program::launch would be given
   std::vector<DebugArgument> args;   // per parameter, the same arguments
@@ -36,8 +36,5 @@ struct DebugLaunch {
   // The text printed when the kernel ends (the buffer dumps asked for), or none.
   std::function<std::string()> results;
 };
-
-// A parameter's name: its OpName, or "argN" when the module has none.
-std::string paramName(const spirv::EntryPoint& entry, size_t index);
 
 }  // namespace spvsim::debugger

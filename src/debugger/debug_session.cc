@@ -72,7 +72,7 @@ void DebugSession::start() {
   out_ << fmt::format(
       "Kernel {}: global {}, local {}: {} work-group{}, sub-group size {}, {} sub-group{} per "
       "work-group.\n",
-      launch_.kernel, sizes(r.global, r.dims), sizes(r.local, r.dims), state_->groupCount(),
+      launch_.kernel.name(), sizes(r.global, r.dims), sizes(r.local, r.dims), state_->groupCount(),
       state_->groupCount() == 1 ? "" : "s", state_->subGroupSize(), state_->maxSubGroups(),
       state_->maxSubGroups() == 1 ? "" : "s");
   if (!symbols_->hasLineInfo())
@@ -425,9 +425,9 @@ void DebugSession::finishKernel() {
     all.insert(all.end(), g->diagnostics.begin(), g->diagnostics.end());
   all = foldDiagnostics(std::move(all));
   if (aborted_)
-    out_ << fmt::format("Kernel {} stopped by a fatal error.\n", launch_.kernel);
+    out_ << fmt::format("Kernel {} stopped by a fatal error.\n", launch_.kernel.name());
   else
-    out_ << fmt::format("Kernel {} finished: all {} work-group{} ran.\n", launch_.kernel,
+    out_ << fmt::format("Kernel {} finished: all {} work-group{} ran.\n", launch_.kernel.name(),
                         state_->groupCount(), state_->groupCount() == 1 ? "" : "s");
   if (all.empty()) out_ << "No diagnostics.\n";
   for (const Diagnostic& d : all) {
@@ -515,12 +515,11 @@ void DebugSession::addBreakpoint(std::string_view location, std::string_view con
 
 void DebugSession::addWatchpoint(std::string_view what) {
   const ElementRange range = parseElementRange(what);
-  const spirv::EntryPoint& entry = *state_->kernel().entry;
-  const size_t params = entry.params.size();
-  size_t arg = params;
-  for (size_t i = 0; i < params; ++i)
-    if (paramName(entry, i) == range.name || fmt::format("arg{}", i) == range.name) arg = i;
-  if (arg == params)
+  const auto& params = state_->kernel().entry->signature.params;
+  size_t arg = params.size();
+  for (size_t i = 0; i < params.size(); ++i)
+    if (params[i].name == range.name || fmt::format("arg{}", i) == range.name) arg = i;
+  if (arg == params.size())
     throw DebugError(
         fmt::format("watch: '{}' is not a kernel argument (watchpoints watch buffer "
                     "arguments: NAME[I] or NAME[I:J])",

@@ -19,7 +19,7 @@ std::string functionLabel(const DebugSession& session, uint32_t function) {
   const Symbols& s = session.symbols();
   const std::string& name = s.functionName(function);
   if (function == 0 && !name.empty() && name[0] == '%')
-    return fmt::format("{} (entry point of kernel {})", name, session.launch().kernel);
+    return fmt::format("{} (entry point of kernel {})", name, session.launch().kernel.name());
   return name;
 }
 

@@ -7,6 +7,7 @@
 
 #include "spirv/error.h"
 #include "spirv/text.h"
+#include "src/exec/arg_check.h"
 #include "src/exec/builtins.h"
 #include "src/exec/lowering.h"
 #include "src/exec/ndrange_check.h"
@@ -25,19 +26,16 @@ void checkObjectSize(const std::string& name, uint64_t bytes) {
                         name, bytes));
 }
 
-// The pointer value of a pointer parameter, adding the region it points at.
-uint64_t bindPointer(const spirv::KernelParam& p, const ArgBinding& a, size_t i,
-                     const std::string& name, MemoryMap& mem) {
-  using AS = spirv::AddressSpace;
-  const std::string region = fmt::format("argument {} ({})", i, spirv::escapeText(p.name));
+// The pointer value of a pointer parameter, adding the region it points at (the argument
+// has passed validateArguments).
+uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, MemoryMap& mem) {
+  const std::string region = spirv::escapeText(p.label());
   switch (a.kind) {
     case ArgBinding::Kind::Buffer: {
-      if (p.addressSpace == AS::Local)
-        invalid(fmt::format("{} is a local pointer: pass local memory, not a buffer", name));
-      if (p.addressSpace == AS::Private)
-        invalid(fmt::format("{} is a private pointer, which a kernel argument cannot be", name));
-      checkObjectSize(name, a.size);
-      bool constant = p.addressSpace == AS::Constant;
+      if (p.addressSpace == spirv::AddressSpace::Private)
+        invalid(fmt::format("{} is a private pointer, which a kernel argument cannot be", region));
+      checkObjectSize(region, a.size);
+      const bool constant = p.kind == spirv::ParamKind::ConstantPointer;
       auto& table = constant ? mem.constant : mem.global;
       // Constant memory is read-only. A `const` global pointer (NoWrite) still
       // points at writable memory (other arguments may alias it), so it stays writable.
@@ -45,24 +43,15 @@ uint64_t bindPointer(const spirv::KernelParam& p, const ArgBinding& a, size_t i,
       return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
     }
     case ArgBinding::Kind::Local: {
-      if (p.addressSpace != AS::Local)
-        invalid(fmt::format("{} is not a local pointer: pass a buffer", name));
-      if (a.localBytes == 0) invalid(fmt::format("{}: local memory size is 0", name));
-      checkObjectSize(name, a.localBytes);
+      checkObjectSize(region, a.localBytes);
       mem.localArenaBytes = (mem.localArenaBytes + 127) / 128 * 128;
       mem.local.push_back(Region{nullptr, mem.localArenaBytes, a.localBytes, true, region});
       mem.localArenaBytes += a.localBytes;
       return makePointer(Space::Local, mem.local.size() - 1);
     }
-    case ArgBinding::Kind::Null:
-      if (p.addressSpace == AS::Local)
-        invalid(fmt::format("{}: local pointer cannot be NULL", name));
+    default:  // Null
       return 0;
-    case ArgBinding::Kind::Value:
-      break;
   }
-  invalid(fmt::format("{} is a pointer: pass a buffer{}", name,
-                      p.addressSpace == AS::Local ? " or local memory" : ""));
 }
 
 std::vector<uint8_t> pointerBytes(uint64_t p) {
@@ -72,34 +61,22 @@ std::vector<uint8_t> pointerBytes(uint64_t p) {
 }
 
 // Binds arguments: regions for buffers and local memory, one register value per
-// parameter.
-BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const LoweredKernel& k,
+// parameter. Throws ArgumentError for arguments that do not fit the signature.
+BoundArgs bindArgs(const spirv::KernelSignature& sig, const LoweredKernel& k,
                    const std::vector<ArgBinding>& args, MemoryMap& mem) {
-  if (args.size() != ep.params.size())
-    invalid(fmt::format("kernel {} takes {} argument(s), {} given", spirv::escapeText(ep.name),
-                        ep.params.size(), args.size()));
+  validateArguments(sig, args);
   BoundArgs bound;
   bound.paramValues.resize(args.size());
   bound.byValBytes.resize(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    const spirv::KernelParam& p = ep.params[i];
+    const spirv::ParamSignature& p = sig.params[i];
     const ArgBinding& a = args[i];
-    const std::string name =
-        spirv::escapeText(fmt::format("argument {} ({} {})", i, p.typeName, p.name));
-    if (p.byValStruct) {
-      uint64_t size = m.type(m.type(p.type).element).size;
-      if (a.kind != ArgBinding::Kind::Value || a.value.size() != size)
-        invalid(fmt::format("{} is a struct passed by value: needs {} bytes", name, size));
+    if (p.kind == spirv::ParamKind::ByValStruct) {
       bound.byValBytes[i] = a.value;
       bound.paramValues[i] = pointerBytes(makePointer(Space::Private, k.paramByValRegion[i]));
-    } else if (p.isPointer) {
-      bound.paramValues[i] = pointerBytes(bindPointer(p, a, i, name, mem));
+    } else if (p.isPointer()) {
+      bound.paramValues[i] = pointerBytes(bindPointer(p, a, mem));
     } else {
-      uint64_t size = m.type(p.type).size;
-      if (a.kind != ArgBinding::Kind::Value)
-        invalid(fmt::format("{} is a value, not a pointer", name));
-      if (a.value.size() != size)
-        invalid(fmt::format("{} needs {} bytes, {} given", name, size, a.value.size()));
       bound.paramValues[i] = a.value;
     }
   }
@@ -108,10 +85,10 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::EntryPoint& ep, const Lo
 
 }  // namespace
 
-LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRange& requested,
+LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& requested,
                          const std::vector<ArgBinding>& args, const LaunchOptions& options)
     : maxMemory_(options.maxMemory), argumentBytes_(options.argumentMemory) {
-  const spirv::EntryPoint& ep = program.entryPoint(kernel);
+  const spirv::EntryPoint& ep = kernel.entryPoint();
   const uint32_t width = program.subGroupSizeFor(kernel, options.subGroupSize);
   range_ = checkRange(ep, requested);
   const LoweredKernel& k = program.lowered(kernel, width);
@@ -127,13 +104,13 @@ LaunchState::LaunchState(Program& program, const std::string& kernel, const NDRa
   mem_.localArenaBytes = k.localBytes;
   mem_.priv = k.privateRegions;
   mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
-  bound_ = bindArgs(m, ep, k, args, mem_);
+  bound_ = bindArgs(kernel.signature(), k, args, mem_);
   checkRegionCounts();
 
   ctx_.module = &m;
   ctx_.kernel = &k;
   ctx_.memory = &mem_;
-  ctx_.kernelName = kernel;
+  ctx_.kernelName = kernel.name();
   ctx_.dims = range_.dims;
   ctx_.globalSize = range_.global;
   ctx_.globalOffset = range_.offset;

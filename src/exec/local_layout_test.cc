@@ -38,11 +38,11 @@ uint64_t roundUp(uint64_t n, uint64_t align) { return (n + align - 1) / align * 
 
 TEST(LocalLayout, HoldsOnlyTheKernelsOwnArrays) {
   auto program = Program::load(compileOpenCL(kTwoKernels));
-  const LoweredKernel& small = program->lowered("small", 16);
+  const LoweredKernel& small = program->lowered(program->kernel("small"), 16);
   EXPECT_EQ(roundUp(small.localBytes, kLocalVariableAlign), 64u);
   ASSERT_EQ(small.localRegions.size(), 2u);  // region 0 is the null region
   EXPECT_EQ(small.localRegions[1].size, 64u);
-  const LoweredKernel& big = program->lowered("big", 16);
+  const LoweredKernel& big = program->lowered(program->kernel("big"), 16);
   EXPECT_EQ(roundUp(big.localBytes, kLocalVariableAlign), 400000u);
 }
 

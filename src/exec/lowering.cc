@@ -129,12 +129,13 @@ void Lowerer::run() {
     lowerFunction(f);
   }
   out.registerBytes = std::max<uint32_t>(out.registerBytes, kRegisterAlign);
-  out.paramByValRegion.assign(entry_.params.size(), 0);
-  for (size_t k = 0; k < entry_.params.size(); ++k) {
-    if (!entry_.params[k].byValStruct) continue;
-    const spirv::Type& pointee = type(type(entry_.params[k].type).element);
-    out.paramByValRegion[k] = allocatePrivate(
-        pointee.size, pointee.align, "argument " + spirv::escapeText(entry_.params[k].name));
+  const auto& params = entry_.signature.params;
+  out.paramByValRegion.assign(params.size(), 0);
+  for (size_t k = 0; k < params.size(); ++k) {
+    if (params[k].kind != spirv::ParamKind::ByValStruct) continue;
+    const spirv::Type& pointee = type(type(params[k].type).element);
+    out.paramByValRegion[k] = allocatePrivate(pointee.size, pointee.align,
+                                              "argument " + spirv::escapeText(params[k].name));
   }
   recordValues();
 }

@@ -69,30 +69,29 @@ Program::Program(spirv::Module module, uint64_t maxMemory)
 
 Program::~Program() = default;
 
-const spirv::EntryPoint& Program::entryPoint(const std::string& kernel) const {
-  if (const auto* ep = facts_->findEntryPoint(kernel)) return *ep;
+Program::Kernel Program::kernel(const std::string& name) const {
+  if (const auto* ep = facts_->findEntryPoint(name)) return Kernel(*ep);
   std::string names;
   for (const auto& ep : module_.entryPoints) names += (names.empty() ? "" : ", ") + ep.name;
   throw Error(DiagnosticKind::InvalidArgument,
               spirv::escapeText(fmt::format("no kernel named '{}' in the module (kernels: {})",
-                                            kernel, names.empty() ? "none" : names)));
+                                            name, names.empty() ? "none" : names)));
 }
 
-uint32_t Program::subGroupSizeFor(const std::string& kernel, uint32_t requested) const {
-  const auto& ep = entryPoint(kernel);
-  if (const auto* m = ep.findMode(spv::ExecutionMode::SubgroupSize)) requested = m->literals.at(0);
+uint32_t Program::subGroupSizeFor(const Kernel& kernel, uint32_t requested) const {
+  if (auto required = kernel.signature().requiredSubGroupSize) requested = *required;
   if (requested < 1 || requested > kMaxSubGroupSize)
     throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("sub-group size {} is outside 1..{}", requested, kMaxSubGroupSize));
   return requested;
 }
 
-const LoweredKernel& Program::lowered(const std::string& kernel, uint32_t width) {
+const LoweredKernel& Program::lowered(const Kernel& kernel, uint32_t width) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto& slot = lowered_[{kernel, width}];
+  auto& slot = lowered_[{kernel.name(), width}];
   if (!slot) {
     auto k = std::make_unique<LoweredKernel>();
-    Lowerer(*facts_, entryPoint(kernel), width, *k).run();
+    Lowerer(*facts_, kernel.entryPoint(), width, *k).run();
     slot = std::move(k);
   }
   return *slot;
@@ -201,7 +200,7 @@ LaunchResult collect(std::vector<std::vector<GroupOutput>>& outputs, uint64_t fi
 
 }  // namespace
 
-LaunchResult Program::launch(const std::string& kernel, const NDRange& requested,
+LaunchResult Program::launch(const Kernel& kernel, const NDRange& requested,
                              const std::vector<ArgBinding>& args, const LaunchOptions& options) {
   LaunchState state(*this, kernel, requested, args, options);
   const unsigned threads = threadCount(state, options);

@@ -13,6 +13,7 @@
 #include "spirv/loader.h"
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
+#include "src/exec/arg_binding.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/memory_limit.h"
 
@@ -59,21 +60,6 @@ struct LaunchOptions {
   uint64_t argumentMemory = 0;
 };
 
-// One kernel argument as the front end binds it.
-struct ArgBinding {
-  enum class Kind { Value, Buffer, Local, Null };
-  Kind kind = Kind::Value;
-  std::vector<uint8_t> value;  // Value: the bytes in OpenCL C memory layout
-  uint8_t* data = nullptr;     // Buffer: storage owned by the front end
-  uint64_t size = 0;           // Buffer: bytes
-  uint64_t localBytes = 0;     // Local: bytes of local memory
-
-  static ArgBinding bytes(std::vector<uint8_t> v) { return {Kind::Value, std::move(v)}; }
-  static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
-  static ArgBinding local(uint64_t n) { return {Kind::Local, {}, nullptr, 0, n}; }
-  static ArgBinding null() { return {Kind::Null}; }
-};
-
 struct LaunchResult {
   std::vector<Diagnostic> diagnostics;  // folded and in deterministic order
   std::string printfOutput;             // in work-group order
@@ -97,19 +83,41 @@ class Program {
   const spirv::Module& module() const { return module_; }
   // Computed once at load: call trees, each kernel's variables, value types, ...
   const spirv::ModuleFacts& facts() const { return *facts_; }
-  const spirv::EntryPoint& entryPoint(const std::string& kernel) const;  // throws
 
-  // Throws Error(DiagnosticKind::InvalidArgument) for a wrong argument count/kind/size or a bad
-  // NDRange; kernel errors come back as diagnostics.
-  LaunchResult launch(const std::string& kernel, const NDRange& range,
+  // A kernel of this program, what launches name: valid as long as the program.
+  class Kernel {
+   public:
+    Kernel() = default;  // none yet: assign one from Program::kernel before use
+    const std::string& name() const { return entry_->name; }
+    const spirv::EntryPoint& entryPoint() const { return *entry_; }
+    const spirv::KernelSignature& signature() const { return entry_->signature; }
+
+   private:
+    friend class Program;
+    explicit Kernel(const spirv::EntryPoint& entry) : entry_(&entry) {}
+    const spirv::EntryPoint* entry_ = nullptr;
+  };
+
+  // Throws Error(DiagnosticKind::InvalidArgument) naming the kernels there are.
+  Kernel kernel(const std::string& name) const;
+
+  // Throws ArgumentError (src/exec/arg_check.h) for arguments that do not fit the
+  // kernel's signature, Error(DiagnosticKind::InvalidArgument) for a bad NDRange; kernel errors
+  // come back as diagnostics.
+  LaunchResult launch(const Kernel& kernel, const NDRange& range,
                       const std::vector<ArgBinding>& args, const LaunchOptions& options = {});
+  // The same by kernel name (tests).
+  LaunchResult launch(const std::string& kernel, const NDRange& range,
+                      const std::vector<ArgBinding>& args, const LaunchOptions& options = {}) {
+    return launch(this->kernel(kernel), range, args, options);
+  }
 
   // The sub-group size a launch would use: the SubgroupSize execution mode or the
   // requested size; throws Error(DiagnosticKind::InvalidArgument) outside 1..128.
-  uint32_t subGroupSizeFor(const std::string& kernel, uint32_t requested) const;
+  uint32_t subGroupSizeFor(const Kernel& kernel, uint32_t requested) const;
 
   // The lowered form of a kernel for a sub-group size (cached; thread-safe).
-  const LoweredKernel& lowered(const std::string& kernel, uint32_t subGroupSize);
+  const LoweredKernel& lowered(const Kernel& kernel, uint32_t subGroupSize);
 
   // Storage of program-scope variables (global: mutable, persists across launches).
   struct ProgramVariable {

@@ -97,7 +97,7 @@ GroupTrace runHandoff(Program& program, const LaunchOptions& o, uint32_t sgSize,
   const uint32_t local = 2 * sgSize;
   std::vector<uint32_t> out(local, 0), data(local, 0);
   std::vector<int32_t> flag(1, 0);
-  LaunchState state(program, "handoff", range1(local, local),
+  LaunchState state(program, program.kernel("handoff"), range1(local, local),
                     {bind(out), bind(flag), bind(data), valueOf<int32_t>(sgSize),
                      valueOf<int32_t>(0), valueOf<int32_t>(20000)},
                     o);

@@ -1,5 +1,5 @@
-// Fuzz target: one --arg SPEC (tools/arg_spec.h, parseArgSpec), then validateArgs of the
-// result against one parameter of each kind, as `spvsim run` does.
+// Fuzz target: one --arg SPEC (tools/arg_spec.h, parseArgSpec), then the argument check
+// (src/exec/arg_check.h) of the result against one parameter of each kind, as `spvsim run` does.
 //
 // Input: the spec text, e.g. "buffer:float[8]=range(0,0.5)" or "struct:int,float=1,2".
 // Any spvsim::Error is an accepted refusal; anything else is a finding.
@@ -9,18 +9,20 @@
 #include <vector>
 
 #include "spirv/error.h"
+#include "src/exec/arg_check.h"
 #include "tools/arg_spec.h"
+#include "tools/arg_value.h"
 #include "tools/fuzz/fuzz_input.h"
-#include "tools/params.h"
 
 namespace {
 
-using spvsim::tools::ParamInfo;
+using spvsim::spirv::ParamSignature;
+using Kind = spvsim::spirv::ParamKind;
 
-std::vector<ParamInfo> oneOfEachKind() {
-  std::vector<ParamInfo> out;
-  auto add = [&](ParamInfo::Kind kind, const char* type, uint64_t size, bool floating) {
-    ParamInfo p;
+std::vector<ParamSignature> oneOfEachKind() {
+  std::vector<ParamSignature> out;
+  auto add = [&](Kind kind, const char* type, uint64_t size, bool floating) {
+    ParamSignature p;
     p.name = "p";
     p.typeName = type;
     p.kind = kind;
@@ -28,14 +30,14 @@ std::vector<ParamInfo> oneOfEachKind() {
     p.isFloating = floating;
     out.push_back(p);
   };
-  add(ParamInfo::Kind::Value, "int", 4, false);
-  add(ParamInfo::Kind::Value, "float4", 16, true);
-  add(ParamInfo::Kind::Value, "double", 8, true);
-  add(ParamInfo::Kind::GlobalPointer, "float*", 8, false);
-  add(ParamInfo::Kind::ConstantPointer, "int*", 8, false);
-  add(ParamInfo::Kind::LocalPointer, "int*", 8, false);
-  add(ParamInfo::Kind::Struct, "struct S", 12, false);
-  add(ParamInfo::Kind::Image, "image2d_t", 8, false);
+  add(Kind::Value, "int", 4, false);
+  add(Kind::Value, "float4", 16, true);
+  add(Kind::Value, "double", 8, true);
+  add(Kind::GlobalPointer, "float*", 8, false);
+  add(Kind::ConstantPointer, "int*", 8, false);
+  add(Kind::LocalPointer, "int*", 8, false);
+  add(Kind::ByValStruct, "struct S", 12, false);
+  add(Kind::Image, "image2d_t", 8, false);
   return out;
 }
 
@@ -52,17 +54,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // working directory), never /dev/stdin, /dev/zero or the rest of the file system.
     if (spec.find('/') != std::string_view::npos) return -1;
   }
-  static const std::vector<ParamInfo> params = oneOfEachKind();
+  static const std::vector<ParamSignature> params = oneOfEachKind();
   try {
     // As --max-memory does: a larger buffer is an out-of-memory refusal before allocating.
     tools::ArgMemory memory{kMaxArgumentBytes};
-    const tools::ArgValue arg = tools::parseArgSpec(spec, &memory);
+    tools::ArgValue arg = tools::parseArgSpec(spec, &memory);
     if (arg.kind == tools::ArgValue::Kind::Buffer)
       FUZZ_CHECK(arg.count > 0 && arg.bytes.size() == arg.count * arg.type.size(),
                  "a buffer holds count elements of its type");
-    for (ParamInfo p : params) {
+    std::vector<tools::ArgValue> args{arg};
+    const ArgBinding binding = tools::bindings(args).at(0);
+    for (const ParamSignature& p : params) {
       try {
-        tools::validateArgs("k", {p}, {arg});
+        validateArguments(spirv::KernelSignature{"k", {p}}, {binding});
       } catch (const Error& e) {
         fuzz::refused(e);
       }

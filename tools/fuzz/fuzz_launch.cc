@@ -25,7 +25,6 @@
 #include "src/check/observers.h"
 #include "src/exec/program.h"
 #include "tools/fuzz/fuzz_input.h"
-#include "tools/params.h"
 
 namespace {
 
@@ -65,28 +64,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::vector<uint8_t>> buffers;
   std::vector<ArgBinding> args;
   uint8_t next = seed;
-  for (const tools::ParamInfo& p : tools::describeParams(module, ep)) {
+  for (const spirv::ParamSignature& p : ep.signature.params) {
     switch (p.kind) {
-      case tools::ParamInfo::Kind::Value:
-      case tools::ParamInfo::Kind::Struct: {
+      case spirv::ParamKind::Value:
+      case spirv::ParamKind::ByValStruct: {
         // Small values (1..8 in each 32-bit word) keep loops short and indices in range.
         std::vector<uint8_t> bytes(std::min<uint64_t>(p.size, 1024), 0);
         for (size_t i = 0; i < bytes.size(); i += 4) bytes[i] = 1 + (next++ % 8);
         args.push_back(ArgBinding::bytes(std::move(bytes)));
         break;
       }
-      case tools::ParamInfo::Kind::GlobalPointer:
-      case tools::ParamInfo::Kind::ConstantPointer: {
+      case spirv::ParamKind::GlobalPointer:
+      case spirv::ParamKind::ConstantPointer: {
         std::vector<uint8_t>& b = buffers.emplace_back(kBufferBytes);
         for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint8_t>(i * 7 + seed);
         args.push_back(ArgBinding::buffer(b.data(), b.size()));
         break;
       }
-      case tools::ParamInfo::Kind::LocalPointer:
+      case spirv::ParamKind::LocalPointer:
         args.push_back(ArgBinding::local(kLocalBytes));
         break;
-      case tools::ParamInfo::Kind::Image:
-        return 0;  // images cannot be bound yet
+      default:
+        return 0;  // images, samplers, pipes, queues, events cannot be bound yet
     }
   }
   NDRange range;
@@ -124,7 +123,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   options.maxMemory = kFuzzMaxMemoryBytes;
   try {
-    const LaunchResult result = program->launch(ep.name, range, args, options);
+    const LaunchResult result = program->launch(program->kernel(ep.name), range, args, options);
     if (fuzz::verbose())
       std::fprintf(stderr, "launched %s: %zu diagnostics%s, %llu sub-group steps\n",
                    ep.name.c_str(), result.diagnostics.size(),

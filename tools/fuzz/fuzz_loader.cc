@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Touch what front ends read from every loaded module.
     size_t n = module.repairs.size();
     for (const spirv::EntryPoint& ep : module.entryPoints) {
-      n += ep.params.size() + ep.modes.size();
+      n += ep.signature.params.size() + ep.modes.size();
       (void)module.findEntryPoint(ep.name);
     }
     (void)n;

@@ -1,5 +1,5 @@
 // Fuzz target: Oclgrind .sim files (tools/sim_file.h): SimFile::readSetup, then
-// SimFile::readArguments against a kernel's parameters, then validateArgs, as
+// SimFile::readArguments against a kernel's parameters, then validateArguments, as
 // `spvsim run FILE.sim` does once the program is loaded.
 //
 // Input: a first line naming the kernel's parameters, one letter each (table below), then
@@ -15,14 +15,15 @@
 #include <vector>
 
 #include "spirv/error.h"
+#include "src/exec/arg_check.h"
+#include "tools/arg_value.h"
 #include "tools/fuzz/fuzz_input.h"
-#include "tools/params.h"
 #include "tools/sim_file.h"
 
 namespace {
 
-using spvsim::tools::ParamInfo;
-using Kind = ParamInfo::Kind;
+using spvsim::spirv::ParamSignature;
+using Kind = spvsim::spirv::ParamKind;
 
 struct Template {
   char letter;
@@ -32,7 +33,7 @@ struct Template {
   bool isFloating;
 };
 
-// Parameter kinds and OpenCL C type names as describeParams produces them.
+// Parameter kinds and OpenCL C type names as the loader's signatures have them.
 constexpr Template kTemplates[] = {
     {'c', Kind::Value, "char", 1, false},
     {'s', Kind::Value, "short", 2, false},
@@ -59,16 +60,16 @@ constexpr Template kTemplates[] = {
     {'k', Kind::ConstantPointer, "float*", 8, false},
     {'L', Kind::LocalPointer, "float*", 8, false},
     {'M', Kind::LocalPointer, "int*", 8, false},
-    {'T', Kind::Struct, "struct Pair", 8, false},
+    {'T', Kind::ByValStruct, "struct Pair", 8, false},
     {'X', Kind::Image, "image2d_t", 8, false},
 };
 
-std::vector<ParamInfo> paramsFrom(std::string_view letters) {
-  std::vector<ParamInfo> params;
+std::vector<ParamSignature> paramsFrom(std::string_view letters) {
+  std::vector<ParamSignature> params;
   for (char c : letters) {
     for (const Template& t : kTemplates) {
       if (t.letter != c) continue;
-      ParamInfo p;
+      ParamSignature p;
       p.index = static_cast<uint32_t>(params.size());
       p.name = "arg" + std::to_string(p.index);
       p.typeName = t.typeName;
@@ -92,20 +93,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t eol = input.find('\n');
   if (eol == std::string_view::npos) return 0;
   const std::string text(input.substr(eol + 1));
-  const std::vector<tools::ParamInfo> params = paramsFrom(input.substr(0, eol));
+  const std::vector<spirv::ParamSignature> params = paramsFrom(input.substr(0, eol));
   try {
     tools::SimFile sim(text, "fuzz.sim");
     const tools::SimSetup setup = sim.readSetup();
     (void)setup;
     // As --max-memory does: larger buffers are an out-of-memory refusal before allocating.
     tools::ArgMemory memory{1u << 20};
-    const std::vector<tools::ArgValue> args = sim.readArguments(params, &memory);
+    std::vector<tools::ArgValue> args = sim.readArguments(params, &memory);
     FUZZ_CHECK(args.size() == params.size(), "one argument per parameter");
     for (const tools::ArgValue& a : args)
       if (a.kind == tools::ArgValue::Kind::Buffer || a.kind == tools::ArgValue::Kind::Value)
         FUZZ_CHECK(a.count > 0 && a.bytes.size() == a.count * a.type.size(),
                    "a buffer or value holds count elements of its type");
-    tools::validateArgs("k", params, args);
+    spirv::KernelSignature sig{"k", params};
+    validateArguments(sig, tools::bindings(args));
   } catch (const Error& e) {
     fuzz::refused(e);
   }

@@ -475,7 +475,7 @@ TEST(IntelBlockIo, ImageBlockIoIsUnsupported) {
     options.validate = false;  // no image capabilities: only the lowering can refuse it
     auto p = Program::load(spirv::assemble(text), options);
     try {
-      p->lowered("k", 16);
+      p->lowered(p->kernel("k"), 16);
       ADD_FAILURE() << "expected unsupported for " << names[k];
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);

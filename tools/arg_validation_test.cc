@@ -1,15 +1,17 @@
-#include "tools/params.h"
-
+// The command line's arguments (--arg specs) through the one argument check
+// (src/exec/arg_check.h) against kernel signatures.
 #include <gtest/gtest.h>
 
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "src/exec/arg_check.h"
 #include "tools/arg_spec.h"
+#include "tools/arg_value.h"
 
 namespace spvsim::tools {
 namespace {
 
-using Kind = ParamInfo::Kind;
+using Kind = spirv::ParamKind;
 
 // A kernel k(global int* a, local float* l, int4 v, constant float* c, char s) with
 // `c` NoWrite; `s` has no OpName.
@@ -45,9 +47,13 @@ constexpr const char* kKernel = R"(
                OpFunctionEnd
 )";
 
-std::vector<ParamInfo> kernelParams() {
+spirv::KernelSignature kernelSignature() {
   const spirv::Module m = spirv::loadModule(spirv::assemble(kKernel));
-  return describeParams(m, m.entryPoints.at(0));
+  return m.entryPoints.at(0).signature;
+}
+
+void validate(const spirv::KernelSignature& sig, std::vector<ArgValue> args) {
+  validateArguments(sig, bindings(args));
 }
 
 std::vector<ArgValue> specs(std::initializer_list<const char*> texts) {
@@ -58,7 +64,7 @@ std::vector<ArgValue> specs(std::initializer_list<const char*> texts) {
 
 std::string errorOf(std::initializer_list<const char*> texts) {
   try {
-    validateArgs("k", kernelParams(), specs(texts));
+    validate(kernelSignature(), specs(texts));
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::InvalidArgument);
     return e.what();
@@ -66,8 +72,18 @@ std::string errorOf(std::initializer_list<const char*> texts) {
   return "no error";
 }
 
+// The typed kind of the error the arguments give.
+std::optional<ArgErrorKind> kindOf(std::initializer_list<const char*> texts) {
+  try {
+    validate(kernelSignature(), specs(texts));
+  } catch (const ArgumentError& e) {
+    return e.argKind();
+  }
+  return std::nullopt;
+}
+
 TEST(DescribeParams, FromModule) {
-  const auto p = kernelParams();
+  const auto p = kernelSignature().params;
   ASSERT_EQ(p.size(), 5u);
   EXPECT_EQ(p[0].name, "a");
   EXPECT_EQ(p[0].kind, Kind::GlobalPointer);
@@ -98,7 +114,7 @@ TEST(ValidateArgs, Accepts) {
 TEST(ValidateArgs, Count) {
   EXPECT_EQ(errorOf({"buffer:int[4]=zero"}),
             "kernel 'k' takes 5 arguments (global int* a, local float* l, int4 v, constant "
-            "float* c, char arg4) but 1 --arg was given");
+            "float* c, char arg4) but 1 was given");
 }
 
 TEST(ValidateArgs, KindMismatches) {
@@ -119,12 +135,12 @@ TEST(ValidateArgs, KindMismatches) {
 
 TEST(ValidateArgs, NoArgs) {
   try {
-    validateArgs("k", kernelParams(), {});
+    validateArguments(kernelSignature(), {});
     FAIL();
   } catch (const Error& e) {
     EXPECT_STREQ(e.what(),
                  "kernel 'k' takes 5 arguments (global int* a, local float* l, int4 v, constant "
-                 "float* c, char arg4) but no --arg was given");
+                 "float* c, char arg4) but none was given");
   }
 }
 
@@ -132,6 +148,17 @@ TEST(ValidateArgs, FloatForInteger) {
   EXPECT_EQ(errorOf({"null", "local:4", "float4:0", "null", "char:0"}),
             "argument 2 (v) is 'int4 v' but 'float4:0' gives float4 (integer and floating-point "
             "bits differ)");
+}
+
+// Each mismatch has its kind, which the OpenCL runtime maps to an error code
+// (runtime/arg_errors.h).
+TEST(ValidateArgs, ErrorKinds) {
+  EXPECT_EQ(kindOf({"null"}), ArgErrorKind::Count);
+  EXPECT_EQ(kindOf({"int:1", "local:64", "int4:0", "null", "char:0"}), ArgErrorKind::Kind);
+  EXPECT_EQ(kindOf({"null", "buffer:float[4]", "int4:0", "null", "char:0"}), ArgErrorKind::Kind);
+  EXPECT_EQ(kindOf({"null", "local:4", "int:0", "null", "char:0"}), ArgErrorKind::Size);
+  EXPECT_EQ(kindOf({"null", "local:4", "float4:0", "null", "char:0"}), ArgErrorKind::Type);
+  EXPECT_EQ(kindOf({"null", "local:4", "int4:0", "null", "char:0"}), std::nullopt);
 }
 
 TEST(ValidateArgs, ValueSize) {
@@ -143,12 +170,12 @@ TEST(ValidateArgs, ValueSize) {
 
 // kKernel's `a` is a global int* (4-byte integers), `c` a constant float*.
 TEST(ArgumentWarnings, BufferElementsOtherThanThePointee) {
-  const std::vector<ParamInfo> params = kernelParams();
+  const spirv::KernelSignature sig = kernelSignature();
   auto warnings = [&](const char* a, const char* c) {
     std::vector<ArgValue> args;
     for (const char* spec : {a, "local:4", "int4:0", c, "char:0"})
       args.push_back(parseArgSpec(spec));
-    return argumentWarnings(params, args);
+    return argumentWarnings(sig, bindings(args));
   };
   EXPECT_EQ(warnings("buffer:int[4]", "buffer:float[2]"), "");
   EXPECT_EQ(warnings("buffer:uint[4]", "null"), "");  // signedness is the kernel's business
@@ -185,14 +212,14 @@ constexpr const char* kStructKernel = R"(
 
 TEST(ValidateArgs, StructsByValue) {
   const spirv::Module m = spirv::loadModule(spirv::assemble(kStructKernel));
-  const std::vector<ParamInfo> params = describeParams(m, m.entryPoints.at(0));
-  ASSERT_EQ(params.size(), 1u);
-  EXPECT_EQ(params[0].kind, Kind::Struct);
-  EXPECT_EQ(params[0].size, 8u);
-  EXPECT_NO_THROW(validateArgs("k", params, {parseArgSpec("struct:int,float=1,2.5")}));
+  const spirv::KernelSignature& sig = m.entryPoints.at(0).signature;
+  ASSERT_EQ(sig.params.size(), 1u);
+  EXPECT_EQ(sig.params[0].kind, Kind::ByValStruct);
+  EXPECT_EQ(sig.params[0].size, 8u);
+  EXPECT_NO_THROW(validate(sig, {parseArgSpec("struct:int,float=1,2.5")}));
   auto error = [&](const char* spec) {
     try {
-      validateArgs("k", params, {parseArgSpec(spec)});
+      validate(sig, {parseArgSpec(spec)});
     } catch (const Error& e) {
       return std::string(e.what());
     }

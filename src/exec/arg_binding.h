@@ -1,0 +1,39 @@
+// One kernel argument as every front end passes it: to the argument checks
+// (src/exec/arg_check.h) and to a launch (src/exec/program.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spvsim {
+
+// What a front end knows of an argument's type: the command line names it, the OpenCL
+// API passes bytes only (then the checks that need it are skipped).
+struct ArgType {
+  std::string name;           // "float4", "struct {int, float}"
+  uint64_t elementBytes = 0;  // Value: the value's bytes; Buffer: one element's
+  bool floating = false;      // floating-point scalar or vector
+  bool isStruct = false;      // a struct value (struct:TYPE,...=V,...)
+};
+
+// One kernel argument, as every front end gives it to the checks (src/exec/arg_check.h)
+// and to a launch.
+struct ArgBinding {
+  enum class Kind { Value, Buffer, Local, Null };
+  Kind kind = Kind::Value;
+  std::vector<uint8_t> value;   // Value: the bytes in OpenCL C memory layout
+  uint8_t* data = nullptr;      // Buffer: storage owned by the front end
+  uint64_t size = 0;            // Buffer: bytes
+  uint64_t localBytes = 0;      // Local: bytes of local memory
+  std::optional<ArgType> type;  // Value, Buffer: when the front end knows it
+  std::string text;             // as the user wrote it, for messages ("" from the API)
+
+  static ArgBinding bytes(std::vector<uint8_t> v) { return {Kind::Value, std::move(v)}; }
+  static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
+  static ArgBinding local(uint64_t n) { return {Kind::Local, {}, nullptr, 0, n}; }
+  static ArgBinding null() { return {Kind::Null}; }
+};
+
+}  // namespace spvsim

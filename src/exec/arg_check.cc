@@ -1,0 +1,150 @@
+#include "src/exec/arg_check.h"
+
+#include <fmt/format.h>
+
+namespace spvsim {
+namespace {
+
+using spirv::ParamKind;
+using Kind = ArgBinding::Kind;
+
+std::string bytes(uint64_t n) { return fmt::format("{} byte{}", n, n == 1 ? "" : "s"); }
+
+// How the argument reads in a message: as the user wrote it, or what the API gave.
+std::string describe(const ArgBinding& a) {
+  if (!a.text.empty()) return a.text;
+  switch (a.kind) {
+    case Kind::Value:
+      return fmt::format("a value of {}", bytes(a.value.size()));
+    case Kind::Buffer:
+      return "a buffer";
+    case Kind::Local:
+      return fmt::format("local memory of {}", bytes(a.localBytes));
+    case Kind::Null:
+      return "NULL";
+  }
+  return "?";
+}
+
+std::string where(const spirv::ParamSignature& p) {
+  return fmt::format("{} is '{}'", p.label(), p.declaration());
+}
+
+ArgumentError error(ArgErrorKind kind, std::string message) { return ArgumentError(kind, message); }
+
+std::optional<ArgumentError> checkStruct(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind != Kind::Value || (a.type && !a.type->isStruct))
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}, a struct passed by value: give struct:TYPE,...=V,..., not '{}'",
+                             where(p), describe(a)));
+  if (a.value.size() != p.size)
+    return error(ArgErrorKind::Size,
+                 fmt::format("{} ({}) but '{}' gives {}{}", where(p), bytes(p.size), describe(a),
+                             bytes(a.value.size()), a.type ? " as " + a.type->name : ""));
+  return std::nullopt;
+}
+
+std::optional<ArgumentError> checkValue(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind != Kind::Value || (a.type && a.type->isStruct))
+    return error(
+        ArgErrorKind::Kind,
+        fmt::format("{}, not {}: give a value such as {}:1, not '{}'", where(p),
+                    a.kind == Kind::Value ? "a struct" : "a pointer", p.typeName, describe(a)));
+  if (a.value.size() != p.size)
+    return error(ArgErrorKind::Size,
+                 fmt::format("{} ({}) but '{}' gives {}", where(p), bytes(p.size), describe(a),
+                             bytes(a.value.size())));
+  if (a.type && a.type->floating != p.isFloating)
+    return error(ArgErrorKind::Type,
+                 fmt::format("{} but '{}' gives {} ({} and {} bits differ)", where(p), describe(a),
+                             a.type->name, p.isFloating ? "floating-point" : "integer",
+                             p.isFloating ? "integer" : "floating-point"));
+  return std::nullopt;
+}
+
+std::optional<ArgumentError> checkLocal(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind != Kind::Local)
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}: give local:BYTES, not '{}'", where(p), describe(a)));
+  if (a.localBytes == 0)
+    return error(ArgErrorKind::Size, fmt::format("{}: local memory size is 0", where(p)));
+  return std::nullopt;
+}
+
+std::optional<ArgumentError> checkBuffer(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind == Kind::Local)
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}: local:BYTES only fits local pointers", where(p)));
+  if (a.kind == Kind::Value)
+    return error(ArgErrorKind::Kind, fmt::format("{}: give buffer:TYPE[N]=INIT or null, not '{}'",
+                                                 where(p), describe(a)));
+  return std::nullopt;
+}
+
+std::string argList(const spirv::KernelSignature& kernel) {
+  std::string out;
+  for (const auto& p : kernel.params) out += (out.empty() ? "" : ", ") + p.declaration();
+  return out;
+}
+
+}  // namespace
+
+std::optional<ArgumentError> checkArgument(const spirv::ParamSignature& p, const ArgBinding& a) {
+  switch (p.kind) {
+    case ParamKind::Value:
+      return checkValue(p, a);
+    case ParamKind::ByValStruct:
+      return checkStruct(p, a);
+    case ParamKind::LocalPointer:
+      return checkLocal(p, a);
+    case ParamKind::GlobalPointer:
+    case ParamKind::ConstantPointer:
+      return checkBuffer(p, a);
+    case ParamKind::Image:
+    case ParamKind::Sampler:
+    case ParamKind::Pipe:
+    case ParamKind::Queue:
+    case ParamKind::Event:
+      break;
+  }
+  return error(ArgErrorKind::Unsupported,
+               fmt::format("{}: images, samplers, pipes, queues and events are not supported yet",
+                           where(p)));
+}
+
+std::optional<ArgumentError> checkArgumentCount(const spirv::KernelSignature& kernel,
+                                                size_t given) {
+  const size_t n = kernel.params.size();
+  if (given == n) return std::nullopt;
+  return error(
+      ArgErrorKind::Count,
+      fmt::format("kernel '{}' takes {} argument{}{} but {} {} given", kernel.name, n,
+                  n == 1 ? "" : "s", n == 0 ? "" : " (" + argList(kernel) + ")",
+                  given == 0 ? "none" : std::to_string(given), given <= 1 ? "was" : "were"));
+}
+
+void validateArguments(const spirv::KernelSignature& kernel, const std::vector<ArgBinding>& args) {
+  if (auto e = checkArgumentCount(kernel, args.size())) throw *e;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (auto e = checkArgument(kernel.params[i], args[i])) throw *e;
+}
+
+std::string argumentWarnings(const spirv::KernelSignature& kernel,
+                             const std::vector<ArgBinding>& args) {
+  std::string out;
+  for (size_t i = 0; i < kernel.params.size() && i < args.size(); ++i) {
+    const spirv::ParamSignature& p = kernel.params[i];
+    const ArgBinding& a = args[i];
+    if (a.kind != Kind::Buffer || !a.type || !p.pointeeSize) continue;
+    const ArgType& t = *a.type;
+    if (t.elementBytes == p.pointeeSize && t.floating == p.pointeeFloating) continue;
+    out += fmt::format(
+        "warning: argument-mismatch: {} but '{}' holds {} elements ({} {}); the kernel reads "
+        "the bytes as its own type\n",
+        where(p), describe(a), t.name, bytes(t.elementBytes),
+        t.floating ? "floating-point" : "integer");
+  }
+  return out;
+}
+
+}  // namespace spvsim

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Bazel wrapper for arg_info_test.py: Debian's python3 (with python3-pyopencl), only the
+# spvsim ICD visible to the loader, and one compile cache for the CLI and the ICD.
+set -euo pipefail
+export OCL_ICD_VENDORS="$PWD/runtime/libspvsim-opencl.so"
+export HOME="${TEST_TMPDIR:-/tmp}" XDG_CACHE_HOME="${TEST_TMPDIR:-/tmp}/cache"
+exec /usr/bin/python3 testdata/arg_info_test.py "$@"

@@ -1,0 +1,38 @@
+#include "tools/arg_value.h"
+
+namespace spvsim::tools {
+namespace {
+
+ArgBinding binding(ArgValue& a) {
+  switch (a.kind) {
+    case ArgValue::Kind::Value: {
+      ArgBinding b = ArgBinding::bytes(a.bytes);
+      b.type = a.isStruct() ? ArgType{a.structName, a.bytes.size(), false, true}
+                            : ArgType{a.type.name(), a.type.size(), isFloating(a.type.scalar)};
+      return b;
+    }
+    case ArgValue::Kind::Buffer: {
+      ArgBinding b = ArgBinding::buffer(a.bytes.data(), a.bytes.size());
+      b.type = ArgType{a.type.name(), a.type.size(), isFloating(a.type.scalar)};
+      return b;
+    }
+    case ArgValue::Kind::Local:
+      return ArgBinding::local(a.localBytes);
+    case ArgValue::Kind::Null:
+      break;
+  }
+  return ArgBinding::null();
+}
+
+}  // namespace
+
+std::vector<ArgBinding> bindings(std::vector<ArgValue>& args) {
+  std::vector<ArgBinding> out;
+  for (ArgValue& a : args) {
+    out.push_back(binding(a));
+    out.back().text = a.text;
+  }
+  return out;
+}
+
+}  // namespace spvsim::tools
