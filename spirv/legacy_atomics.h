@@ -5,7 +5,7 @@
 // atomic_*_explicit with memory_scope_work_group looks the same), so the loader only
 // marks such atomics as possibly legacy, and only in llvm-spirv modules without the
 // marker below, which a front end adds after mapping those built-ins to Device scope
-// itself. The race checker then treats them as Device scope, with a warning.
+// itself. Checkers then treat them as Device scope, with a warning.
 #pragma once
 
 #include <cstdint>

@@ -472,7 +472,7 @@ void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id) {
   printLocation();
 }
 
-// A serial observer (the race checker) follows one work-group from its start to its end
+// A serial observer follows one work-group from its start to its end
 // before the next (as a launch with it runs them): another may start only once the ones
 // started have finished.
 void DebugSession::checkOneAtATime(const std::array<uint64_t, 3>& id) const {

@@ -25,7 +25,7 @@ class LaunchState {
  public:
   // Validates the range and arguments (throws Error(DiagnosticKind::InvalidArgument)), lowers the
   // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
-  // Error(DiagnosticKind::OutOfMemory) when the race checker's state alone exceeds
+  // Error(DiagnosticKind::OutOfMemory) when the observers' state alone exceeds
   // options.maxMemory.
   LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& range,
               const std::vector<ArgBinding>& args, const LaunchOptions& options);
