@@ -3,5 +3,7 @@
 # spvsim ICD visible to the loader, and one compile cache for the CLI and the ICD.
 set -euo pipefail
 export OCL_ICD_VENDORS="$PWD/runtime/libspvsim-opencl.so"
+source runtime/tests/sanitizer_preload.sh
+sanitizer_preload "$OCL_ICD_VENDORS"
 export HOME="${TEST_TMPDIR:-/tmp}" XDG_CACHE_HOME="${TEST_TMPDIR:-/tmp}/cache"
 exec /usr/bin/python3 testdata/arg_errors_test.py "$@"

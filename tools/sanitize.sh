@@ -64,6 +64,8 @@ case $config in
     # Python's own allocations are not ours to leak-check.
     preloaded+=(
       //runtime/tests/programs:pyopencl_test
+      //testdata:arg_errors_test
+      //testdata:arg_info_test
       //testdata:corpus_icd_test
     )
     ;;
@@ -77,6 +79,8 @@ case $config in
       # crashes Bazel's own test wrapper scripts.
       //runtime/tests/core:clinfo_test
       //runtime/tests/programs:pyopencl_test
+      //testdata:arg_errors_test
+      //testdata:arg_info_test
       //testdata:corpus_icd_test
     )
     ;;
