@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/image.h"
+
 namespace spvsim {
 
 // What a front end knows of an argument's type: the command line names it, the OpenCL
@@ -21,12 +23,14 @@ struct ArgType {
 // One kernel argument, as every front end gives it to the checks (src/exec/arg_check.h)
 // and to a launch.
 struct ArgBinding {
-  enum class Kind { Value, Buffer, Local, Null };
+  enum class Kind { Value, Buffer, Local, Null, Image, Sampler };
   Kind kind = Kind::Value;
   std::vector<uint8_t> value;   // Value: the bytes in OpenCL C memory layout
   uint8_t* data = nullptr;      // Buffer: storage owned by the front end
   uint64_t size = 0;            // Buffer: bytes
   uint64_t localBytes = 0;      // Local: bytes of local memory
+  ImageDesc image;              // Image: shape, format and storage (owned by the front end)
+  SamplerDesc sampler;          // Sampler
   std::optional<ArgType> type;  // Value, Buffer: when the front end knows it
   std::string text;             // as the user wrote it, for messages ("" from the API)
 
@@ -34,6 +38,16 @@ struct ArgBinding {
   static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
   static ArgBinding local(uint64_t n) { return {Kind::Local, {}, nullptr, 0, n}; }
   static ArgBinding null() { return {Kind::Null}; }
+  static ArgBinding ofImage(const ImageDesc& d) {
+    ArgBinding a{Kind::Image};
+    a.image = d;
+    return a;
+  }
+  static ArgBinding ofSampler(const SamplerDesc& d) {
+    ArgBinding a{Kind::Sampler};
+    a.sampler = d;
+    return a;
+  }
 };
 
 }  // namespace spvsim

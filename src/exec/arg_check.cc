@@ -22,6 +22,10 @@ std::string describe(const ArgBinding& a) {
       return fmt::format("local memory of {}", bytes(a.localBytes));
     case Kind::Null:
       return "NULL";
+    case Kind::Image:
+      return "an image";
+    case Kind::Sampler:
+      return "a sampler";
   }
   return "?";
 }
