@@ -22,6 +22,9 @@ std::span<const RepairRule> repairRules() {
       {"phi entries: one predecessor block listed several times (one entry per switch "
        "edge, as in LLVM)",
        &repairPhiPredecessors},
+      {"constant composites: a module-scope variable as a constituent (a pointer "
+       "initialiser) becomes a constant Bitcast of it",
+       &repairConstantVariablePointers},
   };
   return kRules;
 }

@@ -68,6 +68,36 @@ TEST(RepairBlockOrder, LaysTheExitOutAfterTheLoopThatDominatesIt) {
   EXPECT_EQ(f.blocks[2].instructions.back().opcode, spv::Op::OpReturn);
 }
 
+// `global int* ps[2] = {&x, &x};` as llvm-spirv-15 writes it: the variable itself as a
+// constituent of the array's constant initialiser.
+TEST(RepairConstantVariablePointers, VariableConstituentsBecomeConstantBitcasts) {
+  const char* text = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %uint_5 = OpConstant %uint 5
+    %ulong_2 = OpConstant %ulong 2
+         %pg = OpTypePointer CrossWorkgroup %uint
+        %arr = OpTypeArray %pg %ulong_2
+       %parr = OpTypePointer CrossWorkgroup %arr
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %x = OpVariable %pg CrossWorkgroup %uint_5
+       %init = OpConstantComposite %arr %x %x
+         %ps = OpVariable %parr CrossWorkgroup %init
+          %k = OpFunction %void None %fn
+          %l = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  expectRepaired(assemble(text), ruleStartingWith("constant composites"), 2,
+                 "is not a constant or undef");
+}
+
 TEST(RepairPhiPredecessors, OneEntryPerPredecessorBlock) {
   Module m =
       expectRepaired(assemble(tm::kPhiPredecessors), ruleStartingWith("phi entries"), 1, "OpPhi");

@@ -24,5 +24,6 @@ uint32_t repairFunctionVariables(Binary& binary);
 uint32_t repairVectorSelect(Binary& binary);
 uint32_t repairEntryPointInterfaces(Binary& binary);
 uint32_t repairPhiPredecessors(Binary& binary);
+uint32_t repairConstantVariablePointers(Binary& binary);
 
 }  // namespace spvsim::spirv

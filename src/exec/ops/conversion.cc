@@ -257,6 +257,33 @@ void lowerGenericCast(Lowerer& lw, const spirv::Instruction& inst) {
   in.aux = uint32_t(want);
 }
 
+// OpGenericPtrMemSemantics: the storage-class bit of the space a generic pointer points
+// into (WorkgroupMemory for local, CrossWorkgroupMemory for global), 0 for private
+// memory and null; get_fence() shifts it into CLK_LOCAL/GLOBAL_MEM_FENCE.
+struct GenericSemantics {
+  static uint32_t of(uint64_t p) {
+    switch (pointerSpace(p)) {
+      case Space::Local:
+        return uint32_t(spv::MemorySemanticsMask::WorkgroupMemory);
+      case Space::Global:
+        return uint32_t(spv::MemorySemanticsMask::CrossWorkgroupMemory);
+      default:
+        return 0;
+    }
+  }
+  static void run(SubGroup& sg, const Inst& in) {
+    unaryLoop<uint32_t, uint64_t>(sg, in, [](uint64_t p) { return of(p); });
+  }
+};
+
+void lowerGenericSemantics(Lowerer& lw, const spirv::Instruction& inst) {
+  const Shape s = lw.shape(inst.resultType);
+  if (s.scalar != Scalar::U32 || s.components != 1) lw.unsupported(inst, lw.describeWithType(inst));
+  Inst& in = lw.emit(inst, &GenericSemantics::run);
+  in.a = lw.reg(Lowerer::operand(inst, 0));
+  in.n = 1;
+}
+
 void lowerQuantize(Lowerer& lw, const spirv::Instruction& inst) {
   ExecFn fn = lw.shape(inst.resultType).scalar == Scalar::F32 ? &QuantizeToF16::run : nullptr;
   emitConversion(lw, inst, fn);
@@ -281,6 +308,7 @@ void registerConversionOps(OpTable& t) {
   t.core[uint32_t(Op::OpGenericCastToPtr)] = &lowerGenericCast;
   t.core[uint32_t(Op::OpGenericCastToPtrExplicit)] = &lowerGenericCast;
   t.core[uint32_t(Op::OpQuantizeToF16)] = &lowerQuantize;
+  t.core[uint32_t(Op::OpGenericPtrMemSemantics)] = &lowerGenericSemantics;
 }
 
 }  // namespace spvsim
