@@ -99,18 +99,53 @@ X rootn(X x, int32_t n) {
   return x < 0 ? -r : r;
 }
 
+// fmax / fmin: a NaN argument, quiet or signalling, yields the other (OpenCL C 7.5.1,
+// C99 F.9.9.2). Host libraries that follow IEEE 754-2008's maxNum return a NaN for a
+// signalling one, so NaNs are settled here before the host call.
+template <class X>
+X fmaxOf(X x, X y) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
+  return std::fmax(x, y);
+}
+
+template <class X>
+X fminOf(X x, X y) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
+  return std::fmin(x, y);
+}
+
 template <class X>
 X maxmag(X x, X y) {
   if (std::fabs(x) > std::fabs(y)) return x;
   if (std::fabs(y) > std::fabs(x)) return y;
-  return std::fmax(x, y);
+  return fmaxOf(x, y);
 }
 
 template <class X>
 X minmag(X x, X y) {
   if (std::fabs(x) < std::fabs(y)) return x;
   if (std::fabs(y) < std::fabs(x)) return y;
-  return std::fmin(x, y);
+  return fminOf(x, y);
+}
+
+// y is an odd integer (every float of magnitude 2^64 or more is even).
+template <class X>
+bool oddInteger(X y) {
+  return std::isfinite(y) && std::trunc(y) == y && std::fmod(y, X(2)) != 0;
+}
+
+// pow with the infinite-base cases of OpenCL C 7.5.1 (C99 F.9.4.4) settled here: the
+// host's x87 powl returns +inf for pow(-inf, -2^63), taking the even integer for odd.
+template <class X>
+X powOf(X x, X y) {
+  if (std::isinf(x) && !std::isnan(y) && y != 0) {
+    const bool negative = std::signbit(x) && oddInteger(y);
+    const X magnitude = y < 0 ? X(0) : std::numeric_limits<X>::infinity();
+    return negative ? -magnitude : magnitude;
+  }
+  return std::pow(x, y);
 }
 
 // remainder, and the quotient's low 7 bits with the sign of x / y.
@@ -258,13 +293,13 @@ SPVSIM_FN2(Atan2pi, std::atan2(x, y) / kPi<X>);
 SPVSIM_FN2(Copysign, std::copysign(x, y));
 SPVSIM_FN2(Divide, x / y);
 SPVSIM_FN2(Fdim, std::fdim(x, y));
-SPVSIM_FN2(Fmax, std::fmax(x, y));  // a NaN argument yields the other
-SPVSIM_FN2(Fmin, std::fmin(x, y));
+SPVSIM_FN2(Fmax, fmaxOf(x, y));  // a NaN argument yields the other
+SPVSIM_FN2(Fmin, fminOf(x, y));
 SPVSIM_FN2(Fmod, std::fmod(x, y));
 SPVSIM_FN2(Hypot, std::hypot(x, y));
 SPVSIM_FN2(Maxmag, maxmag(x, y));
 SPVSIM_FN2(Minmag, minmag(x, y));
-SPVSIM_FN2(Pow, std::pow(x, y));
+SPVSIM_FN2(Pow, powOf(x, y));
 SPVSIM_FN2(Powr, powr(x, y));
 SPVSIM_FN2(Remainder, std::remainder(x, y));
 
@@ -327,7 +362,7 @@ struct Pown {
   static void run(SubGroup& sg, const Inst& in) {
     binaryLoop<T, T, int32_t>(sg, in, [](T x, int32_t n) {
       using X = Wide<T>;
-      return T(std::pow(X(x), X(n)));
+      return T(powOf(X(x), X(n)));
     });
   }
 };

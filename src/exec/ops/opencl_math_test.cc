@@ -5,8 +5,10 @@
 // OpenCL C specification ("Additional Requirements Beyond C99 TC2").
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 #include "src/exec/ops/opencl_test_util.h"
 
@@ -425,6 +427,156 @@ TEST(OpenclMath, DoubleAndHalfVectors) {
   EXPECT_EQ(-16.0, double(h[1]));
   EXPECT_EQ(24.0, double(h[2]));
   EXPECT_EQ(800.0, double(h[3]));
+}
+
+// ---- Special cases of OpenCL C 7.5.1 for float and double, at -O0 and -O2 ----------
+// Arguments go through buffers as bit patterns (signalling NaNs included, which no
+// literal could carry intact), results come back as bits.
+
+struct BinaryCase {
+  double x, y, expected;
+};
+
+template <class T>
+using BitsOf = std::conditional_t<sizeof(T) == 8, uint64_t, uint32_t>;
+
+template <class T>
+T fromBits(BitsOf<T> b) {
+  T v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+// out[i] = F(in[2i], in[2i+1]) for F one of the OpenCL C binary functions.
+template <class T>
+std::vector<T> runBinaryBits(const std::string& function, const std::vector<BitsOf<T>>& in,
+                             const char* opt) {
+  const bool dbl = sizeof(T) == 8;
+  const std::string t = dbl ? "double" : "float", u = dbl ? "ulong" : "uint";
+  const std::string src = "kernel void k(global const " + u + "* in, global " + u +
+                          "* out) {\n  size_t i = get_global_id(0);\n  out[i] = as_" + u + "(" +
+                          function + "(as_" + t + "(in[2*i]), as_" + t + "(in[2*i+1])));\n}\n";
+  auto p = Program::load(testing::compileOpenCL(src, opt));
+  std::vector<BitsOf<T>> input = in, out(in.size() / 2);
+  auto r = run(*p, "k", out.size(), input, out);
+  EXPECT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  std::vector<T> values;
+  for (BitsOf<T> b : out) values.push_back(fromBits<T>(b));
+  return values;
+}
+
+template <class T>
+void expectBinary(const std::string& function, const std::vector<BinaryCase>& cases) {
+  std::vector<BitsOf<T>> in;
+  for (const BinaryCase& c : cases) {
+    in.push_back(testing::bitsOf(T(c.x)));
+    in.push_back(testing::bitsOf(T(c.y)));
+  }
+  for (const char* opt : {"-O0", "-O2"}) {
+    std::vector<T> out = runBinaryBits<T>(function, in, opt);
+    ASSERT_EQ(out.size(), cases.size());
+    for (size_t i = 0; i < cases.size(); ++i)
+      EXPECT_TRUE(sameFloat(T(cases[i].expected), out[i]))
+          << function << "(" << cases[i].x << ", " << cases[i].y << ") at " << opt
+          << (sizeof(T) == 8 ? " double" : " float");
+  }
+}
+
+constexpr double kDInf = std::numeric_limits<double>::infinity();
+constexpr double kDNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double k2p63 = 9223372036854775808.0;  // 2^63: an even integer
+
+// pow's special cases, OpenCL C 7.5.1 (C99 F.9.4.4), in the order the spec lists them.
+const std::vector<BinaryCase> kPowCases = {
+    {0.0, -3, kDInf},      {-0.0, -3, -kDInf},     {0.0, -2, kDInf},    {-0.0, -2, kDInf},
+    {-0.0, -kDInf, kDInf}, {0.0, 3, 0.0},          {-0.0, 3, -0.0},     {-0.0, 2, 0.0},
+    {-0.0, 0.5, 0.0},      {-1, kDInf, 1},         {-1, -kDInf, 1},     {1, kDNan, 1},
+    {1, -kDInf, 1},        {kDNan, 0.0, 1},        {kDInf, -0.0, 1},    {-2, 0.5, kDNan},
+    {0.5, -kDInf, kDInf},  {-2, -kDInf, 0.0},      {0.5, kDInf, 0.0},   {-2, kDInf, kDInf},
+    {-kDInf, -3, -0.0},    {-kDInf, -2, 0.0},      {-kDInf, -0.5, 0.0}, {-kDInf, 3, -kDInf},
+    {-kDInf, 2, kDInf},    {-kDInf, 0.5, kDInf},   {kDInf, -1, 0.0},    {kDInf, 0.5, kDInf},
+    {-kDInf, -k2p63, 0.0}, {-kDInf, k2p63, kDInf}, {kDNan, 2, kDNan},   {2, kDNan, kDNan},
+    {-2, 3, -8},           {-2, -2, 0.25},
+};
+
+// powr, OpenCL C 7.5.1.
+const std::vector<BinaryCase> kPowrCases = {
+    {0.0, -2, kDInf},    {-0.0, -3, kDInf},   {0.0, -kDInf, kDInf}, {-0.0, 2, 0.0},
+    {0.0, 0.5, 0.0},     {1, 3.5, 1},         {-2, 2, kDNan},       {0.0, 0.0, kDNan},
+    {-0.0, -0.0, kDNan}, {kDInf, 0.0, kDNan}, {1, kDInf, kDNan},    {1, -kDInf, kDNan},
+    {2, kDNan, kDNan},   {kDNan, 2, kDNan},   {kDInf, -1, 0.0},     {2, 0.0, 1},
+    {4, 0.5, 2},
+};
+
+TEST(OpenclMathSpecialCases, PowAndPowrFloat) {
+  expectBinary<float>("pow", kPowCases);
+  expectBinary<float>("powr", kPowrCases);
+}
+
+TEST(OpenclMathSpecialCases, PowAndPowrDouble) {
+  expectBinary<double>("pow", kPowCases);
+  expectBinary<double>("powr", kPowrCases);
+}
+
+// pown(x, n), OpenCL C 7.5.1: n is an int, so it goes through a second buffer.
+template <class T>
+void expectPown() {
+  const bool dbl = sizeof(T) == 8;
+  const std::string t = dbl ? "double" : "float";
+  const std::vector<T> x = {T(kDNan), T(kDInf),  T(0.0),    T(0.0),    T(-0.0), T(0.0), T(-0.0),
+                            T(-0.0),  T(-kDInf), T(-kDInf), T(-kDInf), T(-2),   T(2)};
+  const std::vector<int32_t> n = {0, 0, 0, -3, -3, -2, 2, 3, -3, 3, 2, 3, -2};
+  const std::vector<T> expected = {1,        1,      1,       T(kDInf), T(-kDInf),
+                                   T(kDInf), T(0.0), T(-0.0), T(-0.0),  T(-kDInf),
+                                   T(kDInf), -8,     T(0.25)};
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto p = Program::load(testing::compileOpenCL(
+        "kernel void k(global const " + t + "* x, global const int* n, global " + t +
+            "* o) {\n  size_t i = get_global_id(0);\n  o[i] = pown(x[i], n[i]);\n}\n",
+        opt));
+    std::vector<T> in = x, out(x.size());
+    std::vector<int32_t> ns = n;
+    auto r = run(*p, "k", x.size(), in, ns, out);
+    ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+    for (size_t i = 0; i < x.size(); ++i)
+      EXPECT_TRUE(sameFloat(expected[i], out[i]))
+          << "pown(" << x[i] << ", " << n[i] << ") at " << opt << " " << t;
+  }
+}
+
+TEST(OpenclMathSpecialCases, PownFloatAndDouble) {
+  expectPown<float>();
+  expectPown<double>();
+}
+
+// fmax, fmin, maxmag, minmag with a quiet or signalling NaN return the other argument
+// (OpenCL C 7.5.1: "If one argument is a NaN, fmax() returns the other argument").
+template <class T>
+void expectNanArgumentsGiveTheOther() {
+  using U = BitsOf<T>;
+  const bool dbl = sizeof(T) == 8;
+  const U sNan1 = dbl ? U(0x7ff0000000000001ull) : U(0x7f800001u);
+  const U sNan2 = dbl ? U(0xfff4000000000000ull) : U(0xffa00000u);
+  const U qNan = testing::bitsOf(std::numeric_limits<T>::quiet_NaN());
+  const U three = testing::bitsOf(T(3)), minusTwo = testing::bitsOf(T(-2));
+  const std::vector<U> in = {sNan1,    three, three, sNan1, sNan2, minusTwo,
+                             minusTwo, sNan2, qNan,  three, three, qNan};
+  const std::vector<T> expected = {3, 3, -2, -2, 3, 3};
+  for (const char* f : {"fmax", "fmin", "maxmag", "minmag"})
+    for (const char* opt : {"-O0", "-O2"}) {
+      std::vector<T> out = runBinaryBits<T>(f, in, opt);
+      for (size_t i = 0; i < expected.size(); ++i)
+        EXPECT_TRUE(sameFloat(expected[i], out[i]))
+            << f << " case " << i << " at " << opt << (dbl ? " double" : " float");
+    }
+}
+
+TEST(OpenclMathSpecialCases, SignallingNanArgumentsGiveTheOtherFloat) {
+  expectNanArgumentsGiveTheOther<float>();
+}
+
+TEST(OpenclMathSpecialCases, SignallingNanArgumentsGiveTheOtherDouble) {
+  expectNanArgumentsGiveTheOther<double>();
 }
 
 }  // namespace
