@@ -24,6 +24,7 @@ struct SimFile::Header {
   std::optional<Scalar> type;
   std::optional<uint64_t> size;
   std::string fill, range;
+  std::string members;  // struct=TYPE,TYPE,... (a struct passed by value, member by member)
   bool dump = false, hex = false, noinit = false, null = false, ro = false, wo = false;
 };
 
@@ -165,6 +166,8 @@ SimFile::Header SimFile::parseHeader(const std::string& text, const spirv::Param
       h.fill = value;
     } else if (key == "range" && eq != std::string::npos) {
       h.range = value;
+    } else if (key == "struct" && eq != std::string::npos) {
+      h.members = value;
     } else if (t == "dump" || t == "hex" || t == "noinit" || t == "null" || t == "ro" ||
                t == "wo") {
       bool& flag = t == "dump"     ? h.dump
@@ -209,7 +212,38 @@ ArgValue SimFile::readArgument(const spirv::ParamSignature& param) {
     arg.text = h.text;
     return arg;
   }
+  if (param.kind == Kind::ByValStruct) return readStruct(h, param);
+  if (!h.members.empty()) fail("struct=TYPE,... is only valid for a struct passed by value");
   return readBuffer(h, param);
+}
+
+// A struct passed by value: either member by member, <struct=TYPE,TYPE,...> followed by
+// one value per component (laid out as the command line's struct:TYPE,...=V,... is), or
+// as Oclgrind writes it, <size=BYTES TYPE> followed by the struct's bytes as values of
+// one type (padding included).
+ArgValue SimFile::readStruct(const Header& h, const spirv::ParamSignature& param) {
+  if (h.members.empty()) {
+    ArgValue arg = readBuffer(h, param);
+    arg.structName = fmt::format("{} values", scalarName(*h.type));
+    return arg;
+  }
+  if (h.size || !h.fill.empty() || !h.range.empty() || h.noinit || h.type)
+    fail("struct=TYPE,... takes its values member by member: no type, size, fill, range or noinit");
+  size_t components = 0;
+  for (std::string_view name : split(h.members, ',')) {
+    const auto member = parseElementType(name);
+    if (!member) fail(fmt::format("'{}' in struct={} is not a member type", name, h.members));
+    components += member->lanes;
+  }
+  std::string values;
+  for (size_t i = 0; i < components; ++i) values += (i ? "," : "") + token("a struct member value");
+  try {
+    ArgValue arg = parseArgSpec("struct:" + h.members + "=" + values);
+    arg.text = h.text;
+    return arg;
+  } catch (const Error& e) {
+    fail(e.what());
+  }
 }
 
 ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param) {
@@ -220,9 +254,10 @@ ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param
                     "one such as int",
                     param.typeName));
   const uint32_t typeSize = scalarSize(*h.type);
-  if (*h.size == 0 || *h.size % typeSize != 0)
-    fail(fmt::format("size={} is not a positive multiple of the {}-byte {}", *h.size, typeSize,
-                     scalarName(*h.type)));
+  // A buffer may be empty (Oclgrind allocates it: a valid pointer to no bytes).
+  if ((*h.size == 0 && !isBuffer(param.kind)) || *h.size % typeSize != 0)
+    fail(fmt::format("size={} is not a {} multiple of the {}-byte {}", *h.size,
+                     isBuffer(param.kind) ? "whole" : "positive", typeSize, scalarName(*h.type)));
   if (int(!h.fill.empty()) + int(!h.range.empty()) + int(h.noinit) > 1)
     fail("give at most one of fill, range and noinit");
   if (*h.size > kMaxBufferBytes)

@@ -12,7 +12,10 @@
 //
 // Header tokens: a type (char uchar short ushort int uint long ulong float double; half
 // too), size=BYTES, fill=V, range=START:INC:END, dump, hex, noinit, null, ro, wo. A local
-// pointer takes just <size=BYTES>. `#` starts a comment; values may share lines.
+// pointer takes just <size=BYTES>; a buffer may have size=0. A struct passed by value
+// takes its bytes as values of one type (<size=12 int> 3 1075838976 7, as Oclgrind) or
+// its members in order (<struct=int,float,short> 3 2.5 7, spvsim's own form, laid out
+// like the command line's struct:TYPE,...). `#` starts a comment; values may share lines.
 #pragma once
 
 #include <array>
@@ -58,6 +61,7 @@ class SimFile {
   Header parseHeader(const std::string& text, const spirv::ParamSignature& param);
   ArgValue readArgument(const spirv::ParamSignature& param);
   ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
+  ArgValue readStruct(const Header& h, const spirv::ParamSignature& param);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 

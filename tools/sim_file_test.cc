@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "spirv/error.h"
 #include "tools/test_util.h"
 
@@ -174,7 +176,7 @@ TEST(SimFile, HeaderErrors) {
   EXPECT_EQ(errorOf(h + ok1, kSaxpy),
             "t.sim:6: unexpected end of file, expected an argument header <...> (argument 1: x)");
   EXPECT_EQ(errorOf(h + ok1 + "<size=6 float>\n", kSaxpy),
-            "t.sim:7: size=6 is not a positive multiple of the 4-byte float (argument 1: x)");
+            "t.sim:7: size=6 is not a whole multiple of the 4-byte float (argument 1: x)");
   EXPECT_EQ(errorOf(h + ok1 + "<size=8 float fill=1 range=0:1:1>\n", kSaxpy),
             "t.sim:7: give at most one of fill, range and noinit (argument 1: x)");
   EXPECT_EQ(errorOf(h + ok1 + "<size=8 null>\n", kSaxpy),
@@ -223,6 +225,73 @@ TEST(SimFile, ParameterKindErrors) {
   EXPECT_EQ(errorOf(h + "<size=8>\n<null>\n<null>\n<size=8>\n", params),
             "t.sim:8: argument 3 (i) is 'global image2d_t i': images, samplers, pipes, queues and "
             "events are not supported yet (argument 3: i)");
+}
+
+// struct { int a; float b; short c; } by value: 12 bytes, c at 8, 2 bytes of padding.
+std::vector<uint8_t> structBytes() {
+  std::vector<uint8_t> b(12, 0);
+  const int32_t a = 3;
+  const float f = 2.5f;
+  const int16_t c = 7;
+  std::memcpy(&b[0], &a, 4);
+  std::memcpy(&b[4], &f, 4);
+  std::memcpy(&b[8], &c, 2);
+  return b;
+}
+
+const std::vector<spirv::ParamSignature> kStructParams = {
+    param(0, "s", "S", Kind::ByValStruct, 12), param(1, "out", "float*", Kind::GlobalPointer)};
+
+TEST(SimFile, StructByValueMemberByMember) {
+  const auto args = readArgs(
+      std::string(kSaxpyHeader) + "<struct=int,float,short> 3 2.5\n7\n<size=4 float fill=0>\n",
+      kStructParams);
+  ASSERT_EQ(args.size(), 2u);
+  EXPECT_EQ(args[0].kind, ArgValue::Kind::Value);
+  EXPECT_TRUE(args[0].isStruct());
+  EXPECT_EQ(args[0].bytes, structBytes());
+  EXPECT_EQ(args[0].text, "<struct=int,float,short>");
+}
+
+// Oclgrind's form: the struct's bytes as values of one type (2.5f is 0x40200000).
+TEST(SimFile, StructByValueAsBytesOfOneType) {
+  const auto args = readArgs(
+      std::string(kSaxpyHeader) + "<size=12 int hex> 3 40200000 7\n<size=4 float fill=0>\n",
+      kStructParams);
+  ASSERT_EQ(args.size(), 2u);
+  EXPECT_TRUE(args[0].isStruct());
+  EXPECT_EQ(args[0].bytes, structBytes());
+}
+
+TEST(SimFile, StructErrors) {
+  const std::string h = kSaxpyHeader;
+  EXPECT_EQ(errorOf(h + "<struct=int,float>\n1\n", kSaxpy),
+            "t.sim:5: struct=TYPE,... is only valid for a struct passed by value (argument 0: a)");
+  EXPECT_EQ(errorOf(h + "<struct=int,bogus> 1 2\n", kStructParams),
+            "t.sim:5: 'bogus' in struct=int,bogus is not a member type (argument 0: s)");
+  EXPECT_EQ(errorOf(h + "<size=8 struct=int,float> 1 2\n", kStructParams),
+            "t.sim:5: struct=TYPE,... takes its values member by member: no type, size, fill, "
+            "range or noinit (argument 0: s)");
+  EXPECT_EQ(errorOf(h + "<struct=int,float4> 1 2 3\n", kStructParams),
+            "t.sim:5: unexpected end of file, expected a struct member value (argument 0: s)");
+  EXPECT_EQ(errorOf(h + "<size=12> 1 2 3\n", kStructParams),
+            "t.sim:5: the header names no type and the parameter's type 'S' gives none; add one "
+            "such as int (argument 0: s)");
+}
+
+// Oclgrind allocates a size=0 buffer: a valid pointer to no bytes.
+TEST(SimFile, EmptyBuffers) {
+  const auto args = readArgs(
+      std::string(kSaxpyHeader) + "<size=4 float> 1\n<size=0 float>\n<size=0 dump>\n", kSaxpy);
+  ASSERT_EQ(args.size(), 3u);
+  for (size_t i : {1, 2}) {
+    EXPECT_EQ(args[i].kind, ArgValue::Kind::Buffer);
+    EXPECT_TRUE(args[i].bytes.empty());
+    EXPECT_EQ(args[i].count, 0u);
+  }
+  EXPECT_TRUE(args[2].dump);
+  EXPECT_EQ(errorOf(std::string(kSaxpyHeader) + "<size=0 float>\n", kSaxpy),
+            "t.sim:5: size=0 is not a positive multiple of the 4-byte float (argument 0: a)");
 }
 
 }  // namespace
