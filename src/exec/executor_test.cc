@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "spirv/error.h"
+#include "spirv/loader.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -305,19 +306,38 @@ __kernel void k(__global int* a, int n) { a[0] = n; }
   EXPECT_EQ(a[0], 3);
 }
 
+// OpGroupAsyncCopy at Subgroup execution scope (valid SPIR-V; OpenCL C's async copies are
+// Workgroup-scope, and only those run).
 TEST(Executor, UnsupportedInstructionFailsLoudlyNamingIt) {
-  auto prog = Program::load(compileOpenCL(R"(
-__kernel void k(__global int* a, __global float* b) {
-  __local int tmp[4];
-  event_t e = async_work_group_copy(tmp, a, 4, 0);
-  wait_group_events(1, &e);
-  a[0] = tmp[1];
-}
+  auto prog = Program::load(spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Groups
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %uint_3 = OpConstant %uint 3
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_4 = OpConstant %ulong 4
+      %event = OpTypeEvent
+       %noev = OpConstantNull %event
+         %pg = OpTypePointer CrossWorkgroup %uint
+         %pl = OpTypePointer Workgroup %uint
+         %fn = OpTypeFunction %void %pg %pl
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %pg
+          %t = OpFunctionParameter %pl
+      %entry = OpLabel
+          %e = OpGroupAsyncCopy %event %uint_3 %t %a %ulong_4 %ulong_1 %noev
+               OpReturn
+               OpFunctionEnd
 )"));
-  std::vector<int> a(1);
-  std::vector<float> b(1);
+  std::vector<int> a(4);
   try {
-    prog->launch("k", range1(1, 1), {bufferOf(a), bufferOf(b)});
+    prog->launch("k", range1(1, 1), {bufferOf(a), ArgBinding::local(16)});
     FAIL() << "expected unsupported";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
