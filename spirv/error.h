@@ -42,6 +42,7 @@ enum class DiagnosticKind : uint8_t {
   StackOverflow,
   InstructionBudget,
   Deadlock,
+  UnwaitedAsyncCopy,  // a work-group finished with an async copy no wait_group_events named
   // A broken invariant of spvsim itself (a bug to report), never the user's input.
   Internal,
 };

@@ -270,6 +270,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
 }
 
 void WorkGroupSlot::finish() {
+  if (!wg_.aborted && !wg_.unwaitedCopies.empty()) reportUnwaitedCopies(sgs_[0]);
   wg_.observers.each([&](ExecutionObserver& o) { o.workGroupEnd(wg_); });
 }
 

@@ -67,6 +67,9 @@ struct WorkGroupContext {
   uint64_t writes = 0;
   // (kind, instruction) -> index in *diagnostics: repeats are counted, not stored.
   std::map<std::pair<DiagnosticKind, uint32_t>, size_t> seen;
+  // Async copies no wait_group_events has named yet: (event, pc of the copy)
+  // (src/exec/ops/async_copy.cc).
+  std::vector<std::pair<uint64_t, uint32_t>> unwaitedCopies;
 };
 
 // One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on
@@ -259,6 +262,10 @@ class SubGroup {
                uint32_t reconvergePc);
   void popToReconvergence();
 };
+
+// Reports the async copies of `first`'s work-group that no wait_group_events waited for
+// (the kernel must wait for every copy before it exits); call when the work-group ends.
+void reportUnwaitedCopies(SubGroup& first);
 
 inline void step(SubGroup& sg) {
   const Inst& in = sg.code[sg.pc++];

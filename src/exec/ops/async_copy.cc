@@ -11,6 +11,7 @@
 // what makes the copied data visible to every work-item (src/DESIGN.md "Async copies").
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -135,6 +136,7 @@ void asyncCopy(SubGroup* sgs, size_t count, const Inst& in) {
   const CopyArgs a = uniformCopyArgs(sgs, count, in);
   performCopy(sgs[0], in, a);
   const uint64_t event = a.event ? a.event : uint64_t(in.src) + 1;
+  sgs[0].wg->unwaitedCopies.emplace_back(event, sgs[0].barrierPc);
   const uint32_t eventBytes = copyOperands(sgs[0], in).eventBytes;
   for (size_t k = 0; k < count; ++k)
     for (uint32_t l = 0; l < sgs[k].liveLanes; ++l)
@@ -220,6 +222,10 @@ void waitGroupEvents(SubGroup* sgs, size_t count, const Inst& in) {
                     differ);
   }
   // The copies are complete; every work-item now sees their data.
+  auto& unwaited = sgs[0].wg->unwaitedCopies;
+  std::erase_if(unwaited, [&](const auto& copy) {
+    return std::find(first.begin(), first.end(), copy.first) != first.end();
+  });
   constexpr uint32_t kSemantics = uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                                   uint32_t(spv::MemorySemanticsMask::WorkgroupMemory) |
                                   uint32_t(spv::MemorySemanticsMask::CrossWorkgroupMemory);
@@ -253,6 +259,16 @@ void noEffect(SubGroup&, const Inst&) {}
 void lowerPrefetch(Lowerer& lw, const spirv::Instruction& inst) { lw.emit(inst, &noEffect); }
 
 }  // namespace
+
+void reportUnwaitedCopies(SubGroup& first) {
+  const auto& unwaited = first.wg->unwaitedCopies;
+  first.report(first.code[unwaited.front().second], DiagnosticKind::UnwaitedAsyncCopy,
+               fmt::format("the work-group finished without waiting (wait_group_events) for {} "
+                           "async cop{}; a copy may complete at any time before its wait, so "
+                           "what it copied is undefined",
+                           unwaited.size(), unwaited.size() == 1 ? "y" : "ies"),
+               first.live);
+}
 
 void registerAsyncCopyOps(OpTable& t) {
   t.core[uint32_t(Op::OpGroupAsyncCopy)] = &lowerAsyncCopy;

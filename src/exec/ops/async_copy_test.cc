@@ -253,6 +253,40 @@ kernel void k(global const int* in, global int* out, local int* tmp) {
   EXPECT_EQ(out, (std::vector<int32_t>{1, 2, 3, 4, 1, 2, 3, 4}));
 }
 
+// The kernel must wait for its copies before it exits: a copy never waited for is
+// reported once per work-group, naming the copy; copies waited in a loop are not.
+TEST_P(AsyncCopyTypes, UnwaitedCopyIsReported) {
+  auto p = load(R"(
+kernel void unwaited(global const int* in, global int* out, local int* tmp) {
+  event_t e = async_work_group_copy(tmp, in, 4, 0);
+  e = async_work_group_copy(out, tmp, 4, 0);
+}
+kernel void waited_in_loop(global const int* in, global int* out, local int* tmp) {
+  for (int i = 0; i < 2; ++i) {
+    event_t e = async_work_group_copy(tmp, in + 4 * i, 4, 0);
+    wait_group_events(1, &e);
+    e = async_work_group_copy(out + 4 * i, tmp, 4, 0);
+    wait_group_events(1, &e);
+  }
+})",
+                GetParam());
+  std::vector<int32_t> in{1, 2, 3, 4, 5, 6, 7, 8}, out(8, 0);
+  LaunchResult r = p->launch("unwaited", range1(8, 4),
+                             {bufferOf(in), bufferOf(out), ArgBinding::local(16)}, options());
+  // One per work-group: the second folded into the first as a repeat.
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  for (const Diagnostic& d : r.diagnostics) {
+    EXPECT_EQ(d.kind, DiagnosticKind::UnwaitedAsyncCopy);
+    EXPECT_EQ(d.repeats, 1u);
+    EXPECT_NE(d.message.find("for 2 async copies"), std::string::npos) << d.message;
+    EXPECT_NE(d.instruction.find("OpGroupAsyncCopy"), std::string::npos) << d.instruction;
+  }
+  LaunchResult ok = p->launch("waited_in_loop", range1(8, 4),
+                              {bufferOf(in), bufferOf(out), ArgBinding::local(16)}, options());
+  EXPECT_TRUE(ok.diagnostics.empty()) << describe(ok);
+  EXPECT_EQ(out, in);
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, AsyncCopyTypes, ::testing::Values("-O0", "-O2"),
                          [](const auto& info) { return std::string(info.param + 1); });
 
