@@ -162,8 +162,9 @@ cl_int memoryInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
       return r.scalar(size_t{64 * 1024});
-    case CL_DEVICE_SVM_CAPABILITIES:
-      return r.scalar(cl_device_svm_capabilities{0});
+    case CL_DEVICE_SVM_CAPABILITIES:  // buffer SVM (runtime/svm.cc); no SVM atomics
+      return r.scalar(cl_device_svm_capabilities{CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                                 CL_DEVICE_SVM_FINE_GRAIN_BUFFER});
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

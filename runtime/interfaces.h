@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/object.h"
+#include "src/exec/svm_heap.h"
 
 // runtime/platform.cc: the one platform and its one device.
 struct _cl_platform_id : spvsim::rt::Object {
@@ -50,6 +51,7 @@ struct _cl_context : spvsim::rt::Object {
   void* notifyData = nullptr;
   std::vector<std::pair<void(CL_CALLBACK*)(cl_context, void*), void*>> destructorCallbacks;
   std::mutex mutex;  // guards destructorCallbacks
+  spvsim::SvmHeap svm;  // clSVMAlloc's memory (runtime/svm.cc)
   ~_cl_context();    // runs the destructor callbacks, last registered first
 };
 
