@@ -33,6 +33,7 @@ struct DeviceCaps {
   cl_ulong maxMemAllocSize = 0;
   size_t maxParameterSize = 0;               // bytes of all kernel arguments together
   cl_uint maxNumSubGroups = 0;               // per work-group, at the smallest sub-group size
+  cl_uint maxClockMHz = 0;                   // the host CPU's (CL_DEVICE_MAX_CLOCK_FREQUENCY)
   cl_uint subGroupSize = 0;                  // for kernels without intel_reqd_sub_group_size
   std::vector<size_t> subGroupSizes;         // CL_DEVICE_SUB_GROUP_SIZES_INTEL
   std::vector<std::string> extensions;       // CL_DEVICE_EXTENSIONS, in order

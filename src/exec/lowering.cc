@@ -49,6 +49,7 @@ const OpTable& opTable() {
     registerIntelSubgroupShuffleOps(t);
     registerIntelSubgroupBlockIoOps(t);
     registerAtomicOps(t);
+    registerExpectAssumeOps(t);
     return t;
   }();
   return table;
