@@ -45,6 +45,12 @@ kernel void readn(global int* p, global int* out, int n) {
   if (i < n) out[i] = p[i];
 }
 kernel void bump(global int* p) { atomic_inc(p); }
+// Through generic pointers: to_global keeps an SVM address, to_local gives NULL.
+int second(int* p) { return to_global(p) ? to_global(p)[1] : -1; }
+kernel void viaGeneric(global int* p, global int* out) {
+  out[0] = second(p);
+  out[1] = to_local((int*)p) == 0;
+}
 )";
 
 const Diagnostic* find(const LaunchResult& r, const std::string& kind) {
@@ -161,6 +167,19 @@ TEST_F(Svm, FreedMemoryIsPastTheAllocationBelow) {
               std::string::npos)
         << describe(res);
     EXPECT_EQ(out[0], 0);
+  }
+}
+
+TEST_F(Svm, GenericPointersKeepSvmAddresses) {
+  auto* p = reinterpret_cast<int*>(heap_.allocate(2 * sizeof(int), 4, 0));
+  p[0] = 10;
+  p[1] = 20;
+  for (auto& prog : progs_) {
+    std::vector<int> out(2, -1);
+    auto res = prog->launch("viaGeneric", range1(1, 1), {ArgBinding::svmPointer(p), bufferOf(out)},
+                            options());
+    EXPECT_TRUE(res.diagnostics.empty()) << describe(res);
+    EXPECT_EQ(out, (std::vector<int>{20, 1}));
   }
 }
 
