@@ -16,6 +16,14 @@ constexpr cl_device_type kValidTypes = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_C
                                        CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR |
                                        CL_DEVICE_TYPE_CUSTOM;
 
+// cl_ext_float_atomics' queries and bits (not in this system's CL/cl_ext.h).
+constexpr cl_device_info kSingleFpAtomicCapabilities = 0x4231;
+constexpr cl_device_info kDoubleFpAtomicCapabilities = 0x4232;
+constexpr cl_device_info kHalfFpAtomicCapabilities = 0x4233;
+constexpr cl_bitfield kGlobalFpAtomics =
+    (1 << 0) | (1 << 1) | (1 << 2);  // load/store, add, min/max
+constexpr cl_bitfield kFpAtomics = kGlobalFpAtomics | kGlobalFpAtomics << 16;  // and local
+
 std::string ilVersionString() {
   std::string s;
   for (const auto& il : deviceCaps().ils)
@@ -95,8 +103,8 @@ cl_int executionInfo(cl_device_info param, const InfoReply& r, bool& known) {
   switch (param) {
     case CL_DEVICE_MAX_COMPUTE_UNITS:
       return r.scalar(caps.computeUnits);
-    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
-      return r.scalar(cl_uint{0});  // a simulator has no clock
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY:  // the host CPU's, which runs the kernels
+      return r.scalar(caps.maxClockMHz);
     case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
       return r.scalar(cl_uint{3});
     case CL_DEVICE_MAX_WORK_GROUP_SIZE:
@@ -162,8 +170,9 @@ cl_int memoryInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
       return r.scalar(size_t{64 * 1024});
-    case CL_DEVICE_SVM_CAPABILITIES:
-      return r.scalar(cl_device_svm_capabilities{0});
+    case CL_DEVICE_SVM_CAPABILITIES:  // buffer SVM (runtime/svm.cc); no SVM atomics
+      return r.scalar(cl_device_svm_capabilities{CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                                 CL_DEVICE_SVM_FINE_GRAIN_BUFFER});
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
@@ -188,11 +197,20 @@ cl_int arithmeticInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_SINGLE_FP_CONFIG:  // host IEEE arithmetic, std::fma, no flushing
       return r.scalar(cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
                                           CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT});
+    // The minimum the spec asks of cl_khr_fp64. The directed modes are those of the
+    // conversions (_rtz, _rtp, _rtn), rounded exactly in software (src/exec/ops/
+    // convert_math.h); OpenCL C has no other way to select a rounding mode.
     case CL_DEVICE_DOUBLE_FP_CONFIG:
-      return r.scalar(
-          cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA});
+      return r.scalar(cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                          CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA});
     case CL_DEVICE_HALF_FP_CONFIG:
       return r.scalar(cl_device_fp_config{CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST});
+    // cl_ext_float_atomics: float and double, global and local; no half atomics.
+    case kSingleFpAtomicCapabilities:
+    case kDoubleFpAtomicCapabilities:
+      return r.scalar(kFpAtomics);
+    case kHalfFpAtomicCapabilities:
+      return r.scalar(cl_bitfield{0});
     // One lane per work-item: no vector width is preferred over scalars.
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:

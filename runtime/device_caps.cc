@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <thread>
 
 #include "runtime/interfaces.h"
@@ -18,7 +21,10 @@ namespace {
 // opencl_c_support.h), so kernels see exactly what the device reports; the ICD adds its
 // own API extensions.
 std::vector<std::string> extensions() {
-  std::vector<std::string> v = {"cl_khr_icd", "cl_khr_il_program"};
+  // SPIR-V with NoSignedWrap/NoUnsignedWrap decorations loads (the decorations allow
+  // no other result: an overflow they forbid is undefined, and spvsim wraps).
+  std::vector<std::string> v = {"cl_khr_icd", "cl_khr_il_program",
+                                "cl_khr_spirv_no_integer_wrap_decoration"};
   const std::vector<std::string>& language = compiler::supportedExtensions();
   v.insert(v.end(), language.begin(), language.end());
   return v;
@@ -34,13 +40,34 @@ std::vector<cl_name_version> ils() {
   return v;
 }
 
-// The sizes intel_reqd_sub_group_size may ask for: spvsim runs any size in 1..128; the
-// powers of two and the configured default are advertised.
+// CL_DEVICE_SUB_GROUP_SIZES_INTEL: the sizes Intel GPUs report (8, 16, 32) and the
+// configured default (SPVSIM_SUB_GROUP_SIZE). Each kernel runs at its
+// intel_reqd_sub_group_size, else at the default; spvsim runs any size in 1..128.
 std::vector<size_t> subGroupSizes(uint32_t configured) {
-  std::vector<size_t> v{1, 2, 4, 8, 16, 32, 64, 128};
+  std::vector<size_t> v{8, 16, 32};
   if (std::find(v.begin(), v.end(), configured) == v.end()) v.push_back(configured);
   std::sort(v.begin(), v.end());
   return v;
+}
+
+// The host CPU's clock in MHz, which runs the simulated device: the maximum cpufreq
+// reports, else /proc/cpuinfo's current "cpu MHz", else 1 (unknown, but the query's
+// value must be a clock).
+cl_uint hostClockMHz() {
+  if (std::ifstream f("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq"); f) {
+    unsigned long khz = 0;
+    if (f >> khz && khz >= 1000) return cl_uint(khz / 1000);
+  }
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);) {
+    if (line.rfind("cpu MHz", 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) break;
+    const double mhz = std::strtod(line.c_str() + colon + 1, nullptr);
+    if (mhz >= 1) return cl_uint(mhz + 0.5);
+    break;
+  }
+  return 1;
 }
 
 cl_ulong physicalMemory() {
@@ -59,9 +86,13 @@ DeviceCaps makeCaps() {
   // least the 128 MiB the spec requires).
   c.maxMemAllocSize = std::max<cl_ulong>(c.globalMemSize / 4, cl_ulong(128) << 20);
   c.maxParameterSize = 1024;
-  c.maxNumSubGroups = static_cast<cl_uint>(kMaxWorkGroupSize);  // sub-group size 1
   c.subGroupSize = knobs().subGroupSize;
   c.subGroupSizes = subGroupSizes(c.subGroupSize);
+  // Any kernel's largest work-group at the smallest advertised size (at the default,
+  // 16, a kernel asking for 8 would have more).
+  c.maxNumSubGroups = static_cast<cl_uint>((kMaxWorkGroupSize + c.subGroupSizes.front() - 1) /
+                                           c.subGroupSizes.front());
+  c.maxClockMHz = hostClockMHz();
   c.extensions = extensions();
   c.openclCFeatures = compiler::supportedFeatures();
   c.ils = ils();

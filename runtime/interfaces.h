@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/object.h"
+#include "src/exec/svm_heap.h"
 
 // runtime/platform.cc: the one platform and its one device.
 struct _cl_platform_id : spvsim::rt::Object {
@@ -32,6 +33,7 @@ struct DeviceCaps {
   cl_ulong maxMemAllocSize = 0;
   size_t maxParameterSize = 0;               // bytes of all kernel arguments together
   cl_uint maxNumSubGroups = 0;               // per work-group, at the smallest sub-group size
+  cl_uint maxClockMHz = 0;                   // the host CPU's (CL_DEVICE_MAX_CLOCK_FREQUENCY)
   cl_uint subGroupSize = 0;                  // for kernels without intel_reqd_sub_group_size
   std::vector<size_t> subGroupSizes;         // CL_DEVICE_SUB_GROUP_SIZES_INTEL
   std::vector<std::string> extensions;       // CL_DEVICE_EXTENSIONS, in order
@@ -50,6 +52,7 @@ struct _cl_context : spvsim::rt::Object {
   void* notifyData = nullptr;
   std::vector<std::pair<void(CL_CALLBACK*)(cl_context, void*), void*>> destructorCallbacks;
   std::mutex mutex;  // guards destructorCallbacks
+  spvsim::SvmHeap svm;  // clSVMAlloc's memory (runtime/svm.cc)
   ~_cl_context();    // runs the destructor callbacks, last registered first
 };
 

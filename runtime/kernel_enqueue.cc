@@ -24,6 +24,7 @@
 #include "runtime/arg_errors.h"
 #include "runtime/kernel.h"
 #include "runtime/knobs.h"
+#include "runtime/mem.h"
 #include "runtime/ndrange.h"
 #include "runtime/program_api.h"
 #include "runtime/queue.h"
@@ -57,6 +58,7 @@ struct Launch {
   NDRange range;
   std::vector<KernelArg> args;
   std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
+  std::vector<SvmAllocation> svm;  // the context's live SVM allocations (runtime/svm.cc)
   bool empty = false;  // a zero global size: nothing to run
 };
 
@@ -95,6 +97,8 @@ void reportFailure(const std::string& kernel, DiagnosticKind kind, const std::st
 }
 
 // The arguments with each buffer's storage bound (the snapshot keeps the buffers alive).
+// A buffer over SVM memory (CL_MEM_USE_HOST_PTR of an SVM pointer) is passed as its SVM
+// address, so that pointers into it the kernel stores are the host's.
 std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
   std::vector<ArgBinding> out;
   for (const KernelArg& a : args) {
@@ -102,6 +106,7 @@ std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
     if (a.binding.kind == ArgBinding::Kind::Buffer) {
       out.back().data = a.mem->data;
       out.back().size = a.mem->size;
+      if (usesSvmPointer(a.mem)) out.back() = ArgBinding::svmPointer(a.mem->data);
     }
   }
   return out;
@@ -117,6 +122,7 @@ cl_int runLaunch(const Launch& l) {
   options.observers = check::observersFor(
       {.races = knobs().checkRaces, .uninitialized = knobs().checkUninitialized});
   options.maxMemory = knobs().maxMemory;
+  options.svm = l.svm;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
@@ -167,6 +173,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   l.executable = k->executable;
   l.kernel = k->kernel;
   if (cl_int err = snapshotArgs(k, l)) return err;
+  l.svm = static_cast<_cl_context*>(k->program->context)->svm.allocations();
   // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.
   l.empty = !global;
   for (cl_uint d = 0; global && d < dims; ++d) l.empty |= global[d] == 0;

@@ -87,6 +87,8 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
       return returnValue(size_t{kernelSubGroupSize(k)}, size, value, sizeRet);
     case CL_KERNEL_PRIVATE_MEM_SIZE:
       return returnValue(cl_ulong{k->privateBytes}, size, value, sizeRet);
+    case CL_KERNEL_SPILL_MEM_SIZE_INTEL:  // registers never spill: private memory is separate
+      return returnValue(cl_ulong{0}, size, value, sizeRet);
     case CL_KERNEL_GLOBAL_WORK_SIZE:  // only for custom devices and built-in kernels
     default:
       return CL_INVALID_VALUE;

@@ -93,6 +93,12 @@ cl_int subBufferFlags(cl_mem_flags parent, cl_mem_flags own, cl_mem_flags& out) 
 
 }  // namespace
 
+bool usesSvmPointer(const _cl_mem* m) {
+  if (!(rootOf(m)->flags & CL_MEM_USE_HOST_PTR)) return false;
+  auto block = static_cast<_cl_context*>(m->context)->svm.find(m->data);
+  return block && m->size <= block->size - uint64_t(m->data - block->base);
+}
+
 _cl_mem* validBuffer(cl_mem mem) {
   _cl_mem* m = checked<_cl_mem>(mem, Kind::Mem);
   return m && m->type == CL_MEM_OBJECT_BUFFER ? m : nullptr;
@@ -193,7 +199,7 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
     case CL_MEM_OFFSET:
       return r.scalar(m->origin);
     case CL_MEM_USES_SVM_POINTER:
-      return r.boolean(false);
+      return r.boolean(usesSvmPointer(m));
     case CL_MEM_PROPERTIES:
       return r.vector(m->properties);
     default:

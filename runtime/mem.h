@@ -13,6 +13,10 @@ _cl_mem* validBuffer(cl_mem mem);
 // CL_INVALID_MEM_OBJECT, CL_INVALID_CONTEXT (queue and buffer from different contexts).
 cl_int checkBufferCommand(cl_command_queue queue, cl_mem buffer);
 
+// Whether the buffer's storage lies in an SVM allocation of its context
+// (CL_MEM_USE_HOST_PTR of an SVM pointer: CL_MEM_USES_SVM_POINTER).
+bool usesSvmPointer(const _cl_mem* m);
+
 // The buffer a sub-buffer was created from (a buffer is its own root).
 inline const _cl_mem* rootOf(const _cl_mem* m) { return m->parent ? m->parent : m; }
 

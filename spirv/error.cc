@@ -47,6 +47,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "shift-out-of-range";
     case K::Unreachable:
       return "unreachable";
+    case K::AssumptionViolated:
+      return "assumption-violated";
     case K::StackOverflow:
       return "stack-overflow";
     case K::InstructionBudget:

@@ -39,6 +39,7 @@ enum class DiagnosticKind : uint8_t {
   DivisionByZero,
   ShiftOutOfRange,
   Unreachable,
+  AssumptionViolated,  // OpAssumeTrueKHR with a false condition
   StackOverflow,
   InstructionBudget,
   Deadlock,

@@ -249,8 +249,18 @@ class Decoder {
   }
 
   void decodeType(const Instruction& inst) {
-    if (inst.opcode == Op::OpTypeForwardPointer) return;
     Type t;
+    if (inst.opcode == Op::OpTypeForwardPointer) {
+      // A struct may name the pointer before its OpTypePointer (a linked list's `next`):
+      // a pointer's layout needs no pointee, and the OpTypePointer replaces this.
+      t.id = inst.operands.at(0);
+      t.opcode = Op::OpTypePointer;
+      t.kind = TypeKind::Pointer;
+      t.storage = static_cast<spv::StorageClass>(inst.operands.at(1));
+      computeLayout(m_, t);
+      if (!m_.types.count(t.id)) m_.types[t.id] = std::move(t);
+      return;
+    }
     t.id = inst.result;
     t.opcode = inst.opcode;
     const auto& o = inst.operands;

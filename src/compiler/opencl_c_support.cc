@@ -33,6 +33,15 @@ const std::vector<std::string>& clangExtensionNames() {
       "__opencl_c_int64",
       "__opencl_c_program_scope_global_variables",
       "__opencl_c_subgroups",
+      "cl_ext_float_atomics",
+      "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_ext_fp32_global_atomic_min_max",
+      "__opencl_c_ext_fp32_local_atomic_add",
+      "__opencl_c_ext_fp32_local_atomic_min_max",
+      "__opencl_c_ext_fp64_global_atomic_add",
+      "__opencl_c_ext_fp64_global_atomic_min_max",
+      "__opencl_c_ext_fp64_local_atomic_add",
+      "__opencl_c_ext_fp64_local_atomic_min_max",
   };
   return names;
 }
@@ -153,6 +162,12 @@ const std::vector<std::string>& supportedExtensions() {
       "cl_khr_local_int32_extended_atomics",
       "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",
+      // Float atomics (OpAtomicFAddEXT, OpAtomicFMin/FMaxEXT) on float and double, global
+      // and local; not on half (llvm-spirv-15 cannot translate half atomic adds).
+      "cl_ext_float_atomics",
+      // __builtin_expect / __builtin_assume (SPV_KHR_expect_assume); a false assumption
+      // is reported as `assumption-violated` (src/exec/ops/expect_assume.cc).
+      "cl_khr_expect_assume",
   };
   return names;
 }
@@ -171,6 +186,15 @@ const std::vector<std::string>& supportedFeatures() {
       "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
+      // cl_ext_float_atomics (see supportedExtensions).
+      "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_ext_fp32_global_atomic_min_max",
+      "__opencl_c_ext_fp32_local_atomic_add",
+      "__opencl_c_ext_fp32_local_atomic_min_max",
+      "__opencl_c_ext_fp64_global_atomic_add",
+      "__opencl_c_ext_fp64_global_atomic_min_max",
+      "__opencl_c_ext_fp64_local_atomic_add",
+      "__opencl_c_ext_fp64_local_atomic_min_max",
   };
   return names;
 }

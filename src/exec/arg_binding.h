@@ -2,7 +2,9 @@
 // (src/exec/arg_check.h) and to a launch (src/exec/program.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,7 +25,9 @@ struct ArgType {
 // One kernel argument, as every front end gives it to the checks (src/exec/arg_check.h)
 // and to a launch.
 struct ArgBinding {
-  enum class Kind { Value, Buffer, Local, Null, Image, Sampler };
+  // SvmPointer: a raw SVM host address in `value` (src/exec/svm.h); the launch's
+  // LaunchOptions::svm must hold its allocation for the kernel to dereference it.
+  enum class Kind { Value, Buffer, Local, Null, Image, Sampler, SvmPointer };
   Kind kind = Kind::Value;
   std::vector<uint8_t> value;   // Value: the bytes in OpenCL C memory layout
   uint8_t* data = nullptr;      // Buffer: storage owned by the front end
@@ -38,6 +42,17 @@ struct ArgBinding {
   static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
   static ArgBinding local(uint64_t n) { return {Kind::Local, {}, nullptr, 0, n}; }
   static ArgBinding null() { return {Kind::Null}; }
+  static ArgBinding svmPointer(const void* p) {
+    const uint64_t v = reinterpret_cast<uintptr_t>(p);
+    ArgBinding a{Kind::SvmPointer};
+    a.value.assign(reinterpret_cast<const uint8_t*>(&v), reinterpret_cast<const uint8_t*>(&v) + 8);
+    return a;
+  }
+  uint64_t svmAddress() const {
+    uint64_t v = 0;
+    std::memcpy(&v, value.data(), std::min<size_t>(8, value.size()));
+    return v;
+  }
   static ArgBinding ofImage(const ImageDesc& d) {
     ArgBinding a{Kind::Image};
     a.image = d;

@@ -26,6 +26,8 @@ std::string describe(const ArgBinding& a) {
       return "an image";
     case Kind::Sampler:
       return "a sampler";
+    case Kind::SvmPointer:
+      return "an SVM pointer";
   }
   return "?";
 }

@@ -42,6 +42,8 @@ uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, Memory
       table.push_back(Region{a.data, 0, a.size, !constant, region});
       return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
     }
+    case ArgBinding::Kind::SvmPointer:  // the raw address (src/exec/svm.h)
+      return a.svmAddress();
     case ArgBinding::Kind::Local: {
       checkObjectSize(region, a.localBytes);
       mem.localArenaBytes = (mem.localArenaBytes + 127) / 128 * 128;
@@ -102,6 +104,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
                                    false, "program constant " + m.nameOf(c.id)});
   mem_.local = k.localRegions;
   mem_.localArenaBytes = k.localBytes;
+  bindSvmAllocations(options.svm, mem_);
   mem_.priv = k.privateRegions;
   mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
   bound_ = bindArgs(kernel.signature(), k, args, mem_);
@@ -220,6 +223,8 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
   }
   for (const auto& f : launch.observers()) {
     spaces_ |= f->spaces();
+    // Raw SVM addresses (Space::Invalid) are global memory: resolve() reports them too.
+    if (spaces_ & spaceBit(Space::Global)) spaces_ |= spaceBit(Space::Invalid);
     observers_.push_back(f->create(launch.context()));
     observerList_.push_back(observers_.back().get());
   }

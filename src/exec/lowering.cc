@@ -50,6 +50,7 @@ const OpTable& opTable() {
     registerIntelSubgroupBlockIoOps(t);
     registerAtomicOps(t);
     registerAsyncCopyOps(t);
+    registerExpectAssumeOps(t);
     return t;
   }();
   return table;

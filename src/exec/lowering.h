@@ -66,6 +66,7 @@ void registerIntelSubgroupShuffleOps(OpTable&);
 void registerIntelSubgroupBlockIoOps(OpTable&);
 void registerAtomicOps(OpTable&);
 void registerAsyncCopyOps(OpTable&);
+void registerExpectAssumeOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 

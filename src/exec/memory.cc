@@ -41,6 +41,7 @@ const Region* MemoryMap::regionOf(uint64_t p) const {
 }
 
 std::string describeLocation(const MemoryMap& memory, uint64_t p) {
+  p = memory.canonical(p);
   const Region* r = memory.regionOf(p);
   if (!r && nullDerived(p))  // null's offset bits are the distance from null, unbiased
     return pointerSaturated(p) ? "a byte offset out of the representable range from a null pointer"
@@ -56,7 +57,7 @@ std::string describeLocation(const MemoryMap& memory, uint64_t p) {
 }
 
 std::string describePlace(const MemoryMap& memory, uint64_t p) {
-  const bool object = memory.regionOf(p) || nullDerived(p);
+  const bool object = memory.regionOf(memory.canonical(p)) || nullDerived(p);
   return (object ? "at " : "through an ") + describeLocation(memory, p);
 }
 

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/svm.h"
+
 namespace spvsim {
 
 enum class Space : uint8_t {
@@ -153,10 +155,15 @@ struct MemoryMap {
   std::vector<Region> priv{Region{}};
   uint64_t localArenaBytes = 0;
   uint64_t privateArenaBytes = 0;  // per lane
+  // The SVM allocations bound as Global regions, sorted by host address (src/exec/svm.h).
+  std::vector<SvmRange> svm;
 
   const std::vector<Region>& regions(Space s) const;
   // The region `p` points into, or nullptr for null, invalid and garbage pointers.
   const Region* regionOf(uint64_t p) const;
+  // A raw SVM address as the encoded Global pointer of its allocation's region (offsets
+  // past its end included); any other value unchanged.
+  uint64_t canonical(uint64_t p) const;
 };
 
 // Why an access failed; Ok when it did not. InvalidSpace: a pointer into no object

@@ -13,6 +13,7 @@
 #include "spirv/loader.h"
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
+#include "src/exec/svm.h"
 #include "src/exec/arg_binding.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/memory_limit.h"
@@ -58,6 +59,10 @@ struct LaunchOptions {
   // Bytes of maxMemory the caller's argument buffers already take (counted, not
   // allocated, by the launch): the command line's limit covers buffers and launch together.
   uint64_t argumentMemory = 0;
+  // The SVM allocations the kernel may reach through raw host addresses (arguments set
+  // as SVM pointers, pointers stored in SVM memory): bound as Global regions
+  // (src/exec/svm.h). Each must satisfy svmAddressable(), or the launch throws.
+  std::vector<SvmAllocation> svm;
 };
 
 struct LaunchResult {

@@ -30,7 +30,11 @@ void SubGroup::report(const Inst& in, DiagnosticKind kind, std::string message,
   wg->diagnostics->push_back(std::move(d));
 }
 
-void SubGroup::notify(const MemoryAccess& a) {
+void SubGroup::notify(const MemoryAccess& access) {
+  const MemoryMap& mem = *wg->launch->memory;
+  MemoryAccess a = access;
+  a.pointer = mem.canonical(a.pointer);
+  a.source = mem.canonical(a.source);
   wg->observers.each([&](ExecutionObserver& o) { o.access(*this, a); });
 }
 

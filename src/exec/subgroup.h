@@ -188,6 +188,8 @@ class SubGroup {
         arena = priv + lane * privateBytes;
         break;
       default:
+        if (p != 0 && !mem.svm.empty()) [[unlikely]]
+          return locateSvm(p, lane, bytes, write, error);
         error = p == 0 ? AccessError::Null : AccessError::InvalidSpace;
         return nullptr;
     }
@@ -209,7 +211,12 @@ class SubGroup {
     return (arena ? arena + r.arenaOffset : r.base) + offset;
   }
 
-  // Reports one lane's access to every observer (only call when there are some).
+  // locate() for a raw SVM address (src/exec/svm.h): through its allocation's region.
+  uint8_t* locateSvm(uint64_t p, uint32_t lane, uint64_t bytes, bool write,
+                     AccessError& error) const;
+
+  // Reports one lane's access to every observer (only call when there are some); raw
+  // SVM addresses reach them as their regions' encoded Global pointers.
   void notify(const MemoryAccess& a);
 
   // Fast path for an access by all `width` lanes that stays inside one Global,

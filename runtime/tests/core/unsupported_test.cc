@@ -1,4 +1,4 @@
-// Entry points of features the device does not have (images, samplers, pipes, SVM,
+// Entry points of features the device does not have (images, samplers, pipes,
 // native kernels, device queues, GL/EGL/D3D sharing): each validates its handles and
 // then returns the error the spec lists for a device without the feature. The
 // Direct3D slots are not exported by the Linux loader, so they are called through the
@@ -112,58 +112,6 @@ TEST_F(UnsupportedTest, SamplersAndPipes) {
   cl_uint packet;
   EXPECT_EQ(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof packet, &packet, nullptr),
             CL_INVALID_MEM_OBJECT);
-}
-
-TEST_F(UnsupportedTest, SharedVirtualMemory) {
-  EXPECT_EQ(clSVMAlloc(context, CL_MEM_READ_WRITE, 1024, 0), nullptr);
-  clSVMFree(context, nullptr);  // nothing to free, must not crash
-  char a[16], b[16];
-  void* ptrs[] = {a};
-  EXPECT_EQ(clEnqueueSVMMemcpy(queue, CL_TRUE, a, b, 16, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMMemFill(queue, a, b, 4, 16, 0, nullptr, nullptr), CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, a, 16, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMUnmap(queue, a, 0, nullptr, nullptr), CL_INVALID_OPERATION);
-  EXPECT_EQ(clEnqueueSVMFree(queue, 1, ptrs, nullptr, nullptr, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  const void* cptrs[] = {a};
-  EXPECT_EQ(clEnqueueSVMMigrateMem(queue, 1, cptrs, nullptr, 0, 0, nullptr, nullptr),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(table->clEnqueueSVMMemcpy(badQueue, CL_TRUE, a, b, 16, 0, nullptr, nullptr),
-            CL_INVALID_COMMAND_QUEUE);
-  auto badKernel = reinterpret_cast<cl_kernel>(&bogus);
-  EXPECT_EQ(table->clSetKernelArgSVMPointer(badKernel, 0, a), CL_INVALID_KERNEL);
-  cl_bool yes = CL_TRUE;
-  EXPECT_EQ(table->clSetKernelExecInfo(badKernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-                                       sizeof yes, &yes),
-            CL_INVALID_KERNEL);
-}
-
-// With a real kernel (built by the programs part of the ICD), the SVM kernel settings
-// still fail: no device of the context supports SVM.
-TEST_F(UnsupportedTest, SvmKernelSettingsOnARealKernel) {
-  const char* source = "kernel void k(global int* a) { a[0] = 1; }";
-  cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
-  if (err != CL_SUCCESS || clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS)
-    GTEST_SKIP() << "programs from source are not available";
-  cl_kernel kernel = clCreateKernel(program, "k", &err);
-  ASSERT_EQ(err, CL_SUCCESS);
-  char a[16];
-  EXPECT_EQ(clSetKernelArgSVMPointer(kernel, 0, a), CL_INVALID_OPERATION);
-  cl_bool yes = CL_TRUE;
-  EXPECT_EQ(
-      clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes),
-      CL_INVALID_OPERATION);
-  void* ptrs[] = {a};
-  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs),
-            CL_INVALID_OPERATION);
-  EXPECT_EQ(clSetKernelExecInfo(kernel, 0xdead, sizeof yes, &yes), CL_INVALID_VALUE);
-  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr),
-            CL_INVALID_VALUE);
-  clReleaseKernel(kernel);
-  clReleaseProgram(program);
 }
 
 TEST_F(UnsupportedTest, NativeKernelsAndDeviceQueues) {

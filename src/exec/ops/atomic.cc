@@ -65,23 +65,25 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
   const uint64_t* ptr = sg.reg<uint64_t>(in.a);
   LaneMask failed, misaligned;
   AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
+  const MemoryMap& mem = *sg.wg->launch->memory;
   sg.forActive([&](uint32_t l) {
+    const uint64_t at = mem.canonical(ptr[l]);  // a raw SVM address as its region's pointer
     // write=false: writability is checked below, so that a failed lane's error names it.
-    uint8_t* p = sg.locate(ptr[l], l, sizeof(T), false, err);
-    if (p && Write && !writable(sg, ptr[l])) {
+    uint8_t* p = sg.locate(at, l, sizeof(T), false, err);
+    if (p && Write && !writable(sg, at)) {
       p = nullptr;
       err = AccessError::ReadOnly;
     }
     if (!p) {
       failed.set(l);
       firstErr = err;
-    } else if (pointerOffset(ptr[l]) % sizeof(T)) {  // atomics need natural alignment
+    } else if (pointerOffset(at) % sizeof(T)) {  // atomics need natural alignment
       misaligned.set(l);
       p = nullptr;
     }
-    const bool wrote = f(l, p, p && pointerSpace(ptr[l]) == Space::Global);
+    const bool wrote = f(l, p, p && pointerSpace(at) == Space::Global);
     if (p && sg.wg->observers.any()) [[unlikely]]
-      sg.notify(atomicAccess(in, l, ptr[l], p, sizeof(T), K, wrote));
+      sg.notify(atomicAccess(in, l, at, p, sizeof(T), K, wrote));
   });
   if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, sizeof(T), Write);
   if (misaligned.any())

@@ -208,7 +208,7 @@ void registerControlOps(OpTable& t) {
   };
   // Instructions with no effect on execution.
   for (Op op : {Op::OpNop, Op::OpLifetimeStart, Op::OpLifetimeStop, Op::OpLoopMerge,
-                Op::OpSelectionMerge, Op::OpAssumeTrueKHR}) {
+                Op::OpSelectionMerge}) {
     t.core[uint32_t(op)] = [](Lowerer&, const spirv::Instruction&) {};
   }
 }

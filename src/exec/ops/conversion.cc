@@ -226,8 +226,10 @@ void lowerUToPtr(Lowerer& lw, const spirv::Instruction& inst) {
 struct GenericToSpace {
   static void run(SubGroup& sg, const Inst& in) {
     const Space want = Space(in.aux);
-    unaryLoop<uint64_t, uint64_t>(
-        sg, in, [want](uint64_t p) { return pointerSpace(p) == want ? p : uint64_t(0); });
+    const MemoryMap& mem = *sg.wg->launch->memory;  // raw SVM addresses are global
+    unaryLoop<uint64_t, uint64_t>(sg, in, [want, &mem](uint64_t p) {
+      return pointerSpace(mem.canonical(p)) == want ? p : uint64_t(0);
+    });
   }
 };
 

@@ -198,6 +198,77 @@ TEST(Conversion, DoubleToFloatAndHalf) {
   EXPECT_EQ(h, (std::vector<uint16_t>{0x3C01, 0x7C00, 0x3C00, 0xFC00}));
 }
 
+// Every rounding mode with double operands, as CL_DEVICE_DOUBLE_FP_CONFIG claims them
+// (ROUND_TO_NEAREST | ROUND_TO_ZERO | ROUND_TO_INF). Worked by hand: 1 + 2^-24 is the tie
+// between the floats 1 and 1 + 2^-23, 1 + 3 * 2^-25 lies above it; 2^-150 is the tie
+// between 0 and the smallest float subnormal 2^-149, 3 * 2^-151 above it; 1e300
+// overflows float (to infinity or FLT_MAX by mode).
+TEST(Conversion, DoubleRoundingModes) {
+  auto p = loadOpenCl(R"(
+    kernel void k(global const double* d, global float* f, global int* n) {
+      size_t i = get_global_id(0);
+      f[4 * i + 0] = convert_float_rte(d[i]);
+      f[4 * i + 1] = convert_float_rtz(d[i]);
+      f[4 * i + 2] = convert_float_rtp(d[i]);
+      f[4 * i + 3] = convert_float_rtn(d[i]);
+      n[4 * i + 0] = convert_int_sat_rte(d[i]);
+      n[4 * i + 1] = convert_int_sat_rtz(d[i]);
+      n[4 * i + 2] = convert_int_sat_rtp(d[i]);
+      n[4 * i + 3] = convert_int_sat_rtn(d[i]);
+    })",
+                      "d2fmodes");
+  std::vector<double> d = {1.0 + 0x1p-24, -(1.0 + 0x1p-24), 1.0 + 3 * 0x1p-25, 1e300, -1e300,
+                           0x1p-150,      3 * 0x1p-151,     2.5,               -2.5,  -0.5};
+  std::vector<float> f(4 * d.size());
+  std::vector<int32_t> n(4 * d.size());
+  auto r = run(*p, "k", d.size(), d, f, n);
+  ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  const float inf = INFINITY, fmax = 0x1.fffffep127f, up = 1.0f + 0x1p-23f, tiny = 0x1p-149f;
+  const int32_t M = INT_MAX, m = INT_MIN;
+  EXPECT_EQ(f, (std::vector<float>{1.0f,  1.0f,  up,    1.0f,    // 1 + 2^-24
+                                   -1.0f, -1.0f, -1.0f, -up,     // -(1 + 2^-24)
+                                   up,    1.0f,  up,    1.0f,    // 1 + 3 * 2^-25
+                                   inf,   fmax,  inf,   fmax,    // 1e300
+                                   -inf,  -fmax, -fmax, -inf,    // -1e300
+                                   0.0f,  0.0f,  tiny,  0.0f,    // 2^-150
+                                   tiny,  0.0f,  tiny,  0.0f,    // 3 * 2^-151
+                                   2.5f,  2.5f,  2.5f,  2.5f,    // exact
+                                   -2.5f, -2.5f, -2.5f, -2.5f,   // exact
+                                   -0.5f, -0.5f, -0.5f, -0.5f}));
+  EXPECT_EQ(n, (std::vector<int32_t>{1,  1,  2,  1,  -1, -1, -1, -2, 1,  1,  2,  1,  M,  M,
+                                     M,  M,  m,  m,  m,  m,  0,  0,  1,  0,  0,  0,  1,  0,
+                                     2,  2,  3,  2,  -2, -2, -2, -3, 0,  0,  0,  -1}));
+}
+
+// Integers to double in every mode: 2^53 + 1 is the tie between 2^53 and 2^53 + 2;
+// 2^62 + 2^9 + 1 lies just above the tie of 2^62 and 2^62 + 2^10; 2^64 - 1 is between
+// 2^64 - 2^11 and 2^64.
+TEST(Conversion, IntegersToDoubleRoundingModes) {
+  auto p = loadOpenCl(R"(
+    kernel void k(global const long* l, global const ulong* u, global double* d) {
+      size_t i = get_global_id(0);
+      d[8 * i + 0] = convert_double_rte(l[i]);
+      d[8 * i + 1] = convert_double_rtz(l[i]);
+      d[8 * i + 2] = convert_double_rtp(l[i]);
+      d[8 * i + 3] = convert_double_rtn(l[i]);
+      d[8 * i + 4] = convert_double_rte(u[i]);
+      d[8 * i + 5] = convert_double_rtz(u[i]);
+      d[8 * i + 6] = convert_double_rtp(u[i]);
+      d[8 * i + 7] = convert_double_rtn(u[i]);
+    })",
+                      "i2dmodes");
+  const int64_t t53 = (int64_t(1) << 53) + 1, t62 = (int64_t(1) << 62) + 512 + 1;
+  std::vector<int64_t> l = {t53, -t53, t62};
+  std::vector<uint64_t> u = {uint64_t(t53), UINT64_MAX, 7};
+  std::vector<double> d(24);
+  auto r = run(*p, "k", 3, l, u, d);
+  ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  const double a = 0x1p53, b = 0x1p53 + 2, c = 0x1p62, e = 0x1p62 + 0x1p10;
+  EXPECT_EQ(d, (std::vector<double>{a,  a,  b,  a,  a,      a,          b,      a,
+                                    -a, -a, -a, -b, 0x1p64, 0x1p64 - 0x1p11, 0x1p64,
+                                    0x1p64 - 0x1p11, e, c, e, c, 7, 7, 7, 7}));
+}
+
 TEST(Conversion, IntegerSaturation) {
   auto p = loadOpenCl(R"(
     kernel void k(global const int* i, global const uint* u, global const long* l,
