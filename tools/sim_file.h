@@ -13,6 +13,10 @@
 // Header tokens: a type (char uchar short ushort int uint long ulong float double; half
 // too), size=BYTES, fill=V, range=START:INC:END, dump, hex, noinit, null, ro, wo. A local
 // pointer takes just <size=BYTES>. `#` starts a comment; values may share lines.
+// Images and samplers (no Oclgrind form; spvsim's, after the --arg specs):
+//   <image2d RGBA,UNORM_INT8[4,2] dump>   channel values follow, or fill=V, range=..,
+//                                         noinit; also hex
+//   <sampler NORMALIZED,CLAMP,LINEAR>
 #pragma once
 
 #include <array>
@@ -58,6 +62,7 @@ class SimFile {
   Header parseHeader(const std::string& text, const spirv::ParamSignature& param);
   ArgValue readArgument(const spirv::ParamSignature& param);
   ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
+  ArgValue readImageOrSampler(const std::string& text, const spirv::ParamSignature& param);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 
