@@ -105,11 +105,15 @@ const char* imageTypeName(ImageType t) {
   return "image";
 }
 
-// Whether the parameter's type name ("image2d_t", "image2d_depth_t") takes the shape.
-bool imageFits(const std::string& param, ImageType t) {
+// Whether the parameter's type name ("image2d_t", "image2d_depth_t") takes the image:
+// the same shape, and depth types exactly the CL_DEPTH images.
+bool imageFits(const std::string& param, const ImageDesc& image) {
+  constexpr uint32_t kDepthOrder = 0x10BD;  // CL_DEPTH
   std::string name = param;
-  if (const size_t depth = name.find("_depth"); depth != std::string::npos) name.erase(depth, 6);
-  return name == imageTypeName(t);
+  const size_t depth = name.find("_depth");
+  if (depth != std::string::npos) name.erase(depth, 6);
+  return name == imageTypeName(image.type) &&
+         (depth != std::string::npos) == (image.format.order == kDepthOrder);
 }
 
 std::optional<ArgumentError> checkImage(const spirv::ParamSignature& p, const ArgBinding& a) {
@@ -118,9 +122,11 @@ std::optional<ArgumentError> checkImage(const spirv::ParamSignature& p, const Ar
     return error(ArgErrorKind::Kind,
                  fmt::format("{}: give an image ({}:ORDER,TYPE[...]), not '{}'", where(p),
                              p.typeName.substr(0, p.typeName.size() - 2), describe(a)));
-  if (!imageFits(p.typeName, a.image.type))
-    return error(ArgErrorKind::Kind, fmt::format("{} but '{}' is an {}", where(p), describe(a),
-                                                 imageTypeName(a.image.type)));
+  if (!imageFits(p.typeName, a.image))
+    return error(
+        ArgErrorKind::Kind,
+        fmt::format("{} but '{}' is an {}{}", where(p), describe(a), imageTypeName(a.image.type),
+                    a.image.format.order == 0x10BD ? " of CL_DEPTH" : ""));
   const bool reads = p.access != AccessQualifier::WriteOnly;
   const bool writes =
       p.access == AccessQualifier::WriteOnly || p.access == AccessQualifier::ReadWrite;
