@@ -107,6 +107,9 @@ cl_int hostPitches(const cl_image_desc* desc, const ImageDesc& d, size_t pixel, 
   row = desc->image_row_pitch;
   slice = desc->image_slice_pitch;
   if (!hostPtr && (row || slice)) return CL_INVALID_IMAGE_DESCRIPTOR;
+  // Larger pitches could not be allocated anyway; this keeps row * rows from wrapping.
+  if (row > deviceCaps().maxMemAllocSize || slice > deviceCaps().maxMemAllocSize)
+    return CL_INVALID_IMAGE_SIZE;
   if (row == 0) row = d.width * pixel;
   if (row < d.width * pixel || row % pixel) return CL_INVALID_IMAGE_DESCRIPTOR;
   if (!hasSlices(d)) {
@@ -169,6 +172,7 @@ cl_int checkRequest(cl_context context, cl_mem_flags flags, const cl_image_forma
   r.pixel = *pixel;
   if (cl_int err = readShape(desc, r.shape)) return err;
   r.shape.format = {format->image_channel_order, format->image_channel_data_type};
+  if (cl_int err = checkLimits(r.shape)) return err;  // first: bounds the products below
   const bool wantsPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (cl_int err = hostPitches(desc, r.shape, r.pixel, host_ptr != nullptr, r.hostRow, r.hostSlice))
     return err;
@@ -179,9 +183,8 @@ cl_int checkRequest(cl_context context, cl_mem_flags flags, const cl_image_forma
     if (r.shape.width * r.pixel > r.buffer->size) return CL_INVALID_IMAGE_SIZE;
     if (cl_int err = flagsFromBuffer(r.buffer, flags, r.flags)) return err;
   }
-  if (cl_int err = checkLimits(r.shape)) return err;
   if (wantsPtr != (host_ptr != nullptr)) return CL_INVALID_HOST_PTR;
-  if (r.hostSlice * slices(r.shape) > deviceCaps().maxMemAllocSize) return CL_INVALID_IMAGE_SIZE;
+  if (r.hostSlice > deviceCaps().maxMemAllocSize / slices(r.shape)) return CL_INVALID_IMAGE_SIZE;
   if (!isSupported(*format, flags, desc->image_type)) return CL_IMAGE_FORMAT_NOT_SUPPORTED;
   return CL_SUCCESS;
 }

@@ -164,10 +164,13 @@ ArgValue parseImageShape(std::string_view head, std::string_view shape) {
   d.format = parseFormat(trim(shape.substr(0, open)));
   setExtents(d, parseExtents(*kind, shape.substr(open + 1, close - open - 1)));
   const uint64_t pixel = imagefmt::bytesPerPixel(d.format);
-  const uint64_t pixels = d.width * d.height * d.depth * d.arraySize;  // each <= 2^32
-  if (d.width > kMaxBufferBytes || d.height > kMaxBufferBytes || d.depth > kMaxBufferBytes ||
-      d.arraySize > kMaxBufferBytes || pixels > kMaxBufferBytes / pixel)
-    fail(fmt::format("the image is larger than {} bytes", kMaxBufferBytes));
+  uint64_t bytes = pixel;  // checked at each step: no product may wrap
+  for (uint64_t extent : {d.width, d.height, d.depth, d.arraySize}) {
+    if (extent > kMaxBufferBytes / bytes)
+      fail(fmt::format("the image is larger than {} bytes", kMaxBufferBytes));
+    bytes *= extent;
+  }
+  const uint64_t pixels = bytes / pixel;
   d.rowPitch = d.width * pixel;
   d.slicePitch = d.rowPitch * d.height;
   arg.type = channelElement(d.format.type);
