@@ -466,6 +466,91 @@ TEST_P(ImageTest, UndefinedBehaviourIsReported) {
   for (int x = 0; x < 4; ++x) EXPECT_EQ(out[4 * (4 + x)], float(x + 1));
 }
 
+// A host model of the spec's 2-D sampling ("Image Addressing and Filtering"), written
+// from its text: the taps and weights of one axis for a normalized coordinate.
+struct ModelAxis {
+  int i0, i1;
+  float a;
+};
+
+ModelAxis modelAxis(float s, int w, uint32_t mode, bool linear) {
+  const float wf = float(w);
+  float u;
+  if (mode == kRepeat) {
+    u = (s - std::floor(s)) * wf;
+  } else if (mode == kMirrored) {
+    u = std::fabs(s - 2.0f * std::rint(0.5f * s)) * wf;
+  } else {
+    u = s * wf;
+  }
+  if (!linear) {
+    int i = int(std::floor(u));
+    if (mode == kRepeat && i > w - 1) i -= w;
+    if (mode == kMirrored) i = std::min(i, w - 1);
+    if (mode == kClampToEdge) i = std::clamp(i, 0, w - 1);
+    if (mode == kClamp) i = std::clamp(i, -1, w);
+    return {i, i, 0.0f};
+  }
+  int i0 = int(std::floor(u - 0.5f)), i1 = i0 + 1;
+  const float a = (u - 0.5f) - std::floor(u - 0.5f);
+  if (mode == kRepeat) {
+    if (i0 < 0) i0 += w;
+    if (i1 > w - 1) i1 -= w;
+  } else if (mode == kMirrored) {
+    i0 = std::max(i0, 0);
+    i1 = std::min(i1, w - 1);
+  } else if (mode == kClampToEdge) {
+    i0 = std::clamp(i0, 0, w - 1);
+    i1 = std::clamp(i1, 0, w - 1);
+  } else if (mode == kClamp) {
+    i0 = std::clamp(i0, -1, w);
+    i1 = std::clamp(i1, -1, w);
+  }
+  return {i0, i1, a};
+}
+
+TEST_P(ImageTest, Sampling2DMatchesTheHostModel) {
+  const char* src = R"(
+    kernel void k(read_only image2d_t img, sampler_t s, global const float2* coord,
+                  global float* out) {
+      int i = get_global_id(0);
+      out[i] = read_imagef(img, s, coord[i]).x;
+    })";
+  const int w = 5, h = 3;
+  TestImage img(ImageType::Image2D, {kR, kFloat}, w, h);
+  auto texel = [&](int x, int y) {
+    return x < 0 || y < 0 || x >= w || y >= h ? 0.0f : float(x + 10 * y);  // border: 0
+  };
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) *img.as<float>(x, y) = texel(x, y);
+  std::vector<float> coord;
+  for (int j = -7; j <= 17; ++j)
+    for (int i = -7; i <= 17; ++i) {
+      coord.push_back(i * 0.1f + 0.013f);
+      coord.push_back(j * 0.1f + 0.021f);
+    }
+  const size_t n = coord.size() / 2;
+  auto program = load(src);
+  for (uint32_t mode : {kClampToEdge, kClamp, kRepeat, kMirrored})
+    for (uint32_t filter : {kNearest, kLinear}) {
+      std::vector<float> out(n, -1.0f);
+      auto r = run(*program, "k", {n, 1, 1},
+                   {img.arg(), samplerArg(true, mode, filter), bufferOf(coord), bufferOf(out)});
+      ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+      for (size_t q = 0; q < n; ++q) {
+        const ModelAxis ax = modelAxis(coord[2 * q], w, mode, filter == kLinear);
+        const ModelAxis ay = modelAxis(coord[2 * q + 1], h, mode, filter == kLinear);
+        const float want = filter == kNearest ? texel(ax.i0, ay.i0)
+                                              : (1 - ax.a) * (1 - ay.a) * texel(ax.i0, ay.i0) +
+                                                    ax.a * (1 - ay.a) * texel(ax.i1, ay.i0) +
+                                                    (1 - ax.a) * ay.a * texel(ax.i0, ay.i1) +
+                                                    ax.a * ay.a * texel(ax.i1, ay.i1);
+        EXPECT_EQ(out[q], want) << "mode " << mode << " filter " << filter << " at ("
+                                << coord[2 * q] << ", " << coord[2 * q + 1] << ")";
+      }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(OptLevels, ImageTest, ::testing::Values("-O0", "-O2"),
                          [](const auto& info) { return std::string(info.param + 1); });
 

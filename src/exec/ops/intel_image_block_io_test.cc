@@ -60,6 +60,16 @@ struct RawImage {
 };
 
 const char* kSource = R"(
+  // cl_intel_subgroups_char/long on images: clang-15's header lacks them; llvm-spirv-15
+  // maps the names to the INTEL opcodes.
+  uchar2 __attribute__((overloadable)) intel_sub_group_block_read_uc2(read_only image2d_t, int2);
+  ulong __attribute__((overloadable)) intel_sub_group_block_read_ul(read_only image2d_t, int2);
+  kernel void rducul(read_only image2d_t img, int2 coord, global uchar* o1, global ulong* o2) {
+    uchar2 a = intel_sub_group_block_read_uc2(img, coord);
+    size_t i = get_global_id(0);
+    o1[2 * i] = a.s0; o1[2 * i + 1] = a.s1;
+    o2[i] = intel_sub_group_block_read_ul(img, coord);
+  }
   kernel void rd(read_only image2d_t img, int2 coord, global uint* out) {
     uint4 v = intel_sub_group_block_read4(img, coord);
     size_t i = get_global_id(0);
@@ -131,6 +141,20 @@ TEST_P(ImageBlockIo, ReadsUshortsOfSmallerPixels) {
                   "intel_sub_group_block_read element 0 of "
                   "lane 2 at byte (40, 0) outside"))
       << describe(bad);
+}
+
+TEST_P(ImageBlockIo, ReadsUcharsAndUlongs) {
+  RawImage img({kR, kUnsignedInt8}, 160, 3);
+  const Int2 c{8, 1};
+  std::vector<uint8_t> o1(2 * width());
+  std::vector<uint64_t> o2(width());
+  auto r = run("rducul", {img.arg(), valueOf(c), bufferOf(o1), bufferOf(o2)});
+  ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+  for (uint32_t l = 0; l < width(); ++l) {
+    EXPECT_EQ(o1[2 * l], img.at<uint8_t>(c.x + l, 1)) << l;
+    EXPECT_EQ(o1[2 * l + 1], img.at<uint8_t>(c.x + l, 2)) << l;
+    EXPECT_EQ(o2[l], img.at<uint64_t>(c.x + 8 * int64_t(l), 1)) << l;
+  }
 }
 
 TEST_P(ImageBlockIo, WritesRowsAndIgnoresOutOfBoundsUints) {
