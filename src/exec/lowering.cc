@@ -49,6 +49,10 @@ const OpTable& opTable() {
     registerIntelSubgroupShuffleOps(t);
     registerIntelSubgroupBlockIoOps(t);
     registerAtomicOps(t);
+    registerImageReadWriteOps(t);
+    registerImageSampleOps(t);
+    registerImageQueryOps(t);
+    registerIntelImageBlockIoOps(t);
     return t;
   }();
   return table;

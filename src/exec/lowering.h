@@ -65,6 +65,10 @@ void registerGroupNonUniformShuffleOps(OpTable&);
 void registerIntelSubgroupShuffleOps(OpTable&);
 void registerIntelSubgroupBlockIoOps(OpTable&);
 void registerAtomicOps(OpTable&);
+void registerImageReadWriteOps(OpTable&);
+void registerImageSampleOps(OpTable&);
+void registerImageQueryOps(OpTable&);
+void registerIntelImageBlockIoOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 
