@@ -47,6 +47,10 @@ kernel void queries(read_only image2d_array_t img, global int* out) {
   out[3] = get_image_channel_data_type(img);
   out[4] = get_image_channel_order(img);
 }
+kernel void invert(read_only image2d_t src, write_only image2d_t dst, sampler_t s) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  write_imageui(dst, p, (uint4)(255) - read_imageui(src, s, p));
+}
 kernel void read_buf(read_only image1d_buffer_t img, global int4* out) {
   int i = get_global_id(0);
   out[i] = read_imagei(img, i);
@@ -198,10 +202,11 @@ class ImageKernelTest(unittest.TestCase):
                                        err_msg=spec)
 
     def test_write_unorm8(self):
-        # write_imagef to UNORM_INT8: round to nearest even of v * 255, saturated.
+        # write_imagef to UNORM_INT8: convert_uchar_sat_rte(v * 255.0f), the product in
+        # single precision (0.3f * 255.0f is 76.5f, which rounds to 76).
         vals = np.array([[0.25, 1.5, -0.5, 0.1], [0.5, 0.999, 0.0039, 1.0],
                          [0.75, 0.2, 0.3, 0.4], [0.6, 0.7, 0.8, 0.9]], np.float32)
-        expected = np.clip(np.rint(vals.astype(np.float64) * 255), 0, 255).astype(np.uint8)
+        expected = np.clip(np.rint(vals * np.float32(255)), 0, 255).astype(np.uint8)
         fmt = cl.ImageFormat(co.RGBA, ct.UNORM_INT8)
         for o, prg in self.programs.items():
             img = cl.Image(self.ctx, mf.WRITE_ONLY, fmt, shape=(2, 2))
@@ -250,6 +255,20 @@ class ImageKernelTest(unittest.TestCase):
             prg.read_buf(self.queue, (4,), None, img, gb)
             cl.enqueue_copy(self.queue, got, gb)
             np.testing.assert_array_equal(got, data.reshape(4, 4).astype(np.int32), err_msg=o)
+
+    def test_sim_file(self):
+        # A .sim file with image and sampler headers; CL_R reads as (r, 0, 0, 1) and
+        # write_imageui stores the red channel: 255 - v.
+        src = np.array([1, 2, 30, 250], np.uint8)
+        sim = os.path.join(self.tmp, "invert.sim")
+        with open(sim, "w") as f:
+            f.write("images.cl\ninvert\n2 2 1\n2 2 1\n<image2d R,UNSIGNED_INT8[2,2]>\n" +
+                    " ".join(str(v) for v in src) + "\n<image2d R,UNSIGNED_INT8[2,2] noinit dump>\n"
+                    "<sampler UNNORMALIZED,CLAMP,NEAREST>\n")
+        r = subprocess.run([SPVSIM, "run", sim], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "arg1 image2d R,UNSIGNED_INT8[2,2] = " +
+                         " ".join(str(255 - int(v)) for v in src))
 
     def test_argument_errors(self):
         prg = self.programs[OPTIONS[0]]

@@ -238,14 +238,15 @@ class ImageHostTest(unittest.TestCase):
         np.testing.assert_array_equal(out, a[2])
 
     def test_fill_conversions(self):
-        # write_imagef rules for UNORM_INT8: round(v * 255) to nearest, saturated.
+        # write_imagef rules for UNORM_INT8.
         unorm = cl.Image(self.ctx, mf.READ_WRITE, cl.ImageFormat(co.RGBA, ct.UNORM_INT8),
                          shape=(3, 2))
         color = np.array([0.25, 1.5, -0.5, 0.1], np.float32)
         cl.enqueue_fill_image(self.queue, unorm, color, (1, 0), (2, 2))
         out = np.zeros((2, 3, 4), np.uint8)
         cl.enqueue_copy(self.queue, out, unorm, origin=(0, 0), region=(3, 2))
-        px = np.clip(np.rint(color.astype(np.float64) * 255), 0, 255).astype(np.uint8)
+        # convert_uchar_sat_rte(v * 255.0f), the product in single precision.
+        px = np.clip(np.rint(color * np.float32(255)), 0, 255).astype(np.uint8)
         expected = np.zeros((2, 3, 4), np.uint8)
         expected[:, 1:] = px
         np.testing.assert_array_equal(out, expected)
