@@ -3,6 +3,7 @@
 
 #include "runtime/clock.h"
 #include "runtime/core_api.h"
+#include "runtime/image.h"
 #include "runtime/info_reply.h"
 #include "runtime/interfaces.h"
 
@@ -232,18 +233,11 @@ cl_int arithmeticInfo(cl_device_info param, const InfoReply& r, bool& known) {
   return CL_INVALID_VALUE;
 }
 
-// What this device does not have: images, samplers, pipes, device queues, partitions.
+// What this device does not have: pipes, device queues, partitions.
 cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
   switch (param) {
-    case CL_DEVICE_IMAGE_SUPPORT:
     case CL_DEVICE_PIPE_SUPPORT:
       return r.boolean(false);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-    case CL_DEVICE_MAX_SAMPLERS:
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
     case CL_DEVICE_MAX_PIPE_ARGS:
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -253,14 +247,6 @@ cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
       return r.scalar(cl_uint{0});
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-      return r.scalar(size_t{0});
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
       return r.scalar(cl_command_queue_properties{0});
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
@@ -307,7 +293,8 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
                        void* param_value, size_t* param_value_size_ret) {
   if (!validDevice(device)) return CL_INVALID_DEVICE;
   InfoReply r{param_value_size, param_value, param_value_size_ret};
-  for (auto group : {identityInfo, executionInfo, memoryInfo, arithmeticInfo, absentInfo}) {
+  for (auto group :
+       {identityInfo, executionInfo, memoryInfo, arithmeticInfo, imageInfo, absentInfo}) {
     bool known = true;
     cl_int err = group(param_name, r, known);
     if (known) return err;

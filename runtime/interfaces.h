@@ -10,6 +10,7 @@
 
 #include "runtime/object.h"
 #include "src/exec/svm_heap.h"
+#include "src/exec/image.h"
 
 // runtime/platform.cc: the one platform and its one device.
 struct _cl_platform_id : spvsim::rt::Object {
@@ -56,7 +57,7 @@ struct _cl_context : spvsim::rt::Object {
   ~_cl_context();    // runs the destructor callbacks, last registered first
 };
 
-// runtime/mem.cc: buffers and sub-buffers (images: not supported yet).
+// runtime/mem.cc: buffers and sub-buffers; runtime/image.cc: images.
 struct _cl_mem : spvsim::rt::Object {
   _cl_mem() : Object(spvsim::rt::Kind::Mem) {}
   cl_context context = nullptr;  // retained
@@ -65,9 +66,10 @@ struct _cl_mem : spvsim::rt::Object {
   size_t size = 0;
   void* hostPtr = nullptr;    // CL_MEM_USE_HOST_PTR: the application's memory
   uint8_t* data = nullptr;    // the contents kernels and commands read and write
-  _cl_mem* parent = nullptr;  // sub-buffers: retained parent
+  _cl_mem* parent = nullptr;  // sub-buffers, 1-D buffer images: retained buffer
   size_t origin = 0;          // sub-buffers: offset in the parent
   std::vector<cl_mem_properties> properties;
+  spvsim::ImageDesc image;  // images: shape, format, pitches; image.data == data
   // Owned storage (null for CL_MEM_USE_HOST_PTR and sub-buffers), freed by ~_cl_mem.
   uint8_t* storage = nullptr;
   std::mutex mutex;             // guards the two lists below

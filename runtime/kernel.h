@@ -15,7 +15,7 @@ namespace spvsim::rt {
 struct KernelArg {
   bool set = false;
   ArgBinding binding;
-  cl_mem mem = nullptr;  // Buffer: not retained (the API spec forbids it)
+  cl_mem mem = nullptr;  // Buffer, Image: not retained (the API spec forbids it)
 };
 
 }  // namespace spvsim::rt

@@ -1,6 +1,8 @@
 #include "runtime/kernel_args.h"
 
 #include "runtime/arg_errors.h"
+#include "runtime/image.h"
+#include "runtime/sampler.h"
 #include "src/exec/arg_check.h"
 
 namespace spvsim::rt {
@@ -19,6 +21,30 @@ cl_int bufferArg(const _cl_kernel* k, size_t size, const void* value, KernelArg&
     return CL_INVALID_MEM_OBJECT;
   out.binding = ArgBinding::buffer(nullptr, m->size);  // storage bound at enqueue time
   out.mem = mem;
+  return CL_SUCCESS;
+}
+
+// An image parameter's cl_mem: an image of the kernel's context. Its shape, format and
+// storage (fixed at creation) go into the binding; the access checks are the
+// signature's (src/exec/arg_check.h).
+cl_int imageArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& out) {
+  if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+  if (!value) return CL_INVALID_ARG_VALUE;
+  _cl_mem* m = validImage(*static_cast<const cl_mem*>(value));
+  if (!m || m->context != k->program->context) return CL_INVALID_MEM_OBJECT;
+  out.binding = ArgBinding::ofImage(m->image);
+  out.binding.imageReadable = !(m->flags & CL_MEM_WRITE_ONLY);
+  out.binding.imageWritable = !(m->flags & CL_MEM_READ_ONLY);
+  out.mem = m;
+  return CL_SUCCESS;
+}
+
+cl_int samplerArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& out) {
+  if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
+  if (!value) return CL_INVALID_SAMPLER;
+  auto* s = checked<_cl_sampler>(*static_cast<const cl_sampler*>(value), Kind::Sampler);
+  if (!s || s->context != k->program->context) return CL_INVALID_SAMPLER;
+  out.binding = ArgBinding::ofSampler(s->state);
   return CL_SUCCESS;
 }
 
@@ -41,7 +67,11 @@ cl_int fromApi(const _cl_kernel* k, const spirv::ParamSignature& p, size_t size,
       // A value for a local pointer reads as a buffer where local memory belongs.
       out.binding = value ? ArgBinding::buffer(nullptr, 0) : ArgBinding::local(size);
       return CL_SUCCESS;
-    default:  // opaque handles (cl_mem, cl_sampler, queue): no such objects exist here
+    case spirv::ParamKind::Image:
+      return imageArg(k, size, value, out);
+    case spirv::ParamKind::Sampler:
+      return samplerArg(k, size, value, out);
+    default:  // opaque handles (pipes, queues): no such objects exist here
       if (size != sizeof(void*)) return CL_INVALID_ARG_SIZE;
       out.binding = ArgBinding::null();
       return CL_SUCCESS;

@@ -144,6 +144,11 @@ cl_int runLaunch(const Launch& l) {
   return result.aborted ? kAbortedStatus : CL_COMPLETE;
 }
 
+// Buffers and images: the launch holds their cl_mem.
+bool holdsMem(const KernelArg& a) {
+  return a.binding.kind == ArgBinding::Kind::Buffer || a.binding.kind == ArgBinding::Kind::Image;
+}
+
 // The arguments as set now; every one must be set (an unset one counts as missing:
 // ArgErrorKind::Count) and every buffer still alive.
 cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
@@ -152,12 +157,11 @@ cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
   for (size_t i = 0; i < k->args.size(); ++i) {
     const KernelArg& a = k->args[i];
     if (!a.set) return clError(ArgErrorKind::Count, params[i].kind);
-    if (a.binding.kind == ArgBinding::Kind::Buffer && !checked<_cl_mem>(a.mem, Kind::Mem))
-      return CL_INVALID_KERNEL_ARGS;
+    if (holdsMem(a) && !checked<_cl_mem>(a.mem, Kind::Mem)) return CL_INVALID_KERNEL_ARGS;
   }
   l.args = k->args;
   for (const KernelArg& a : l.args)
-    if (a.binding.kind == ArgBinding::Kind::Buffer) l.buffers->add(a.mem);
+    if (holdsMem(a)) l.buffers->add(a.mem);
   return CL_SUCCESS;
 }
 

@@ -45,6 +45,16 @@ bool isSupported(Capability c) {
     case Capability::SubgroupShuffleINTEL:
     case Capability::SubgroupBufferBlockIOINTEL:
     case Capability::SubgroupDispatch:
+    // Images and samplers (src/exec/ops/image_*.cc) and Intel image block I/O.
+    case Capability::ImageBasic:
+    case Capability::ImageReadWrite:
+    case Capability::LiteralSampler:
+    case Capability::Sampled1D:
+    case Capability::Image1D:
+    case Capability::SampledBuffer:
+    case Capability::ImageBuffer:
+    case Capability::SubgroupImageBlockIOINTEL:
+    case Capability::SubgroupImageMediaBlockIOINTEL:
     case Capability::ArbitraryPrecisionIntegersINTEL:
     case Capability::KernelAttributesINTEL:
     case Capability::ExpectAssumeKHR:

@@ -45,6 +45,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "division-by-zero";
     case K::ShiftOutOfRange:
       return "shift-out-of-range";
+    case K::ImageMisuse:
+      return "image-misuse";
     case K::Unreachable:
       return "unreachable";
     case K::AssumptionViolated:

@@ -38,6 +38,7 @@ enum class DiagnosticKind : uint8_t {
   UninitializedRead,
   DivisionByZero,
   ShiftOutOfRange,
+  ImageMisuse,  // samplers, formats and image access the OpenCL C spec leaves undefined
   Unreachable,
   AssumptionViolated,  // OpAssumeTrueKHR with a false condition
   StackOverflow,

@@ -6,6 +6,7 @@
 
 #include "spirv/error.h"
 #include "tools/buffer_init.h"
+#include "tools/image_arg.h"
 #include "tools/scalar_codec.h"
 #include "tools/text_util.h"
 
@@ -16,8 +17,8 @@ namespace {
   throw Error(DiagnosticKind::InvalidArgument, message);
 }
 
-bool isImageKind(std::string_view head) {
-  return head.substr(0, 5) == "image" || head == "sampler" || head == "pipe";
+bool isUnsupportedKind(std::string_view head) {
+  return head == "pipe" || head == "queue" || head == "event";
 }
 
 ElementType elementType(std::string_view name) {
@@ -147,6 +148,20 @@ ArgValue parseBuffer(std::string_view text, ArgMemory* memory) {
   return arg;
 }
 
+// image2d:ORDER,TYPE[W,H]=INIT and the other image types (tools/image_arg.h); INIT as
+// for buffers, over the channel values.
+ArgValue parseImage(std::string_view head, std::string_view body, ArgMemory* memory) {
+  const size_t close = body.find(']');
+  ArgValue arg = parseImageShape(
+      head, body.substr(0, close == std::string_view::npos ? body.size() : close + 1));
+  if (memory) memory->reserve(arg.bytes.size(), "the buffer arguments");
+  const std::string_view rest = trim(body.substr(close + 1));
+  if (rest.empty()) return arg;
+  if (rest[0] != '=') fail(fmt::format("expected '=INIT' after ']', found '{}'", rest));
+  initialize(arg, trim(rest.substr(1)));
+  return arg;
+}
+
 ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   if (spec == "null") {
     ArgValue arg;
@@ -155,7 +170,7 @@ ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   }
   const size_t colon = spec.find(':');
   const std::string_view head = trim(spec.substr(0, colon));
-  if (isImageKind(head)) fail("images and samplers are not supported yet");
+  if (isUnsupportedKind(head)) fail("pipes, queues and events are not supported yet");
   if (colon == std::string_view::npos) {
     if (parseElementType(head)) fail(fmt::format("missing value: write {}:VALUE", head));
     fail("expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");
@@ -164,6 +179,8 @@ ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   if (head == "buffer") return parseBuffer(body, memory);
   if (head == "local") return parseLocal(body);
   if (head == "struct") return parseStruct(body);
+  if (isImageHead(head)) return parseImage(head, body, memory);
+  if (head == "sampler") return parseSampler(body);
   return parseValue(head, body);
 }
 

@@ -17,6 +17,9 @@ inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 32;
 //                          random(SEED) | file(PATH); "=INIT" may be left out (zero)
 //   local:BYTES            local memory
 //   null                   a NULL pointer
+//   image2d:ORDER,TYPE[W,H]=INIT (image1d[W], image1d_array[W,N], image2d_array[W,H,N],
+//                          image3d[W,H,D], image1d_buffer[W]), INIT as for buffers over the
+//                          channel values; sampler:NORMALIZED,CLAMP,NEAREST (tools/image_arg.h)
 // file(PATH) is read now, relative to the working
 // directory. Throws Error(DiagnosticKind::InvalidArgument) quoting the spec, or
 // Error(DiagnosticKind::OutOfMemory) when a buffer would take `memory` past its limit (checked

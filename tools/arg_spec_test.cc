@@ -166,10 +166,86 @@ TEST(ArgSpec, BufferErrors) {
             "than 4294967296 bytes");
 }
 
-TEST(ArgSpec, ImagesAreNotSupportedYet) {
-  EXPECT_EQ(errorOf("image2d:rgba8[4,4]=zero"),
-            "--arg 'image2d:rgba8[4,4]=zero': images and samplers are not supported yet");
-  EXPECT_NE(errorOf("sampler:nearest").find("not supported yet"), std::string::npos);
+// Image shapes and layouts as DESIGN.md's contract and the OpenCL API describe them:
+// channel values interleaved, x fastest, rows width * bytes-per-pixel apart.
+TEST(ArgSpec, Images) {
+  ArgValue a = parseArgSpec("image2d:RGBA,UNORM_INT8[4,2]=range(0)");
+  EXPECT_EQ(a.kind, Kind::Image);
+  EXPECT_EQ(a.image.type, ImageType::Image2D);
+  EXPECT_EQ(a.image.format, (ImageFormat{0x10B5, 0x10D2}));  // CL_RGBA, CL_UNORM_INT8
+  EXPECT_EQ(a.image.width, 4u);
+  EXPECT_EQ(a.image.height, 2u);
+  EXPECT_EQ(a.image.rowPitch, 16u);
+  EXPECT_EQ(a.image.slicePitch, 32u);
+  EXPECT_EQ(a.type.name(), "uchar");  // normalized channels as their stored integers
+  EXPECT_EQ(a.count, 32u);
+  std::vector<uint8_t> want(32);
+  for (int i = 0; i < 32; ++i) want[i] = static_cast<uint8_t>(i);
+  EXPECT_EQ(a.bytes, want);
+
+  ArgValue f = parseArgSpec("image1d_array:r,float[3,2]=values(1,2,3,4,5,6)");
+  EXPECT_EQ(f.image.type, ImageType::Image1DArray);
+  EXPECT_EQ(f.image.width, 3u);
+  EXPECT_EQ(f.image.height, 1u);
+  EXPECT_EQ(f.image.arraySize, 2u);
+  EXPECT_EQ(f.bytes, bytesOf<float>({1, 2, 3, 4, 5, 6}));
+
+  ArgValue v = parseArgSpec("image3d:RG,SIGNED_INT16[2,2,3]=fill(-7)");
+  EXPECT_EQ(v.image.depth, 3u);
+  EXPECT_EQ(v.image.slicePitch, 2u * 2 * 4);
+  EXPECT_EQ(v.count, 2u * 2 * 3 * 2);
+  EXPECT_EQ(v.type.name(), "short");
+  EXPECT_EQ(parseArgSpec("image2d_array:BGRA,UNORM_INT8[2,2,5]").bytes.size(), 2u * 2 * 5 * 4);
+  EXPECT_EQ(parseArgSpec("image1d_buffer:R,HALF_FLOAT[8]").type.name(), "half");
+  // A packed format: one 16-bit value per pixel.
+  ArgValue p = parseArgSpec("image1d:RGB,UNORM_SHORT_565[3]=values(0xf800,0x07e0,0x001f)");
+  EXPECT_EQ(p.type.name(), "ushort");
+  EXPECT_EQ(p.bytes, bytesOf<uint16_t>({0xf800, 0x07e0, 0x001f}));
+}
+
+TEST(ArgSpec, ImageErrors) {
+  EXPECT_EQ(errorOf("image2d:RGBA,UNORM_INT8[4]"),
+            "--arg 'image2d:RGBA,UNORM_INT8[4]': image2d takes [W,H], not [4]");
+  EXPECT_EQ(errorOf("image3d:RGBA,UNORM_INT8[4,0,1]"),
+            "--arg 'image3d:RGBA,UNORM_INT8[4,0,1]': image extent '0' is not a positive number");
+  EXPECT_NE(errorOf("image2d:RGBZ,UNORM_INT8[1,1]").find("unknown channel order 'RGBZ'"),
+            std::string::npos);
+  EXPECT_NE(errorOf("image2d:RGBA,INT8[1,1]").find("unknown channel type 'INT8'"),
+            std::string::npos);
+  // A pair the OpenCL spec does not allow (BGRA takes 8-bit channels only).
+  EXPECT_NE(errorOf("image2d:BGRA,FLOAT[1,1]").find("image format BGRA,FLOAT is not supported"),
+            std::string::npos);
+  EXPECT_NE(errorOf("image2d:RGBA[1,1]").find("expected ORDER,TYPE"), std::string::npos);
+  EXPECT_NE(errorOf("image2d:RGBA,FLOAT").find("expected image2d:ORDER,TYPE[W,H]=INIT"),
+            std::string::npos);
+  EXPECT_NE(errorOf("image2d:R,UNSIGNED_INT8[2,1]=values(1,2,3)").find("values"),
+            std::string::npos);
+  EXPECT_NE(errorOf("image2d:R,FLOAT[65536,65536]").find("larger than"), std::string::npos);
+  EXPECT_EQ(errorOf("pipe:int"),
+            "--arg 'pipe:int': pipes, queues and events are not supported yet");
+}
+
+TEST(ArgSpec, Samplers) {
+  ArgValue s = parseArgSpec("sampler:NORMALIZED,MIRRORED_REPEAT,LINEAR");
+  EXPECT_EQ(s.kind, Kind::Sampler);
+  EXPECT_TRUE(s.sampler.normalizedCoords);
+  EXPECT_EQ(s.sampler.addressing, 0x1134u);  // CL_ADDRESS_MIRRORED_REPEAT
+  EXPECT_EQ(s.sampler.filter, 0x1141u);      // CL_FILTER_LINEAR
+  ArgValue u = parseArgSpec("sampler:unnormalized,clamp_to_edge,nearest");
+  EXPECT_FALSE(u.sampler.normalizedCoords);
+  EXPECT_EQ(u.sampler.addressing, 0x1131u);
+  EXPECT_EQ(u.sampler.filter, 0x1140u);
+  EXPECT_EQ(parseArgSpec("sampler:NORMALIZED,NONE,NEAREST").sampler.addressing, 0x1130u);
+  EXPECT_EQ(parseArgSpec("sampler:NORMALIZED,CLAMP,NEAREST").sampler.addressing, 0x1132u);
+  EXPECT_EQ(errorOf("sampler:UNNORMALIZED,REPEAT,NEAREST"),
+            "--arg 'sampler:UNNORMALIZED,REPEAT,NEAREST': sampler addressing mode REPEAT needs "
+            "NORMALIZED coordinates");
+  EXPECT_NE(errorOf("sampler:NORMALIZED,WRAP,NEAREST").find("addressing mode 'WRAP'"),
+            std::string::npos);
+  EXPECT_NE(errorOf("sampler:NORMALIZED,CLAMP,CUBIC").find("filter mode 'CUBIC'"),
+            std::string::npos);
+  EXPECT_NE(errorOf("sampler:nearest").find("expected sampler:NORMALIZED|UNNORMALIZED"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -235,5 +235,58 @@ TEST(ValidateArgs, StructsByValue) {
       << error("int:1");
 }
 
+// Image and sampler parameters: the image's type must be the parameter's (depth types
+// take CL_DEPTH images only), its access must allow the qualifier's.
+spirv::ParamSignature opaqueParam(Kind kind, std::string type, spirv::AccessQualifier access) {
+  spirv::ParamSignature p;
+  p.index = 0;
+  p.name = "img";
+  p.typeName = std::move(type);
+  p.kind = kind;
+  p.access = access;
+  p.addressSpace = spirv::AddressSpace::Global;
+  p.size = 8;
+  return p;
+}
+
+std::string imageError(const spirv::ParamSignature& p, ArgBinding b) {
+  auto e = checkArgument(p, b);
+  return e ? e->what() : "no error";
+}
+
+TEST(ArgValidation, ImagesAndSamplers) {
+  using AQ = spirv::AccessQualifier;
+  std::vector<ArgValue> args = {parseArgSpec("image2d:RGBA,UNORM_INT8[2,2]"),
+                                parseArgSpec("image3d:R,FLOAT[2,2,2]"),
+                                parseArgSpec("sampler:NORMALIZED,CLAMP,LINEAR")};
+  const std::vector<ArgBinding> b = bindings(args);
+  const auto wo2d = opaqueParam(Kind::Image, "image2d_t", AQ::WriteOnly);
+  EXPECT_EQ(imageError(wo2d, b[0]), "no error");
+  EXPECT_EQ(b[0].image.data, args[0].bytes.data());
+  EXPECT_EQ(imageError(wo2d, b[1]),
+            "argument 0 (img) is 'global image2d_t img' but "
+            "'image3d:R,FLOAT[2,2,2]' is an image3d_t");
+  EXPECT_NE(imageError(wo2d, b[2]).find("give an image (image2d:ORDER,TYPE[...])"),
+            std::string::npos);
+  EXPECT_NE(imageError(opaqueParam(Kind::Image, "image2d_depth_t", AQ::ReadOnly), b[0])
+                .find("is an image2d_t"),
+            std::string::npos);
+  // The ICD's CL_MEM_READ_ONLY image for a write_only parameter, and the reverse.
+  ArgBinding readOnly = b[0];
+  readOnly.imageWritable = false;
+  EXPECT_NE(imageError(wo2d, readOnly).find("was created read-only (CL_MEM_READ_ONLY)"),
+            std::string::npos);
+  EXPECT_EQ(imageError(opaqueParam(Kind::Image, "image2d_t", AQ::ReadOnly), readOnly), "no error");
+  ArgBinding writeOnly = b[0];
+  writeOnly.imageReadable = false;
+  EXPECT_NE(imageError(opaqueParam(Kind::Image, "image2d_t", AQ::ReadWrite), writeOnly)
+                .find("was created write-only (CL_MEM_WRITE_ONLY)"),
+            std::string::npos);
+  const auto sampler = opaqueParam(Kind::Sampler, "sampler_t", AQ::None);
+  EXPECT_EQ(imageError(sampler, b[2]), "no error");
+  EXPECT_EQ(b[2].sampler.filter, 0x1141u);
+  EXPECT_NE(imageError(sampler, b[0]).find("give sampler:"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace spvsim::tools

@@ -18,6 +18,14 @@ ArgBinding binding(ArgValue& a) {
     }
     case ArgValue::Kind::Local:
       return ArgBinding::local(a.localBytes);
+    case ArgValue::Kind::Image: {
+      ImageDesc d = a.image;
+      d.data = a.bytes.data();
+      d.bytes = a.bytes.size();
+      return ArgBinding::ofImage(d);
+    }
+    case ArgValue::Kind::Sampler:
+      return ArgBinding::ofSampler(a.sampler);
     case ArgValue::Kind::Null:
       break;
   }

@@ -12,19 +12,25 @@
 namespace spvsim::tools {
 
 struct ArgValue {
-  enum class Kind { Value, Buffer, Local, Null };
+  enum class Kind { Value, Buffer, Local, Null, Image, Sampler };
   Kind kind = Kind::Value;
   ElementType type;            // Value, Buffer: the element type as the user named it
   uint64_t count = 0;          // Value, Buffer: elements in `bytes`
-  std::vector<uint8_t> bytes;  // Value: the argument; Buffer: contents (results after a run)
+  std::vector<uint8_t> bytes;  // Value: the argument; Buffer, Image: contents (results after a run)
   uint64_t localBytes = 0;     // Local
-  bool dump = false;           // Buffer: print after the run
+  bool dump = false;           // Buffer, Image: print after the run
   bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
   std::string text;            // as the user wrote it, for messages
   std::string structName;      // Value of struct:TYPE,...: "struct {int, float}"; else ""
+  // Image: shape and format (tightly packed pixels in `bytes`, `type` one channel value's
+  // type, `count` the channel values); Sampler: its state.
+  ImageDesc image;
+  SamplerDesc sampler;
 
   bool isPointerKind() const { return kind != Kind::Value; }
   bool isStruct() const { return !structName.empty(); }
+  // Buffers and images: memory the kernel may change, dumped and compared after runs.
+  bool holdsData() const { return kind == Kind::Buffer || kind == Kind::Image; }
 };
 
 // The host memory the arguments' buffers take, counted against --max-memory before each

@@ -99,7 +99,7 @@ std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::os
 std::string compareBuffers(const std::vector<ArgValue>& a, const std::vector<ArgValue>& b) {
   std::string out;
   for (size_t i = 0; i < a.size(); ++i) {
-    if (a[i].kind != ArgValue::Kind::Buffer || a[i].bytes == b[i].bytes) continue;
+    if (!a[i].holdsData() || a[i].bytes == b[i].bytes) continue;
     size_t differ = 0, first = a[i].bytes.size();
     for (size_t k = 0; k < a[i].bytes.size(); ++k)
       if (a[i].bytes[k] != b[i].bytes[k]) {

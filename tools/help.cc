@@ -82,10 +82,17 @@ constexpr const char* kRunOptions = R"(Options:
                            OpenCL C does (each member aligned to its size, vec3 as vec4),
                            then one value per component, e.g. struct:int,float4=3,1,2,3,4
   null                     a NULL global or constant pointer
-  image2d:...              images and samplers are not supported yet
+  image2d:ORDER,TYPE[W,H]=INIT
+                           an image: also image1d[W], image1d_buffer[W], image1d_array[W,N],
+                           image2d_array[W,H,N], image3d[W,H,D]; ORDER and TYPE without CL_
+                           (RGBA, BGRA, R, ...; UNORM_INT8, FLOAT, ...); INIT as for buffers
+                           over the channel values (x fastest, channels interleaved,
+                           normalized channels as their stored integers)
+  sampler:NORMALIZED|UNNORMALIZED,NONE|CLAMP|CLAMP_TO_EDGE|REPEAT|MIRRORED_REPEAT,NEAREST|LINEAR
 
 Output: printf output first (stdout), then with --dump one line per buffer,
   arg2 int[8] = 0 1 2 3 4 5 6 7        (vectors as (1,2,3,4))
+  arg0 image2d RGBA,UNORM_INT8[2,1] = 0 0 0 255 255 0 0 255   (channel values in memory order)
 Diagnostics go to stderr, one per line: "error: KIND: message" with where it happened.
 --json FILE writes {"diagnostics": [...], "buffers": {"arg2": [...]}} with every buffer
 argument after the run (vectors as arrays; non-finite floats as the strings "NaN",
@@ -95,6 +102,8 @@ Oclgrind .sim files: the program (relative to the .sim file), kernel name, globa
 local size (3 numbers each), then one <...> header per argument: a type, size=BYTES,
 fill=V, range=START:INC:END, dump, hex, noinit (starts zeroed), null, ro, wo (checked,
 no effect); values follow the header otherwise; a local pointer is <size=BYTES>.
+Images: <image2d RGBA,UNORM_INT8[4,2] fill=V|range=..|noinit dump hex> (channel values
+follow otherwise); samplers: <sampler NORMALIZED,CLAMP,LINEAR>.
 Only arguments marked dump are printed (all buffers with --dump).
 
 Examples (quote specs that contain ( ) [ ] for the shell):

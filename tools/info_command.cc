@@ -49,6 +49,10 @@ std::string passedAs(const spirv::ParamSignature& p) {
       return "buffer";
     case Kind::LocalPointer:
       return "local memory";
+    case Kind::Image:
+      return fmt::format("image ({})", spirv::accessQualifierName(p.access));
+    case Kind::Sampler:
+      return "sampler";
     default:
       return "opaque (not supported yet)";
   }

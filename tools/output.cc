@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "tools/image_arg.h"
 #include "tools/scalar_codec.h"
 
 namespace spvsim::tools {
@@ -20,6 +21,11 @@ std::string joinElements(const ArgValue& buffer, const char* separator, F format
 }  // namespace
 
 std::string formatDumpLine(size_t index, const ArgValue& buffer) {
+  if (buffer.kind == ArgValue::Kind::Image)
+    return fmt::format("arg{} {} = {}", index, imageHeader(buffer),
+                       joinElements(buffer, " ", [&](const uint8_t* p) {
+                         return formatElement(buffer.type, p, buffer.hex);
+                       }));
   return fmt::format("arg{} {}[{}] = {}", index, buffer.type.name(), buffer.count,
                      joinElements(buffer, " ", [&](const uint8_t* p) {
                        return formatElement(buffer.type, p, buffer.hex);
@@ -34,7 +40,7 @@ std::string formatJsonReport(const std::vector<std::string>& diagnostics,
   out += diagnostics.empty() ? "],\n\"buffers\": {" : "\n],\n\"buffers\": {";
   bool first = true;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kind != ArgValue::Kind::Buffer) continue;
+    if (!args[i].holdsData()) continue;
     out += fmt::format(
         "{}\n  \"arg{}\": [{}]", first ? "" : ",", i,
         joinElements(args[i], ",", [&](const uint8_t* p) { return jsonElement(args[i].type, p); }));

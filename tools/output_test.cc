@@ -18,6 +18,20 @@ TEST(DumpLine, AsDesignMdShowsIt) {
             "arg2 int[8] = 0 1 2 3 4 5 6 7");
 }
 
+// DESIGN.md: "arg0 image2d RGBA,UNORM_INT8[4,2] = ..." with the channel values in memory
+// order, normalized types as stored integers.
+TEST(DumpLine, Images) {
+  EXPECT_EQ(formatDumpLine(0, parseArgSpec("image2d:RGBA,UNORM_INT8[2,1]=values(0,0,0,255,255,0,"
+                                           "0,255)")),
+            "arg0 image2d RGBA,UNORM_INT8[2,1] = 0 0 0 255 255 0 0 255");
+  EXPECT_EQ(formatDumpLine(1, parseArgSpec("image3d:R,FLOAT[1,2,2]=range(0,0.5)")),
+            "arg1 image3d R,FLOAT[1,2,2] = 0 0.5 1 1.5");
+  EXPECT_EQ(formatDumpLine(2, parseArgSpec("image1d_array:RG,SNORM_INT8[1,2]=values(-1,2,3,-4)")),
+            "arg2 image1d_array RG,SNORM_INT8[1,2] = -1 2 3 -4");
+  EXPECT_EQ(formatDumpLine(3, parseArgSpec("image2d_array:R,HALF_FLOAT[1,1,2]=fill(1.5)")),
+            "arg3 image2d_array R,HALF_FLOAT[1,1,2] = 1.5 1.5");
+}
+
 TEST(DumpLine, FloatsVectorsAndHex) {
   EXPECT_EQ(formatDumpLine(0, parseArgSpec("buffer:float[3]=values(0.1,2.5,-1e20)")),
             "arg0 float[3] = 0.1 2.5 -1e+20");

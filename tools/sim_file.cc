@@ -12,6 +12,7 @@
 #include "src/exec/arg_check.h"
 #include "tools/arg_spec.h"
 #include "tools/buffer_init.h"
+#include "tools/image_arg.h"
 #include "tools/scalar_codec.h"
 #include "tools/text_util.h"
 
@@ -187,6 +188,8 @@ SimFile::Header SimFile::parseHeader(const std::string& text, const spirv::Param
 
 ArgValue SimFile::readArgument(const spirv::ParamSignature& param) {
   context_ = fmt::format("argument {}: {}", param.index, param.name);
+  if (param.kind == Kind::Image || param.kind == Kind::Sampler)
+    return readImageOrSampler(headerText(), param);
   const Header h = parseHeader(headerText(), param);
   const bool bufferOnly = h.dump || h.noinit || h.null || h.ro || h.wo;
   if ((h.ro || h.wo) && param.kind != Kind::GlobalPointer)
@@ -293,6 +296,54 @@ void SimFile::readData(const Header& h, ArgValue& arg) {
     if (std::string_view(e.what()).substr(0, name_.size() + 1) == name_ + ":") throw;
     fail(e.what());  // a bad literal or range: add the file position
   }
+}
+
+// <image2d ORDER,TYPE[W,H] fill=V dump> (channel values follow unless fill, range or
+// noinit) and <sampler NORMALIZED,CLAMP,LINEAR>, checked by the argument check.
+ArgValue SimFile::readImageOrSampler(const std::string& text, const spirv::ParamSignature& param) {
+  std::istringstream in(text);
+  std::string head, shape;
+  in >> head >> shape;
+  ArgValue arg;
+  try {
+    if (head == "sampler") {
+      arg = parseSampler(shape);
+    } else if (isImageHead(head)) {
+      arg = parseImageShape(head, shape);
+    } else {
+      fail(
+          fmt::format("{} takes <{}> with an image or sampler: e.g. <image2d RGBA,UNORM_INT8[4,4]> "
+                      "or <sampler NORMALIZED,CLAMP,NEAREST>",
+                      param.declaration(), text));
+    }
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).substr(0, name_.size() + 1) == name_ + ":") throw;
+    fail(e.what());
+  }
+  arg.text = "<" + text + ">";
+  Header h;
+  for (std::string t; in >> t;) {
+    const size_t eq = t.find('=');
+    if (arg.kind == ArgValue::Kind::Sampler)
+      fail(fmt::format("unexpected '{}' after the sampler", t));
+    if (t == "dump" || t == "hex" || t == "noinit") {
+      (t == "dump" ? h.dump : t == "hex" ? h.hex : h.noinit) = true;
+    } else if (eq != std::string::npos && t.substr(0, eq) == "fill") {
+      h.fill = t.substr(eq + 1);
+    } else if (eq != std::string::npos && t.substr(0, eq) == "range") {
+      h.range = t.substr(eq + 1);
+    } else {
+      fail(fmt::format("unknown image header token '{}' (fill=V, range=.., noinit, dump, hex)", t));
+    }
+  }
+  if (arg.kind == ArgValue::Kind::Sampler) return arg;
+  if (int(!h.fill.empty()) + int(!h.range.empty()) + int(h.noinit) > 1)
+    fail("give at most one of fill, range and noinit");
+  if (memory_) reserveBuffer(arg.bytes.size());
+  arg.dump = h.dump;
+  arg.hex = h.hex;
+  readData(h, arg);
+  return arg;
 }
 
 // ArgMemory::reserve with the file position in the message (the kind stays out-of-memory).

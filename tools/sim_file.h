@@ -16,6 +16,10 @@
 // takes its bytes as values of one type (<size=12 int> 3 1075838976 7, as Oclgrind) or
 // its members in order (<struct=int,float,short> 3 2.5 7, spvsim's own form, laid out
 // like the command line's struct:TYPE,...). `#` starts a comment; values may share lines.
+// Images and samplers (no Oclgrind form; spvsim's, after the --arg specs):
+//   <image2d RGBA,UNORM_INT8[4,2] dump>   channel values follow, or fill=V, range=..,
+//                                         noinit; also hex
+//   <sampler NORMALIZED,CLAMP,LINEAR>
 #pragma once
 
 #include <array>
@@ -62,6 +66,7 @@ class SimFile {
   ArgValue readArgument(const spirv::ParamSignature& param);
   ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
   ArgValue readStruct(const Header& h, const spirv::ParamSignature& param);
+  ArgValue readImageOrSampler(const std::string& text, const spirv::ParamSignature& param);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 

@@ -223,8 +223,42 @@ TEST(SimFile, ParameterKindErrors) {
             "t.sim:7: the header names no type and the parameter's type 'struct S*' gives "
             "none; add one such as int (argument 2: s)");
   EXPECT_EQ(errorOf(h + "<size=8>\n<null>\n<null>\n<size=8>\n", params),
-            "t.sim:8: argument 3 (i) is 'global image2d_t i': images, samplers, pipes, queues and "
-            "events are not supported yet (argument 3: i)");
+            "t.sim:8: global image2d_t i takes <size=8> with an image or sampler: e.g. <image2d "
+            "RGBA,UNORM_INT8[4,4]> or <sampler NORMALIZED,CLAMP,NEAREST> (argument 3: i)");
+}
+
+TEST(SimFile, ImagesAndSamplers) {
+  const std::vector<spirv::ParamSignature> params = {param(0, "src", "image2d_t", Kind::Image),
+                                                     param(1, "dst", "image1d_t", Kind::Image),
+                                                     param(2, "s", "sampler_t", Kind::Sampler)};
+  const auto args = readArgs(std::string(kSaxpyHeader) +
+                                 "<image2d R,UNSIGNED_INT16[3,2] dump>\n1 2 3\n4 5 6\n"
+                                 "<image1d RGBA,FLOAT[2] fill=0.5>\n"
+                                 "<sampler NORMALIZED,REPEAT,LINEAR>\n",
+                             params);
+  ASSERT_EQ(args.size(), 3u);
+  EXPECT_EQ(args[0].kind, ArgValue::Kind::Image);
+  EXPECT_TRUE(args[0].dump);
+  EXPECT_EQ(args[0].image.width, 3u);
+  EXPECT_EQ(args[0].image.height, 2u);
+  EXPECT_EQ(args[0].bytes, bytesOf<uint16_t>({1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(args[1].bytes, bytesOf<float>({0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f}));
+  EXPECT_EQ(args[2].kind, ArgValue::Kind::Sampler);
+  EXPECT_TRUE(args[2].sampler.normalizedCoords);
+  EXPECT_EQ(args[2].sampler.addressing, 0x1133u);  // CL_ADDRESS_REPEAT
+  EXPECT_EQ(args[2].sampler.filter, 0x1141u);      // CL_FILTER_LINEAR
+  const std::string h = kSaxpyHeader;
+  EXPECT_EQ(errorOf(h + "<image2d R,FLOAT[2,1] size=8>\n", params),
+            "t.sim:5: unknown image header token 'size=8' (fill=V, range=.., noinit, dump, hex) "
+            "(argument 0: src)");
+  EXPECT_EQ(errorOf(h + "<image2d R,FLOAT[2]>\n", params),
+            "t.sim:5: image2d takes [W,H], not [2] (argument 0: src)");
+  EXPECT_EQ(errorOf(h + "<image2d R,FLOAT[2,1]>\n1\n", params),
+            "t.sim:6: unexpected end of file, expected a value (argument 0: src)");
+  EXPECT_EQ(errorOf(h + "<image2d R,FLOAT[1,1] noinit>\n<image1d R,FLOAT[1] noinit>\n"
+                        "<sampler NORMALIZED,CLAMP,NEAREST dump>\n",
+                    params),
+            "t.sim:7: unexpected 'dump' after the sampler (argument 2: s)");
 }
 
 // struct { int a; float b; short c; } by value: 12 bytes, c at 8, 2 bytes of padding.

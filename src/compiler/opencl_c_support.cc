@@ -172,8 +172,8 @@ const std::vector<std::string>& supportedExtensions() {
   return names;
 }
 
-// Not claimed: all-SVM-devices scope (no SVM), images, pipes, device-side enqueue,
-// read-write images.
+// Not claimed: all-SVM-devices scope (no SVM), pipes, device-side enqueue, 3-D image
+// writes.
 const std::vector<std::string>& supportedFeatures() {
   static const std::vector<std::string> names = {
       "__opencl_c_int64",
@@ -195,6 +195,8 @@ const std::vector<std::string>& supportedFeatures() {
       "__opencl_c_ext_fp64_global_atomic_min_max",
       "__opencl_c_ext_fp64_local_atomic_add",
       "__opencl_c_ext_fp64_local_atomic_min_max",
+      "__opencl_c_images",  // CL_DEVICE_IMAGE_SUPPORT (runtime/image*.cc, src/exec image ops)
+      "__opencl_c_read_write_images",
   };
   return names;
 }
@@ -235,7 +237,8 @@ std::vector<std::string> featureArguments(int openclCVersion) {
 std::vector<std::string> unsupportedPredefinedMacros() {
   std::vector<std::string> out;
   for (const std::string& name : clangPredefinedMacros())
-    if (!contains(supportedExtensions(), name) && !contains(supportedFeatures(), name))
+    if (!contains(supportedExtensions(), name) && !contains(supportedFeatures(), name) &&
+        !(name == "__IMAGE_SUPPORT__" && contains(supportedFeatures(), "__opencl_c_images")))
       out.push_back(name);
   return out;
 }

@@ -38,6 +38,11 @@ struct ArgBinding {
   std::optional<ArgType> type;  // Value, Buffer: when the front end knows it
   std::string text;             // as the user wrote it, for messages ("" from the API)
 
+  // Image: whether kernels may read and write it (the ICD's CL_MEM_READ_ONLY and
+  // CL_MEM_WRITE_ONLY), checked against the parameter's access qualifier.
+  bool imageReadable = true;
+  bool imageWritable = true;
+
   static ArgBinding bytes(std::vector<uint8_t> v) { return {Kind::Value, std::move(v)}; }
   static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
   static ArgBinding local(uint64_t n) { return {Kind::Local, {}, nullptr, 0, n}; }

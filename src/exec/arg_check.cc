@@ -87,6 +87,68 @@ std::optional<ArgumentError> checkBuffer(const spirv::ParamSignature& p, const A
   return std::nullopt;
 }
 
+// The OpenCL C type an image of this shape fits ("image2d_t"); depth images take the
+// same shapes (image2d_depth_t: a 2-D image of CL_DEPTH).
+const char* imageTypeName(ImageType t) {
+  switch (t) {
+    case ImageType::Image1D:
+      return "image1d_t";
+    case ImageType::Image1DBuffer:
+      return "image1d_buffer_t";
+    case ImageType::Image1DArray:
+      return "image1d_array_t";
+    case ImageType::Image2D:
+      return "image2d_t";
+    case ImageType::Image2DArray:
+      return "image2d_array_t";
+    case ImageType::Image3D:
+      return "image3d_t";
+  }
+  return "image";
+}
+
+// Whether the parameter's type name ("image2d_t", "image2d_depth_t") takes the image:
+// the same shape, and depth types exactly the CL_DEPTH images.
+bool imageFits(const std::string& param, const ImageDesc& image) {
+  constexpr uint32_t kDepthOrder = 0x10BD;  // CL_DEPTH
+  std::string name = param;
+  const size_t depth = name.find("_depth");
+  if (depth != std::string::npos) name.erase(depth, 6);
+  return name == imageTypeName(image.type) &&
+         (depth != std::string::npos) == (image.format.order == kDepthOrder);
+}
+
+std::optional<ArgumentError> checkImage(const spirv::ParamSignature& p, const ArgBinding& a) {
+  using spirv::AccessQualifier;
+  if (a.kind != Kind::Image)
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}: give an image ({}:ORDER,TYPE[...]), not '{}'", where(p),
+                             p.typeName.substr(0, p.typeName.size() - 2), describe(a)));
+  if (!imageFits(p.typeName, a.image))
+    return error(
+        ArgErrorKind::Kind,
+        fmt::format("{} but '{}' is an {}{}", where(p), describe(a), imageTypeName(a.image.type),
+                    a.image.format.order == 0x10BD ? " of CL_DEPTH" : ""));
+  const bool reads = p.access != AccessQualifier::WriteOnly;
+  const bool writes =
+      p.access == AccessQualifier::WriteOnly || p.access == AccessQualifier::ReadWrite;
+  if ((reads && !a.imageReadable) || (writes && !a.imageWritable))
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{} ({}) but '{}' was created {}", where(p),
+                             spirv::accessQualifierName(p.access), describe(a),
+                             a.imageReadable ? "read-only (CL_MEM_READ_ONLY)"
+                                             : "write-only (CL_MEM_WRITE_ONLY)"));
+  return std::nullopt;
+}
+
+std::optional<ArgumentError> checkSampler(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind != Kind::Sampler)
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}: give sampler:NORMALIZED|UNNORMALIZED,ADDRESSING,FILTER, not '{}'",
+                             where(p), describe(a)));
+  return std::nullopt;
+}
+
 std::string argList(const spirv::KernelSignature& kernel) {
   std::string out;
   for (const auto& p : kernel.params) out += (out.empty() ? "" : ", ") + p.declaration();
@@ -107,15 +169,16 @@ std::optional<ArgumentError> checkArgument(const spirv::ParamSignature& p, const
     case ParamKind::ConstantPointer:
       return checkBuffer(p, a);
     case ParamKind::Image:
+      return checkImage(p, a);
     case ParamKind::Sampler:
+      return checkSampler(p, a);
     case ParamKind::Pipe:
     case ParamKind::Queue:
     case ParamKind::Event:
       break;
   }
   return error(ArgErrorKind::Unsupported,
-               fmt::format("{}: images, samplers, pipes, queues and events are not supported yet",
-                           where(p)));
+               fmt::format("{}: pipes, queues and events are not supported yet", where(p)));
 }
 
 std::optional<ArgumentError> checkArgumentCount(const spirv::KernelSignature& kernel,

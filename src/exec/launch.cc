@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "spirv/error.h"
 #include "spirv/text.h"
 #include "src/exec/arg_check.h"
 #include "src/exec/builtins.h"
+#include "src/exec/image_format.h"
 #include "src/exec/lowering.h"
 #include "src/exec/ndrange_check.h"
 
@@ -56,6 +58,75 @@ uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, Memory
   }
 }
 
+// Bytes an image's pixels span with its pitches (filled in), or nullopt on overflow.
+std::optional<uint64_t> imageExtent(const ImageDesc& d, uint32_t bpp) {
+  const bool twoD = d.type == ImageType::Image2D || d.type == ImageType::Image2DArray ||
+                    d.type == ImageType::Image3D;
+  const uint64_t rows = twoD ? d.height : 1;
+  const uint64_t slices = d.type == ImageType::Image3D ? d.depth
+                          : isArrayed(d.type)          ? d.arraySize
+                                                       : 1;
+  if (d.width > kMaxObjectBytes || rows > kMaxObjectBytes || slices > kMaxObjectBytes)
+    return std::nullopt;
+  const unsigned __int128 last = (unsigned __int128)(slices - 1) * d.slicePitch +
+                                 (unsigned __int128)(rows - 1) * d.rowPitch +
+                                 (unsigned __int128)d.width * bpp;
+  if (last > kMaxObjectBytes) return std::nullopt;
+  return static_cast<uint64_t>(last);
+}
+
+// Fills in zero pitches (the tightly packed layout the OpenCL API assumes for them).
+ImageDesc withPitches(ImageDesc d, uint32_t bpp) {
+  if (d.rowPitch == 0) d.rowPitch = d.width * bpp;
+  if (d.slicePitch == 0)
+    d.slicePitch = d.type == ImageType::Image1DArray ? d.rowPitch : d.rowPitch * d.height;
+  return d;
+}
+
+// An image argument: its pixels become a global region (read-only for read_only
+// images), its register value a handle into the launch's image table.
+uint64_t bindImage(const spirv::Module& m, const spirv::ParamSignature& p, const ArgBinding& a,
+                   MemoryMap& mem, std::vector<LaunchImage>& images) {
+  const std::string name = spirv::escapeText(p.label());
+  const auto want = imageTypeOf(m.type(p.type));
+  if (!want)
+    throw Error(DiagnosticKind::Unsupported,
+                fmt::format("{}: '{}' (depth and multisampled images are not supported)", name,
+                            p.declaration()));
+  const ImageDesc& d = a.image;
+  if (d.type != *want)
+    invalid(fmt::format("{} is {} but the argument is an {}", name, imageTypeName(*want),
+                        imageTypeName(d.type)));
+  const uint32_t bpp = imagefmt::bytesPerPixel(d.format);
+  if (bpp == 0)
+    invalid(
+        fmt::format("{}: image format {} is not supported", name, imagefmt::formatName(d.format)));
+  if (d.width == 0 || d.height == 0 || d.depth == 0 || d.arraySize == 0)
+    invalid(fmt::format("{}: an image of {}x{}x{} pixels ({} layers)", name, d.width, d.height,
+                        d.depth, d.arraySize));
+  const ImageDesc full = withPitches(d, bpp);
+  const auto extent = imageExtent(full, bpp);
+  if (!extent || full.rowPitch < full.width * bpp || *extent > d.bytes || !d.data)
+    invalid(
+        fmt::format("{}: {} bytes of image data do not hold {}x{}x{} pixels of {} ({} layers; "
+                    "row pitch {}, slice pitch {})",
+                    name, d.bytes, d.width, d.height, d.depth, imagefmt::formatName(d.format),
+                    d.arraySize, full.rowPitch, full.slicePitch));
+  const bool writable = p.access != spirv::AccessQualifier::ReadOnly;
+  mem.global.push_back(Region{d.data, 0, d.bytes, writable, name + " (image)"});
+  images.push_back(LaunchImage{full, bpp, uint32_t(mem.global.size() - 1), p.access, name});
+  return imagehandle::image(uint32_t(images.size() - 1));
+}
+
+uint64_t bindSampler(const spirv::ParamSignature& p, const SamplerDesc& s) {
+  if (s.addressing < 0x1130 || s.addressing > 0x1134 || s.filter < 0x1140 || s.filter > 0x1141)
+    invalid(
+        fmt::format("{}: sampler addressing mode {:#x} / filter mode {:#x} is not an OpenCL "
+                    "one",
+                    spirv::escapeText(p.label()), s.addressing, s.filter));
+  return samplerbits::encode(s);
+}
+
 std::vector<uint8_t> pointerBytes(uint64_t p) {
   std::vector<uint8_t> bytes(8);
   std::memcpy(bytes.data(), &p, 8);
@@ -64,8 +135,8 @@ std::vector<uint8_t> pointerBytes(uint64_t p) {
 
 // Binds arguments: regions for buffers and local memory, one register value per
 // parameter. Throws ArgumentError for arguments that do not fit the signature.
-BoundArgs bindArgs(const spirv::KernelSignature& sig, const LoweredKernel& k,
-                   const std::vector<ArgBinding>& args, MemoryMap& mem) {
+BoundArgs bindArgs(const spirv::Module& m, const spirv::KernelSignature& sig,
+                   const LoweredKernel& k, const std::vector<ArgBinding>& args, MemoryMap& mem) {
   validateArguments(sig, args);
   BoundArgs bound;
   bound.paramValues.resize(args.size());
@@ -78,6 +149,10 @@ BoundArgs bindArgs(const spirv::KernelSignature& sig, const LoweredKernel& k,
       bound.paramValues[i] = pointerBytes(makePointer(Space::Private, k.paramByValRegion[i]));
     } else if (p.isPointer()) {
       bound.paramValues[i] = pointerBytes(bindPointer(p, a, mem));
+    } else if (p.kind == spirv::ParamKind::Image) {
+      bound.paramValues[i] = pointerBytes(bindImage(m, p, a, mem, bound.images));
+    } else if (p.kind == spirv::ParamKind::Sampler) {
+      bound.paramValues[i] = pointerBytes(bindSampler(p, a.sampler));
     } else {
       bound.paramValues[i] = a.value;
     }
@@ -107,12 +182,14 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   bindSvmAllocations(options.svm, mem_);
   mem_.priv = k.privateRegions;
   mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
-  bound_ = bindArgs(kernel.signature(), k, args, mem_);
+  bound_ = bindArgs(program.module(), kernel.signature(), k, args, mem_);
   checkRegionCounts();
 
   ctx_.module = &m;
   ctx_.kernel = &k;
   ctx_.memory = &mem_;
+  ctx_.images = bound_.images.data();
+  ctx_.imageCount = static_cast<uint32_t>(bound_.images.size());
   ctx_.kernelName = kernel.name();
   ctx_.dims = range_.dims;
   ctx_.globalSize = range_.global;

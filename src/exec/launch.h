@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/image_table.h"
 #include "src/exec/program.h"
 #include "src/exec/subgroup.h"
 
@@ -19,6 +20,7 @@ namespace spvsim {
 struct BoundArgs {
   std::vector<std::vector<uint8_t>> paramValues;  // per parameter: one lane's bytes
   std::vector<std::vector<uint8_t>> byValBytes;   // per parameter (ByVal only)
+  std::vector<LaunchImage> images;                // image arguments (src/exec/image_table.h)
 };
 
 class LaunchState {

@@ -51,6 +51,10 @@ const OpTable& opTable() {
     registerAtomicOps(t);
     registerAsyncCopyOps(t);
     registerExpectAssumeOps(t);
+    registerImageReadWriteOps(t);
+    registerImageSampleOps(t);
+    registerImageQueryOps(t);
+    registerIntelImageBlockIoOps(t);
     return t;
   }();
   return table;

@@ -67,6 +67,10 @@ void registerIntelSubgroupBlockIoOps(OpTable&);
 void registerAtomicOps(OpTable&);
 void registerAsyncCopyOps(OpTable&);
 void registerExpectAssumeOps(OpTable&);
+void registerImageReadWriteOps(OpTable&);
+void registerImageSampleOps(OpTable&);
+void registerImageQueryOps(OpTable&);
+void registerIntelImageBlockIoOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 

@@ -18,6 +18,8 @@
 
 namespace spvsim {
 
+struct LaunchImage;  // src/exec/image_table.h
+
 // What one launch shares with all of its work-groups (read-only while running).
 struct LaunchContext {
   const spirv::Module* module = nullptr;
@@ -36,6 +38,9 @@ struct LaunchContext {
   // Whether each private and local arena is followed by its mirror
   // (ObserverFactory::mirrorsArenas).
   bool mirroredArenas = false;
+  // The image arguments; image values in registers index this table.
+  const LaunchImage* images = nullptr;
+  uint32_t imageCount = 0;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.

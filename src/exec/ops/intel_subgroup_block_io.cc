@@ -1,8 +1,8 @@
 // cl_intel_subgroups buffer block reads and writes (SPV_INTEL_subgroups
 // OpSubgroupBlockReadINTEL / OpSubgroupBlockWriteINTEL): element k of lane l is at
 // Ptr[l + k * SubgroupMaxSize]. In the last, partial sub-group only the lanes that exist
-// access memory; the holes of the missing lanes are left alone. Image and media block
-// I/O need images, which spvsim does not have yet: they fail at lowering.
+// access memory; the holes of the missing lanes are left alone. Image block I/O is in
+// intel_image_block_io.cc.
 //
 // Undefined behaviour reported here: a sub-group that reaches the instruction only in
 // part (`non-uniform-collective`), a pointer that differs across lanes
@@ -157,21 +157,11 @@ void lowerBlock(Lowerer& lw, const spirv::Instruction& inst) {
   in.aux = s.components;
 }
 
-// Image and media block I/O read and write images, which spvsim does not model yet.
-void lowerImageBlock(Lowerer& lw, const spirv::Instruction& inst) {
-  lw.unsupported(inst, fmt::format("{} (sub-group image block I/O: spvsim does not support "
-                                   "images yet)",
-                                   spirv::opcodeName(inst.opcode)));
-}
-
 }  // namespace
 
 void registerIntelSubgroupBlockIoOps(OpTable& t) {
   t.core[uint32_t(Op::OpSubgroupBlockReadINTEL)] = &lowerBlock<false>;
   t.core[uint32_t(Op::OpSubgroupBlockWriteINTEL)] = &lowerBlock<true>;
-  for (Op op : {Op::OpSubgroupImageBlockReadINTEL, Op::OpSubgroupImageBlockWriteINTEL,
-                Op::OpSubgroupImageMediaBlockReadINTEL, Op::OpSubgroupImageMediaBlockWriteINTEL})
-    t.core[uint32_t(op)] = &lowerImageBlock;
 }
 
 }  // namespace spvsim
