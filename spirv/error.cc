@@ -53,6 +53,10 @@ std::string_view kindName(DiagnosticKind kind) {
       return "instruction-budget";
     case K::Deadlock:
       return "deadlock";
+    case K::InvalidReserveId:
+      return "invalid-reserve-id";
+    case K::PipeMisuse:
+      return "pipe-misuse";
     case K::Internal:
       return "internal";
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/exec/image.h"
+#include "src/exec/pipe.h"
 
 namespace spvsim {
 
@@ -23,7 +24,7 @@ struct ArgType {
 // One kernel argument, as every front end gives it to the checks (src/exec/arg_check.h)
 // and to a launch.
 struct ArgBinding {
-  enum class Kind { Value, Buffer, Local, Null, Image, Sampler };
+  enum class Kind { Value, Buffer, Local, Null, Image, Sampler, Pipe };
   Kind kind = Kind::Value;
   std::vector<uint8_t> value;   // Value: the bytes in OpenCL C memory layout
   uint8_t* data = nullptr;      // Buffer: storage owned by the front end
@@ -33,6 +34,7 @@ struct ArgBinding {
   SamplerDesc sampler;          // Sampler
   std::optional<ArgType> type;  // Value, Buffer: when the front end knows it
   std::string text;             // as the user wrote it, for messages ("" from the API)
+  PipeStorage* pipe = nullptr;  // Pipe: owned by the front end; outlives the launch
 
   static ArgBinding bytes(std::vector<uint8_t> v) { return {Kind::Value, std::move(v)}; }
   static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }
@@ -41,6 +43,11 @@ struct ArgBinding {
   static ArgBinding ofImage(const ImageDesc& d) {
     ArgBinding a{Kind::Image};
     a.image = d;
+    return a;
+  }
+  static ArgBinding ofPipe(PipeStorage* p) {
+    ArgBinding a{Kind::Pipe};
+    a.pipe = p;
     return a;
   }
   static ArgBinding ofSampler(const SamplerDesc& d) {

@@ -76,6 +76,9 @@ BoundArgs bindArgs(const spirv::KernelSignature& sig, const LoweredKernel& k,
       bound.paramValues[i] = pointerBytes(makePointer(Space::Private, k.paramByValRegion[i]));
     } else if (p.isPointer()) {
       bound.paramValues[i] = pointerBytes(bindPointer(p, a, mem));
+    } else if (p.kind == spirv::ParamKind::Pipe) {
+      bound.pipes.push_back(a.pipe);  // the pipe value is its handle (src/exec/pipe.h)
+      bound.paramValues[i] = pointerBytes(bound.pipes.size());
     } else {
       bound.paramValues[i] = a.value;
     }
@@ -120,6 +123,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   ctx_.quantum = std::max<uint64_t>(1, options.quantum);
   ctx_.schedule = options.schedule;
   ctx_.scheduleSeed = options.scheduleSeed;
+  ctx_.pipes = bound_.pipes;
   observers_ = options.observers;
   for (const auto& f : observers_) {
     serial_ = serial_ || f->serial();

@@ -19,6 +19,7 @@ namespace spvsim {
 struct BoundArgs {
   std::vector<std::vector<uint8_t>> paramValues;  // per parameter: one lane's bytes
   std::vector<std::vector<uint8_t>> byValBytes;   // per parameter (ByVal only)
+  std::vector<PipeStorage*> pipes;  // pipe parameters' pipes; handle k + 1 names pipes[k]
 };
 
 class LaunchState {

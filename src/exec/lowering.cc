@@ -49,6 +49,7 @@ const OpTable& opTable() {
     registerIntelSubgroupShuffleOps(t);
     registerIntelSubgroupBlockIoOps(t);
     registerAtomicOps(t);
+    registerPipeOps(t);
     return t;
   }();
   return table;

@@ -65,6 +65,7 @@ void registerGroupNonUniformShuffleOps(OpTable&);
 void registerIntelSubgroupShuffleOps(OpTable&);
 void registerIntelSubgroupBlockIoOps(OpTable&);
 void registerAtomicOps(OpTable&);
+void registerPipeOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 
