@@ -5,6 +5,7 @@
 #include "runtime/core_api.h"
 #include "runtime/info_reply.h"
 #include "runtime/interfaces.h"
+#include "runtime/pipe.h"
 
 namespace spvsim::rt {
 namespace {
@@ -214,11 +215,26 @@ cl_int arithmeticInfo(cl_device_info param, const InfoReply& r, bool& known) {
   return CL_INVALID_VALUE;
 }
 
-// What this device does not have: images, samplers, pipes, device queues, partitions.
+// Pipes (runtime/pipe.h).
+cl_int pipeInfo(cl_device_info param, const InfoReply& r, bool& known) {
+  switch (param) {
+    case CL_DEVICE_PIPE_SUPPORT:
+      return r.boolean(true);
+    case CL_DEVICE_MAX_PIPE_ARGS:
+      return r.scalar(kMaxPipeArgs);
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+      return r.scalar(kPipeMaxActiveReservations);
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+      return r.scalar(kPipeMaxPacketSize);
+  }
+  known = false;
+  return CL_INVALID_VALUE;
+}
+
+// What this device does not have: images, samplers, device queues, partitions.
 cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
   switch (param) {
     case CL_DEVICE_IMAGE_SUPPORT:
-    case CL_DEVICE_PIPE_SUPPORT:
       return r.boolean(false);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
@@ -226,9 +242,6 @@ cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_MAX_SAMPLERS:
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-    case CL_DEVICE_MAX_PIPE_ARGS:
-    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
     case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
     case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
@@ -289,7 +302,8 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
                        void* param_value, size_t* param_value_size_ret) {
   if (!validDevice(device)) return CL_INVALID_DEVICE;
   InfoReply r{param_value_size, param_value, param_value_size_ret};
-  for (auto group : {identityInfo, executionInfo, memoryInfo, arithmeticInfo, absentInfo}) {
+  for (auto group :
+       {identityInfo, executionInfo, memoryInfo, arithmeticInfo, pipeInfo, absentInfo}) {
     bool known = true;
     cl_int err = group(param_name, r, known);
     if (known) return err;

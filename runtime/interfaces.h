@@ -3,12 +3,17 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "runtime/object.h"
+
+namespace spvsim {
+class PipeStorage;  // src/exec/pipe.h
+}
 
 // runtime/platform.cc: the one platform and its one device.
 struct _cl_platform_id : spvsim::rt::Object {
@@ -67,8 +72,9 @@ struct _cl_mem : spvsim::rt::Object {
   std::vector<cl_mem_properties> properties;
   // Owned storage (null for CL_MEM_USE_HOST_PTR and sub-buffers), freed by ~_cl_mem.
   uint8_t* storage = nullptr;
-  std::mutex mutex;             // guards the two lists below
-  std::vector<void*> mappings;  // pointers of live maps (CL_MEM_MAP_COUNT)
+  std::shared_ptr<spvsim::PipeStorage> pipe;  // CL_MEM_OBJECT_PIPE (runtime/pipe.cc)
+  std::mutex mutex;                           // guards the two lists below
+  std::vector<void*> mappings;                // pointers of live maps (CL_MEM_MAP_COUNT)
   std::vector<std::pair<void(CL_CALLBACK*)(cl_mem, void*), void*>> destructorCallbacks;
   ~_cl_mem();  // runs the destructor callbacks (last registered first), frees storage
 };

@@ -1,6 +1,7 @@
 #include "runtime/kernel_args.h"
 
 #include "runtime/arg_errors.h"
+#include "runtime/pipe.h"
 #include "src/exec/arg_check.h"
 
 namespace spvsim::rt {
@@ -19,6 +20,18 @@ cl_int bufferArg(const _cl_kernel* k, size_t size, const void* value, KernelArg&
     return CL_INVALID_MEM_OBJECT;
   out.binding = ArgBinding::buffer(nullptr, m->size);  // storage bound at enqueue time
   out.mem = mem;
+  return CL_SUCCESS;
+}
+
+// A pipe parameter's cl_mem: a pipe of the kernel's context (runtime/pipe.h). Its
+// PipeStorage is bound at enqueue time, like a buffer's storage.
+cl_int pipeArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& out) {
+  if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+  if (!value) return CL_INVALID_ARG_VALUE;
+  _cl_mem* m = validPipe(*static_cast<const cl_mem*>(value));
+  if (!m || m->context != k->program->context) return CL_INVALID_MEM_OBJECT;
+  out.binding = ArgBinding::ofPipe(m->pipe.get());
+  out.mem = m;
   return CL_SUCCESS;
 }
 
@@ -41,6 +54,8 @@ cl_int fromApi(const _cl_kernel* k, const spirv::ParamSignature& p, size_t size,
       // A value for a local pointer reads as a buffer where local memory belongs.
       out.binding = value ? ArgBinding::buffer(nullptr, 0) : ArgBinding::local(size);
       return CL_SUCCESS;
+    case spirv::ParamKind::Pipe:
+      return pipeArg(k, size, value, out);
     default:  // opaque handles (cl_mem, cl_sampler, queue): no such objects exist here
       if (size != sizeof(void*)) return CL_INVALID_ARG_SIZE;
       out.binding = ArgBinding::null();

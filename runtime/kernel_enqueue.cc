@@ -103,6 +103,7 @@ std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
       out.back().data = a.mem->data;
       out.back().size = a.mem->size;
     }
+    if (a.binding.kind == ArgBinding::Kind::Pipe) out.back().pipe = a.mem->pipe.get();
   }
   return out;
 }
@@ -138,6 +139,12 @@ cl_int runLaunch(const Launch& l) {
   return result.aborted ? kAbortedStatus : CL_COMPLETE;
 }
 
+// Buffers and pipes: arguments whose cl_mem the launch holds (a pipe's packets persist
+// in the cl_mem between launches).
+bool holdsMem(const KernelArg& a) {
+  return a.binding.kind == ArgBinding::Kind::Buffer || a.binding.kind == ArgBinding::Kind::Pipe;
+}
+
 // The arguments as set now; every one must be set (an unset one counts as missing:
 // ArgErrorKind::Count) and every buffer still alive.
 cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
@@ -146,12 +153,11 @@ cl_int snapshotArgs(_cl_kernel* k, Launch& l) {
   for (size_t i = 0; i < k->args.size(); ++i) {
     const KernelArg& a = k->args[i];
     if (!a.set) return clError(ArgErrorKind::Count, params[i].kind);
-    if (a.binding.kind == ArgBinding::Kind::Buffer && !checked<_cl_mem>(a.mem, Kind::Mem))
-      return CL_INVALID_KERNEL_ARGS;
+    if (holdsMem(a) && !checked<_cl_mem>(a.mem, Kind::Mem)) return CL_INVALID_KERNEL_ARGS;
   }
   l.args = k->args;
   for (const KernelArg& a : l.args)
-    if (a.binding.kind == ArgBinding::Kind::Buffer) l.buffers->add(a.mem);
+    if (holdsMem(a)) l.buffers->add(a.mem);
   return CL_SUCCESS;
 }
 

@@ -1,9 +1,9 @@
 // Features the device reports as absent: images and samplers
-// (CL_DEVICE_IMAGE_SUPPORT is false), pipes (CL_DEVICE_PIPE_SUPPORT false), SVM
+// (CL_DEVICE_IMAGE_SUPPORT is false), SVM
 // (CL_DEVICE_SVM_CAPABILITIES 0), native kernels (CL_EXEC_NATIVE_KERNEL not in
 // CL_DEVICE_EXECUTION_CAPABILITIES) and device-side queues. Each entry point still
 // validates its handles first, then answers what the OpenCL 3.0 spec lists for a
-// device without the feature. No image, sampler or pipe object can ever exist, so
+// device without the feature. No image or sampler object can ever exist, so
 // any handle passed as one is invalid.
 #include "runtime/core_api.h"
 #include "runtime/queue.h"
@@ -138,15 +138,6 @@ cl_int clReleaseSampler(cl_sampler) { return CL_INVALID_SAMPLER; }
 cl_int clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void*, size_t*) {
   return CL_INVALID_SAMPLER;
 }
-
-// --- Pipes.
-
-cl_mem clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint, const cl_pipe_properties*,
-                    cl_int* errcode_ret) {
-  return noObject<cl_mem>(context, errcode_ret);
-}
-
-cl_int clGetPipeInfo(cl_mem, cl_pipe_info, size_t, void*, size_t*) { return CL_INVALID_MEM_OBJECT; }
 
 // --- Shared virtual memory.
 

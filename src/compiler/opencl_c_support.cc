@@ -33,6 +33,7 @@ const std::vector<std::string>& clangExtensionNames() {
       "__opencl_c_int64",
       "__opencl_c_program_scope_global_variables",
       "__opencl_c_subgroups",
+      "__opencl_c_pipes",
   };
   return names;
 }
@@ -157,7 +158,7 @@ const std::vector<std::string>& supportedExtensions() {
   return names;
 }
 
-// Not claimed: all-SVM-devices scope (no SVM), images, pipes, device-side enqueue,
+// Not claimed: all-SVM-devices scope (no SVM), images, device-side enqueue,
 // read-write images.
 const std::vector<std::string>& supportedFeatures() {
   static const std::vector<std::string> names = {
@@ -171,6 +172,7 @@ const std::vector<std::string>& supportedFeatures() {
       "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
+      "__opencl_c_pipes",  // src/exec/pipe.h
   };
   return names;
 }

@@ -98,7 +98,7 @@ std::optional<ArgumentError> checkPipe(const spirv::ParamSignature& p, const Arg
                                                  where(p), describe(a)));
   const auto element = values::parseElementType(p.typeName);
   if (element && element->size() != a.pipe->packetSize)
-    return error(ArgErrorKind::Size,
+    return error(ArgErrorKind::Kind,
                  fmt::format("{}, packets of {}, but '{}' has packets of {}", where(p),
                              bytes(element->size()), describe(a), bytes(a.pipe->packetSize)));
   return std::nullopt;

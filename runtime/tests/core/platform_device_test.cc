@@ -403,7 +403,6 @@ TEST(Device, SpecMinimums) {
 TEST(Device, AbsentFeaturesAndIdentity) {
   cl_device_id d = spvsimDevice();
   EXPECT_EQ(deviceValue<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT), CL_FALSE);
-  EXPECT_EQ(deviceValue<cl_bool>(d, CL_DEVICE_PIPE_SUPPORT), CL_FALSE);
   EXPECT_EQ(deviceValue<cl_device_svm_capabilities>(d, CL_DEVICE_SVM_CAPABILITIES), 0u);
   EXPECT_EQ(deviceValue<cl_platform_id>(d, CL_DEVICE_PLATFORM), spvsimPlatform());
   EXPECT_EQ(deviceValue<cl_device_id>(d, CL_DEVICE_PARENT_DEVICE), nullptr);

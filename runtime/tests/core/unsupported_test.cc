@@ -1,4 +1,4 @@
-// Entry points of features the device does not have (images, samplers, pipes, SVM,
+// Entry points of features the device does not have (images, samplers, SVM,
 // native kernels, device queues, GL/EGL/D3D sharing): each validates its handles and
 // then returns the error the spec lists for a device without the feature. The
 // Direct3D slots are not exported by the Linux loader, so they are called through the
@@ -92,7 +92,7 @@ TEST_F(UnsupportedTest, Images) {
             CL_INVALID_COMMAND_QUEUE);
 }
 
-TEST_F(UnsupportedTest, SamplersAndPipes) {
+TEST_F(UnsupportedTest, Samplers) {
   cl_int err = CL_SUCCESS;
   EXPECT_EQ(clCreateSampler(context, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_OPERATION);
@@ -107,11 +107,6 @@ TEST_F(UnsupportedTest, SamplersAndPipes) {
   EXPECT_EQ(table->clReleaseSampler(badSampler), CL_INVALID_SAMPLER);
   EXPECT_EQ(table->clGetSamplerInfo(badSampler, CL_SAMPLER_CONTEXT, 0, nullptr, nullptr),
             CL_INVALID_SAMPLER);
-  EXPECT_EQ(clCreatePipe(context, 0, 4, 16, nullptr, &err), nullptr);
-  EXPECT_EQ(err, CL_INVALID_OPERATION);
-  cl_uint packet;
-  EXPECT_EQ(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof packet, &packet, nullptr),
-            CL_INVALID_MEM_OBJECT);
 }
 
 TEST_F(UnsupportedTest, SharedVirtualMemory) {
