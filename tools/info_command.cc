@@ -49,6 +49,8 @@ std::string passedAs(const spirv::ParamSignature& p) {
       return "buffer";
     case Kind::LocalPointer:
       return "local memory";
+    case Kind::Pipe:
+      return "pipe";
     default:
       return "opaque (not supported yet)";
   }

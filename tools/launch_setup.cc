@@ -79,7 +79,8 @@ PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile c
   checkArguments(launch, err);
   launch.range = rangeFromOptions(o);
   if (o.dump)
-    for (ArgValue& a : launch.args) a.dump = a.kind == ArgValue::Kind::Buffer;
+    for (ArgValue& a : launch.args)
+      a.dump = a.kind == ArgValue::Kind::Buffer || a.kind == ArgValue::Kind::Pipe;
   return launch;
 }
 
@@ -102,7 +103,8 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   launch.range.local = setup.local;
   launch.range.localGiven = true;
   if (o.dump)
-    for (ArgValue& a : launch.args) a.dump |= a.kind == ArgValue::Kind::Buffer;
+    for (ArgValue& a : launch.args)
+      a.dump |= a.kind == ArgValue::Kind::Buffer || a.kind == ArgValue::Kind::Pipe;
   return launch;
 }
 

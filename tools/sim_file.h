@@ -58,6 +58,7 @@ class SimFile {
   Header parseHeader(const std::string& text, const spirv::ParamSignature& param);
   ArgValue readArgument(const spirv::ParamSignature& param);
   ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
+  ArgValue readPipe(const Header& h, const spirv::ParamSignature& param);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 
