@@ -221,7 +221,7 @@ TEST(SimFile, ParameterKindErrors) {
             "t.sim:7: the header names no type and the parameter's type 'struct S*' gives "
             "none; add one such as int (argument 2: s)");
   EXPECT_EQ(errorOf(h + "<size=8>\n<null>\n<null>\n<size=8>\n", params),
-            "t.sim:8: argument 3 (i) is 'global image2d_t i': images, samplers, pipes, queues and "
+            "t.sim:8: argument 3 (i) is 'global image2d_t i': images, samplers, queues and "
             "events are not supported yet (argument 3: i)");
 }
 

@@ -131,9 +131,9 @@ std::optional<ArgumentError> checkArgument(const spirv::ParamSignature& p, const
     case ParamKind::Event:
       break;
   }
-  return error(ArgErrorKind::Unsupported,
-               fmt::format("{}: images, samplers, pipes, queues and events are not supported yet",
-                           where(p)));
+  return error(
+      ArgErrorKind::Unsupported,
+      fmt::format("{}: images, samplers, queues and events are not supported yet", where(p)));
 }
 
 std::optional<ArgumentError> checkArgumentCount(const spirv::KernelSignature& kernel,

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "spirv/disassembly.h"
 #include "src/exec/ops/group_util.h"
 
 namespace spvsim {
@@ -341,6 +342,23 @@ void packetOperands(Lowerer& lw, const spirv::Instruction& inst, size_t at, Inst
     lw.unsupported(inst, fmt::format("packet size {} with alignment {}", in.n, in.aux));
 }
 
+// The pipe operand's register; a read through a write_only pipe (or the reverse) is an
+// invalid module (OpenCL SPIR-V environment: the access qualifier of OpTypePipe).
+template <bool Write>
+uint32_t pipeReg(Lowerer& lw, const spirv::Instruction& inst, size_t at) {
+  const spirv::Id pipe = Lowerer::operand(inst, at);
+  const spirv::Type& t = lw.typeOfValue(pipe);
+  const auto access = static_cast<spv::AccessQualifier>(t.operands.empty() ? 2 : t.operands[0]);
+  const auto refused = Write ? spv::AccessQualifier::ReadOnly : spv::AccessQualifier::WriteOnly;
+  if (t.opcode != Op::OpTypePipe || access == refused)
+    throw Error(
+        DiagnosticKind::InvalidModule,
+        fmt::format("{}{} {} a {} pipe", spirv::opcodeName(inst.opcode),
+                    inst.result ? fmt::format(" %{}", inst.result) : "",
+                    Write ? "writes to" : "reads from", Write ? "read_only" : "write_only"));
+  return lw.reg(pipe);
+}
+
 uint32_t countReg(Lowerer& lw, const spirv::Instruction& inst, size_t at) {
   const spirv::Id id = Lowerer::operand(inst, at);
   if (lw.shapeOfValue(id).bytes != 4) lw.unsupported(inst, "a packet count that is not 32-bit");
@@ -349,7 +367,7 @@ uint32_t countReg(Lowerer& lw, const spirv::Instruction& inst, size_t at) {
 
 template <bool Write>
 void lowerPlain(Lowerer& lw, const spirv::Instruction& inst) {
-  const uint32_t pipe = lw.reg(Lowerer::operand(inst, 0));
+  const uint32_t pipe = pipeReg<Write>(lw, inst, 0);
   const uint32_t ptr = lw.reg(Lowerer::operand(inst, 1));
   Inst& in = lw.emit(inst, &plainAccess<Write>);
   in.a = pipe;
@@ -359,7 +377,7 @@ void lowerPlain(Lowerer& lw, const spirv::Instruction& inst) {
 
 template <bool Write>
 void lowerReserve(Lowerer& lw, const spirv::Instruction& inst) {
-  const uint32_t pipe = lw.reg(Lowerer::operand(inst, 0));
+  const uint32_t pipe = pipeReg<Write>(lw, inst, 0);
   const uint32_t n = countReg(lw, inst, 1);
   Inst& in = lw.emit(inst, &reserveItem<Write>);
   in.a = pipe;
@@ -369,7 +387,7 @@ void lowerReserve(Lowerer& lw, const spirv::Instruction& inst) {
 
 template <bool Write>
 void lowerReserved(Lowerer& lw, const spirv::Instruction& inst) {
-  const uint32_t pipe = lw.reg(Lowerer::operand(inst, 0));
+  const uint32_t pipe = pipeReg<Write>(lw, inst, 0);
   const uint32_t rid = lw.reg(Lowerer::operand(inst, 1));
   const uint32_t index = countReg(lw, inst, 2);
   const uint32_t ptr = lw.reg(Lowerer::operand(inst, 3));
@@ -383,7 +401,7 @@ void lowerReserved(Lowerer& lw, const spirv::Instruction& inst) {
 
 template <bool Write>
 void lowerCommit(Lowerer& lw, const spirv::Instruction& inst) {
-  const uint32_t pipe = lw.reg(Lowerer::operand(inst, 0));
+  const uint32_t pipe = pipeReg<Write>(lw, inst, 0);
   const uint32_t rid = lw.reg(Lowerer::operand(inst, 1));
   Inst& in = lw.emit(inst, &commitItem<Write>);
   in.a = pipe;
@@ -394,7 +412,7 @@ void lowerCommit(Lowerer& lw, const spirv::Instruction& inst) {
 template <bool Write>
 void lowerGroupReserve(Lowerer& lw, const spirv::Instruction& inst) {
   const GroupScope scope = groupScope(lw, inst);
-  const uint32_t pipe = lw.reg(Lowerer::operand(inst, 1));
+  const uint32_t pipe = pipeReg<Write>(lw, inst, 1);
   const uint32_t n = countReg(lw, inst, 2);
   Inst& in = scope == GroupScope::Subgroup
                  ? lw.emit(inst, &reserveSubGroup<Write>)
@@ -407,7 +425,7 @@ void lowerGroupReserve(Lowerer& lw, const spirv::Instruction& inst) {
 template <bool Write>
 void lowerGroupCommit(Lowerer& lw, const spirv::Instruction& inst) {
   const GroupScope scope = groupScope(lw, inst);
-  const uint32_t pipe = lw.reg(Lowerer::operand(inst, 1));
+  const uint32_t pipe = pipeReg<Write>(lw, inst, 1);
   const uint32_t rid = lw.reg(Lowerer::operand(inst, 2));
   Inst& in = scope == GroupScope::Subgroup
                  ? lw.emit(inst, &commitSubGroup<Write>)

@@ -116,6 +116,11 @@ kernel void unwritten(__write_only pipe int p) {
   write_pipe(p, id, 0, &v);
   commit_write_pipe(p, id);
 }
+kernel void uncommitted(__write_only pipe int p) {
+  reserve_id_t id = reserve_write_pipe(p, 1);
+  int v = 1;
+  write_pipe(p, id, 0, &v);
+}
 kernel void sg_partial(__write_only pipe int p) {
   if (get_sub_group_local_id() < 2) {
     reserve_id_t id = sub_group_reserve_write_pipe(p, 2);
@@ -288,6 +293,12 @@ TEST_P(Pipes, MisuseIsReported) {
   EXPECT_EQ(countKind(r, DiagnosticKind::PipeMisuse), 1u);
   r = launch("sg_partial", 8, 8, {ArgBinding::ofPipe(&empty)});
   EXPECT_EQ(countKind(r, DiagnosticKind::NonUniformCollective), 1u);
+  // Never committed: a warning after the launch, and the packet never becomes readable.
+  PipeStorage held(4, 8);
+  r = launch("uncommitted", 1, 1, {ArgBinding::ofPipe(&held)});
+  ASSERT_EQ(countKind(r, DiagnosticKind::PipeMisuse), 1u);
+  EXPECT_EQ(r.diagnostics[0].severity, Severity::Warning);
+  EXPECT_EQ(held.packets(), 0u);
 }
 
 TEST_P(Pipes, ArgumentChecks) {
@@ -305,6 +316,43 @@ TEST_P(Pipes, ArgumentChecks) {
     EXPECT_EQ(wide.packets(), 0u);
   }
   EXPECT_THROW(launch("produce", 1, 1, {bufferOf(src), bufferOf(src), bufferOf(status)}), Error);
+}
+
+// The access qualifier of the pipe's type decides which built-ins may use it; the
+// validator lets a read of a write_only pipe through, lowering refuses it.
+TEST(PipeModule, ReadOfAWriteOnlyPipeIsAnInvalidModule) {
+  auto program = Program::load(spirv::assemble(R"(
+OpCapability Addresses
+OpCapability Kernel
+OpCapability Int64
+OpCapability Pipes
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k"
+%void = OpTypeVoid
+%uint = OpTypeInt 32 0
+%uint_4 = OpConstant %uint 4
+%pw = OpTypePipe WriteOnly
+%ptr = OpTypePointer CrossWorkgroup %uint
+%fn = OpTypeFunction %void %pw %ptr
+%k = OpFunction %void None %fn
+%p = OpFunctionParameter %pw
+%b = OpFunctionParameter %ptr
+%l = OpLabel
+%r = OpReadPipe %uint %p %b %uint_4 %uint_4
+OpReturn
+OpFunctionEnd
+)"));
+  PipeStorage pipe(4, 4);
+  std::vector<int> out(1);
+  NDRange range;
+  try {
+    program->launch("k", range, {ArgBinding::ofPipe(&pipe), bufferOf(out)});
+    FAIL() << "expected an invalid module";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), DiagnosticKind::InvalidModule);
+    EXPECT_NE(std::string(e.what()).find("reads from a write_only pipe"), std::string::npos)
+        << e.what();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Levels, Pipes, ::testing::ValuesIn(kLevels));
