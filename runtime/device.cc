@@ -6,6 +6,7 @@
 #include "runtime/image.h"
 #include "runtime/info_reply.h"
 #include "runtime/interfaces.h"
+#include "runtime/pipe.h"
 
 namespace spvsim::rt {
 namespace {
@@ -233,14 +234,25 @@ cl_int arithmeticInfo(cl_device_info param, const InfoReply& r, bool& known) {
   return CL_INVALID_VALUE;
 }
 
-// What this device does not have: pipes, device queues, partitions.
-cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
+// Pipes (runtime/pipe.h).
+cl_int pipeInfo(cl_device_info param, const InfoReply& r, bool& known) {
   switch (param) {
     case CL_DEVICE_PIPE_SUPPORT:
-      return r.boolean(false);
+      return r.boolean(true);
     case CL_DEVICE_MAX_PIPE_ARGS:
+      return r.scalar(kMaxPipeArgs);
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+      return r.scalar(kPipeMaxActiveReservations);
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+      return r.scalar(kPipeMaxPacketSize);
+  }
+  known = false;
+  return CL_INVALID_VALUE;
+}
+
+// What this device does not have: device queues, partitions.
+cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
+  switch (param) {
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
     case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
     case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
@@ -294,7 +306,7 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   if (!validDevice(device)) return CL_INVALID_DEVICE;
   InfoReply r{param_value_size, param_value, param_value_size_ret};
   for (auto group :
-       {identityInfo, executionInfo, memoryInfo, arithmeticInfo, imageInfo, absentInfo}) {
+       {identityInfo, executionInfo, memoryInfo, arithmeticInfo, imageInfo, pipeInfo, absentInfo}) {
     bool known = true;
     cl_int err = group(param_name, r, known);
     if (known) return err;

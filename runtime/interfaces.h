@@ -3,14 +3,19 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "runtime/object.h"
-#include "src/exec/svm_heap.h"
 #include "src/exec/image.h"
+#include "src/exec/svm_heap.h"
+
+namespace spvsim {
+class PipeStorage;  // src/exec/pipe.h
+}
 
 // runtime/platform.cc: the one platform and its one device.
 struct _cl_platform_id : spvsim::rt::Object {
@@ -52,9 +57,9 @@ struct _cl_context : spvsim::rt::Object {
   void(CL_CALLBACK* notify)(const char*, const void*, size_t, void*) = nullptr;
   void* notifyData = nullptr;
   std::vector<std::pair<void(CL_CALLBACK*)(cl_context, void*), void*>> destructorCallbacks;
-  std::mutex mutex;  // guards destructorCallbacks
+  std::mutex mutex;     // guards destructorCallbacks
   spvsim::SvmHeap svm;  // clSVMAlloc's memory (runtime/svm.cc)
-  ~_cl_context();    // runs the destructor callbacks, last registered first
+  ~_cl_context();       // runs the destructor callbacks, last registered first
 };
 
 // runtime/mem.cc: buffers and sub-buffers; runtime/image.cc: images.
@@ -72,8 +77,9 @@ struct _cl_mem : spvsim::rt::Object {
   spvsim::ImageDesc image;  // images: shape, format, pitches; image.data == data
   // Owned storage (null for CL_MEM_USE_HOST_PTR and sub-buffers), freed by ~_cl_mem.
   uint8_t* storage = nullptr;
-  std::mutex mutex;             // guards the two lists below
-  std::vector<void*> mappings;  // pointers of live maps (CL_MEM_MAP_COUNT)
+  std::shared_ptr<spvsim::PipeStorage> pipe;  // CL_MEM_OBJECT_PIPE (runtime/pipe.cc)
+  std::mutex mutex;                           // guards the two lists below
+  std::vector<void*> mappings;                // pointers of live maps (CL_MEM_MAP_COUNT)
   std::vector<std::pair<void(CL_CALLBACK*)(cl_mem, void*), void*>> destructorCallbacks;
   ~_cl_mem();  // runs the destructor callbacks (last registered first), frees storage
 };

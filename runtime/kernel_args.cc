@@ -2,6 +2,7 @@
 
 #include "runtime/arg_errors.h"
 #include "runtime/image.h"
+#include "runtime/pipe.h"
 #include "runtime/sampler.h"
 #include "src/exec/arg_check.h"
 
@@ -39,6 +40,18 @@ cl_int imageArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& 
   return CL_SUCCESS;
 }
 
+// A pipe parameter's cl_mem: a pipe of the kernel's context (runtime/pipe.h). Its
+// PipeStorage is bound at enqueue time, like a buffer's storage.
+cl_int pipeArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& out) {
+  if (size != sizeof(cl_mem)) return CL_INVALID_ARG_SIZE;
+  if (!value) return CL_INVALID_ARG_VALUE;
+  _cl_mem* m = validPipe(*static_cast<const cl_mem*>(value));
+  if (!m || m->context != k->program->context) return CL_INVALID_MEM_OBJECT;
+  out.binding = ArgBinding::ofPipe(m->pipe.get());
+  out.mem = m;
+  return CL_SUCCESS;
+}
+
 cl_int samplerArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& out) {
   if (size != sizeof(cl_sampler)) return CL_INVALID_ARG_SIZE;
   if (!value) return CL_INVALID_SAMPLER;
@@ -71,7 +84,9 @@ cl_int fromApi(const _cl_kernel* k, const spirv::ParamSignature& p, size_t size,
       return imageArg(k, size, value, out);
     case spirv::ParamKind::Sampler:
       return samplerArg(k, size, value, out);
-    default:  // opaque handles (pipes, queues): no such objects exist here
+    case spirv::ParamKind::Pipe:
+      return pipeArg(k, size, value, out);
+    default:  // opaque handles (queues, events): no such objects exist here
       if (size != sizeof(void*)) return CL_INVALID_ARG_SIZE;
       out.binding = ArgBinding::null();
       return CL_SUCCESS;

@@ -59,7 +59,7 @@ struct Launch {
   std::vector<KernelArg> args;
   std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
   std::vector<SvmAllocation> svm;  // the context's live SVM allocations (runtime/svm.cc)
-  bool empty = false;  // a zero global size: nothing to run
+  bool empty = false;              // a zero global size: nothing to run
 };
 
 // Diagnostics go to stderr, nowhere, or are appended to a file (SPVSIM_DIAGNOSTICS).
@@ -108,6 +108,7 @@ std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
       out.back().size = a.mem->size;
       if (usesSvmPointer(a.mem)) out.back() = ArgBinding::svmPointer(a.mem->data);
     }
+    if (a.binding.kind == ArgBinding::Kind::Pipe) out.back().pipe = a.mem->pipe.get();
   }
   return out;
 }
@@ -144,9 +145,12 @@ cl_int runLaunch(const Launch& l) {
   return result.aborted ? kAbortedStatus : CL_COMPLETE;
 }
 
-// Buffers and images: the launch holds their cl_mem.
+// Buffers, images and pipes: arguments whose cl_mem the launch holds (a pipe's packets
+// persist in the cl_mem between launches).
 bool holdsMem(const KernelArg& a) {
-  return a.binding.kind == ArgBinding::Kind::Buffer || a.binding.kind == ArgBinding::Kind::Image;
+  const auto k = a.binding.kind;
+  return k == ArgBinding::Kind::Buffer || k == ArgBinding::Kind::Image ||
+         k == ArgBinding::Kind::Pipe;
 }
 
 // The arguments as set now; every one must be set (an unset one counts as missing:

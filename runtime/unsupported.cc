@@ -1,8 +1,8 @@
-// Features the device reports as absent: pipes (CL_DEVICE_PIPE_SUPPORT false), native
-// kernels (CL_EXEC_NATIVE_KERNEL not in CL_DEVICE_EXECUTION_CAPABILITIES) and device-side queues. Each entry point still
+// Features the device reports as absent: native kernels (CL_EXEC_NATIVE_KERNEL not in
+// CL_DEVICE_EXECUTION_CAPABILITIES) and device-side queues. Each entry point still
 // validates its handles first, then answers what the OpenCL 3.0 spec lists for a
-// device without the feature. No pipe object can ever exist, so any handle passed as
-// one is invalid. (Images and samplers: runtime/image*.cc, runtime/sampler.cc.)
+// device without the feature. (Images and samplers: runtime/image*.cc,
+// runtime/sampler.cc; pipes: runtime/pipe.cc; SVM: runtime/svm.cc.)
 #include "runtime/core_api.h"
 #include "runtime/queue.h"
 
@@ -23,15 +23,6 @@ T noObject(cl_context context, cl_int* errcode_ret) {
 }
 
 }  // namespace
-
-// --- Pipes.
-
-cl_mem clCreatePipe(cl_context context, cl_mem_flags, cl_uint, cl_uint, const cl_pipe_properties*,
-                    cl_int* errcode_ret) {
-  return noObject<cl_mem>(context, errcode_ret);
-}
-
-cl_int clGetPipeInfo(cl_mem, cl_pipe_info, size_t, void*, size_t*) { return CL_INVALID_MEM_OBJECT; }
 
 // --- Native kernels and device-side queues.
 

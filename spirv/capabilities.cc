@@ -33,6 +33,7 @@ bool isSupported(Capability c) {
     case Capability::AtomicFloat32MinMaxEXT:
     case Capability::AtomicFloat64MinMaxEXT:
     case Capability::Groups:
+    case Capability::Pipes:
     case Capability::GroupNonUniform:
     case Capability::GroupNonUniformVote:
     case Capability::GroupNonUniformArithmetic:

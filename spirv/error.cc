@@ -59,6 +59,10 @@ std::string_view kindName(DiagnosticKind kind) {
       return "deadlock";
     case K::UnwaitedAsyncCopy:
       return "unwaited-async-copy";
+    case K::InvalidReserveId:
+      return "invalid-reserve-id";
+    case K::PipeMisuse:
+      return "pipe-misuse";
     case K::Internal:
       return "internal";
   }

@@ -45,6 +45,8 @@ enum class DiagnosticKind : uint8_t {
   InstructionBudget,
   Deadlock,
   UnwaitedAsyncCopy,  // a work-group finished with an async copy no wait_group_events named
+  InvalidReserveId,   // a pipe reserve id that is invalid, committed or of another pipe
+  PipeMisuse,         // a packet size that is not the pipe's, a reservation left unwritten
   // A broken invariant of spvsim itself (a bug to report), never the user's input.
   Internal,
 };

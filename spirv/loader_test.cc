@@ -129,13 +129,13 @@ TEST(Loader, ReportsValidatorMessage) {
 
 TEST(Loader, NamesUnsupportedCapability) {
   std::string text = kKernel;
-  text.insert(text.find("OpCapability Int64"), "OpCapability Pipes\n");
+  text.insert(text.find("OpCapability Int64"), "OpCapability PipeStorage\n");
   try {
     loadModule(assemble(text));
     FAIL() << "expected an unsupported capability";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
-    EXPECT_NE(std::string(e.what()).find("Pipes"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("PipeStorage"), std::string::npos) << e.what();
   }
 }
 

@@ -17,9 +17,7 @@ namespace {
   throw Error(DiagnosticKind::InvalidArgument, message);
 }
 
-bool isUnsupportedKind(std::string_view head) {
-  return head == "pipe" || head == "queue" || head == "event";
-}
+bool isUnsupportedKind(std::string_view head) { return head == "queue" || head == "event"; }
 
 ElementType elementType(std::string_view name) {
   if (auto t = parseElementType(name)) return *t;
@@ -162,6 +160,34 @@ ArgValue parseImage(std::string_view head, std::string_view body, ArgMemory* mem
   return arg;
 }
 
+// pipe:TYPE[MAXPACKETS]=INIT: a pipe of MAXPACKETS packets of TYPE. values(V,...) puts
+// that many packets in it (one value per component); the other initializers fill every
+// packet (a full pipe); without "=INIT" it starts empty.
+ArgValue parsePipe(std::string_view text, ArgMemory* memory) {
+  const size_t eq = text.find('=');
+  const std::string_view init = eq == std::string_view::npos ? "" : trim(text.substr(eq + 1));
+  ArgValue arg = parseBuffer(text.substr(0, eq), memory);
+  arg.kind = ArgValue::Kind::Pipe;
+  arg.maxPackets = arg.count;
+  if (arg.type.size() > 1024)  // CL_DEVICE_PIPE_MAX_PACKET_SIZE (the ICD's limit)
+    fail(fmt::format("{} packets are larger than 1024 bytes", arg.type.name()));
+  if (init.empty()) {
+    arg.bytes.clear();
+    return arg;
+  }
+  if (init.substr(0, 7) == "values(") {
+    const size_t values = split(init.substr(7, init.size() - 8), ',').size();
+    if (values % arg.type.lanes != 0 || values / arg.type.lanes > arg.maxPackets)
+      fail(
+          fmt::format("values() gives {} component{}: not whole {} packets, or more than the "
+                      "pipe's {}",
+                      values, values == 1 ? "" : "s", arg.type.name(), arg.maxPackets));
+    arg.bytes.assign(values / arg.type.lanes * arg.type.size(), 0);
+  }
+  initialize(arg, init);
+  return arg;
+}
+
 ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   if (spec == "null") {
     ArgValue arg;
@@ -170,7 +196,7 @@ ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   }
   const size_t colon = spec.find(':');
   const std::string_view head = trim(spec.substr(0, colon));
-  if (isUnsupportedKind(head)) fail("pipes, queues and events are not supported yet");
+  if (isUnsupportedKind(head)) fail("queues and events are not supported yet");
   if (colon == std::string_view::npos) {
     if (parseElementType(head)) fail(fmt::format("missing value: write {}:VALUE", head));
     fail("expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");
@@ -181,6 +207,7 @@ ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   if (head == "struct") return parseStruct(body);
   if (isImageHead(head)) return parseImage(head, body, memory);
   if (head == "sampler") return parseSampler(body);
+  if (head == "pipe") return parsePipe(body, memory);
   return parseValue(head, body);
 }
 

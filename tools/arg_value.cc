@@ -26,6 +26,11 @@ ArgBinding binding(ArgValue& a) {
     }
     case ArgValue::Kind::Sampler:
       return ArgBinding::ofSampler(a.sampler);
+    case ArgValue::Kind::Pipe: {
+      a.pipe = std::make_shared<PipeStorage>(uint32_t(a.type.size()), uint32_t(a.maxPackets));
+      a.pipe->fill(a.bytes.data(), a.bytes.size() / a.type.size());
+      return ArgBinding::ofPipe(a.pipe.get());
+    }
     case ArgValue::Kind::Null:
       break;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,11 +13,12 @@
 namespace spvsim::tools {
 
 struct ArgValue {
-  enum class Kind { Value, Buffer, Local, Null, Image, Sampler };
+  enum class Kind { Value, Buffer, Local, Null, Image, Sampler, Pipe };
   Kind kind = Kind::Value;
   ElementType type;            // Value, Buffer: the element type as the user named it
   uint64_t count = 0;          // Value, Buffer: elements in `bytes`
-  std::vector<uint8_t> bytes;  // Value: the argument; Buffer, Image: contents (results after a run)
+  std::vector<uint8_t> bytes;  // Value: the argument; Buffer, Image: contents (results after a
+                               // run); Pipe: the initial packets
   uint64_t localBytes = 0;     // Local
   bool dump = false;           // Buffer, Image: print after the run
   bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
@@ -26,6 +28,9 @@ struct ArgValue {
   // type, `count` the channel values); Sampler: its state.
   ImageDesc image;
   SamplerDesc sampler;
+  uint64_t maxPackets = 0;  // Pipe: capacity (packets of type.size() bytes)
+  // Pipe: the pipe of the latest bindings(), holding `bytes` then what the launch left.
+  std::shared_ptr<PipeStorage> pipe;
 
   bool isPointerKind() const { return kind != Kind::Value; }
   bool isStruct() const { return !structName.empty(); }
@@ -49,7 +54,8 @@ struct ArgMemory {
 };
 
 // The arguments as the simulator and the argument checks take them (src/exec/arg_check.h):
-// buffers point into `args`, and each carries its type and text for messages.
+// buffers point into `args`, and each carries its type and text for messages. Each call
+// gives every pipe argument a fresh pipe holding its initial packets (ArgValue::pipe).
 std::vector<ArgBinding> bindings(std::vector<ArgValue>& args);
 
 }  // namespace spvsim::tools

@@ -53,6 +53,8 @@ std::string passedAs(const spirv::ParamSignature& p) {
       return fmt::format("image ({})", spirv::accessQualifierName(p.access));
     case Kind::Sampler:
       return "sampler";
+    case Kind::Pipe:
+      return "pipe";
     default:
       return "opaque (not supported yet)";
   }

@@ -79,7 +79,7 @@ PreparedLaunch prepareFromArgs(const RunOptions& o, std::ostream& err, Compile c
   checkArguments(launch, err);
   launch.range = rangeFromOptions(o);
   if (o.dump)
-    for (ArgValue& a : launch.args) a.dump = a.holdsData();
+    for (ArgValue& a : launch.args) a.dump = a.holdsData() || a.kind == ArgValue::Kind::Pipe;
   return launch;
 }
 
@@ -102,7 +102,7 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   launch.range.local = setup.local;
   launch.range.localGiven = true;
   if (o.dump)
-    for (ArgValue& a : launch.args) a.dump |= a.holdsData();
+    for (ArgValue& a : launch.args) a.dump |= a.holdsData() || a.kind == ArgValue::Kind::Pipe;
   return launch;
 }
 

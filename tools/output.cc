@@ -20,12 +20,25 @@ std::string joinElements(const ArgValue& buffer, const char* separator, F format
 
 }  // namespace
 
+// A pipe's packets left after the run, in read order: "arg0 pipe int[8] = 3 4 (2 packets)".
+std::string formatPipeLine(size_t index, const ArgValue& pipe) {
+  ArgValue left = pipe;
+  left.bytes = pipe.pipe ? pipe.pipe->contents() : pipe.bytes;
+  left.count = left.bytes.size() / pipe.type.size();
+  return fmt::format(
+      "arg{} pipe {}[{}] = {}{}({} packet{})", index, pipe.type.name(), pipe.maxPackets,
+      joinElements(left, " ",
+                   [&](const uint8_t* p) { return formatElement(pipe.type, p, pipe.hex); }),
+      left.count ? " " : "", left.count, left.count == 1 ? "" : "s");
+}
+
 std::string formatDumpLine(size_t index, const ArgValue& buffer) {
   if (buffer.kind == ArgValue::Kind::Image)
     return fmt::format("arg{} {} = {}", index, imageHeader(buffer),
                        joinElements(buffer, " ", [&](const uint8_t* p) {
                          return formatElement(buffer.type, p, buffer.hex);
                        }));
+  if (buffer.kind == ArgValue::Kind::Pipe) return formatPipeLine(index, buffer);
   return fmt::format("arg{} {}[{}] = {}", index, buffer.type.name(), buffer.count,
                      joinElements(buffer, " ", [&](const uint8_t* p) {
                        return formatElement(buffer.type, p, buffer.hex);

@@ -24,6 +24,7 @@ struct SimFile::Header {
   std::string text;
   std::optional<Scalar> type;
   std::optional<uint64_t> size;
+  std::optional<uint64_t> pipe;  // pipe=MAXPACKETS
   std::string fill, range;
   std::string members;  // struct=TYPE,TYPE,... (a struct passed by value, member by member)
   bool dump = false, hex = false, noinit = false, null = false, ro = false, wo = false;
@@ -163,6 +164,11 @@ SimFile::Header SimFile::parseHeader(const std::string& text, const spirv::Param
       uint64_t n = 0;
       if (!parseUnsigned(value, n)) fail(fmt::format("size '{}' is not a number", value));
       h.size = n;
+    } else if (key == "pipe" && eq != std::string::npos) {
+      uint64_t n = 0;
+      if (!parseUnsigned(value, n) || n == 0 || n > 0xffffffffu)
+        fail(fmt::format("pipe={} is not a positive number of packets", value));
+      h.pipe = n;
     } else if (key == "fill" && eq != std::string::npos) {
       h.fill = value;
     } else if (key == "range" && eq != std::string::npos) {
@@ -191,6 +197,8 @@ ArgValue SimFile::readArgument(const spirv::ParamSignature& param) {
   if (param.kind == Kind::Image || param.kind == Kind::Sampler)
     return readImageOrSampler(headerText(), param);
   const Header h = parseHeader(headerText(), param);
+  if (param.kind == Kind::Pipe) return readPipe(h, param);
+  if (h.pipe) fail("pipe=MAXPACKETS is only valid for pipe parameters");
   const bool bufferOnly = h.dump || h.noinit || h.null || h.ro || h.wo;
   if ((h.ro || h.wo) && param.kind != Kind::GlobalPointer)
     fail("'ro' and 'wo' are only valid for global buffers");
@@ -343,6 +351,38 @@ ArgValue SimFile::readImageOrSampler(const std::string& text, const spirv::Param
   arg.dump = h.dump;
   arg.hex = h.hex;
   readData(h, arg);
+  return arg;
+}
+
+// <pipe=MAXPACKETS [TYPE] [size=BYTES] [fill=V | range=S:I:E] [dump] [hex]>: a pipe of
+// MAXPACKETS packets of the parameter's element type ("pipe int4": int4), holding
+// size=BYTES of initial packets, whose values follow as for a buffer (component by
+// component), unless fill or range gives them; without size it starts empty.
+ArgValue SimFile::readPipe(const Header& h, const spirv::ParamSignature& param) {
+  if (!h.pipe) fail("a pipe argument needs pipe=MAXPACKETS");
+  if (h.noinit || h.null || h.ro || h.wo) fail("noinit, null, ro and wo are not valid for pipes");
+  if (!h.type) fail(fmt::format("the header names no type and '{}' gives none", param.typeName));
+  auto packet = parseElementType(param.typeName);
+  if (!packet || packet->scalar != *h.type) packet = ElementType{*h.type, 1};
+  if (packet->lanes == 3) fail("pipes of 3-component vectors are not supported in .sim files");
+  const uint64_t bytes = h.size.value_or(0);
+  if (bytes % packet->size() != 0 || bytes / packet->size() > *h.pipe)
+    fail(fmt::format("size={} is not a whole number of {} packets, at most pipe={}", bytes,
+                     packet->name(), *h.pipe));
+  if (!h.size && (!h.fill.empty() || !h.range.empty())) fail("fill and range need size=BYTES");
+  if (memory_) reserveBuffer(bytes);
+  ArgValue arg;
+  arg.type = ElementType{*h.type, 1};
+  arg.count = bytes / scalarSize(*h.type);
+  arg.bytes.assign(bytes, 0);
+  arg.hex = h.hex;
+  if (bytes) readData(h, arg);
+  arg.kind = ArgValue::Kind::Pipe;
+  arg.type = *packet;
+  arg.count = bytes / packet->size();
+  arg.maxPackets = *h.pipe;
+  arg.dump = h.dump;
+  arg.text = h.text;
   return arg;
 }
 

@@ -67,6 +67,7 @@ class SimFile {
   ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
   ArgValue readStruct(const Header& h, const spirv::ParamSignature& param);
   ArgValue readImageOrSampler(const std::string& text, const spirv::ParamSignature& param);
+  ArgValue readPipe(const Header& h, const spirv::ParamSignature& param);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 

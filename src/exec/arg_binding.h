@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/exec/image.h"
+#include "src/exec/pipe.h"
 
 namespace spvsim {
 
@@ -27,7 +28,7 @@ struct ArgType {
 struct ArgBinding {
   // SvmPointer: a raw SVM host address in `value` (src/exec/svm.h); the launch's
   // LaunchOptions::svm must hold its allocation for the kernel to dereference it.
-  enum class Kind { Value, Buffer, Local, Null, Image, Sampler, SvmPointer };
+  enum class Kind { Value, Buffer, Local, Null, Image, Sampler, SvmPointer, Pipe };
   Kind kind = Kind::Value;
   std::vector<uint8_t> value;   // Value: the bytes in OpenCL C memory layout
   uint8_t* data = nullptr;      // Buffer: storage owned by the front end
@@ -37,6 +38,7 @@ struct ArgBinding {
   SamplerDesc sampler;          // Sampler
   std::optional<ArgType> type;  // Value, Buffer: when the front end knows it
   std::string text;             // as the user wrote it, for messages ("" from the API)
+  PipeStorage* pipe = nullptr;  // Pipe: owned by the front end; outlives the launch
 
   // Image: whether kernels may read and write it (the ICD's CL_MEM_READ_ONLY and
   // CL_MEM_WRITE_ONLY), checked against the parameter's access qualifier.
@@ -61,6 +63,11 @@ struct ArgBinding {
   static ArgBinding ofImage(const ImageDesc& d) {
     ArgBinding a{Kind::Image};
     a.image = d;
+    return a;
+  }
+  static ArgBinding ofPipe(PipeStorage* p) {
+    ArgBinding a{Kind::Pipe};
+    a.pipe = p;
     return a;
   }
   static ArgBinding ofSampler(const SamplerDesc& d) {

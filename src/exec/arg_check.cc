@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "src/values/element_type.h"
+
 namespace spvsim {
 namespace {
 
@@ -28,6 +30,8 @@ std::string describe(const ArgBinding& a) {
       return "a sampler";
     case Kind::SvmPointer:
       return "an SVM pointer";
+    case Kind::Pipe:
+      return "a pipe";
   }
   return "?";
 }
@@ -149,6 +153,21 @@ std::optional<ArgumentError> checkSampler(const spirv::ParamSignature& p, const 
   return std::nullopt;
 }
 
+// A pipe object for a pipe parameter. Its packets must be the size of the parameter's
+// element type where the signature names a scalar or vector ("pipe int4"); the ops
+// check the packet size of every access (struct packets included).
+std::optional<ArgumentError> checkPipe(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind != Kind::Pipe || !a.pipe)
+    return error(ArgErrorKind::Kind, fmt::format("{}: give a pipe (pipe:TYPE[N]=INIT), not '{}'",
+                                                 where(p), describe(a)));
+  const auto element = values::parseElementType(p.typeName);
+  if (element && element->size() != a.pipe->packetSize)
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}, packets of {}, but '{}' has packets of {}", where(p),
+                             bytes(element->size()), describe(a), bytes(a.pipe->packetSize)));
+  return std::nullopt;
+}
+
 std::string argList(const spirv::KernelSignature& kernel) {
   std::string out;
   for (const auto& p : kernel.params) out += (out.empty() ? "" : ", ") + p.declaration();
@@ -168,17 +187,18 @@ std::optional<ArgumentError> checkArgument(const spirv::ParamSignature& p, const
     case ParamKind::GlobalPointer:
     case ParamKind::ConstantPointer:
       return checkBuffer(p, a);
+    case ParamKind::Pipe:
+      return checkPipe(p, a);
     case ParamKind::Image:
       return checkImage(p, a);
     case ParamKind::Sampler:
       return checkSampler(p, a);
-    case ParamKind::Pipe:
     case ParamKind::Queue:
     case ParamKind::Event:
       break;
   }
   return error(ArgErrorKind::Unsupported,
-               fmt::format("{}: pipes, queues and events are not supported yet", where(p)));
+               fmt::format("{}: queues and events are not supported yet", where(p)));
 }
 
 std::optional<ArgumentError> checkArgumentCount(const spirv::KernelSignature& kernel,

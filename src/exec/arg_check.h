@@ -19,7 +19,7 @@ enum class ArgErrorKind {
   Kind,         // a buffer for a value, a value for a pointer, a buffer for a local pointer...
   Size,         // a value whose size differs from the parameter's; 0 bytes of local memory
   Type,         // integer bits for a floating-point parameter or the reverse
-  Unsupported,  // pipes, queues, events: spvsim has no such objects
+  Unsupported,  // queues, events: spvsim has no such objects
 };
 
 // Error(DiagnosticKind::InvalidArgument) with what kind of mismatch it is.

@@ -153,6 +153,9 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::KernelSignature& sig,
       bound.paramValues[i] = pointerBytes(bindImage(m, p, a, mem, bound.images));
     } else if (p.kind == spirv::ParamKind::Sampler) {
       bound.paramValues[i] = pointerBytes(bindSampler(p, a.sampler));
+    } else if (p.kind == spirv::ParamKind::Pipe) {
+      bound.pipes.push_back(a.pipe);  // the pipe value is its handle (src/exec/pipe.h)
+      bound.paramValues[i] = pointerBytes(bound.pipes.size());
     } else {
       bound.paramValues[i] = a.value;
     }
@@ -200,6 +203,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   ctx_.quantum = std::max<uint64_t>(1, options.quantum);
   ctx_.schedule = options.schedule;
   ctx_.scheduleSeed = options.scheduleSeed;
+  ctx_.pipes = bound_.pipes;
   observers_ = options.observers;
   for (const auto& f : observers_) {
     serial_ = serial_ || f->serial();

@@ -21,6 +21,7 @@ struct BoundArgs {
   std::vector<std::vector<uint8_t>> paramValues;  // per parameter: one lane's bytes
   std::vector<std::vector<uint8_t>> byValBytes;   // per parameter (ByVal only)
   std::vector<LaunchImage> images;                // image arguments (src/exec/image_table.h)
+  std::vector<PipeStorage*> pipes;  // pipe parameters' pipes; handle k + 1 names pipes[k]
 };
 
 class LaunchState {

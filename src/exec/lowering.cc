@@ -55,6 +55,7 @@ const OpTable& opTable() {
     registerImageSampleOps(t);
     registerImageQueryOps(t);
     registerIntelImageBlockIoOps(t);
+    registerPipeOps(t);
     return t;
   }();
   return table;

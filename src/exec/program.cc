@@ -174,6 +174,8 @@ void runWorker(const LaunchState& state, LaunchProgress& progress, std::vector<G
 unsigned threadCount(const LaunchState& state, const LaunchOptions& options) {
   uint64_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   if (state.serial()) threads = 1;  // e.g. verdicts that must not depend on timing
+  // Which work-group gets which packets of a pipe must not depend on host timing either.
+  if (!state.context().pipes.empty()) threads = 1;
   threads = std::min({threads, state.groupCount(), state.slotsThatFit()});
   return static_cast<unsigned>(std::max<uint64_t>(threads, 1));
 }
@@ -200,9 +202,40 @@ LaunchResult collect(std::vector<std::vector<GroupOutput>>& outputs, uint64_t fi
 
 }  // namespace
 
+namespace {
+
+// Reservations open on each pipe argument (src/exec/pipe.h).
+std::vector<size_t> openReservations(const LaunchState& state) {
+  std::vector<size_t> open;
+  for (PipeStorage* p : state.context().pipes) open.push_back(p->openReservations());
+  return open;
+}
+
+// A reservation the launch made and never committed keeps its packets (or room) from
+// every later reader and writer of the pipe.
+void reportUncommitted(const LaunchState& state, const std::vector<size_t>& before,
+                       LaunchResult& result) {
+  const std::vector<size_t> after = openReservations(state);
+  for (size_t k = 0; k < after.size(); ++k) {
+    if (after[k] <= before[k]) continue;
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.kind = DiagnosticKind::PipeMisuse;
+    d.kernel = state.context().kernelName;
+    d.message = fmt::format(
+        "the launch ended with {} reservation{} on its pipe argument {} never committed; "
+        "their packets stay reserved",
+        after[k] - before[k], after[k] - before[k] == 1 ? "" : "s", k);
+    result.diagnostics.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
 LaunchResult Program::launch(const Kernel& kernel, const NDRange& requested,
                              const std::vector<ArgBinding>& args, const LaunchOptions& options) {
   LaunchState state(*this, kernel, requested, args, options);
+  const std::vector<size_t> openBefore = openReservations(state);
   const unsigned threads = threadCount(state, options);
   LaunchProgress progress;
   std::vector<std::vector<GroupOutput>> outputs(threads);
@@ -232,6 +265,7 @@ LaunchResult Program::launch(const Kernel& kernel, const NDRange& requested,
   result.range = state.range();
   result.subGroupSize = state.subGroupSize();
   result.aborted = progress.abort;
+  reportUncommitted(state, openBefore, result);
   return result;
 }
 

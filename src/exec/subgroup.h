@@ -14,6 +14,7 @@
 #include "src/exec/lowered.h"
 #include "src/exec/memory.h"
 #include "src/exec/observer.h"
+#include "src/exec/pipe.h"
 #include "src/exec/program.h"
 
 namespace spvsim {
@@ -41,6 +42,9 @@ struct LaunchContext {
   // The image arguments; image values in registers index this table.
   const LaunchImage* images = nullptr;
   uint32_t imageCount = 0;
+  // The pipes of pipe parameters (src/exec/pipe.h): a pipe value in a register is a
+  // handle, 1 + an index here (0 or out of range: not a pipe).
+  std::vector<PipeStorage*> pipes;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.

@@ -402,7 +402,11 @@ TEST(Device, SpecMinimums) {
 
 TEST(Device, AbsentFeaturesAndIdentity) {
   cl_device_id d = spvsimDevice();
-  EXPECT_EQ(deviceValue<cl_bool>(d, CL_DEVICE_PIPE_SUPPORT), CL_FALSE);
+  EXPECT_EQ(deviceValue<cl_bool>(d, CL_DEVICE_PIPE_SUPPORT), CL_TRUE);
+  EXPECT_EQ(deviceValue<cl_bool>(d, CL_DEVICE_IMAGE_SUPPORT), CL_TRUE);
+  EXPECT_EQ(deviceValue<cl_device_svm_capabilities>(d, CL_DEVICE_SVM_CAPABILITIES),
+            cl_device_svm_capabilities(CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                       CL_DEVICE_SVM_FINE_GRAIN_BUFFER));
   EXPECT_EQ(deviceValue<cl_platform_id>(d, CL_DEVICE_PLATFORM), spvsimPlatform());
   EXPECT_EQ(deviceValue<cl_device_id>(d, CL_DEVICE_PARENT_DEVICE), nullptr);
   EXPECT_EQ(deviceValue<cl_uint>(d, CL_DEVICE_REFERENCE_COUNT), 1u);

@@ -1,5 +1,5 @@
-// Entry points of features the device does not have (pipes,
-// native kernels, device queues, GL/EGL/D3D sharing): each validates its handles and
+// Entry points of features the device does not have (native kernels, device queues,
+// GL/EGL/D3D sharing): each validates its handles and
 // then returns the error the spec lists for a device without the feature. The
 // Direct3D slots are not exported by the Linux loader, so they are called through the
 // dispatch table.
@@ -30,15 +30,6 @@ class UnsupportedTest : public ClTest {
   cl_context badContext = nullptr;
   const cl_icd_dispatch* table = nullptr;
 };
-
-TEST_F(UnsupportedTest, Pipes) {
-  cl_int err = CL_SUCCESS;
-  EXPECT_EQ(clCreatePipe(context, 0, 4, 16, nullptr, &err), nullptr);
-  EXPECT_EQ(err, CL_INVALID_OPERATION);
-  cl_uint packet;
-  EXPECT_EQ(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof packet, &packet, nullptr),
-            CL_INVALID_MEM_OBJECT);
-}
 
 TEST_F(UnsupportedTest, NativeKernelsAndDeviceQueues) {
   auto fn = [](void*) {};
