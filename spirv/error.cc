@@ -53,6 +53,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "instruction-budget";
     case K::Deadlock:
       return "deadlock";
+    case K::DeviceEnqueue:
+      return "device-enqueue";
     case K::Internal:
       return "internal";
   }

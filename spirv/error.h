@@ -42,6 +42,7 @@ enum class DiagnosticKind : uint8_t {
   StackOverflow,
   InstructionBudget,
   Deadlock,
+  DeviceEnqueue,  // enqueued kernels that cannot run, misused device events
   // A broken invariant of spvsim itself (a bug to report), never the user's input.
   Internal,
 };

@@ -235,7 +235,7 @@ TEST_F(DriverTest, SubGroupCallsAreNotMergedAcrossBranches) {
 TEST_F(DriverTest, PredefinesExactlyTheDevicesExtensionsAndFeatures) {
   const std::string probe = R"(
     #if defined(__IMAGE_SUPPORT__) || defined(__opencl_c_pipes) || defined(__opencl_c_images) \
-        || defined(__opencl_c_device_enqueue) || defined(cl_khr_integer_dot_product) \
+        || defined(cl_khr_integer_dot_product) \
         || defined(__opencl_c_read_write_images) || defined(cl_amd_media_ops) \
         || defined(__opencl_c_atomic_scope_all_devices) || defined(cl_khr_3d_image_writes)
     #error an unsupported feature is predefined
@@ -247,7 +247,8 @@ TEST_F(DriverTest, PredefinesExactlyTheDevicesExtensionsAndFeatures) {
     #error a supported extension is missing
     #endif
     #if __OPENCL_C_VERSION__ >= 300 && (!defined(__opencl_c_subgroups) \
-        || !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64))
+        || !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) \
+        || !defined(__opencl_c_device_enqueue))
     #error a supported feature is missing
     #endif
     kernel void k(global uint* o) { o[0] = sub_group_ballot_bit_count(sub_group_ballot(1)); }

@@ -28,6 +28,7 @@ const std::vector<std::string>& clangExtensionNames() {
       "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
+      "__opencl_c_device_enqueue",
       "__opencl_c_fp64",
       "__opencl_c_generic_address_space",
       "__opencl_c_int64",
@@ -157,8 +158,7 @@ const std::vector<std::string>& supportedExtensions() {
   return names;
 }
 
-// Not claimed: all-SVM-devices scope (no SVM), images, pipes, device-side enqueue,
-// read-write images.
+// Not claimed: all-SVM-devices scope (no SVM), images, pipes, read-write images.
 const std::vector<std::string>& supportedFeatures() {
   static const std::vector<std::string> names = {
       "__opencl_c_int64",
@@ -171,6 +171,8 @@ const std::vector<std::string>& supportedFeatures() {
       "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
+      // enqueue_kernel, blocks, device events (src/exec/device_enqueue.h)
+      "__opencl_c_device_enqueue",
   };
   return names;
 }

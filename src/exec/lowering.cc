@@ -49,6 +49,7 @@ const OpTable& opTable() {
     registerIntelSubgroupShuffleOps(t);
     registerIntelSubgroupBlockIoOps(t);
     registerAtomicOps(t);
+    registerDeviceEnqueueOps(t);
     return t;
   }();
   return table;

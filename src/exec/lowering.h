@@ -65,6 +65,7 @@ void registerGroupNonUniformShuffleOps(OpTable&);
 void registerIntelSubgroupShuffleOps(OpTable&);
 void registerIntelSubgroupBlockIoOps(OpTable&);
 void registerAtomicOps(OpTable&);
+void registerDeviceEnqueueOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 

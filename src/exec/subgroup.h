@@ -36,6 +36,9 @@ struct LaunchContext {
   // Whether each private and local arena is followed by its mirror
   // (ObserverFactory::mirrorsArenas).
   bool mirroredArenas = false;
+  // Where enqueue_kernel records commands and events live (src/exec/device_enqueue.h);
+  // null where the front end runs no children (the debugger).
+  DeviceEnqueueState* enqueue = nullptr;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.
