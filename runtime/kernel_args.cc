@@ -41,7 +41,9 @@ cl_int fromApi(const _cl_kernel* k, const spirv::ParamSignature& p, size_t size,
       // A value for a local pointer reads as a buffer where local memory belongs.
       out.binding = value ? ArgBinding::buffer(nullptr, 0) : ArgBinding::local(size);
       return CL_SUCCESS;
-    default:  // opaque handles (cl_mem, cl_sampler, queue): no such objects exist here
+    case spirv::ParamKind::Queue:  // a device queue (runtime/device_queue.cc)
+      return deviceQueueArg(k->program->context, size, value, out.binding);
+    default:  // opaque handles (cl_mem, cl_sampler): no such objects exist here
       if (size != sizeof(void*)) return CL_INVALID_ARG_SIZE;
       out.binding = ArgBinding::null();
       return CL_SUCCESS;

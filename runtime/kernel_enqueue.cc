@@ -57,7 +57,8 @@ struct Launch {
   NDRange range;
   std::vector<KernelArg> args;
   std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
-  bool empty = false;  // a zero global size: nothing to run
+  bool empty = false;               // a zero global size: nothing to run
+  DeviceQueueOptions deviceQueues;  // the context's device queues at enqueue time
 };
 
 // Diagnostics go to stderr, nowhere, or are appended to a file (SPVSIM_DIAGNOSTICS).
@@ -117,6 +118,7 @@ cl_int runLaunch(const Launch& l) {
   options.observers = check::observersFor(
       {.races = knobs().checkRaces, .uninitialized = knobs().checkUninitialized});
   options.maxMemory = knobs().maxMemory;
+  options.deviceQueues = l.deviceQueues;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
@@ -166,6 +168,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   Launch l;
   l.executable = k->executable;
   l.kernel = k->kernel;
+  l.deviceQueues = deviceQueueOptions(k->program->context);
   if (cl_int err = snapshotArgs(k, l)) return err;
   // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.
   l.empty = !global;

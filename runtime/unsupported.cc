@@ -1,7 +1,7 @@
 // Features the device reports as absent: images and samplers
 // (CL_DEVICE_IMAGE_SUPPORT is false), pipes (CL_DEVICE_PIPE_SUPPORT false), SVM
 // (CL_DEVICE_SVM_CAPABILITIES 0), native kernels (CL_EXEC_NATIVE_KERNEL not in
-// CL_DEVICE_EXECUTION_CAPABILITIES) and device-side queues. Each entry point still
+// CL_DEVICE_EXECUTION_CAPABILITIES). Each entry point still
 // validates its handles first, then answers what the OpenCL 3.0 spec lists for a
 // device without the feature. No image, sampler or pipe object can ever exist, so
 // any handle passed as one is invalid.
@@ -204,12 +204,6 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void(CL_CALLBACK*)(
                              size_t, cl_uint, const cl_mem*, const void**, cl_uint, const cl_event*,
                              cl_event*) {
   return onQueue(command_queue, CL_INVALID_OPERATION);
-}
-
-cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue) {
-  if (!validContext(context)) return CL_INVALID_CONTEXT;
-  if (!checked<_cl_device_id>(device, Kind::Device)) return CL_INVALID_DEVICE;
-  return CL_INVALID_OPERATION;
 }
 
 }  // namespace spvsim::rt

@@ -46,6 +46,8 @@ DeviceEnqueueState::Event* DeviceEnqueueState::find(uint64_t event) {
 
 uint64_t DeviceEnqueueState::createEvent(bool user) {
   std::lock_guard<std::mutex> lock(mutex_);
+  if (live_ >= kMaxDeviceEvents) return kNullEvent;
+  ++live_;
   const uint64_t id = nextEvent_++;
   Event& e = events_[id];
   e.user = user;
@@ -69,7 +71,7 @@ bool DeviceEnqueueState::retain(uint64_t event) {
 bool DeviceEnqueueState::release(uint64_t event) {
   std::lock_guard<std::mutex> lock(mutex_);
   Event* e = find(event);
-  if (e) --e->refs;
+  if (e && --e->refs == 0) --live_;
   return e != nullptr;
 }
 

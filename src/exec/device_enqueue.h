@@ -57,7 +57,8 @@ class DeviceEnqueueState {
   // The commands recorded since the last call, in their deterministic order.
   std::vector<std::unique_ptr<EnqueuedCommand>> takeRecorded();
 
-  // Events (clk_event_t values): enqueue's, markers' and user events.
+  // Events (clk_event_t values): enqueue's, markers' and user events; kNullEvent when
+  // kMaxDeviceEvents have references.
   uint64_t createEvent(bool user);
   bool isValid(uint64_t event);
   bool retain(uint64_t event);   // false: not a valid event
@@ -87,6 +88,7 @@ class DeviceEnqueueState {
   DeviceQueueOptions options_;
   std::unordered_map<uint64_t, Event> events_;
   uint64_t nextEvent_ = 1;
+  uint64_t live_ = 0;                         // events with references (kMaxDeviceEvents)
   std::map<uint64_t, uint64_t> outstanding_;  // per queue
   uint64_t total_ = 0;
   std::map<uint64_t, uint64_t> nextOrder_;  // per work-group of the running launch

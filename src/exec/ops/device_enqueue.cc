@@ -170,14 +170,16 @@ int32_t submit(SubGroup& sg, const Inst& in, DeviceEnqueueState& s, const QueueO
   uint8_t* ret = nullptr;
   if (sg.reg<uint64_t>(q.ret)[l] != 0 && !(ret = access(sg, in, q.ret, l, 8, true)))
     return kClkEventAllocationFailure;
+  c.event = s.createEvent(false);
+  if (c.event == kNullEvent) return kClkEventAllocationFailure;
   if (int32_t code = s.reserve(c.queue); code != kClkSuccess) {
+    s.release(c.event);
     if (code == kClkDeviceQueueFull)
       sg.report(in, DiagnosticKind::DeviceEnqueue,
                 "device queue full: the command was not enqueued (CLK_DEVICE_QUEUE_FULL)",
                 laneOf(l), Severity::Warning);
     return code;
   }
-  c.event = s.createEvent(false);
   if (ret)
     std::memcpy(ret, &c.event, 8);
   else
