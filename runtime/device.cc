@@ -7,6 +7,7 @@
 #include "runtime/info_reply.h"
 #include "runtime/interfaces.h"
 #include "runtime/pipe.h"
+#include "src/exec/device_queue.h"
 
 namespace spvsim::rt {
 namespace {
@@ -250,19 +251,26 @@ cl_int pipeInfo(cl_device_info param, const InfoReply& r, bool& known) {
   return CL_INVALID_VALUE;
 }
 
-// What this device does not have: device queues, partitions.
+// Device queues (runtime/device_queue.cc, src/exec/device_queue.h) and what this device
+// does not have: partitions.
 cl_int absentInfo(cl_device_info param, const InfoReply& r, bool& known) {
   switch (param) {
-    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
       return r.scalar(cl_uint{0});
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+      return r.scalar(cl_uint{kDeviceQueuePreferredSize});
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+      return r.scalar(cl_uint{kDeviceQueueMaxSize});
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+      return r.scalar(cl_uint{kMaxDeviceQueues});
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+      return r.scalar(cl_uint{kMaxDeviceEvents});
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-      return r.scalar(cl_command_queue_properties{0});
+      return r.scalar(cl_command_queue_properties{CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                                                  CL_QUEUE_PROFILING_ENABLE});
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-      return r.scalar(cl_device_device_enqueue_capabilities{0});
+      return r.scalar(cl_device_device_enqueue_capabilities{CL_DEVICE_QUEUE_SUPPORTED |
+                                                            CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT});
     case CL_DEVICE_PARENT_DEVICE:
       return r.scalar(cl_device_id{nullptr});
     case CL_DEVICE_PARTITION_PROPERTIES:  // "0": cannot be partitioned

@@ -59,7 +59,12 @@ struct _cl_context : spvsim::rt::Object {
   std::vector<std::pair<void(CL_CALLBACK*)(cl_context, void*), void*>> destructorCallbacks;
   std::mutex mutex;     // guards destructorCallbacks
   spvsim::SvmHeap svm;  // clSVMAlloc's memory (runtime/svm.cc)
-  ~_cl_context();       // runs the destructor callbacks, last registered first
+  // On-device queues (runtime/device_queue.cc), not retained: each removes itself when
+  // destroyed. The default is what get_default_queue returns.
+  std::mutex deviceQueueMutex;
+  std::vector<cl_command_queue> deviceQueues;
+  cl_command_queue defaultDeviceQueue = nullptr;
+  ~_cl_context();  // runs the destructor callbacks, last registered first
 };
 
 // runtime/mem.cc: buffers and sub-buffers; runtime/image.cc: images.

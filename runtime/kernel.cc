@@ -24,7 +24,6 @@ _cl_kernel* newKernel(_cl_program* program, std::shared_ptr<Program> executable,
   k->executable = std::move(executable);
   k->kernel = k->executable->kernel(ep.name);
   k->uniformWorkGroups = uniform;
-  const spirv::Module& m = k->executable->module();
   k->staticLocalBytes = staticLocalBytes(k->executable->facts(), ep);
   k->privateBytes = privateBytes(k->executable->facts(), ep);
   k->args.resize(ep.signature.params.size());

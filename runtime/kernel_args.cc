@@ -86,7 +86,9 @@ cl_int fromApi(const _cl_kernel* k, const spirv::ParamSignature& p, size_t size,
       return samplerArg(k, size, value, out);
     case spirv::ParamKind::Pipe:
       return pipeArg(k, size, value, out);
-    default:  // opaque handles (queues, events): no such objects exist here
+    case spirv::ParamKind::Queue:  // a device queue (runtime/device_queue.cc)
+      return deviceQueueArg(k->program->context, size, value, out.binding);
+    default:  // opaque handles (events): no such objects exist here
       if (size != sizeof(void*)) return CL_INVALID_ARG_SIZE;
       out.binding = ArgBinding::null();
       return CL_SUCCESS;

@@ -13,6 +13,9 @@ namespace spvsim::rt {
 cl_int makeArg(const _cl_kernel* k, cl_uint index, size_t size, const void* value, KernelArg& out);
 
 // Bytes of the Workgroup variables that the kernel's call tree uses.
+// A queue_t argument's (size, value): a device queue of `context` (runtime/device_queue.cc).
+cl_int deviceQueueArg(cl_context context, size_t size, const void* value, ArgBinding& out);
+
 uint64_t staticLocalBytes(const spirv::ModuleFacts& facts, const spirv::EntryPoint& ep);
 // Bytes of the Function variables of the call tree (an upper bound per work-item).
 uint64_t privateBytes(const spirv::ModuleFacts& facts, const spirv::EntryPoint& ep);

@@ -58,8 +58,9 @@ struct Launch {
   NDRange range;
   std::vector<KernelArg> args;
   std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
-  std::vector<SvmAllocation> svm;  // the context's live SVM allocations (runtime/svm.cc)
-  bool empty = false;              // a zero global size: nothing to run
+  std::vector<SvmAllocation> svm;   // the context's live SVM allocations (runtime/svm.cc)
+  bool empty = false;               // a zero global size: nothing to run
+  DeviceQueueOptions deviceQueues;  // the context's device queues at enqueue time
 };
 
 // Diagnostics go to stderr, nowhere, or are appended to a file (SPVSIM_DIAGNOSTICS).
@@ -124,6 +125,7 @@ cl_int runLaunch(const Launch& l) {
       {.races = knobs().checkRaces, .uninitialized = knobs().checkUninitialized});
   options.maxMemory = knobs().maxMemory;
   options.svm = l.svm;
+  options.deviceQueues = l.deviceQueues;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
@@ -180,6 +182,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   Launch l;
   l.executable = k->executable;
   l.kernel = k->kernel;
+  l.deviceQueues = deviceQueueOptions(k->program->context);
   if (cl_int err = snapshotArgs(k, l)) return err;
   l.svm = static_cast<_cl_context*>(k->program->context)->svm.allocations();
   // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.

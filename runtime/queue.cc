@@ -16,6 +16,7 @@ void setOutOfOrder(QueueState& s, bool outOfOrder);
 }  // namespace spvsim::rt
 
 _cl_command_queue::~_cl_command_queue() {
+  if (spvsim::rt::isDeviceQueue(this)) spvsim::rt::forgetDeviceQueue(this);
   spvsim::rt::stopWorker(*state);
   spvsim::rt::release(context);
 }
@@ -26,7 +27,7 @@ namespace {
 constexpr cl_command_queue_properties kHostProperties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
-// Device-side queues are valid OpenCL 2.0 properties that this device does not support.
+// Device-side queues are OpenCL 2.0 properties (runtime/device_queue.cc).
 cl_int checkProperties(cl_command_queue_properties p, bool deviceQueuesValid) {
   cl_command_queue_properties valid = kHostProperties;
   if (deviceQueuesValid) valid |= CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
@@ -34,12 +35,12 @@ cl_int checkProperties(cl_command_queue_properties p, bool deviceQueuesValid) {
   if ((p & CL_QUEUE_ON_DEVICE_DEFAULT) && !(p & CL_QUEUE_ON_DEVICE)) return CL_INVALID_VALUE;
   if ((p & CL_QUEUE_ON_DEVICE) && !(p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
     return CL_INVALID_VALUE;
-  if (p & CL_QUEUE_ON_DEVICE) return CL_INVALID_QUEUE_PROPERTIES;
   return CL_SUCCESS;
 }
 
 // Reads a clCreateCommandQueueWithProperties list into its properties bitfield.
-cl_int parseQueueProperties(const cl_queue_properties* list, cl_command_queue_properties& bits) {
+cl_int parseQueueProperties(const cl_queue_properties* list, cl_command_queue_properties& bits,
+                            cl_uint& size) {
   bool sawProps = false, sawSize = false;
   for (const cl_queue_properties* p = list; p && *p; p += 2) {
     if (p[0] == CL_QUEUE_PROPERTIES && !sawProps) {
@@ -47,6 +48,8 @@ cl_int parseQueueProperties(const cl_queue_properties* list, cl_command_queue_pr
       sawProps = true;
     } else if (p[0] == CL_QUEUE_SIZE && !sawSize) {
       sawSize = true;
+      if (p[1] == 0 || p[1] > kDeviceQueueMaxSize) return CL_INVALID_VALUE;
+      size = static_cast<cl_uint>(p[1]);
     } else {
       return CL_INVALID_VALUE;  // unknown or repeated
     }
@@ -54,6 +57,8 @@ cl_int parseQueueProperties(const cl_queue_properties* list, cl_command_queue_pr
   if (sawSize && !(bits & CL_QUEUE_ON_DEVICE)) return CL_INVALID_VALUE;
   return checkProperties(bits, true);
 }
+
+}  // namespace
 
 cl_command_queue makeQueue(cl_context context, cl_device_id device,
                            cl_command_queue_properties bits, cl_int* errcode_ret) {
@@ -71,10 +76,13 @@ cl_command_queue makeQueue(cl_context context, cl_device_id device,
   return withError<cl_command_queue>(errcode_ret, CL_SUCCESS, q);
 }
 
-}  // namespace
+_cl_command_queue* anyQueue(cl_command_queue queue) {
+  return checked<_cl_command_queue>(queue, Kind::Queue);
+}
 
 _cl_command_queue* validQueue(cl_command_queue queue) {
-  return checked<_cl_command_queue>(queue, Kind::Queue);
+  _cl_command_queue* q = anyQueue(queue);
+  return q && !isDeviceQueue(q) ? q : nullptr;
 }
 
 cl_context queueContext(cl_command_queue queue) {
@@ -96,10 +104,13 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   if (!checked<_cl_context>(context, Kind::Context))
     return withError<cl_command_queue>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
   cl_command_queue_properties bits = 0;
-  if (cl_int err = parseQueueProperties(properties, bits))
+  cl_uint size = 0;
+  if (cl_int err = parseQueueProperties(properties, bits, size))
     return withError<cl_command_queue>(errcode_ret, err, nullptr);
-  cl_command_queue q = makeQueue(context, device, bits, errcode_ret);
-  if (q && properties) {
+  cl_command_queue q = (bits & CL_QUEUE_ON_DEVICE)
+                           ? createDeviceQueue(context, device, bits, size, errcode_ret)
+                           : makeQueue(context, device, bits, errcode_ret);
+  if (q && properties && static_cast<_cl_command_queue*>(q)->properties.empty()) {
     const cl_queue_properties* end = properties;
     while (*end) end += 2;
     static_cast<_cl_command_queue*>(q)->properties.assign(properties, end + 1);
@@ -108,20 +119,20 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
 }
 
 cl_int clRetainCommandQueue(cl_command_queue command_queue) {
-  _cl_command_queue* q = validQueue(command_queue);
+  _cl_command_queue* q = anyQueue(command_queue);
   return q && retainHandle(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
 }
 
 cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   // Commands already queued still run (the worker outlives the object).
-  _cl_command_queue* q = validQueue(command_queue);
+  _cl_command_queue* q = anyQueue(command_queue);
   return q && releaseHandle(q) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
 }
 
 cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
                              size_t param_value_size, void* param_value,
                              size_t* param_value_size_ret) {
-  _cl_command_queue* q = validQueue(command_queue);
+  _cl_command_queue* q = anyQueue(command_queue);
   if (!q) return CL_INVALID_COMMAND_QUEUE;
   InfoReply r{param_value_size, param_value, param_value_size_ret};
   switch (param_name) {
@@ -136,9 +147,10 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
     case CL_QUEUE_PROPERTIES_ARRAY:
       return r.vector(q->properties);
     case CL_QUEUE_SIZE:  // only device queues have a size
-      return CL_INVALID_COMMAND_QUEUE;
+      if (!isDeviceQueue(q)) return CL_INVALID_COMMAND_QUEUE;
+      return r.scalar(q->deviceQueueSize);
     case CL_QUEUE_DEVICE_DEFAULT:
-      return r.scalar(cl_command_queue{nullptr});
+      return r.scalar(defaultDeviceQueue(q->context));
     default:
       return CL_INVALID_VALUE;
   }

@@ -9,6 +9,7 @@
 
 #include "runtime/event.h"
 #include "runtime/interfaces.h"
+#include "src/exec/device_queue.h"
 
 namespace spvsim::rt {
 struct QueueState;  // queue.cc: shared by the queue object and its worker thread
@@ -23,11 +24,27 @@ struct _cl_command_queue : spvsim::rt::Object {
   std::atomic<cl_command_queue_properties> props{0};
   std::vector<cl_queue_properties> properties;  // clCreateCommandQueueWithProperties' list
   std::shared_ptr<spvsim::rt::QueueState> state;
+  cl_uint deviceQueueSize = 0;  // CL_QUEUE_ON_DEVICE queues: CL_QUEUE_SIZE
 };
 
 namespace spvsim::rt {
 
+// A host queue (device queues take no host commands); null otherwise.
 _cl_command_queue* validQueue(cl_command_queue queue);
+// A host or device queue.
+_cl_command_queue* anyQueue(cl_command_queue queue);
+cl_command_queue makeQueue(cl_context context, cl_device_id device,
+                           cl_command_queue_properties bits, cl_int* errcode_ret);
+
+// On-device queues (runtime/device_queue.cc).
+bool isDeviceQueue(const _cl_command_queue* q);
+cl_command_queue createDeviceQueue(cl_context context, cl_device_id device,
+                                   cl_command_queue_properties bits, cl_uint size,
+                                   cl_int* errcode_ret);
+void forgetDeviceQueue(_cl_command_queue* q);  // from its destructor
+cl_command_queue defaultDeviceQueue(cl_context context);
+// The context's device queues as a launch sees them (their queue_t values, sizes).
+DeviceQueueOptions deviceQueueOptions(cl_context context);
 
 // How a command orders itself against the others of an out-of-order queue.
 enum class Ordering {

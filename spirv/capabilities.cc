@@ -62,6 +62,7 @@ bool isSupported(Capability c) {
     case Capability::Int64ImageEXT:
     case Capability::OptNoneINTEL:       // a function-control hint (clang -O0)
     case Capability::UniformDecoration:  // Uniform/UniformId decorations are hints
+    case Capability::DeviceEnqueue:      // src/exec/device_enqueue.h
       return true;
     default:
       return false;

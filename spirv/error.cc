@@ -63,6 +63,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "invalid-reserve-id";
     case K::PipeMisuse:
       return "pipe-misuse";
+    case K::DeviceEnqueue:
+      return "device-enqueue";
     case K::Internal:
       return "internal";
   }

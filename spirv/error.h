@@ -47,6 +47,7 @@ enum class DiagnosticKind : uint8_t {
   UnwaitedAsyncCopy,  // a work-group finished with an async copy no wait_group_events named
   InvalidReserveId,   // a pipe reserve id that is invalid, committed or of another pipe
   PipeMisuse,         // a packet size that is not the pipe's, a reservation left unwritten
+  DeviceEnqueue,      // enqueued kernels that cannot run, misused device events
   // A broken invariant of spvsim itself (a bug to report), never the user's input.
   Internal,
 };

@@ -10,6 +10,7 @@
 #include "src/check/observers.h"
 #include "src/compiler/build_options.h"
 #include "src/exec/arg_check.h"
+#include "src/exec/device_enqueue.h"
 #include "src/exec/diagnostics.h"
 #include "tools/arg_spec.h"
 #include "tools/info_command.h"
@@ -41,6 +42,11 @@ const spirv::EntryPoint& chooseKernel(const spirv::Module& module, const std::st
                                                    name, kernelList(module)));
   }
   if (module.entryPoints.size() == 1) return module.entryPoints.front();
+  // Kernels that run enqueued blocks (device-side enqueue) are not the user's choice.
+  std::vector<const spirv::EntryPoint*> user;
+  for (const auto& ep : module.entryPoints)
+    if (!isBlockInvokeKernel(module, ep)) user.push_back(&ep);
+  if (user.size() == 1) return *user.front();
   if (module.entryPoints.empty()) throw Error(DiagnosticKind::Input, "the module has no kernels");
   throw Error(DiagnosticKind::Usage,
               fmt::format("the module has {} kernels ({}); choose one with --kernel",

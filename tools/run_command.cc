@@ -13,11 +13,14 @@
 namespace spvsim::tools {
 
 std::string formatStats(const LaunchResult& r, double seconds) {
-  return fmt::format(
+  std::string line = fmt::format(
       "stats: launch {:.6f} s, sub-group size {}, {} sub-group instructions, {} lane "
       "instructions, {:.3g} lane instructions/s",
       seconds, r.subGroupSize, r.subGroupSteps, r.laneInstructions,
       seconds > 0 ? double(r.laneInstructions) / seconds : 0.0);
+  // Kernels run by device-side enqueue (their instructions are in the counts above).
+  if (r.childLaunches) line += fmt::format(", {} enqueued kernel launches", r.childLaunches);
+  return line;
 }
 
 namespace {

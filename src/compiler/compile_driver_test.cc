@@ -234,8 +234,7 @@ TEST_F(DriverTest, SubGroupCallsAreNotMergedAcrossBranches) {
 // Exactly the device's extensions and features are predefined (opencl_c_support.h).
 TEST_F(DriverTest, PredefinesExactlyTheDevicesExtensionsAndFeatures) {
   const std::string probe = R"(
-    #if defined(__opencl_c_device_enqueue) || defined(cl_khr_integer_dot_product) \
-        || defined(cl_amd_media_ops) \
+    #if defined(cl_khr_integer_dot_product) || defined(cl_amd_media_ops) \
         || defined(__opencl_c_atomic_scope_all_devices) || defined(cl_khr_3d_image_writes)
     #error an unsupported feature is predefined
     #endif
@@ -248,7 +247,7 @@ TEST_F(DriverTest, PredefinesExactlyTheDevicesExtensionsAndFeatures) {
     #if __OPENCL_C_VERSION__ >= 300 && (!defined(__opencl_c_subgroups) \
         || !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) \
         || !defined(__opencl_c_images) || !defined(__opencl_c_read_write_images) \
-        || !defined(__opencl_c_pipes))
+        || !defined(__opencl_c_pipes) || !defined(__opencl_c_device_enqueue))
     #error a supported feature is missing
     #endif
     #ifndef __IMAGE_SUPPORT__

@@ -28,6 +28,7 @@ const std::vector<std::string>& clangExtensionNames() {
       "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
+      "__opencl_c_device_enqueue",
       "__opencl_c_fp64",
       "__opencl_c_generic_address_space",
       "__opencl_c_int64",
@@ -173,23 +174,33 @@ const std::vector<std::string>& supportedExtensions() {
   return names;
 }
 
-// Not claimed: all-devices scope (no SVM atomics), device-side enqueue, 3-D image
-// writes.
+// Not claimed: all-devices scope (no SVM atomics), 3-D image writes.
 const std::vector<std::string>& supportedFeatures() {
   static const std::vector<std::string> names = {
-      "__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_fp16",
+      "__opencl_c_int64",
+      "__opencl_c_fp64",
+      "__opencl_c_fp16",
       "__opencl_c_generic_address_space",  // generic pointers resolve to their space
-      "__opencl_c_program_scope_global_variables", "__opencl_c_subgroups",
-      "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_acq_rel",
-      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+      "__opencl_c_program_scope_global_variables",
+      "__opencl_c_subgroups",
+      "__opencl_c_work_group_collective_functions",
+      "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",
       // cl_ext_float_atomics (see supportedExtensions).
-      "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_global_atomic_min_max",
-      "__opencl_c_ext_fp32_local_atomic_add", "__opencl_c_ext_fp32_local_atomic_min_max",
-      "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_global_atomic_min_max",
-      "__opencl_c_ext_fp64_local_atomic_add", "__opencl_c_ext_fp64_local_atomic_min_max",
+      "__opencl_c_ext_fp32_global_atomic_add",
+      "__opencl_c_ext_fp32_global_atomic_min_max",
+      "__opencl_c_ext_fp32_local_atomic_add",
+      "__opencl_c_ext_fp32_local_atomic_min_max",
+      "__opencl_c_ext_fp64_global_atomic_add",
+      "__opencl_c_ext_fp64_global_atomic_min_max",
+      "__opencl_c_ext_fp64_local_atomic_add",
+      "__opencl_c_ext_fp64_local_atomic_min_max",
       "__opencl_c_images",  // CL_DEVICE_IMAGE_SUPPORT (runtime/image*.cc, src/exec image ops)
       "__opencl_c_read_write_images",
       "__opencl_c_pipes",  // src/exec/pipe.h
+      // enqueue_kernel, blocks, device events (src/exec/device_enqueue.h)
+      "__opencl_c_device_enqueue",
   };
   return names;
 }

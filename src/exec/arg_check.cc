@@ -81,6 +81,14 @@ std::optional<ArgumentError> checkLocal(const spirv::ParamSignature& p, const Ar
   return std::nullopt;
 }
 
+// A queue_t: the front end's handle of an on-device queue (src/exec/device_queue.h).
+std::optional<ArgumentError> checkQueue(const spirv::ParamSignature& p, const ArgBinding& a) {
+  if (a.kind != Kind::Value || a.value.size() != 8)
+    return error(ArgErrorKind::Kind,
+                 fmt::format("{}: give a device queue, not '{}'", where(p), describe(a)));
+  return std::nullopt;
+}
+
 std::optional<ArgumentError> checkBuffer(const spirv::ParamSignature& p, const ArgBinding& a) {
   if (a.kind == Kind::Local)
     return error(ArgErrorKind::Kind,
@@ -194,6 +202,7 @@ std::optional<ArgumentError> checkArgument(const spirv::ParamSignature& p, const
     case ParamKind::Sampler:
       return checkSampler(p, a);
     case ParamKind::Queue:
+      return checkQueue(p, a);
     case ParamKind::Event:
       break;
   }

@@ -166,7 +166,8 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::KernelSignature& sig,
 }  // namespace
 
 LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& requested,
-                         const std::vector<ArgBinding>& args, const LaunchOptions& options)
+                         const std::vector<ArgBinding>& args, const LaunchOptions& options,
+                         DeviceEnqueueState* enqueue, const InheritedMemory* inherited)
     : maxMemory_(options.maxMemory), argumentBytes_(options.argumentMemory) {
   const spirv::EntryPoint& ep = kernel.entryPoint();
   const uint32_t width = program.subGroupSizeFor(kernel, options.subGroupSize);
@@ -174,12 +175,17 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   const LoweredKernel& k = program.lowered(kernel, width);
 
   const spirv::Module& m = program.module();
-  for (auto& g : program.globalVariables())
-    mem_.global.push_back(
-        Region{g.storage.data(), 0, g.storage.size(), true, "program variable " + m.nameOf(g.id)});
-  for (auto& c : program.constantVariables())
-    mem_.constant.push_back(Region{const_cast<uint8_t*>(c.storage.data()), 0, c.storage.size(),
-                                   false, "program constant " + m.nameOf(c.id)});
+  if (inherited) {  // the parent's tables start with the program's variables too
+    mem_.global = inherited->global;
+    mem_.constant = inherited->constant;
+  } else {
+    for (auto& g : program.globalVariables())
+      mem_.global.push_back(Region{g.storage.data(), 0, g.storage.size(), true,
+                                   "program variable " + m.nameOf(g.id)});
+    for (auto& c : program.constantVariables())
+      mem_.constant.push_back(Region{const_cast<uint8_t*>(c.storage.data()), 0, c.storage.size(),
+                                     false, "program constant " + m.nameOf(c.id)});
+  }
   mem_.local = k.localRegions;
   mem_.localArenaBytes = k.localBytes;
   bindSvmAllocations(options.svm, mem_);
@@ -204,6 +210,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   ctx_.schedule = options.schedule;
   ctx_.scheduleSeed = options.scheduleSeed;
   ctx_.pipes = bound_.pipes;
+  ctx_.enqueue = enqueue;
   observers_ = options.observers;
   for (const auto& f : observers_) {
     serial_ = serial_ || f->serial();

@@ -30,8 +30,11 @@ class LaunchState {
   // kernel and lays out memory. `args` buffers must outlive the LaunchState. Throws
   // Error(DiagnosticKind::OutOfMemory) when the observers' state alone exceeds
   // options.maxMemory.
+  // `enqueue` records what the kernels enqueue (none: device-side enqueue fails);
+  // `inherited` gives a child launch its parent's regions (src/exec/device_enqueue.h).
   LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& range,
-              const std::vector<ArgBinding>& args, const LaunchOptions& options);
+              const std::vector<ArgBinding>& args, const LaunchOptions& options,
+              DeviceEnqueueState* enqueue = nullptr, const InheritedMemory* inherited = nullptr);
   LaunchState(const LaunchState&) = delete;
   LaunchState& operator=(const LaunchState&) = delete;
 

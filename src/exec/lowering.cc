@@ -56,6 +56,7 @@ const OpTable& opTable() {
     registerImageQueryOps(t);
     registerIntelImageBlockIoOps(t);
     registerPipeOps(t);
+    registerDeviceEnqueueOps(t);
     return t;
   }();
   return table;

@@ -72,6 +72,7 @@ void registerImageSampleOps(OpTable&);
 void registerImageQueryOps(OpTable&);
 void registerIntelImageBlockIoOps(OpTable&);
 void registerPipeOps(OpTable&);
+void registerDeviceEnqueueOps(OpTable&);
 
 const OpTable& opTable();  // built once, immutable
 

@@ -11,6 +11,7 @@
 
 #include "spirv/error.h"
 #include "spirv/text.h"
+#include "src/exec/device_enqueue.h"
 #include "src/exec/launch.h"
 #include "src/exec/lowering.h"
 #include "src/exec/relocations.h"
@@ -232,9 +233,20 @@ void reportUncommitted(const LaunchState& state, const std::vector<size_t>& befo
 
 }  // namespace
 
-LaunchResult Program::launch(const Kernel& kernel, const NDRange& requested,
+LaunchResult Program::launch(const Kernel& kernel, const NDRange& range,
                              const std::vector<ArgBinding>& args, const LaunchOptions& options) {
-  LaunchState state(*this, kernel, requested, args, options);
+  DeviceEnqueueState enqueue(options.deviceQueues);
+  InheritedMemory memory;
+  LaunchResult result = launchOnly(kernel, range, args, options, enqueue, nullptr, &memory);
+  runEnqueued(*this, enqueue, options, memory, result);
+  return result;
+}
+
+LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
+                                 const std::vector<ArgBinding>& args, const LaunchOptions& options,
+                                 DeviceEnqueueState& enqueue, const InheritedMemory* inherited,
+                                 InheritedMemory* memoryOut) {
+  LaunchState state(*this, kernel, requested, args, options, &enqueue, inherited);
   const std::vector<size_t> openBefore = openReservations(state);
   const unsigned threads = threadCount(state, options);
   LaunchProgress progress;
@@ -266,6 +278,7 @@ LaunchResult Program::launch(const Kernel& kernel, const NDRange& requested,
   result.subGroupSize = state.subGroupSize();
   result.aborted = progress.abort;
   reportUncommitted(state, openBefore, result);
+  if (memoryOut) *memoryOut = InheritedMemory{state.memory().global, state.memory().constant};
   return result;
 }
 

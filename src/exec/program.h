@@ -13,15 +13,18 @@
 #include "spirv/loader.h"
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
-#include "src/exec/svm.h"
 #include "src/exec/arg_binding.h"
+#include "src/exec/device_queue.h"
 #include "src/exec/diagnostics.h"
+#include "src/exec/memory.h"
 #include "src/exec/memory_limit.h"
+#include "src/exec/svm.h"
 
 namespace spvsim {
 
 struct LoweredKernel;
 class ObserverFactory;
+class DeviceEnqueueState;
 
 // The largest work-group (product of the local sizes) a launch accepts.
 inline constexpr uint64_t kMaxWorkGroupSize = 1024;
@@ -63,6 +66,15 @@ struct LaunchOptions {
   // as SVM pointers, pointers stored in SVM memory): bound as Global regions
   // (src/exec/svm.h). Each must satisfy svmAddressable(), or the launch throws.
   std::vector<SvmAllocation> svm;
+  // The on-device queues kernels may enqueue to (src/exec/device_queue.h); the command
+  // line's default queue unless the front end says otherwise.
+  DeviceQueueOptions deviceQueues = DeviceQueueOptions::implicitDefault();
+};
+
+// The global and constant regions of a launch: the kernels it enqueues see them too, at
+// the same indices, since their block literals hold pointers into them.
+struct InheritedMemory {
+  std::vector<Region> global, constant;
 };
 
 struct LaunchResult {
@@ -73,6 +85,7 @@ struct LaunchResult {
   NDRange range;                        // as run (local size filled in)
   uint32_t subGroupSize = 0;            // as run
   bool aborted = false;                 // a fatal error stopped the launch
+  uint64_t childLaunches = 0;           // kernels run by device-side enqueue
 };
 
 class Program {
@@ -111,6 +124,13 @@ class Program {
   // come back as diagnostics.
   LaunchResult launch(const Kernel& kernel, const NDRange& range,
                       const std::vector<ArgBinding>& args, const LaunchOptions& options = {});
+  // One launch without running what its kernels enqueue (src/exec/device_enqueue.h):
+  // `enqueue` records the commands; `inherited` (a child's) gives the global and constant
+  // regions in place of the program's variables; `memoryOut` receives the launch's.
+  LaunchResult launchOnly(const Kernel& kernel, const NDRange& range,
+                          const std::vector<ArgBinding>& args, const LaunchOptions& options,
+                          DeviceEnqueueState& enqueue, const InheritedMemory* inherited,
+                          InheritedMemory* memoryOut);
   // The same by kernel name (tests).
   LaunchResult launch(const std::string& kernel, const NDRange& range,
                       const std::vector<ArgBinding>& args, const LaunchOptions& options = {}) {

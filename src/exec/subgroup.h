@@ -45,6 +45,9 @@ struct LaunchContext {
   // The pipes of pipe parameters (src/exec/pipe.h): a pipe value in a register is a
   // handle, 1 + an index here (0 or out of range: not a pipe).
   std::vector<PipeStorage*> pipes;
+  // Where enqueue_kernel records commands and events live (src/exec/device_enqueue.h);
+  // null where the front end runs no children (the debugger).
+  DeviceEnqueueState* enqueue = nullptr;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.

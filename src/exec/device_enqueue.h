@@ -1,0 +1,113 @@
+// Device-side enqueue (OpenCL 2.0): what the kernels of a launch enqueue (enqueue_kernel,
+// enqueue_marker), their events, and running the enqueued kernels after the launch that
+// enqueued them (src/DESIGN.md "Device-side enqueue").
+//
+// The executor's handlers (src/exec/ops/device_enqueue.cc) record each command here;
+// Program::launch then runs the commands, children before grandchildren, each when
+// its wait list has completed. Every flag (NO_WAIT, WAIT_KERNEL, WAIT_WORK_GROUP)
+// allows a child to start after its parent has completed, which is when spvsim starts it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "src/exec/device_queue.h"
+#include "src/exec/diagnostics.h"
+#include "src/exec/memory.h"
+#include "src/exec/program.h"
+
+namespace spvsim {
+
+// A command a kernel enqueued.
+struct EnqueuedCommand {
+  bool marker = false;
+  uint64_t queue = 0;
+  const spirv::EntryPoint* kernel = nullptr;  // the block's invoke kernel (not for markers)
+  NDRange range;
+  std::vector<uint8_t> literal;  // a copy of the block literal (the captures)
+  std::vector<uint64_t> localSizes;
+  std::vector<uint64_t> waits;  // events
+  uint64_t event = 0;           // completes with the command
+  uint32_t subGroupSize = 0;    // the parent's
+  // Deterministic order of the commands of one launch: work-group, then the order the
+  // work-group's sub-groups enqueued in (one host thread runs a work-group).
+  std::pair<uint64_t, uint64_t> order;
+  std::string parent;  // the enqueuing kernel, for messages
+};
+
+// What a launch and every launch it causes share: events, queue occupancy, the commands
+// the running launch records. Handlers of several host threads call it: it locks.
+class DeviceEnqueueState {
+ public:
+  explicit DeviceEnqueueState(DeviceQueueOptions options) : options_(std::move(options)) {}
+
+  const DeviceQueueOptions& options() const { return options_; }
+
+  // Takes a place in `queue` for a command: CLK_SUCCESS, or CLK_DEVICE_QUEUE_FULL when
+  // the queue's outstanding commands or the launch tree's total are at their bound.
+  int32_t reserve(uint64_t queue);
+  // Records a reserved command, giving it its event and order within work-group `group`.
+  void record(EnqueuedCommand command, uint64_t group);
+  // The commands recorded since the last call, in their deterministic order.
+  std::vector<std::unique_ptr<EnqueuedCommand>> takeRecorded();
+
+  // Events (clk_event_t values): enqueue's, markers' and user events; kNullEvent when
+  // kMaxDeviceEvents have references.
+  uint64_t createEvent(bool user);
+  bool isValid(uint64_t event);
+  bool retain(uint64_t event);   // false: not a valid event
+  bool release(uint64_t event);  // false: not a valid event
+  // set_user_event_status: false when `event` is not a user event whose status is unset.
+  bool setUserStatus(uint64_t event, int32_t status);
+  // CL_SUBMITTED until complete, CL_COMPLETE, or a negative error; nullopt: no such event.
+  std::optional<int32_t> status(uint64_t event);
+  // Ends a command: its event takes `status`, and the queue place is given back.
+  // Profiling values captured for it are written (exec time, complete time in ns).
+  void complete(const EnqueuedCommand& c, int32_t status, uint64_t execNs);
+  // capture_event_profiling_info: `where` (16 writable bytes of a buffer that outlives the
+  // launch) receives the two times when the event's command completes.
+  bool captureProfiling(uint64_t event, uint8_t* where);
+
+ private:
+  struct Event {
+    int32_t refs = 1;
+    int32_t status = kClSubmitted;
+    bool user = false;
+    bool userStatusSet = false;
+    std::vector<uint8_t*> profiling;
+  };
+  Event* find(uint64_t event);
+
+  std::mutex mutex_;
+  DeviceQueueOptions options_;
+  std::unordered_map<uint64_t, Event> events_;
+  uint64_t nextEvent_ = 1;
+  uint64_t live_ = 0;                         // events with references (kMaxDeviceEvents)
+  std::map<uint64_t, uint64_t> outstanding_;  // per queue
+  uint64_t total_ = 0;
+  std::map<uint64_t, uint64_t> nextOrder_;  // per work-group of the running launch
+  std::vector<std::unique_ptr<EnqueuedCommand>> recorded_;
+};
+
+// The kernel entry point that runs block invoke function `invoke`: the entry point whose
+// function is `invoke`, or whose function only calls it (llvm-spirv's wrapper); null if
+// there is none.
+const spirv::EntryPoint* invokeKernel(const spirv::Module& module, spirv::Id invoke);
+
+// Whether `ep` runs a block that the module enqueues or queries (OpEnqueueKernel,
+// OpGetKernel*): such kernels are the blocks', not the user's (the CLI's default kernel).
+bool isBlockInvokeKernel(const spirv::Module& module, const spirv::EntryPoint& ep);
+
+// Runs the commands the launch that produced `result` enqueued (and theirs, in turn),
+// adding their diagnostics, output and counts to `result`. `memory` holds the global and
+// constant regions of that launch, which the children's captured pointers name.
+void runEnqueued(Program& program, DeviceEnqueueState& state, const LaunchOptions& options,
+                 const InheritedMemory& memory, LaunchResult& result);
+
+}  // namespace spvsim
