@@ -166,6 +166,8 @@ ArgValue parseImage(std::string_view head, std::string_view body, ArgMemory* mem
 ArgValue parsePipe(std::string_view text, ArgMemory* memory) {
   const size_t eq = text.find('=');
   const std::string_view init = eq == std::string_view::npos ? "" : trim(text.substr(eq + 1));
+  if (text.substr(0, eq).find('[') == std::string_view::npos)
+    fail("expected pipe:TYPE[N]=INIT, e.g. pipe:int[16]=values(1,2,3)");
   ArgValue arg = parseBuffer(text.substr(0, eq), memory);
   arg.kind = ArgValue::Kind::Pipe;
   arg.maxPackets = arg.count;

@@ -359,10 +359,11 @@ TEST_F(DriverTest, FailingAtEveryLevelIsAnError) {
 
 TEST_F(DriverTest, UnsupportedCapabilitiesAreNotRetriedAtLowerLevels) {
   try {
-    compile(
-        "kernel void k(global int* o) { enqueue_kernel(get_default_queue(), "
-        "CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ o[0] = 1; }); }",
-        "-cl-std=CL2.0");
+    // Integer dot products (cl_khr_integer_dot_product, not claimed: the kernel defines
+    // the feature macro itself) need the DotProductInput4x8Bit capability.
+    compile("kernel void k(global int* o, global char4* a) { o[0] = dot(a[0], a[1]); }",
+            "-cl-std=CL3.0 -D__opencl_c_integer_dot_product_input_4x8bit=1 "
+            "-Dcl_khr_integer_dot_product=1");
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported) << e.what();
