@@ -181,8 +181,8 @@ cl_int memoryInfo(cl_device_info param, const InfoReply& r, bool& known) {
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
       return r.scalar(cl_uint{0});  // natural alignment
     // Atomics and fences: every order, and scopes up to the device (all-SVM-devices
-    // needs SVM, which spvsim does not offer). Execution is sequentially consistent; the
-    // checkers (src/check) report what weaker orders and narrower scopes leave unordered.
+    // would need SVM atomics, which spvsim does not offer). Execution is sequentially consistent;
+    // the checkers (src/check) report what weaker orders and narrower scopes leave unordered.
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
       return r.scalar(cl_device_atomic_capabilities{

@@ -21,10 +21,7 @@ namespace {
 // opencl_c_support.h), so kernels see exactly what the device reports; the ICD adds its
 // own API extensions.
 std::vector<std::string> extensions() {
-  // SPIR-V with NoSignedWrap/NoUnsignedWrap decorations loads (the decorations allow
-  // no other result: an overflow they forbid is undefined, and spvsim wraps).
-  std::vector<std::string> v = {"cl_khr_icd", "cl_khr_il_program",
-                                "cl_khr_spirv_no_integer_wrap_decoration"};
+  std::vector<std::string> v = {"cl_khr_icd", "cl_khr_il_program"};
   const std::vector<std::string>& language = compiler::supportedExtensions();
   v.insert(v.end(), language.begin(), language.end());
   return v;

@@ -170,6 +170,9 @@ const std::vector<std::string>& supportedExtensions() {
       // __builtin_expect / __builtin_assume (SPV_KHR_expect_assume); a false assumption
       // is reported as `assumption-violated` (src/exec/ops/expect_assume.cc).
       "cl_khr_expect_assume",
+      // SPIR-V with NoSignedWrap/NoUnsignedWrap decorations loads; an overflow they forbid
+      // is undefined (the result is poison), and spvsim wraps.
+      "cl_khr_spirv_no_integer_wrap_decoration",
   };
   return names;
 }
