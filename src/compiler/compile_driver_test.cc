@@ -235,19 +235,20 @@ TEST_F(DriverTest, SubGroupCallsAreNotMergedAcrossBranches) {
 TEST_F(DriverTest, PredefinesExactlyTheDevicesExtensionsAndFeatures) {
   const std::string probe = R"(
     #if defined(cl_khr_integer_dot_product) || defined(cl_amd_media_ops) \
-        || defined(__opencl_c_atomic_scope_all_devices) || defined(cl_khr_3d_image_writes)
+        || defined(__opencl_c_atomic_scope_all_devices)
     #error an unsupported feature is predefined
     #endif
     #if !defined(cl_khr_fp16) || !defined(cl_khr_fp64) || !defined(cl_intel_subgroups) \
         || !defined(cl_intel_subgroups_char) || !defined(cl_intel_subgroups_short) \
         || !defined(cl_intel_subgroups_long) || !defined(cl_khr_subgroup_ballot) \
-        || !defined(cl_khr_int64_base_atomics)
+        || !defined(cl_khr_int64_base_atomics) || !defined(cl_khr_3d_image_writes)
     #error a supported extension is missing
     #endif
     #if __OPENCL_C_VERSION__ >= 300 && (!defined(__opencl_c_subgroups) \
         || !defined(__opencl_c_generic_address_space) || !defined(__opencl_c_fp64) \
         || !defined(__opencl_c_images) || !defined(__opencl_c_read_write_images) \
-        || !defined(__opencl_c_pipes) || !defined(__opencl_c_device_enqueue))
+        || !defined(__opencl_c_pipes) || !defined(__opencl_c_device_enqueue) \
+        || !defined(__opencl_c_3d_image_writes))
     #error a supported feature is missing
     #endif
     #ifndef __IMAGE_SUPPORT__

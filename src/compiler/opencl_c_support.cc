@@ -25,6 +25,7 @@ const std::vector<std::string>& clangExtensionNames() {
       "cl_khr_subgroups",
       "cl_intel_subgroups",
       "cl_intel_subgroups_short",
+      "cl_khr_3d_image_writes",
       "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst",
       "__opencl_c_atomic_scope_device",
@@ -44,6 +45,7 @@ const std::vector<std::string>& clangExtensionNames() {
       "__opencl_c_ext_fp64_local_atomic_add",
       "__opencl_c_ext_fp64_local_atomic_min_max",
       "__opencl_c_pipes",
+      "__opencl_c_3d_image_writes",
   };
   return names;
 }
@@ -173,37 +175,31 @@ const std::vector<std::string>& supportedExtensions() {
       // SPIR-V with NoSignedWrap/NoUnsignedWrap decorations loads; an overflow they forbid
       // is undefined (the result is poison), and spvsim wraps.
       "cl_khr_spirv_no_integer_wrap_decoration",
+      // write_imagef/i/ui/h on image3d_t (src/exec/ops/image_read_write.cc).
+      "cl_khr_3d_image_writes",
   };
   return names;
 }
 
-// Not claimed: all-devices scope (no SVM atomics), 3-D image writes.
+// Not claimed: all-devices scope (no SVM atomics).
 const std::vector<std::string>& supportedFeatures() {
   static const std::vector<std::string> names = {
-      "__opencl_c_int64",
-      "__opencl_c_fp64",
-      "__opencl_c_fp16",
+      "__opencl_c_int64", "__opencl_c_fp64", "__opencl_c_fp16",
       "__opencl_c_generic_address_space",  // generic pointers resolve to their space
-      "__opencl_c_program_scope_global_variables",
-      "__opencl_c_subgroups",
-      "__opencl_c_work_group_collective_functions",
-      "__opencl_c_atomic_order_acq_rel",
-      "__opencl_c_atomic_order_seq_cst",
-      "__opencl_c_atomic_scope_device",
+      "__opencl_c_program_scope_global_variables", "__opencl_c_subgroups",
+      "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_acq_rel",
+      "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
       // cl_ext_float_atomics (see supportedExtensions).
-      "__opencl_c_ext_fp32_global_atomic_add",
-      "__opencl_c_ext_fp32_global_atomic_min_max",
-      "__opencl_c_ext_fp32_local_atomic_add",
-      "__opencl_c_ext_fp32_local_atomic_min_max",
-      "__opencl_c_ext_fp64_global_atomic_add",
-      "__opencl_c_ext_fp64_global_atomic_min_max",
-      "__opencl_c_ext_fp64_local_atomic_add",
-      "__opencl_c_ext_fp64_local_atomic_min_max",
+      "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_global_atomic_min_max",
+      "__opencl_c_ext_fp32_local_atomic_add", "__opencl_c_ext_fp32_local_atomic_min_max",
+      "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_global_atomic_min_max",
+      "__opencl_c_ext_fp64_local_atomic_add", "__opencl_c_ext_fp64_local_atomic_min_max",
       "__opencl_c_images",  // CL_DEVICE_IMAGE_SUPPORT (runtime/image*.cc, src/exec image ops)
       "__opencl_c_read_write_images",
       "__opencl_c_pipes",  // src/exec/pipe.h
       // enqueue_kernel, blocks, device events (src/exec/device_enqueue.h)
       "__opencl_c_device_enqueue",
+      "__opencl_c_3d_image_writes",  // with cl_khr_3d_image_writes
   };
   return names;
 }

@@ -22,6 +22,9 @@ ct = cl.channel_type
 SPVSIM = None
 
 KERNELS = """
+#if __OPENCL_C_VERSION__ < 200
+#pragma OPENCL EXTENSION cl_khr_3d_image_writes : enable
+#endif
 kernel void read_nearest(read_only image2d_t img, sampler_t s, global float4* out) {
   int x = get_global_id(0), y = get_global_id(1);
   out[y * get_image_width(img) + x] = read_imagef(img, s, (int2)(x, y));
@@ -39,6 +42,10 @@ kernel void read_ui3d(read_only image3d_t img, global uint4* out) {
   int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   int w = get_image_width(img), h = get_image_height(img);
   out[(z * h + y) * w + x] = read_imageui(img, (int4)(x, y, z, 0));
+}
+kernel void write_3d(write_only image3d_t img) {
+  int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);
+  write_imageui(img, p, (uint4)(p.x + 10 * p.y + 100 * p.z, 7, 0, 0));
 }
 kernel void queries(read_only image2d_array_t img, global int* out) {
   out[0] = get_image_width(img);
@@ -235,6 +242,20 @@ class ImageKernelTest(unittest.TestCase):
             prg.read_ui3d(self.queue, (4, 2, 3), None, img, ob)
             cl.enqueue_copy(self.queue, out, ob)
             np.testing.assert_array_equal(out, expected, err_msg=o)
+
+    def test_write_3d(self):
+        """cl_khr_3d_image_writes: every voxel written once, x fastest in memory."""
+        z, y, x = np.meshgrid(np.arange(3), np.arange(2), np.arange(4), indexing="ij")
+        expected = np.stack([x + 10 * y + 100 * z, np.full_like(x, 7)], -1).astype(np.uint32)
+        fmt = cl.ImageFormat(co.RG, ct.UNSIGNED_INT32)
+        for o, prg in self.programs.items():
+            img = cl.Image(self.ctx, mf.WRITE_ONLY, fmt, shape=(4, 2, 3))
+            prg.write_3d(self.queue, (4, 2, 3), None, img)
+            out = np.zeros_like(expected)
+            cl.enqueue_copy(self.queue, out, img, origin=(0, 0, 0), region=(4, 2, 3))
+            np.testing.assert_array_equal(out, expected, err_msg=o)
+            d = self.cli("write_3d", "4,2,3", ["image3d:RG,UNSIGNED_INT32[4,2,3]"], o)
+            np.testing.assert_array_equal(np.array(d[0]), expected.ravel(), err_msg=o)
 
     def test_queries_and_1d_buffer(self):
         fmt = cl.ImageFormat(co.BGRA, ct.UNORM_INT8)
