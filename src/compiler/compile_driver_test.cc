@@ -284,6 +284,30 @@ TEST_F(DriverTest, IntelCharShortLongSubGroupFunctions) {
   EXPECT_EQ(find(m, Op::OpGroupIAdd).size(), 1u);
 }
 
+// cl_intel_media_block_io: the prelude declares the built-ins clang-15 lacks, for
+// read_only, write_only and (OpenCL C 2.0 and later) read_write images.
+TEST_F(DriverTest, IntelMediaBlockFunctions) {
+  const std::string source = R"(
+    kernel void k(read_only image2d_t r, write_only image2d_t w, int2 c, global ushort4* o) {
+      o[0] = intel_sub_group_media_block_read_us4(c, 16, 2, r);
+      intel_sub_group_media_block_write_uc16(c, 32, 4, (uchar16)(o[1].x), w);
+    }
+    #if __OPENCL_C_VERSION__ >= 200
+    kernel void rw(read_write image2d_t img, int2 c) {
+      uint v = intel_sub_group_media_block_read_ui(c, 1, 16, img);
+      intel_sub_group_media_block_write_ui(c, 1, 16, v + 1, img);
+    }
+    #endif
+  )";
+  for (const std::string& std : {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"}) {
+    const CompileResult r = compile(source, std);
+    const spirv::Module m = spirv::loadModule(r.words);
+    const size_t rw = std == "-cl-std=CL1.2" ? 0 : 1;
+    EXPECT_EQ(find(m, Op::OpSubgroupImageMediaBlockReadINTEL).size(), 1 + rw) << std;
+    EXPECT_EQ(find(m, Op::OpSubgroupImageMediaBlockWriteINTEL).size(), 1 + rw) << std;
+  }
+}
+
 // -g with optimisation: DIExpressions llvm-spirv-15 only takes with
 // --spirv-allow-extra-diexpressions, blocks before their dominators, loops over
 // private arrays.

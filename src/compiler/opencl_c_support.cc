@@ -156,6 +156,10 @@ const std::vector<std::string>& supportedExtensions() {
       "cl_intel_subgroups_long",
       "cl_intel_required_subgroup_size",
       "cl_intel_spirv_subgroups",
+      // Media block reads and writes on image2d_t (src/exec/ops/intel_media_block_io.cc);
+      // the prelude declares the built-ins, which clang-15 lacks.
+      "cl_intel_media_block_io",
+      "cl_intel_spirv_media_block_io",
       // Atomics: every OpAtomic* on 32- and 64-bit integers, global and local (and generic)
       // pointers, exact at any host thread count; scopes and orders are honoured by the
       // race checker (src/check/race_checker.h). The OpenCL 1.x built-ins are device-wide

@@ -41,6 +41,33 @@ std::string blockIO(const char* base, const char* suffix, std::initializer_list<
   return out;
 }
 
+// cl_intel_media_block_io reads (read_only and read_write images) and writes
+// (write_only and read_write), which clang-15 does not declare; llvm-spirv-15 translates
+// them by name to OpSubgroupImageMedia{Read,Write}BlockINTEL.
+std::string mediaBlockIO(const char* access) {
+  const bool reads = std::string(access) != "write_only",
+             writes = std::string(access) != "read_only";
+  std::string out;
+  for (const char* t : {"uc", "us", "ui"})
+    for (const char* n : {"", "2", "4", "8", "16"}) {
+      if (t == std::string("ui") && n == std::string("16")) continue;  // not in the extension
+      const std::string base = t == std::string("uc")   ? "uchar"
+                               : t == std::string("us") ? "ushort"
+                                                        : "uint";
+      if (reads)
+        out += fmt::format(
+            "{0}{1} __spvsim_ovld intel_sub_group_media_block_read_{2}{1}(int2 src_offset, "
+            "int width, int height, {3} image2d_t image);\n",
+            base, n, t, access);
+      if (writes)
+        out += fmt::format(
+            "void __spvsim_ovld intel_sub_group_media_block_write_{2}{1}(int2 src_offset, "
+            "int width, int height, {0}{1} texels, {3} image2d_t image);\n",
+            base, n, t, access);
+    }
+  return out;
+}
+
 }  // namespace
 
 std::string preludeText() {
@@ -59,6 +86,10 @@ std::string preludeText() {
          blockIO("uchar", "_uc", {"", "2", "4", "8", "16"}) + "#endif\n";
   out += "#if defined(cl_intel_subgroups_long)\n" + blockIO("ulong", "_ul", {"", "2", "4", "8"}) +
          "#endif\n";
+  out += "#if defined(cl_intel_media_block_io)\n" + mediaBlockIO("read_only") +
+         mediaBlockIO("write_only") +
+         "#if defined(__opencl_c_read_write_images) && __OPENCL_C_VERSION__ >= 200\n" +
+         mediaBlockIO("read_write") + "#endif\n#endif\n";
   return out;
 }
 

@@ -55,6 +55,7 @@ const OpTable& opTable() {
     registerImageSampleOps(t);
     registerImageQueryOps(t);
     registerIntelImageBlockIoOps(t);
+    registerIntelMediaBlockIoOps(t);
     registerPipeOps(t);
     registerDeviceEnqueueOps(t);
     return t;

@@ -71,6 +71,7 @@ void registerImageReadWriteOps(OpTable&);
 void registerImageSampleOps(OpTable&);
 void registerImageQueryOps(OpTable&);
 void registerIntelImageBlockIoOps(OpTable&);
+void registerIntelMediaBlockIoOps(OpTable&);
 void registerPipeOps(OpTable&);
 void registerDeviceEnqueueOps(OpTable&);
 

@@ -16,8 +16,7 @@
 // (`non-uniform-argument`; the first active lane's is used), a write x not a multiple of
 // 4 bytes (`misaligned-block-io`; the write still happens), images with pixels larger
 // than 4 bytes, writes to read_only images and values that are no image (`image-misuse`).
-// Media block I/O (cl_intel_media_block_io) is not supported: it fails at lowering.
-#include "spirv/disassembly.h"
+// Media block I/O (cl_intel_media_block_io) is in intel_media_block_io.cc.
 #include "src/exec/ops/group_util.h"
 #include "src/exec/ops/image_util.h"
 
@@ -198,19 +197,11 @@ void lowerImageBlock(Lowerer& lw, const spirv::Instruction& inst) {
   in.aux2 = cs.bytes;
 }
 
-// cl_intel_media_block_io: clang-15 declares none of its built-ins; not modelled.
-void lowerMediaBlock(Lowerer& lw, const spirv::Instruction& inst) {
-  lw.unsupported(inst, fmt::format("{} (cl_intel_media_block_io is not supported)",
-                                   spirv::opcodeName(inst.opcode)));
-}
-
 }  // namespace
 
 void registerIntelImageBlockIoOps(OpTable& t) {
   t.core[uint32_t(Op::OpSubgroupImageBlockReadINTEL)] = &lowerImageBlock<false>;
   t.core[uint32_t(Op::OpSubgroupImageBlockWriteINTEL)] = &lowerImageBlock<true>;
-  t.core[uint32_t(Op::OpSubgroupImageMediaBlockReadINTEL)] = &lowerMediaBlock;
-  t.core[uint32_t(Op::OpSubgroupImageMediaBlockWriteINTEL)] = &lowerMediaBlock;
 }
 
 }  // namespace spvsim
