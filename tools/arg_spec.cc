@@ -17,7 +17,17 @@ namespace {
   throw Error(DiagnosticKind::InvalidArgument, message);
 }
 
-bool isUnsupportedKind(std::string_view head) { return head == "queue" || head == "event"; }
+bool isUnsupportedKind(std::string_view head) { return head == "event"; }
+
+// queue: the command line's one device queue (its implicit default, handle 1 in
+// LaunchOptions::deviceQueues), for queue_t parameters; a queue_t value is its handle.
+ArgValue parseQueue() {
+  ArgValue arg;
+  arg.type = ElementType{Scalar::ULong, 1};
+  arg.count = 1;
+  arg.bytes = {1, 0, 0, 0, 0, 0, 0, 0};
+  return arg;
+}
 
 ElementType elementType(std::string_view name) {
   if (auto t = parseElementType(name)) return *t;
@@ -198,7 +208,8 @@ ArgValue parseUnchecked(std::string_view spec, ArgMemory* memory) {
   }
   const size_t colon = spec.find(':');
   const std::string_view head = trim(spec.substr(0, colon));
-  if (isUnsupportedKind(head)) fail("queues and events are not supported yet");
+  if (isUnsupportedKind(head)) fail("events are not supported as arguments yet");
+  if (spec == "queue" || spec == "queue:default") return parseQueue();
   if (colon == std::string_view::npos) {
     if (parseElementType(head)) fail(fmt::format("missing value: write {}:VALUE", head));
     fail("expected TYPE:VALUE, buffer:TYPE[N]=INIT, local:BYTES or null");

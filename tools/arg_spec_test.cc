@@ -221,7 +221,7 @@ TEST(ArgSpec, ImageErrors) {
   EXPECT_NE(errorOf("image2d:R,UNSIGNED_INT8[2,1]=values(1,2,3)").find("values"),
             std::string::npos);
   EXPECT_NE(errorOf("image2d:R,FLOAT[65536,65536]").find("larger than"), std::string::npos);
-  EXPECT_EQ(errorOf("queue:int"), "--arg 'queue:int': queues and events are not supported yet");
+  EXPECT_EQ(errorOf("event:1"), "--arg 'event:1': events are not supported as arguments yet");
   EXPECT_EQ(errorOf("pipe:int"),
             "--arg 'pipe:int': expected pipe:TYPE[N]=INIT, e.g. pipe:int[16]=values(1,2,3)");
 }

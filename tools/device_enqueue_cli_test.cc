@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "spirv/error.h"
 #include "tools/options.h"
 #include "tools/run_command.h"
 
@@ -54,6 +55,49 @@ TEST(DeviceEnqueueCli, ChildrenRunWithTheImplicitDefaultQueue) {
     EXPECT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(r.out, "arg0 int[16] = 0 -1 -1 -1 10 11 -1 -1 20 21 22 -1 30 31 32 33\n") << level;
     EXPECT_NE(r.err.find(", 4 enqueued kernel launches"), std::string::npos) << r.err;
+  }
+}
+
+// A queue_t parameter takes `--arg queue` (.sim: <queue>), the command line's one device
+// queue: work-item g enqueues one work-item writing out[g] = 100 + g, and reports
+// enqueue_kernel's return code (CLK_SUCCESS, 0) in out[4 + g].
+const char* kQueueSource = R"(
+kernel void parent(queue_t q, global int* out) {
+  int g = (int)get_global_id(0);
+  out[4 + g] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),
+                              ^{ out[g] = 100 + g; });
+}
+)";
+
+CliRun runArgs(const std::vector<std::string>& args) {
+  CommandLine cl = parseCommandLine(args);
+  std::ostringstream out, err;
+  const int rc = runCommand(cl.options, out, err);
+  return {rc, out.str(), err.str()};
+}
+
+TEST(DeviceEnqueueCli, QueueArgumentsAreTheDeviceQueue) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/queue.cl") << kQueueSource;
+  std::ofstream(dir + "/queue.sim") << "queue.cl\nparent\n4 1 1\n4 1 1\n<queue>\n"
+                                       "<size=32 int fill=-1 dump>\n";
+  for (const char* level : {"-O0", "-O2"}) {
+    const std::string options = std::string("-cl-std=CL2.0 ") + level;
+    CliRun r = runArgs({"run", dir + "/queue.cl", "--global", "4", "--build-options", options,
+                        "--arg", "queue", "--arg", "buffer:int[8]=fill(-1)", "--dump"});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.out, "arg1 int[8] = 100 101 102 103 0 0 0 0\n") << level << r.err;
+    CliRun sim = runArgs({"run", dir + "/queue.sim", "--build-options", options});
+    EXPECT_EQ(sim.rc, 0) << sim.err;
+    EXPECT_EQ(sim.out, "arg1 int[8] = 100 101 102 103 0 0 0 0\n") << level << sim.err;
+  }
+  try {
+    runArgs({"run", dir + "/queue.cl", "--global", "1", "--build-options", "-cl-std=CL2.0", "--arg",
+             "buffer:int[8]", "--arg", "buffer:int[8]"});
+    ADD_FAILURE() << "a buffer for a queue_t parameter was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "argument 0 (q) is 'queue_t q': give a device queue, not 'buffer:int[8]'");
   }
 }
 

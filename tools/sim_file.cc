@@ -196,6 +196,11 @@ ArgValue SimFile::readArgument(const spirv::ParamSignature& param) {
   context_ = fmt::format("argument {}: {}", param.index, param.name);
   if (param.kind == Kind::Image || param.kind == Kind::Sampler)
     return readImageOrSampler(headerText(), param);
+  if (param.kind == Kind::Queue) {  // no Oclgrind form: spvsim's <queue>
+    if (trim(headerText()) != "queue")
+      fail("a queue_t parameter takes <queue> (the device queue of the command line)");
+    return parseArgSpec("queue");
+  }
   const Header h = parseHeader(headerText(), param);
   if (param.kind == Kind::Pipe) return readPipe(h, param);
   if (h.pipe) fail("pipe=MAXPACKETS is only valid for pipe parameters");

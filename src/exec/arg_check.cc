@@ -207,7 +207,7 @@ std::optional<ArgumentError> checkArgument(const spirv::ParamSignature& p, const
       break;
   }
   return error(ArgErrorKind::Unsupported,
-               fmt::format("{}: queues and events are not supported yet", where(p)));
+               fmt::format("{}: events are not supported as arguments yet", where(p)));
 }
 
 std::optional<ArgumentError> checkArgumentCount(const spirv::KernelSignature& kernel,
