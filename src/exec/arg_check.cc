@@ -99,26 +99,6 @@ std::optional<ArgumentError> checkBuffer(const spirv::ParamSignature& p, const A
   return std::nullopt;
 }
 
-// The OpenCL C type an image of this shape fits ("image2d_t"); depth images take the
-// same shapes (image2d_depth_t: a 2-D image of CL_DEPTH).
-const char* imageTypeName(ImageType t) {
-  switch (t) {
-    case ImageType::Image1D:
-      return "image1d_t";
-    case ImageType::Image1DBuffer:
-      return "image1d_buffer_t";
-    case ImageType::Image1DArray:
-      return "image1d_array_t";
-    case ImageType::Image2D:
-      return "image2d_t";
-    case ImageType::Image2DArray:
-      return "image2d_array_t";
-    case ImageType::Image3D:
-      return "image3d_t";
-  }
-  return "image";
-}
-
 // Whether the parameter's type name ("image2d_t", "image2d_depth_t") takes the image:
 // the same shape, and depth types exactly the CL_DEPTH images.
 bool imageFits(const std::string& param, const ImageDesc& image) {

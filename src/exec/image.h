@@ -19,6 +19,26 @@ enum class ImageType : uint8_t {
   Image3D
 };
 
+// The OpenCL C type an image of this shape fits ("image2d_t"); depth images take the
+// same shapes (image2d_depth_t: a 2-D image of CL_DEPTH).
+inline const char* imageTypeName(ImageType t) {
+  switch (t) {
+    case ImageType::Image1D:
+      return "image1d_t";
+    case ImageType::Image1DBuffer:
+      return "image1d_buffer_t";
+    case ImageType::Image1DArray:
+      return "image1d_array_t";
+    case ImageType::Image2D:
+      return "image2d_t";
+    case ImageType::Image2DArray:
+      return "image2d_array_t";
+    case ImageType::Image3D:
+      return "image3d_t";
+  }
+  return "image";
+}
+
 struct ImageFormat {
   uint32_t order = 0;  // cl_channel_order
   uint32_t type = 0;   // cl_channel_type

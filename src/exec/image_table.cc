@@ -23,24 +23,6 @@ std::optional<ImageType> imageTypeOf(const spirv::Type& t) {
   }
 }
 
-const char* imageTypeName(ImageType t) {
-  switch (t) {
-    case ImageType::Image1D:
-      return "image1d_t";
-    case ImageType::Image1DBuffer:
-      return "image1d_buffer_t";
-    case ImageType::Image1DArray:
-      return "image1d_array_t";
-    case ImageType::Image2D:
-      return "image2d_t";
-    case ImageType::Image2DArray:
-      return "image2d_array_t";
-    case ImageType::Image3D:
-      return "image3d_t";
-  }
-  return "image";
-}
-
 uint32_t coordinateCount(ImageType t) {
   switch (t) {
     case ImageType::Image1D:

@@ -29,8 +29,6 @@ struct LaunchImage {
 // The ImageType of an OpTypeImage (Dim, Arrayed); nullopt for what OpenCL has no image
 // type for (cube, rect, subpass, multisampled, depth).
 std::optional<ImageType> imageTypeOf(const spirv::Type& t);
-// "image2d_array_t"
-const char* imageTypeName(ImageType t);
 // Coordinates an image type takes (1D: 1, 2D and 1D array: 2, 3D and 2D array: 3).
 uint32_t coordinateCount(ImageType t);
 bool isArrayed(ImageType t);

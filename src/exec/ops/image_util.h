@@ -135,4 +135,23 @@ Value4 border(Texel t, const ImageFormat& f);
 // Stores v into the result register as t (float4, half4, int4/uint4).
 void putResult(SubGroup& sg, const Inst& in, uint32_t lane, Texel t, const Value4& v);
 
+// The first active lane's value of a per-lane register (`stride` values of T per lane),
+// after reporting the lanes whose value differs (`builtin`'s `what` must be uniform).
+template <class T>
+T uniformValue(SubGroup& sg, const Inst& in, const T* v, size_t stride, const char* builtin,
+               const char* what) {
+  const uint32_t first = sg.mask.first();
+  LaneMask differ;
+  sg.forActive([&](uint32_t l) {
+    if (std::memcmp(v + l * stride, v + first * stride, sizeof(T) * stride) != 0) differ.set(l);
+  });
+  if (differ.any())
+    sg.report(in, DiagnosticKind::NonUniformArgument,
+              fmt::format("{} {} must be the same in every lane of the sub-group, but lane {}'s "
+                          "differs from lane {}'s; using lane {}'s",
+                          builtin, what, differ.first(), first, first),
+              differ);
+  return v[first * stride];
+}
+
 }  // namespace spvsim::ops::image

@@ -30,25 +30,6 @@ const char* builtinName(bool write) {
   return write ? "intel_sub_group_block_write" : "intel_sub_group_block_read";
 }
 
-// The first active lane's value of a per-lane register of T, after reporting lanes
-// whose value differs.
-template <class T>
-T uniformValue(SubGroup& sg, const Inst& in, const T* v, size_t stride, const char* what,
-               bool write) {
-  const uint32_t first = sg.mask.first();
-  LaneMask differ;
-  sg.forActive([&](uint32_t l) {
-    if (std::memcmp(v + l * stride, v + first * stride, sizeof(T) * stride) != 0) differ.set(l);
-  });
-  if (differ.any())
-    sg.report(in, DiagnosticKind::NonUniformArgument,
-              fmt::format("{} {} must be the same in every lane of the sub-group, but lane {}'s "
-                          "differs from lane {}'s; using lane {}'s",
-                          builtinName(write), what, differ.first(), first, first),
-              differ);
-  return v[first * stride];
-}
-
 struct Block {
   const LaunchImage* image = nullptr;
   int64_t x = 0, y = 0;  // bytes, rows
@@ -58,9 +39,11 @@ struct Block {
 Block blockOf(SubGroup& sg, const Inst& in, bool write) {
   ops::checkCollective(sg, in, builtinName(write));
   Block b;
-  const uint64_t handle = uniformValue(sg, in, sg.reg<uint64_t>(in.a), 1, "image", write);
+  const uint64_t handle =
+      uniformValue(sg, in, sg.reg<uint64_t>(in.a), 1, builtinName(write), "image");
   const int32_t* coords = sg.reg<int32_t>(in.b);
-  uniformValue(sg, in, reinterpret_cast<const uint64_t*>(coords), in.aux2 / 8, "coordinate", write);
+  uniformValue(sg, in, reinterpret_cast<const uint64_t*>(coords), in.aux2 / 8, builtinName(write),
+               "coordinate");
   const uint32_t first = sg.mask.first();
   b.x = coords[size_t(first) * (in.aux2 / 4)];
   b.y = coords[size_t(first) * (in.aux2 / 4) + 1];

@@ -34,25 +34,6 @@ const char* builtinName(bool write) {
   return write ? "intel_sub_group_media_block_write" : "intel_sub_group_media_block_read";
 }
 
-// The first active lane's value of a per-lane register (`stride` values of T per lane),
-// after reporting lanes whose value differs.
-template <class T>
-T uniformValue(SubGroup& sg, const Inst& in, const T* v, size_t stride, const char* what,
-               bool write) {
-  const uint32_t first = sg.mask.first();
-  LaneMask differ;
-  sg.forActive([&](uint32_t l) {
-    if (std::memcmp(v + l * stride, v + first * stride, sizeof(T) * stride) != 0) differ.set(l);
-  });
-  if (differ.any())
-    sg.report(in, DiagnosticKind::NonUniformArgument,
-              fmt::format("{} {} must be the same in every lane of the sub-group, but lane {}'s "
-                          "differs from lane {}'s; using lane {}'s",
-                          builtinName(write), what, differ.first(), first, first),
-              differ);
-  return v[first * stride];
-}
-
 // Inst fields: a = image, b = coordinate (int2), c = width, aux = height (int
 // registers), r = result (reads) or data (writes), n = elements of T per lane in that
 // register, aux2 = components | coordinate bytes per lane << 8.
@@ -114,15 +95,16 @@ void checkImage(SubGroup& sg, const Inst& in, const LaunchImage& im, uint32_t e,
 Block blockOf(SubGroup& sg, const Inst& in, uint32_t e, bool write) {
   ops::checkCollective(sg, in, builtinName(write));
   Block b;
-  const uint64_t handle = uniformValue(sg, in, sg.reg<uint64_t>(in.a), 1, "image", write);
+  const uint64_t handle =
+      uniformValue(sg, in, sg.reg<uint64_t>(in.a), 1, builtinName(write), "image");
   const uint32_t coordStride = (in.aux2 >> 8) / 4;
   const int32_t* coords = sg.reg<int32_t>(in.b);
-  uniformValue(sg, in, coords, coordStride, "coordinate", write);
+  uniformValue(sg, in, coords, coordStride, builtinName(write), "coordinate");
   const uint32_t first = sg.mask.first();
   b.x = coords[size_t(first) * coordStride];
   b.y = coords[size_t(first) * coordStride + 1];
-  b.width = uniformValue(sg, in, sg.reg<int32_t>(in.c), 1, "width", write);
-  b.height = uniformValue(sg, in, sg.reg<int32_t>(in.aux), 1, "height", write);
+  b.width = uniformValue(sg, in, sg.reg<int32_t>(in.c), 1, builtinName(write), "width");
+  b.height = uniformValue(sg, in, sg.reg<int32_t>(in.aux), 1, builtinName(write), "height");
   checkShape(sg, in, b, e, write);
   const LaunchImage* im = lookup(sg, handle);
   if (!im || im->desc.type != ImageType::Image2D) {
