@@ -5,22 +5,11 @@
 
 #include "runtime/core_api.h"
 #include "runtime/image.h"
+#include "runtime/mem.h"
 #include "runtime/ref.h"
 
 namespace spvsim::rt {
 namespace {
-
-cl_int checkMapFlags(cl_map_flags f) {
-  if (f & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return CL_INVALID_VALUE;
-  if ((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)))
-    return CL_INVALID_VALUE;
-  return CL_SUCCESS;
-}
-
-bool hostMayMap(const _cl_mem* m, cl_map_flags f) {
-  if (f & CL_MAP_READ && !hostMayRead(m)) return false;
-  return !(f & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) || hostMayWrite(m);
-}
 
 bool needsSlicePitch(const ImageDesc& d) {
   return d.type == ImageType::Image3D || d.type == ImageType::Image1DArray ||
@@ -35,12 +24,6 @@ cl_int checkMap(cl_command_queue queue, cl_mem image, cl_map_flags flags, const 
   if (cl_int err = checkImageBox(m->image, origin, region)) return err;
   if (!rowPitch || (needsSlicePitch(m->image) && !slicePitch)) return CL_INVALID_VALUE;
   return hostMayMap(m, flags) ? CL_SUCCESS : CL_INVALID_OPERATION;
-}
-
-void forgetMapping(_cl_mem* m, void* ptr) {
-  std::lock_guard lock(m->mutex);
-  auto it = std::find(m->mappings.begin(), m->mappings.end(), ptr);
-  if (it != m->mappings.end()) m->mappings.erase(it);
 }
 
 }  // namespace

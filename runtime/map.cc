@@ -9,8 +9,6 @@
 #include "runtime/ref.h"
 
 namespace spvsim::rt {
-namespace {
-
 cl_int checkMapFlags(cl_map_flags f) {
   if (f & ~(CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) return CL_INVALID_VALUE;
   if ((f & CL_MAP_WRITE_INVALIDATE_REGION) && (f & (CL_MAP_READ | CL_MAP_WRITE)))
@@ -32,8 +30,6 @@ void forgetMapping(_cl_mem* m, void* ptr) {
   auto it = std::find(m->mappings.begin(), m->mappings.end(), ptr);
   if (it != m->mappings.end()) m->mappings.erase(it);
 }
-
-}  // namespace
 
 void* clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
                          cl_map_flags map_flags, size_t offset, size_t size,

@@ -25,4 +25,10 @@ inline bool inBounds(size_t offset, size_t size, size_t total) {
   return offset <= total && size <= total - offset;
 }
 
+// Mapping (runtime/map.cc; images too, runtime/image_map.cc): CL_INVALID_VALUE for
+// invalid map flags; whether the CL_MEM_HOST_* flags allow the map; ending a mapping.
+cl_int checkMapFlags(cl_map_flags f);
+bool hostMayMap(const _cl_mem* m, cl_map_flags f);
+void forgetMapping(_cl_mem* m, void* ptr);
+
 }  // namespace spvsim::rt
