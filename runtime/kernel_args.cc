@@ -34,8 +34,8 @@ cl_int imageArg(const _cl_kernel* k, size_t size, const void* value, KernelArg& 
   _cl_mem* m = validImage(*static_cast<const cl_mem*>(value));
   if (!m || m->context != k->program->context) return CL_INVALID_MEM_OBJECT;
   out.binding = ArgBinding::ofImage(m->image);
-  out.binding.imageReadable = !(m->flags & CL_MEM_WRITE_ONLY);
-  out.binding.imageWritable = !(m->flags & CL_MEM_READ_ONLY);
+  out.binding.readable = !(m->flags & CL_MEM_WRITE_ONLY);
+  out.binding.writable = !(m->flags & CL_MEM_READ_ONLY);
   out.mem = m;
   return CL_SUCCESS;
 }

@@ -273,12 +273,12 @@ TEST(ArgValidation, ImagesAndSamplers) {
             std::string::npos);
   // The ICD's CL_MEM_READ_ONLY image for a write_only parameter, and the reverse.
   ArgBinding readOnly = b[0];
-  readOnly.imageWritable = false;
+  readOnly.writable = false;
   EXPECT_NE(imageError(wo2d, readOnly).find("was created read-only (CL_MEM_READ_ONLY)"),
             std::string::npos);
   EXPECT_EQ(imageError(opaqueParam(Kind::Image, "image2d_t", AQ::ReadOnly), readOnly), "no error");
   ArgBinding writeOnly = b[0];
-  writeOnly.imageReadable = false;
+  writeOnly.readable = false;
   EXPECT_NE(imageError(opaqueParam(Kind::Image, "image2d_t", AQ::ReadWrite), writeOnly)
                 .find("was created write-only (CL_MEM_WRITE_ONLY)"),
             std::string::npos);

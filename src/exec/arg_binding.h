@@ -40,10 +40,15 @@ struct ArgBinding {
   std::string text;             // as the user wrote it, for messages ("" from the API)
   PipeStorage* pipe = nullptr;  // Pipe: owned by the front end; outlives the launch
 
-  // Image: whether kernels may read and write it (the ICD's CL_MEM_READ_ONLY and
-  // CL_MEM_WRITE_ONLY), checked against the parameter's access qualifier.
-  bool imageReadable = true;
-  bool imageWritable = true;
+  // Image, Buffer: whether kernels may read and write it (the ICD's CL_MEM_READ_ONLY and
+  // CL_MEM_WRITE_ONLY, a .sim file's ro/wo). Images: checked against the parameter's
+  // access qualifier. Buffers: a kernel access the flags forbid is undefined behaviour,
+  // reported where it happens.
+  bool readable = true;
+  bool writable = true;
+  // Buffer: contents the host never initialised (a .sim file's noinit, an ICD buffer
+  // nothing wrote): the uninitialised-value checker treats its bytes as undefined.
+  bool uninitialized = false;
 
   static ArgBinding bytes(std::vector<uint8_t> v) { return {Kind::Value, std::move(v)}; }
   static ArgBinding buffer(uint8_t* d, uint64_t n) { return {Kind::Buffer, {}, d, n}; }

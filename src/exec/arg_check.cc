@@ -124,11 +124,11 @@ std::optional<ArgumentError> checkImage(const spirv::ParamSignature& p, const Ar
   const bool reads = p.access != AccessQualifier::WriteOnly;
   const bool writes =
       p.access == AccessQualifier::WriteOnly || p.access == AccessQualifier::ReadWrite;
-  if ((reads && !a.imageReadable) || (writes && !a.imageWritable))
+  if ((reads && !a.readable) || (writes && !a.writable))
     return error(ArgErrorKind::Kind,
                  fmt::format("{} ({}) but '{}' was created {}", where(p),
                              spirv::accessQualifierName(p.access), describe(a),
-                             a.imageReadable ? "read-only (CL_MEM_READ_ONLY)"
+                             a.readable ? "read-only (CL_MEM_READ_ONLY)"
                                              : "write-only (CL_MEM_WRITE_ONLY)"));
   return std::nullopt;
 }
