@@ -12,6 +12,10 @@
 #include "src/exec/diagnostics.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/program.h"
+#include "tools/check_compare.h"
+#include "tools/check_expect.h"
+#include "tools/check_summary.h"
+#include "tools/check_verdict.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
 
@@ -71,7 +75,7 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
 // One line per distinct diagnostic (kind, instruction, message) with the runs that
 // showed it.
 std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::ostream& err,
-                                           bool& errors) {
+                                           CheckTotals& totals) {
   std::map<std::string, std::vector<std::string>> seenIn;
   std::vector<const Diagnostic*> order;
   for (const Run& r : runs)
@@ -89,70 +93,82 @@ std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::os
     err << text
         << fmt::format(" (in {} of {} runs, first: {})\n", where.size(), runs.size(),
                        where.front());
-    errors |= d->severity == Severity::Error;
+    ++(d->severity == Severity::Error ? totals.errors : totals.warnings);
     json.push_back(formatJson(*d));
   }
   return json;
 }
 
-// "argument 1: 12 of 64 bytes differ (first at byte offset 8)", or empty when equal.
-std::string compareBuffers(const std::vector<ArgValue>& a, const std::vector<ArgValue>& b) {
-  std::string out;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].holdsData() || a[i].bytes == b[i].bytes) continue;
-    size_t differ = 0, first = a[i].bytes.size();
-    for (size_t k = 0; k < a[i].bytes.size(); ++k)
-      if (a[i].bytes[k] != b[i].bytes[k]) {
-        ++differ;
-        first = std::min(first, k);
-      }
-    const uint64_t element = first / std::max<uint64_t>(1, a[i].type.size());
-    out += fmt::format("{}argument {} ({}[{}]): {} of {} bytes differ, first in element {}",
-                       out.empty() ? "" : "; ", i, a[i].type.name(), a[i].count, differ,
-                       a[i].bytes.size(), element);
+// Per argument how it is compared, from --ignore and --unordered, checked against the
+// launch's arguments before anything runs.
+std::vector<ArgMode> argModes(const RunOptions& o, const std::vector<ArgValue>& args) {
+  std::vector<ArgMode> modes(args.size(), ArgMode::Compare);
+  auto set = [&](const std::vector<uint64_t>& indices, ArgMode mode, const char* option) {
+    for (uint64_t i : indices) {
+      if (i >= args.size())
+        throw Error(DiagnosticKind::Usage,
+                    fmt::format("{} {}: the kernel has {} argument{} (arg0..arg{})", option, i,
+                                args.size(), args.size() == 1 ? "" : "s", args.size() - 1));
+      if (!args[i].holdsData())
+        throw Error(DiagnosticKind::Usage,
+                    fmt::format("{} {}: argument {} is '{}', not a buffer or image", option, i, i,
+                                args[i].text));
+      if (mode == ArgMode::Unordered && args[i].kind != ArgValue::Kind::Buffer)
+        throw Error(DiagnosticKind::Usage,
+                    fmt::format("{} {}: argument {} is an image; only buffers compare as "
+                                "multisets of elements",
+                                option, i, i));
+      if (modes[i] != ArgMode::Compare && modes[i] != mode)
+        throw Error(DiagnosticKind::Usage,
+                    fmt::format("argument {} is given to both --ignore and --unordered", i));
+      modes[i] = mode;
+    }
+  };
+  set(o.ignoreArgs, ArgMode::Ignore, "--ignore");
+  set(o.unorderedArgs, ArgMode::Unordered, "--unordered");
+  return modes;
+}
+
+std::vector<CheckRun> toCheckRuns(const std::vector<Run>& runs) {
+  std::vector<CheckRun> out;
+  for (const Run& r : runs) {
+    CheckRun c{r.config.subGroupSize, r.config.seed, r.result.aborted, 0, 0, &r.args};
+    for (const Diagnostic& d : r.result.diagnostics)
+      (d.severity == Severity::Error ? c.errors : c.warnings) += 1 + d.repeats;
+    out.push_back(c);
   }
   return out;
 }
 
-// Results must not depend on the schedule; they may depend on the sub-group size
-// (get_sub_group_size() is part of a kernel's input), which is only a warning.
-bool compareRuns(const std::vector<Run>& runs, std::ostream& err) {
-  bool errors = false;
-  const Run* first = nullptr;
-  const Run* sizeBase = nullptr;
-  for (const Run& r : runs) {
-    if (r.result.aborted) continue;  // a fatal error stopped it: its buffers are partial
-    if (!sizeBase || sizeBase->config.subGroupSize != r.config.subGroupSize) {
-      sizeBase = &r;
-      if (first) {
-        const std::string d = compareBuffers(first->args, r.args);
-        if (!d.empty())
-          err << fmt::format(
-              "warning: sub-group-size-dependent: results differ between {} and {}: {}\n",
-              first->config.name(), r.config.name(), d);
-      } else {
-        first = &r;
-      }
-      continue;
-    }
-    const std::string d = compareBuffers(sizeBase->args, r.args);
-    if (d.empty()) continue;
-    err << fmt::format(
-        "error: scheduling-dependent: results differ between {} and {}: {} (the kernel's "
-        "result depends on how sub-groups interleave: a race, or an order the memory model "
-        "leaves open)\n",
-        sizeBase->config.name(), r.config.name(), d);
-    errors = true;
-  }
-  return errors;
+// "no problems found", "no errors; 1 warning", "problems found: 2 errors, 1 warning".
+std::string verdictLine(const CheckTotals& t) {
+  auto count = [](uint64_t n, const char* what) {
+    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
+  };
+  if (t.errors == 0 && t.warnings == 0) return "no problems found";
+  if (t.errors == 0)
+    return fmt::format("no errors; {}{}", count(t.warnings, "warning"),
+                       t.strict ? " (--strict: exit status 2)" : "");
+  return fmt::format("problems found: {}, {}", count(t.errors, "error"),
+                     count(t.warnings, "warning"));
 }
 
-}  // namespace
-
-namespace {
+// The findings on stderr (after the diagnostics) and as JSON diagnostics.
+void reportFindings(const CheckVerdicts& v, std::vector<std::string>& json, std::ostream& err,
+                    CheckTotals& totals) {
+  for (const Finding& f : v.findings) {
+    err << fmt::format("{}: {}: {}\n", f.error ? "error" : "warning", f.kind, f.message);
+    ++(f.error ? totals.errors : totals.warnings);
+    json.push_back(findingJson(f));
+  }
+}
 
 int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch p = prepareLaunch(options, err);
+  const std::vector<ArgMode> modes = argModes(options, p.args);
+  const std::vector<ExpectedArg> expect = options.expectPath.empty()
+                                              ? std::vector<ExpectedArg>{}
+                                              : readExpectFile(options.expectPath, p.args);
   const std::vector<Config> configs = configsFor(options, p);
   // Every run keeps its own copy of the buffers until they are compared.
   checkMemory(
@@ -161,21 +177,25 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
   p.argumentBytes *= configs.size() + 1;
   std::vector<Run> runs;
   for (const Config& c : configs) runs.push_back(runOnce(options, p, c));
-  bool errors = false;
-  const std::vector<std::string> diagnostics = reportDiagnostics(runs, err, errors);
-  errors |= compareRuns(runs, err);
+  CheckTotals totals{0, 0, 0, options.strict, options.expectPath};
+  std::vector<std::string> diagnostics = reportDiagnostics(runs, err, totals);
+  const std::vector<CheckRun> checkRuns = toCheckRuns(runs);
+  const CheckVerdicts verdicts = judgeRuns(checkRuns, modes, expect);
+  reportFindings(verdicts, diagnostics, err, totals);
+  const bool aborted =
+      std::any_of(runs.begin(), runs.end(), [](const Run& r) { return r.result.aborted; });
+  totals.status = totals.errors || aborted || (options.strict && totals.warnings) ? 2 : 0;
   out << runs.front().result.printfOutput;
   for (size_t i = 0; i < runs.front().args.size(); ++i)
     if (runs.front().args[i].dump) out << formatDumpLine(i, runs.front().args[i]) << '\n';
   out.flush();
-  json.write(diagnostics, p, runs.front().args);
+  json.write(diagnostics, p, runs.front().args,
+             formatCheckJson(checkRuns, modes, verdicts, totals));
+  err << formatSummaryTable(checkRuns, modes, verdicts);
   err << fmt::format("check: {} runs ({}): {}\n", runs.size(),
-                     runs.size() == 1 ? runs.front().config.name() : "sub-group sizes x schedules",
-                     errors ? "problems found" : "no problems found");
-  return errors || std::any_of(runs.begin(), runs.end(),
-                               [](const Run& r) { return r.result.aborted; })
-             ? 2
-             : 0;
+                     runs.size() == 1 ? configs.front().name() : "sub-group sizes x schedules",
+                     verdictLine(totals));
+  return totals.status;
 }
 
 }  // namespace

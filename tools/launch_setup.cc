@@ -168,9 +168,9 @@ JsonReport::JsonReport(const std::string& path) : path_(path) {
 }
 
 void JsonReport::write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
-                       const std::vector<ArgValue>& args) {
+                       const std::vector<ArgValue>& args, const std::string& check) {
   if (!file_.is_open()) return;
-  if (!(file_ << formatJsonReport(diagnostics, args, buildJson(launch))).flush())
+  if (!(file_ << formatJsonReport(diagnostics, args, buildJson(launch), check)).flush())
     throw Error(DiagnosticKind::Input, fmt::format("cannot write the JSON report to '{}'", path_));
 }
 

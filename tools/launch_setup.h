@@ -48,9 +48,10 @@ class JsonReport {
  public:
   explicit JsonReport(const std::string& path);
   // `diagnostics` are JSON objects (formatJson); `launch.build` and the loader's repairs
-  // become the "build" object. Throws Error(DiagnosticKind::Input) if writing fails.
+  // become the "build" object; `check` (JSON, spvsim check) the "check" object when not
+  // empty. Throws Error(DiagnosticKind::Input) if writing fails.
   void write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
-             const std::vector<ArgValue>& args);
+             const std::vector<ArgValue>& args, const std::string& check = "");
   // {"error": {"kind": K, "message": M}, "diagnostics": [], "buffers": {}}: the launch
   // failed before it produced a result (the command exits 1); best effort.
   void writeError(const Error& e);

@@ -46,6 +46,17 @@ std::optional<uint64_t> parseSchedule(std::string_view option, std::string_view 
   fail(fmt::format("{} '{}' is not round-robin, random or random:SEED", option, text));
 }
 
+// --ignore/--unordered: "2" or "arg2" (the name --dump and --json give argument 2).
+uint64_t argumentIndex(std::string_view option, std::string_view text) {
+  uint64_t value = 0;
+  const std::string_view digits = text.substr(0, 3) == "arg" ? text.substr(3) : text;
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos ||
+      !parseUnsigned(digits, value))
+    fail(fmt::format("{} '{}' is not an argument index (N or argN, as --dump names them)", option,
+                     text));
+  return value;
+}
+
 struct Option {
   std::string_view name;
   bool takesValue;
@@ -86,6 +97,14 @@ const std::vector<Option>& options() {
       {"--check-races", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkRaces = true; }},
       {"--no-cache", false, kAll, false, [](RunOptions& o, auto, auto) { o.noCache = true; }},
+      {"--expect", true, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto v) { o.expectPath = v; }},
+      {"--ignore", true, bit(Command::Check), true,
+       [](RunOptions& o, auto n, auto v) { o.ignoreArgs.push_back(argumentIndex(n, v)); }},
+      {"--unordered", true, bit(Command::Check), true,
+       [](RunOptions& o, auto n, auto v) { o.unorderedArgs.push_back(argumentIndex(n, v)); }},
+      {"--strict", false, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto) { o.strict = true; }},
       {"-o", true, bit(Command::Compile), false,
        [](RunOptions& o, auto, auto v) { o.outputPath = v; }},
   };

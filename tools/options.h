@@ -32,6 +32,11 @@ struct RunOptions {
   bool checkUninitialized = false;
   bool checkRaces = false;
   bool noCache = false;    // --no-cache: compile .cl without the compile cache
+  // spvsim check: the reference result, arguments left out of every comparison or compared
+  // as multisets (indices, as --dump names them argN), and whether warnings fail.
+  std::string expectPath;
+  std::vector<uint64_t> ignoreArgs, unorderedArgs;
+  bool strict = false;
   std::string outputPath;  // spvsim compile -o
 
   bool isSim() const;

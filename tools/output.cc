@@ -46,7 +46,8 @@ std::string formatDumpLine(size_t index, const ArgValue& buffer) {
 }
 
 std::string formatJsonReport(const std::vector<std::string>& diagnostics,
-                             const std::vector<ArgValue>& args, const std::string& build) {
+                             const std::vector<ArgValue>& args, const std::string& build,
+                             const std::string& check) {
   std::string out = build.empty() ? "{" : "{\"build\": " + build + ",\n";
   out += "\"diagnostics\": [";
   for (size_t i = 0; i < diagnostics.size(); ++i) out += (i ? ",\n  " : "\n  ") + diagnostics[i];
@@ -59,7 +60,8 @@ std::string formatJsonReport(const std::vector<std::string>& diagnostics,
         joinElements(args[i], ",", [&](const uint8_t* p) { return jsonElement(args[i].type, p); }));
     first = false;
   }
-  return out + (first ? "}}\n" : "\n}}\n");
+  out += first ? "}" : "\n}";
+  return out + (check.empty() ? "" : ",\n\"check\": " + check) + "}\n";
 }
 
 }  // namespace spvsim::tools

@@ -14,8 +14,10 @@ std::string formatDumpLine(size_t index, const ArgValue& buffer);
 
 // {"build": B, "diagnostics": [D, ...], "buffers": {"arg2": [...], ...}} with one entry
 // per buffer argument; `diagnostics` and `build` (how the module was made; left out when
-// empty) are already JSON.
+// empty) are already JSON. `check` (spvsim check's verdicts, JSON) follows "buffers" as
+// "check" when not empty.
 std::string formatJsonReport(const std::vector<std::string>& diagnostics,
-                             const std::vector<ArgValue>& args, const std::string& build = "");
+                             const std::vector<ArgValue>& args, const std::string& build = "",
+                             const std::string& check = "");
 
 }  // namespace spvsim::tools
