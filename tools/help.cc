@@ -190,12 +190,26 @@ constexpr const char* kCheckIntro =
 round-robin schedule and random schedules 1, 2 and 3 (only --schedule random:SEED when
 given), every time with --check-races and --check-uninitialized on, from the same
 initial buffers. Reports each diagnostic once, with how many runs showed it, then
-compares the buffers the runs left:
-  error: scheduling-dependent     results differ between schedules of one sub-group size
-  warning: sub-group-size-dependent  results differ between sub-group sizes (legitimate
-                                  for kernels that use get_sub_group_size() and friends)
---dump and --json report the first run (round-robin at the first size). Exit status: 0
-when no run had an error and the results agree, 2 otherwise, 1 on usage/input errors.
+groups the runs into classes with identical results (A, B, ...) and reports:
+  error: scheduling-dependent     one sub-group size's schedules give different results
+  warning: sub-group-size-dependent  results differ between sub-group sizes only
+                                  (legitimate for kernels that use get_sub_group_size())
+  error: expect-mismatch          a class differs from the --expect reference
+each naming the argument, the first differing element and its values. A summary table
+(run x buffer: same / differs from A / matches expect / mismatch / ignored, and each
+run's diagnostic counts) ends the report on stderr; --json adds it as "check".
+Check options (besides those of spvsim run):
+  --expect FILE            reference result: --dump lines ("arg1 int[4] = 1 2 3 4") or a
+                           --json report (its "buffers"); only the arguments it names
+                           are compared with it
+  --ignore N|argN          leave argument N out of every comparison (repeatable)
+  --unordered N|argN       compare buffer N as a multiset of elements, e.g. the output
+                           of an atomic append (repeatable)
+  --strict                 warnings make the exit status 2
+--dump and --json report the first run's buffers. Exit status: 0 no errors (and, with
+--strict, no warnings); 2 errors, warnings under --strict, or a run stopped by a fatal
+error; 1 usage or input errors (a bad --ignore/--unordered index, an unreadable or
+malformed --expect file).
 
 )";
 
