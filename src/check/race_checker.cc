@@ -283,14 +283,28 @@ struct RaceChecker::Impl {
 
   Verdict judge(const Access& prior, const Access& cur, int c) const {
     if (!prior.item || prior.item == cur.item) return Verdict::Ordered;
-    if (knows(cur.item, c, prior.item) >= prior.clock) return Verdict::Ordered;
+    // Two atomics of inclusive scopes never race (the common case: decided first, cheaply).
+    Verdict atomics = Verdict::Race;
     if (prior.atomic && cur.atomic) {
-      const Place a = placeOf(prior.item), b = placeOf(cur.item);
-      if (!sameScope(prior.scope, a, b) || !sameScope(cur.scope, a, b)) return Verdict::Scope;
-      const bool declared =
-          sameScope(declaredScope(prior), a, b) && sameScope(declaredScope(cur), a, b);
-      return declared ? Verdict::Ordered : Verdict::Legacy;
+      // Device-wide as checked (a possibly legacy atomic too): inclusive; declared scopes
+      // differ only for legacy ones (Workgroup: the same work-group).
+      const uint32_t device = uint32_t(Scope::Device);
+      if (prior.scope <= device && cur.scope <= device) {
+        if ((!prior.legacy && !cur.legacy) || groupOf(prior.item) == groupOf(cur.item))
+          return Verdict::Ordered;
+        atomics = Verdict::Legacy;
+      } else {
+        const Place a = placeOf(prior.item), b = placeOf(cur.item);
+        if (!sameScope(prior.scope, a, b) || !sameScope(cur.scope, a, b))
+          atomics = Verdict::Scope;
+        else if (sameScope(declaredScope(prior), a, b) && sameScope(declaredScope(cur), a, b))
+          return Verdict::Ordered;
+        else
+          atomics = Verdict::Legacy;
+      }
     }
+    if (knows(cur.item, c, prior.item) >= prior.clock) return Verdict::Ordered;
+    if (atomics != Verdict::Race) return atomics;
     if (knowsWeakly(cur.item, prior)) return Verdict::Scope;
     // Barriers of too narrow a scope: sub-group barriers between two sub-groups' accesses
     // (had they been work-group barriers, the accesses would be ordered), or work-group
@@ -334,9 +348,10 @@ struct RaceChecker::Impl {
   // after cur is ordered after prior, and conflicts with cur whenever it would with prior
   // (an atomic: cur writes if prior did, and its scope is no narrower).
   bool implied(int c, const Access& prior, const Access& cur) const {
-    if (prior.item != cur.item && knows(cur.item, c, prior.item) < prior.clock) return false;
-    if (!prior.atomic) return true;
-    return (cur.write || !prior.write) && cur.scope <= prior.scope && (!cur.legacy || prior.legacy);
+    if (prior.atomic &&
+        !((cur.write || !prior.write) && cur.scope <= prior.scope && (!cur.legacy || prior.legacy)))
+      return false;
+    return prior.item == cur.item || knows(cur.item, c, prior.item) >= prior.clock;
   }
 
   // Adds `cur` to a byte's accesses of one kind: `latest` alone, or the set `set`.
