@@ -73,6 +73,7 @@ struct Cell {
   uint32_t readSet = 0;    // 1 + index of its concurrent plain reads in Impl::sets[class]
   uint32_t atomicSet = 0;  // 1 + index of its concurrent atomic accesses, likewise
 };
+static_assert(sizeof(Cell) == 44, "README and stateBytes name 44 bytes per shadowed byte");
 
 // Where a work-item is: what scopes compare.
 struct Place {
