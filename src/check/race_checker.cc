@@ -25,7 +25,13 @@ constexpr uint32_t kAcquire = uint32_t(spv::MemorySemanticsMask::Acquire) |
 constexpr uint32_t kRelease = uint32_t(spv::MemorySemanticsMask::Release) |
                               uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                               uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
-constexpr size_t kMaxSharedReaders = 16;
+// Concurrent accesses kept per byte, of each kind (plain reads, atomics): beyond that the
+// oldest one of the running work-group goes (later barriers usually order those).
+constexpr size_t kMaxConcurrent = 16;
+// Bytes per set of concurrent accesses, for the state budget: the sets, at most one per
+// kSetEvery bytes of memory (and kMinSets), are counted in stateBytes; past them a byte
+// keeps its latest access of each kind only, with a warning.
+constexpr uint64_t kSetEvery = 64, kMinSets = 256;
 constexpr size_t kMaxHeld = 64;  // releases a work-item holds for its next acquire fence
 
 // A vector clock in sparse form: work-item (launch-wide index + 1) -> clock.
@@ -57,10 +63,17 @@ struct Access {
 // The scope an atomic access declared (a possibly legacy one: Workgroup).
 uint32_t declaredScope(const Access& a) { return a.legacy ? uint32_t(Scope::Workgroup) : a.scope; }
 
+// One byte's history. Plain and atomic accesses are kept apart: an atomic access never
+// hides an earlier plain one, so each access is compared with every conflicting access
+// of the other kind not ordered before it by happens-before.
 struct Cell {
-  Access write, read;
-  uint32_t shared = 0;  // 1 + index of its readers in Impl::shared_[class]; 0: `read` only
+  Access write;            // the last plain write
+  Access read;             // the latest plain read since it (the only one while readSet is 0)
+  Access atomic;           // the latest atomic access since it (likewise)
+  uint32_t readSet = 0;    // 1 + index of its concurrent plain reads in Impl::sets[class]
+  uint32_t atomicSet = 0;  // 1 + index of its concurrent atomic accesses, likewise
 };
+static_assert(sizeof(Cell) == 44, "README and stateBytes name 44 bytes per shadowed byte");
 
 // Where a work-item is: what scopes compare.
 struct Place {
@@ -123,9 +136,11 @@ struct RaceChecker::Impl {
   // Global memory, per region: one cell per byte (allocated on first access).
   std::vector<std::vector<Cell>> global;
   std::vector<uint8_t> wgUsedGlobalBarrier;  // per work-group (linear)
-  // Read sets of bytes read concurrently by several work-items, per class.
-  std::vector<std::vector<Access>> shared[2];
-  std::vector<uint32_t> freeShared[2];
+  // Sets of concurrent plain reads or atomic accesses of a byte, per class.
+  std::vector<std::vector<Access>> sets[2];
+  std::vector<uint32_t> freeSets[2];
+  uint64_t setsInUse = 0, maxSets = 0;
+  bool warnedSets = false;
   // Sync objects: atomic location (kernel pointer) -> release snapshots, one per
   // releasing scope domain.
   std::unordered_map<uint64_t, std::vector<SnapshotPtr>> syncs;
@@ -225,7 +240,8 @@ struct RaceChecker::Impl {
         uint32_t& slot = inclusive ? st.clocks[c][of] : st.weak[of];
         slot = std::max(slot, clock);
       }
-    if (inclusive) joinInto(st.weak, s.weak);
+    // What the releaser knew only weakly stays weak, and spreads through any synchronisation.
+    joinInto(st.weak, s.weak);
   }
 
   // Publishes `s` at `key` as a release (replacing the location's release sequence
@@ -268,14 +284,28 @@ struct RaceChecker::Impl {
 
   Verdict judge(const Access& prior, const Access& cur, int c) const {
     if (!prior.item || prior.item == cur.item) return Verdict::Ordered;
+    // Two atomics of inclusive scopes never race (the common case: decided first, cheaply).
+    Verdict atomics = Verdict::Race;
     if (prior.atomic && cur.atomic) {
-      const Place a = placeOf(prior.item), b = placeOf(cur.item);
-      if (!sameScope(prior.scope, a, b) || !sameScope(cur.scope, a, b)) return Verdict::Scope;
-      const bool declared =
-          sameScope(declaredScope(prior), a, b) && sameScope(declaredScope(cur), a, b);
-      return declared ? Verdict::Ordered : Verdict::Legacy;
+      // Device-wide as checked (a possibly legacy atomic too): inclusive; declared scopes
+      // differ only for legacy ones (Workgroup: the same work-group).
+      const uint32_t device = uint32_t(Scope::Device);
+      if (prior.scope <= device && cur.scope <= device) {
+        if ((!prior.legacy && !cur.legacy) || groupOf(prior.item) == groupOf(cur.item))
+          return Verdict::Ordered;
+        atomics = Verdict::Legacy;
+      } else {
+        const Place a = placeOf(prior.item), b = placeOf(cur.item);
+        if (!sameScope(prior.scope, a, b) || !sameScope(cur.scope, a, b))
+          atomics = Verdict::Scope;
+        else if (sameScope(declaredScope(prior), a, b) && sameScope(declaredScope(cur), a, b))
+          return Verdict::Ordered;
+        else
+          atomics = Verdict::Legacy;
+      }
     }
     if (knows(cur.item, c, prior.item) >= prior.clock) return Verdict::Ordered;
+    if (atomics != Verdict::Race) return atomics;
     if (knowsWeakly(cur.item, prior)) return Verdict::Scope;
     // Barriers of too narrow a scope: sub-group barriers between two sub-groups' accesses
     // (had they been work-group barriers, the accesses would be ordered), or work-group
@@ -291,70 +321,119 @@ struct RaceChecker::Impl {
     return Verdict::Race;
   }
 
-  std::vector<Access>& readers(int c, Cell& cell) { return shared[c][cell.shared - 1]; }
+  // ---- sets of concurrent accesses ----
+  std::vector<Access>& setOf(int c, uint32_t set) { return sets[c][set - 1]; }
 
-  void dropReaders(int c, Cell& cell) {
-    if (!cell.shared) return;
-    readers(c, cell).clear();
-    freeShared[c].push_back(cell.shared - 1);
-    cell.shared = 0;
+  void dropSet(int c, uint32_t& set) {
+    if (!set) return;
+    setOf(c, set).clear();
+    freeSets[c].push_back(set - 1);
+    --setsInUse;
+    set = 0;
   }
 
-  void addReader(int c, Cell& cell, const Access& cur) {
-    if (!cell.read.item || knows(cur.item, c, cell.read.item) >= cell.read.clock) {
-      if (!cell.shared) {
-        cell.read = cur;
-        return;
-      }
+  // A new set (1 + index), or 0 when the budget is spent.
+  uint32_t newSet(int c) {
+    if (setsInUse == maxSets) return 0;
+    ++setsInUse;
+    if (!freeSets[c].empty()) {
+      const uint32_t idx = freeSets[c].back();
+      freeSets[c].pop_back();
+      return idx + 1;
     }
-    if (!cell.shared) {
-      uint32_t idx;
-      if (!freeShared[c].empty()) {
-        idx = freeShared[c].back();
-        freeShared[c].pop_back();
-      } else {
-        idx = uint32_t(shared[c].size());
-        shared[c].emplace_back();
-      }
-      cell.shared = idx + 1;
-      readers(c, cell).push_back(cell.read);
+    sets[c].emplace_back();
+    return uint32_t(sets[c].size());
+  }
+
+  // Whether `prior` needs no keeping once `cur` is recorded: every later access ordered
+  // after cur is ordered after prior, and conflicts with cur whenever it would with prior
+  // (an atomic: cur writes if prior did, and its scope is no narrower).
+  bool implied(int c, const Access& prior, const Access& cur) const {
+    if (prior.atomic &&
+        !((cur.write || !prior.write) && cur.scope <= prior.scope && (!cur.legacy || prior.legacy)))
+      return false;
+    return prior.item == cur.item || knows(cur.item, c, prior.item) >= prior.clock;
+  }
+
+  // Adds `cur` to a byte's accesses of one kind: `latest` alone, or the set `set`.
+  void addTo(SubGroup& sg, int c, Access& latest, uint32_t& set, const Access& cur) {
+    if (!set && (!latest.item || implied(c, latest, cur))) {
+      latest = cur;
+      return;
     }
-    // Reads ordered before this one are implied by it for every later check.
-    auto& rs = readers(c, cell);
-    std::erase_if(rs, [&](const Access& r) {
-      return r.item == cur.item || knows(cur.item, c, r.item) >= r.clock;
-    });
-    if (rs.size() == kMaxSharedReaders) rs.erase(rs.begin());
-    rs.push_back(cur);
-    cell.read = cur;
+    if (!set && !(set = newSet(c))) {
+      warnSets(sg);
+      latest = cur;
+      return;
+    }
+    auto& as = setOf(c, set);
+    if (as.empty()) {
+      as.reserve(kMaxConcurrent);
+      as.push_back(latest);
+    }
+    std::erase_if(as, [&](const Access& a) { return implied(c, a, cur); });
+    if (as.size() == kMaxConcurrent) {
+      auto it =
+          std::find_if(as.begin(), as.end(), [&](const Access& a) { return inThisGroup(a.item); });
+      as.erase(it == as.end() ? as.begin() : it);
+    }
+    as.push_back(cur);
+    latest = cur;
+  }
+
+  void warnSets(SubGroup& sg) {
+    if (warnedSets) return;
+    warnedSets = true;
+    LaneMask lanes;
+    lanes.set(0);
+    sg.report(sg.code[sg.pc - 1], DiagnosticKind::OutOfMemory,
+              fmt::format("the race checker keeps concurrent accesses for at most {} bytes at "
+                          "once (its state budget); further bytes keep only their latest read "
+                          "and atomic access: races with earlier ones may be missed",
+                          maxSets),
+              lanes, Severity::Warning);
+  }
+
+  template <class F>
+  void forEach(int c, const Access& latest, uint32_t set, F&& f) {
+    if (!set) {
+      if (latest.item) f(latest);
+      return;
+    }
+    for (const Access& a : setOf(c, set)) f(a);
   }
 
   // Checks one access against one byte's history and records it; returns the first
-  // conflict found (verdict Ordered when none).
-  Verdict check(Cell& cell, const Access& cur, int c, Access& other) {
+  // conflict found (verdict Ordered when none). Conflicting: at least one writes.
+  Verdict check(SubGroup& sg, Cell& cell, const Access& cur, int c, Access& other) {
     Verdict v = Verdict::Ordered;
     // Keeps the first conflict, but lets a race or scope error win over a legacy warning.
     auto consider = [&](const Access& prior) {
       if (v != Verdict::Ordered && v != Verdict::Legacy) return;
+      if (!prior.write && !cur.write) return;
       const Verdict w = judge(prior, cur, c);
       if (w == Verdict::Ordered || (w == Verdict::Legacy && v == Verdict::Legacy)) return;
       v = w;
       other = prior;
     };
-    consider(cell.write);
-    if (cur.write) {
-      if (cell.shared) {
-        for (const Access& r : readers(c, cell)) consider(r);
-      } else {
-        consider(cell.read);
-      }
-    }
-    if (cur.write) {
+    // A plain write against the last plain write comes last: that conflict is dropped
+    // when the bytes do not change, and must not hide another.
+    const bool plainWrite = cur.write && !cur.atomic;
+    if (!plainWrite) consider(cell.write);
+    if (cur.write) forEach(c, cell.read, cell.readSet, consider);
+    forEach(c, cell.atomic, cell.atomicSet, consider);
+    if (plainWrite) consider(cell.write);
+    if (cur.atomic) {
+      addTo(sg, c, cell.atomic, cell.atomicSet, cur);
+    } else if (cur.write) {
+      // Later accesses ordered after this write are ordered after what it was checked
+      // against (or that was reported).
       cell.write = cur;
-      cell.read = Access{};
-      dropReaders(c, cell);
+      cell.read = cell.atomic = Access{};
+      dropSet(c, cell.readSet);
+      dropSet(c, cell.atomicSet);
     } else {
-      addReader(c, cell, cur);
+      addTo(sg, c, cell.read, cell.readSet, cur);
     }
     return v;
   }
@@ -456,7 +535,7 @@ struct RaceChecker::Impl {
     Access other;
     for (uint64_t b = 0; b < bytes; ++b) {
       Access o;
-      const Verdict v = check(cells[b], cur, c, o);
+      const Verdict v = check(sg, cells[b], cur, c, o);
       if (v != Verdict::Ordered && (first == Verdict::Ordered || first == Verdict::Legacy)) {
         first = v;
         other = o;
@@ -511,12 +590,22 @@ uint64_t checkedGroups(const LaunchContext& launch) {
   return groups;
 }
 
+// Bytes of global and local memory the checker shadows.
+uint64_t shadowedBytes(const LaunchContext& launch) {
+  uint64_t bytes = launch.memory->localArenaBytes;
+  for (const Region& r : launch.memory->global) bytes = addBytes(bytes, r.size);
+  return bytes;
+}
+
+uint64_t maxSetsFor(uint64_t bytes) { return std::max(kMinSets, bytes / kSetEvery); }
+
 }  // namespace
 
 RaceChecker::RaceChecker(const LaunchContext& launch) : impl_(std::make_unique<Impl>(launch)) {
   Impl& m = *impl_;
   m.maxItems = launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
   m.global.resize(launch.memory->global.size());
+  m.maxSets = std::min<uint64_t>(maxSetsFor(shadowedBytes(launch)), 0xffffffffu);
   m.wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
 }
 
@@ -524,9 +613,10 @@ RaceChecker::~RaceChecker() = default;
 
 uint64_t RaceChecker::stateBytes(const LaunchContext& launch) {
   const uint64_t groups = checkedGroups(launch);
-  uint64_t bytes = launch.memory->localArenaBytes;
-  for (const Region& r : launch.memory->global) bytes = addBytes(bytes, r.size);
-  return addBytes(mulBytes(bytes, sizeof(Cell)), groups);
+  const uint64_t bytes = shadowedBytes(launch);
+  const uint64_t setBytes = sizeof(std::vector<Access>) + kMaxConcurrent * sizeof(Access);
+  return addBytes(addBytes(mulBytes(bytes, sizeof(Cell)), mulBytes(maxSetsFor(bytes), setBytes)),
+                  groups);
 }
 
 void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
@@ -536,8 +626,9 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   m.items = uint32_t(wg.localSize[0] * wg.localSize[1] * wg.localSize[2]);
   m.firstItem = uint32_t(wg.linearId * m.maxItems + 1);
   m.local.assign(m.launch.memory->localArenaBytes, Cell{});
-  m.shared[kLocal].clear();
-  m.freeShared[kLocal].clear();
+  m.setsInUse -= m.sets[kLocal].size() - m.freeSets[kLocal].size();
+  m.sets[kLocal].clear();
+  m.freeSets[kLocal].clear();
   m.own.assign(m.items, 1);
   for (int c = 0; c < 2; ++c) {
     m.base[c].assign(m.items, 0);

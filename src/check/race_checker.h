@@ -14,14 +14,32 @@
 //   atomic's location when both operations' scopes include both work-items; release
 //   sequences continue through read-modify-writes. Atomics with no storage-class bits
 //   (what clang emits for C11-style atomics) order both classes.
-// Two conflicting accesses (same byte, at least one a write, not both atomic with
-// inclusive scopes) that no chain of the above orders are a `data-race`, or an
-// `insufficient-scope` when synchronisation too narrow in scope would have ordered them.
+// Two conflicting accesses (same byte, at least one a write) race unless happens-before
+// orders them (OpenCL 3.0 API, memory model, "Data races"), except two atomics whose
+// scopes both include both work-items, which never race. A race is a `data-race`, or an
+// `insufficient-scope` when synchronisation too narrow in scope would have ordered it (or
+// the two atomics' scopes exclude one another's work-item).
+//
+// Per byte the checker keeps three histories apart (Cell): the last plain write, the
+// plain reads since it, and the atomic accesses since it (with read/write flag and
+// scope). A plain access is checked against the write, the reads (if it writes) and the
+// atomics (atomic writes only, if it reads); an atomic access against the plain write, the
+// plain reads (if it writes) and the other atomics (scopes). So an atomic never hides a
+// plain access: `*p = 0` by one work-item then `atomic_dec(p)` by all, a plain read after
+// others' atomics, a compare-exchange against a plain write (a failed one only reads) are
+// all found. Reads and atomics are kept while unordered with one another: one inline,
+// more in a set of at most 16 (an access ordered after an earlier one of its kind by the
+// same or a wider scope, writing if it wrote, replaces it; past 16 the oldest of the
+// running work-group goes). A plain write replaces all three histories (what it raced
+// with is reported). Each access is reported once, against the first conflict found
+// (plain write-write conflicts last: they are dropped when the bytes do not change).
 //
 // Work-groups run one at a time, in order, on one host thread while the checker is on
-// (its factory asks for a serial launch), so verdicts never depend on timing. Shadow state is kept
-// per byte of global and local memory (constant memory is read-only, private memory is
-// the lane's own).
+// (its factory asks for a serial launch), so verdicts never depend on timing. Shadow state
+// is kept per byte of global and local memory (constant memory is read-only, private
+// memory the lane's own): a Cell per byte plus sets for one byte in 64 (at least 256),
+// counted in stateBytes; past those sets a byte keeps only its latest read and atomic,
+// and one `out-of-memory` warning says that races may be missed.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +56,8 @@ class RaceChecker final : public ExecutionObserver {
   explicit RaceChecker(const LaunchContext& launch);
   ~RaceChecker() override;
   // The host memory the checker's state takes for a launch (a Cell per byte of global
-  // and local memory, a flag per work-group), for LaunchOptions::maxMemory. Throws like
-  // the constructor for too many work-items.
+  // and local memory, the sets of concurrent accesses, a flag per work-group), for
+  // LaunchOptions::maxMemory. Throws like the constructor for too many work-items.
   static uint64_t stateBytes(const LaunchContext& launch);
   RaceChecker(const RaceChecker&) = delete;
   RaceChecker& operator=(const RaceChecker&) = delete;
