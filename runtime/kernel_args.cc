@@ -21,6 +21,10 @@ cl_int bufferArg(const _cl_kernel* k, size_t size, const void* value, KernelArg&
   if (!m || m->type != CL_MEM_OBJECT_BUFFER || m->context != k->program->context)
     return CL_INVALID_MEM_OBJECT;
   out.binding = ArgBinding::buffer(nullptr, m->size);  // storage bound at enqueue time
+  // A kernel read of a CL_MEM_WRITE_ONLY buffer or write to a CL_MEM_READ_ONLY one is
+  // undefined; the launch reports it (access-violation).
+  out.binding.readable = !(m->flags & CL_MEM_WRITE_ONLY);
+  out.binding.writable = !(m->flags & CL_MEM_READ_ONLY);
   out.mem = mem;
   return CL_SUCCESS;
 }

@@ -23,6 +23,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "out-of-bounds";
     case K::MisalignedAccess:
       return "misaligned-access";
+    case K::AccessViolation:
+      return "access-violation";
     case K::DataRace:
       return "data-race";
     case K::InsufficientScope:

@@ -27,6 +27,7 @@ enum class DiagnosticKind : uint8_t {
   // Undefined behaviour and failures of a running kernel.
   OutOfBounds,
   MisalignedAccess,
+  AccessViolation,  // a read of a write-only or a write to a read-only buffer (creation flags)
   DataRace,
   InsufficientScope,
   BarrierDivergence,

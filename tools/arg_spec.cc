@@ -134,6 +134,13 @@ void initialize(ArgValue& arg, std::string_view init) {
 }
 
 ArgValue parseBuffer(std::string_view text, ArgMemory* memory) {
+  // buffer:ro:TYPE[N] / buffer:wo:TYPE[N]: created read-only / write-only, as
+  // CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY (a kernel access they forbid is reported).
+  bool readable = true, writable = true;
+  if (const std::string_view t = trim(text); t.starts_with("ro:") || t.starts_with("wo:")) {
+    (t[0] == 'r' ? writable : readable) = false;
+    text = t.substr(3);
+  }
   const size_t open = text.find('[');
   const size_t close = text.find(']');
   if (open == std::string_view::npos || close == std::string_view::npos || close < open)
@@ -149,6 +156,8 @@ ArgValue parseBuffer(std::string_view text, ArgMemory* memory) {
                      kMaxBufferBytes));
   if (memory) memory->reserve(arg.count * arg.type.size(), "the buffer arguments");
   arg.bytes.assign(arg.count * arg.type.size(), 0);
+  arg.readable = readable;
+  arg.writable = writable;
   const std::string_view rest = trim(text.substr(close + 1));
   if (rest.empty()) return arg;
   if (rest[0] != '=') fail(fmt::format("expected '=INIT' after ']', found '{}'", rest));

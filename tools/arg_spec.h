@@ -15,6 +15,7 @@ inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 32;
 //                          a vector takes one value per component, or one for all
 //   buffer:TYPE[N]=INIT    INIT: zero | fill(V) | range(START[,STEP]) | values(V,...) |
 //                          random(SEED) | file(PATH); "=INIT" may be left out (zero)
+//   buffer:ro:TYPE[N]=INIT, buffer:wo:TYPE[N]=INIT   created read-only / write-only
 //   pipe:TYPE[N]=INIT      a pipe of N packets of TYPE; values(V,...) gives its first
 //                          packets, other INITs fill all N, no "=INIT" leaves it empty
 //   local:BYTES            local memory

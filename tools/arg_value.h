@@ -22,8 +22,10 @@ struct ArgValue {
   uint64_t localBytes = 0;     // Local
   bool dump = false;           // Buffer, Image: print after the run
   bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
-  std::string text;            // as the user wrote it, for messages
-  std::string structName;      // Value of struct:TYPE,...: "struct {int, float}"; else ""
+  // Buffer: whether kernels may read / write it (.sim wo / ro, buffer:wo: / buffer:ro:).
+  bool readable = true, writable = true;
+  std::string text;        // as the user wrote it, for messages
+  std::string structName;  // Value of struct:TYPE,...: "struct {int, float}"; else ""
   // Image: shape and format (tightly packed pixels in `bytes`, `type` one channel value's
   // type, `count` the channel values); Sampler: its state.
   ImageDesc image;

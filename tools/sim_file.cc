@@ -286,6 +286,8 @@ ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param
   arg.bytes.assign(*h.size, 0);
   arg.dump = h.dump;
   arg.hex = h.hex;
+  arg.readable = !h.wo;
+  arg.writable = !h.ro;
   arg.text = h.text;
   readData(h, arg);
   return arg;

@@ -41,7 +41,12 @@ uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, Memory
       auto& table = constant ? mem.constant : mem.global;
       // Constant memory is read-only. A `const` global pointer (NoWrite) still
       // points at writable memory (other arguments may alias it), so it stays writable.
-      table.push_back(Region{a.data, 0, a.size, !constant, region});
+      table.push_back(Region{a.data, 0, a.size, !constant && a.writable, region});
+      // The creation flags (CL_MEM_READ_ONLY / WRITE_ONLY, .sim ro / wo): a kernel access
+      // they forbid is undefined behaviour, reported where it happens. Such a region takes
+      // the per-lane path of every access (SubGroup::uniformRegionBase), others none.
+      table.back().readable = a.readable;
+      table.back().hostRestricted = !a.readable || !a.writable;
       return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
     }
     case ArgBinding::Kind::SvmPointer:  // the raw address (src/exec/svm.h)

@@ -414,6 +414,65 @@ bool Lowerer::isDebugInfo(const spirv::Instruction& inst) const {
   return it->second == "OpenCL.DebugInfo.100" || it->second.rfind("NonSemantic.", 0) == 0;
 }
 
+namespace {
+
+// How many leading operands of `op` are pointers it dereferences (0: none).
+size_t dereferencedOperands(Op op) {
+  switch (op) {
+    case Op::OpLoad:
+    case Op::OpStore:
+    case Op::OpAtomicLoad:
+    case Op::OpAtomicStore:
+    case Op::OpAtomicExchange:
+    case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak:
+    case Op::OpAtomicIIncrement:
+    case Op::OpAtomicIDecrement:
+    case Op::OpAtomicIAdd:
+    case Op::OpAtomicISub:
+    case Op::OpAtomicSMin:
+    case Op::OpAtomicUMin:
+    case Op::OpAtomicSMax:
+    case Op::OpAtomicUMax:
+    case Op::OpAtomicAnd:
+    case Op::OpAtomicOr:
+    case Op::OpAtomicXor:
+    case Op::OpAtomicFlagTestAndSet:
+    case Op::OpAtomicFlagClear:
+    case Op::OpAtomicFAddEXT:
+    case Op::OpAtomicFMinEXT:
+    case Op::OpAtomicFMaxEXT:
+      return 1;
+    case Op::OpCopyMemory:
+    case Op::OpCopyMemorySized:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+bool Lowerer::onlyDereferenced(Id pointer) {
+  if (derefFn_ != fn_) {
+    derefFn_ = fn_;
+    derefOnly_.clear();
+    // Any operand word equal to an id counts as a use (a literal that happens to equal it
+    // only makes the answer false: the check then allows one past the end).
+    for (const auto& b : fn_->blocks)
+      for (const auto& inst : b.instructions) {
+        if (isDebugInfo(inst)) continue;
+        const size_t deref = dereferencedOperands(inst.opcode);
+        for (size_t k = 0; k < inst.operands.size(); ++k) {
+          auto [it, fresh] = derefOnly_.try_emplace(inst.operands[k], true);
+          it->second = it->second && k < deref;
+        }
+      }
+  }
+  auto it = derefOnly_.find(pointer);
+  return it != derefOnly_.end() && it->second;
+}
+
 uint32_t Lowerer::edgeTo(Id target) {
   const spirv::Block* to = nullptr;
   for (const auto& b : fn_->blocks)

@@ -124,6 +124,11 @@ class Lowerer {
   // Index into out.functions of a function id (lowered on demand).
   uint32_t functionIndex(spirv::Id function);
 
+  // Whether every use of `pointer` in the function being lowered dereferences it (the
+  // pointer operand of a load, store, atomic or memory copy): then it must point at an
+  // element, not one past the end (src/exec/ops/array_bounds.h).
+  bool onlyDereferenced(spirv::Id pointer);
+
   // "OpFAdd on half3": names an opcode with the type a handler was missing for.
   std::string describeWithType(const spirv::Instruction& inst) const;
 
@@ -171,6 +176,9 @@ class Lowerer {
   std::vector<uint32_t> pendingFunctions_;
   std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer
   const spirv::Function* fn_ = nullptr;
+  // onlyDereferenced() of the function `derefFn_`, computed on first use.
+  std::unordered_map<spirv::Id, bool> derefOnly_;
+  const spirv::Function* derefFn_ = nullptr;
   const spirv::Block* block_ = nullptr;
   uint32_t fnIndex_ = 0;
 };

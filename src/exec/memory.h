@@ -143,6 +143,12 @@ struct Region {
   uint64_t size = 0;
   bool writable = true;
   std::string name;  // for diagnostics: "arg1", "program variable tmp", ...
+  // Whether kernels may read it: false for a buffer created write-only.
+  bool readable = true;
+  // readable/writable come from the buffer's creation flags (CL_MEM_READ_ONLY /
+  // CL_MEM_WRITE_ONLY, a .sim file's ro / wo): an access they forbid is an
+  // `access-violation`, not an access outside memory.
+  bool hostRestricted = false;
 };
 
 // The regions of one launch. Global and Constant regions point at real storage;
@@ -168,7 +174,8 @@ struct MemoryMap {
 
 // Why an access failed; Ok when it did not. InvalidSpace: a pointer into no object
 // (an invalid space or region code: garbage bits, e.g. from integer arithmetic).
-enum class AccessError { Ok, Null, OutOfBounds, ReadOnly, Misaligned, InvalidSpace };
+// WriteOnly: a read of a region kernels may not read (Region::readable).
+enum class AccessError { Ok, Null, OutOfBounds, ReadOnly, Misaligned, InvalidSpace, WriteOnly };
 
 // Where `p` points, for diagnostics: "byte offset -4 of argument 1 (in) (global memory,
 // 64 bytes)", "byte offset 274877906944 or more (out of the representable range) of ...",

@@ -55,9 +55,26 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
       report(in, DiagnosticKind::OutOfBounds,
              fmt::format("{} of {} bytes through a null pointer", accessVerb(write), bytes), lanes);
       break;
-    case AccessError::ReadOnly:
-      report(in, DiagnosticKind::OutOfBounds,
-             fmt::format("write of {} bytes to read-only memory {}", bytes, where), lanes);
+    case AccessError::ReadOnly: {
+      // A buffer its creator made read-only, or memory that is read-only by nature
+      // (constant memory, read-only images).
+      const Region* r = wg->launch->memory->regionOf(wg->launch->memory->canonical(p));
+      if (r && r->hostRestricted)
+        report(in, DiagnosticKind::AccessViolation,
+               fmt::format("write of {} bytes to a read-only buffer (CL_MEM_READ_ONLY, .sim ro) {}",
+                           bytes, where),
+               lanes);
+      else
+        report(in, DiagnosticKind::OutOfBounds,
+               fmt::format("write of {} bytes to read-only memory {}", bytes, where), lanes);
+      break;
+    }
+    case AccessError::WriteOnly:
+      report(
+          in, DiagnosticKind::AccessViolation,
+          fmt::format("read of {} bytes from a write-only buffer (CL_MEM_WRITE_ONLY, .sim wo) {}",
+                      bytes, where),
+          lanes);
       break;
     case AccessError::Misaligned:
       report(in, DiagnosticKind::MisalignedAccess,

@@ -215,8 +215,8 @@ class SubGroup {
       error = AccessError::OutOfBounds;
       return nullptr;
     }
-    if (write && !r.writable) {
-      error = AccessError::ReadOnly;
+    if (write ? !r.writable : !r.readable) {
+      error = write ? AccessError::ReadOnly : AccessError::WriteOnly;
       return nullptr;
     }
     error = AccessError::Ok;
@@ -258,7 +258,8 @@ class SubGroup {
     const Region& r = table[region];
     // Negative and saturated offsets are above any region size as offsetBits.
     const uint64_t first = offsetBits(lo), last = offsetBits(hi);
-    if (first > r.size || last > r.size || bytes > r.size - last || (write && !r.writable))
+    if (first > r.size || last > r.size || bytes > r.size - last ||
+        (write ? !r.writable : !r.readable))
       return nullptr;
     uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
     if (write) wg->writes += width;

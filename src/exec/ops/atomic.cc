@@ -68,9 +68,11 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
   const MemoryMap& mem = *sg.wg->launch->memory;
   sg.forActive([&](uint32_t l) {
     const uint64_t at = mem.canonical(ptr[l]);  // a raw SVM address as its region's pointer
-    // write=false: writability is checked below, so that a failed lane's error names it.
-    uint8_t* p = sg.locate(at, l, sizeof(T), false, err);
-    if (p && Write && !writable(sg, at)) {
+    // A store only writes; a load and a read-modify-write read, so locate() checks
+    // readability (a write-only buffer) for them and writability is checked below, so
+    // that a failed lane's error names it.
+    uint8_t* p = sg.locate(at, l, sizeof(T), K == Kind::Store, err);
+    if (p && K == Kind::Rmw && !writable(sg, at)) {
       p = nullptr;
       err = AccessError::ReadOnly;
     }

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "src/exec/ops/array_bounds.h"
 #include "src/exec/ops/elementwise.h"
 
 namespace spvsim {
@@ -169,26 +170,7 @@ int64_t constantDelta(const Inst& in) { return int64_t(uint64_t(in.b) | (uint64_
 
 // Index `k`'s register value of lane `l`, sign-extended (indices are signed).
 int64_t indexValue(const SubGroup& sg, const uint32_t* q, uint32_t l) {
-  const uint8_t* idx = sg.regs + q[0] + size_t(l) * q[1];
-  switch (q[1]) {
-    case 1:
-      return int8_t(idx[0]);
-    case 2: {
-      int16_t v;
-      std::memcpy(&v, idx, 2);
-      return v;
-    }
-    case 4: {
-      int32_t v;
-      std::memcpy(&v, idx, 4);
-      return v;
-    }
-    default: {
-      int64_t v;
-      std::memcpy(&v, idx, 8);
-      return v;
-    }
-  }
+  return ops::signedIndex(sg.regs + q[0] + size_t(l) * q[1], q[1]);
 }
 
 // The exact byte delta of lane `l`'s dynamic indices plus the constant.
@@ -259,31 +241,42 @@ void accessChain1(SubGroup& sg, const Inst& in) {
     exactAccessChain(sg, in, true);
 }
 
-ExecFn pickAccessChain(const std::vector<uint32_t>& dynamic) {
-  if (dynamic[0] == 0) return &constantAccessChain;
+// `F`, or `F` followed by the array index check (src/exec/ops/array_bounds.h).
+template <ExecFn F>
+ExecFn withChecks(bool checked) {
+  return checked ? &ops::checkedAccessChain<F> : F;
+}
+
+ExecFn pickAccessChain(const std::vector<uint32_t>& dynamic, bool checked) {
+  if (dynamic[0] == 0) return withChecks<&constantAccessChain>(checked);
   const uint64_t stride = dynamic[3] | (uint64_t(dynamic[4]) << 32);
-  if (dynamic[0] > 1 || stride >= kPlainStrideLimit) return &dynamicAccessChain;
+  if (dynamic[0] > 1 || stride >= kPlainStrideLimit)
+    return withChecks<&dynamicAccessChain>(checked);
   switch (dynamic[2]) {
     case 1:
-      return &accessChain1<int8_t>;
+      return withChecks<&accessChain1<int8_t>>(checked);
     case 2:
-      return &accessChain1<int16_t>;
+      return withChecks<&accessChain1<int16_t>>(checked);
     case 4:
-      return &accessChain1<int32_t>;
+      return withChecks<&accessChain1<int32_t>>(checked);
     case 8:
-      return &accessChain1<int64_t>;
+      return withChecks<&accessChain1<int64_t>>(checked);
     default:
-      return &dynamicAccessChain;
+      return withChecks<&dynamicAccessChain>(checked);
   }
 }
 
-// Walks the indices of (Ptr)AccessChain: constant indices fold into one offset.
+// Walks the indices of (Ptr)AccessChain: constant indices fold into one offset. Indices
+// into arrays (not the Element operand, whose base may be any element of an array the
+// chain cannot see) are checked against the array's length (src/exec/ops/array_bounds.h).
 void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasElement) {
   Id base = inst.operands.at(0);
   Id type = lw.type(lw.typeIdOfValue(base)).element;
   int64_t constant = 0;
   std::vector<uint32_t> dynamic{0};
+  ops::ArrayIndexChecks checks;
   auto addIndex = [&](Id index, uint64_t stride) {
+    checks.moved(!lw.isConstant(index) || lw.constantValue(index) != 0);
     if (lw.isConstant(index)) {
       const spirv::Type& it = lw.typeOfValue(index);
       uint64_t v = lw.constantValue(index);
@@ -307,20 +300,31 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
     const spirv::Type& t = lw.type(type);
     if (t.kind == TypeKind::Struct) {
       uint64_t member = lw.constantValue(inst.operands[k]);
+      checks.moved(t.memberOffsets.at(member) != 0);
       constant = addDeltas(constant, int64_t(t.memberOffsets.at(member)));
       type = t.members.at(member);
     } else {
+      const Id array = t.kind == TypeKind::Array ? type : 0;
       type = t.element;
       addIndex(inst.operands[k], lw.type(type).size);
+      if (array) checks.add(lw, inst.operands[k], array);
     }
   }
   uint32_t b = lw.reg(base);
   uint32_t at = dynamic[0] ? lw.addExtra(dynamic) : 0;
-  Inst& in = lw.emit(inst, pickAccessChain(dynamic));
+  // Only a chain of one array index (after the Element operand) is a source subscript
+  // `a[i]` as clang emits it at -O0; LLVM's optimisers merge pointer arithmetic into the
+  // last index of longer chains (a byte view of a struct becomes an index into its first
+  // char array), where the index may validly exceed that array's length.
+  const bool subscript = inst.operands.size() == first + 1;
+  const std::optional<uint32_t> checked =
+      checks.empty() || !subscript ? std::nullopt : checks.emit(lw, inst.result);
+  Inst& in = lw.emit(inst, pickAccessChain(dynamic, checked.has_value()));
   in.a = b;
   in.b = uint32_t(uint64_t(constant));
   in.c = uint32_t(uint64_t(constant) >> 32);
   in.aux = at;
+  in.aux2 = checked.value_or(0);
 }
 
 // OpCopyMemory / OpCopyMemorySized: in.a target, in.b source, bytes in.n or from in.c.
