@@ -121,8 +121,9 @@ cl_int runLaunch(const Launch& l) {
   options.subGroupSize = knobs().subGroupSize;
   options.threads = knobs().threads;
   options.instructionBudget = knobs().instructionBudget;
-  options.observers = check::observersFor(
-      {.races = knobs().checkRaces, .uninitialized = knobs().checkUninitialized});
+  options.observers = check::observersFor({.races = knobs().checkRaces,
+                                           .uninitialized = knobs().checkUninitialized,
+                                           .undefinedValues = knobs().checkUndefined});
   options.maxMemory = knobs().maxMemory;
   options.svm = l.svm;
   options.deviceQueues = l.deviceQueues;

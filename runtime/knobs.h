@@ -27,6 +27,7 @@ struct Knobs {
   uint64_t instructionBudget = 1ull << 30;
   bool checkRaces = false;
   bool checkUninitialized = false;
+  bool checkUndefined = false;  // SPVSIM_CHECKS=undefined: value-level undefinedness
   uint64_t maxMemory = 0;  // SPVSIM_MAX_MEMORY, or the simulator's default
 };
 

@@ -14,6 +14,7 @@ ArgBinding binding(ArgValue& a) {
     case ArgValue::Kind::Buffer: {
       ArgBinding b = ArgBinding::buffer(a.bytes.data(), a.bytes.size());
       b.type = ArgType{a.type.name(), a.type.size(), isFloating(a.type.scalar)};
+      b.uninitialized = a.noinit;
       return b;
     }
     case ArgValue::Kind::Local:

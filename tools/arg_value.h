@@ -22,6 +22,7 @@ struct ArgValue {
   uint64_t localBytes = 0;     // Local
   bool dump = false;           // Buffer, Image: print after the run
   bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
+  bool noinit = false;         // Buffer: contents never initialised (.sim `noinit`)
   std::string text;            // as the user wrote it, for messages
   std::string structName;      // Value of struct:TYPE,...: "struct {int, float}"; else ""
   // Image: shape and format (tightly packed pixels in `bytes`, `type` one channel value's

@@ -54,6 +54,10 @@ constexpr const char* kRunOptions = R"(Options:
   --schedule POLICY        how sub-groups of a work-group interleave: round-robin (default)
                            or random[:SEED] (a seeded random pick at every switch point)
   --check-uninitialized    report reads of private or local memory that was never written
+  --check-undefined        report undefined values (OpUndef, memory never written, .sim
+                           noinit buffers) where they matter: branch conditions,
+                           addresses, values stored to global memory, printf and atomic
+                           operands, integer divisors (work-groups then run one at a time)
   --check-races            report data races and synchronisation of insufficient scope
                            (work-groups then run one at a time, on one host thread)
   --stats                  print execution statistics to stderr: launch time (without

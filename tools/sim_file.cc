@@ -286,6 +286,7 @@ ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param
   arg.bytes.assign(*h.size, 0);
   arg.dump = h.dump;
   arg.hex = h.hex;
+  arg.noinit = h.noinit && arg.kind == ArgValue::Kind::Buffer;
   arg.text = h.text;
   readData(h, arg);
   return arg;

@@ -41,7 +41,7 @@ uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, Memory
       auto& table = constant ? mem.constant : mem.global;
       // Constant memory is read-only. A `const` global pointer (NoWrite) still
       // points at writable memory (other arguments may alias it), so it stays writable.
-      table.push_back(Region{a.data, 0, a.size, !constant, region});
+      table.push_back(Region{a.data, 0, a.size, !constant, region, a.uninitialized});
       return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
     }
     case ArgBinding::Kind::SvmPointer:  // the raw address (src/exec/svm.h)
@@ -215,7 +215,13 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   for (const auto& f : observers_) {
     serial_ = serial_ || f->serial();
     ctx_.mirroredArenas = ctx_.mirroredArenas || f->mirrorsArenas();
+    ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
+  for (const auto& f : observers_)
+    if (auto instrumented = f->instrument(ctx_)) {
+      instrumented_ = std::move(instrumented);
+      ctx_.kernel = instrumented_.get();
+    }
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -244,7 +250,8 @@ uint64_t LaunchState::computeSlotBytes() const {
   const LoweredKernel& k = kernel();
   const uint64_t copies = ctx_.mirroredArenas ? 2 : 1;
   const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
-  uint64_t bytes = addBytes(mulBytes(k.registerBytes, maxSubGroups_), 64);
+  const uint64_t registerCopies = ctx_.shadowRegisters ? 2 : 1;
+  uint64_t bytes = addBytes(mulBytes(mulBytes(k.registerBytes, registerCopies), maxSubGroups_), 64);
   bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
   bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
   return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
@@ -292,6 +299,8 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
   const uint64_t copies = launch.context().mirroredArenas ? 2 : 1;
   const size_t maxSubGroups = launch.maxSubGroups();
   regStorage_.assign(size_t(k.registerBytes) * maxSubGroups + 64, 0);
+  if (launch.context().shadowRegisters)
+    shadowStorage_.assign(size_t(k.registerBytes) * maxSubGroups, 0);
   privStride_ = mem.privateArenaBytes * copies;
   privStorage_.assign(size_t(privStride_) * k.width * maxSubGroups + 8, 0);
   local_.assign(mem.localArenaBytes * copies + 8, 0);
@@ -349,6 +358,8 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   for (size_t i = 0; i < count_; ++i) {
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
+    sg.shadow = shadowStorage_.empty() ? nullptr
+                                       : shadowStorage_.data() + i * launch_.kernel().registerBytes;
     sg.width = width;
     sg.id = static_cast<uint32_t>(i);
     sg.firstLocalLinear = static_cast<uint32_t>(i * width);

@@ -143,6 +143,8 @@ struct Region {
   uint64_t size = 0;
   bool writable = true;
   std::string name;  // for diagnostics: "arg1", "program variable tmp", ...
+  // Global/Constant: contents the host never initialised (ArgBinding::uninitialized).
+  bool uninitialized = false;
 };
 
 // The regions of one launch. Global and Constant regions point at real storage;

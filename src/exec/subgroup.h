@@ -39,6 +39,8 @@ struct LaunchContext {
   // Whether each private and local arena is followed by its mirror
   // (ObserverFactory::mirrorsArenas).
   bool mirroredArenas = false;
+  // Whether sub-groups have a shadow register file (ObserverFactory::shadowsRegisters).
+  bool shadowRegisters = false;
   // The image arguments; image values in registers index this table.
   const LaunchImage* images = nullptr;
   uint32_t imageCount = 0;
@@ -109,6 +111,8 @@ class SubGroup {
  public:
   // Registers and lanes.
   uint8_t* regs = nullptr;
+  // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr.
+  uint8_t* shadow = nullptr;
   uint32_t width = 0;      // lanes per register = the sub-group size
   uint32_t liveLanes = 0;  // lanes that exist (the last sub-group may have fewer)
   LaneMask live;
