@@ -156,8 +156,9 @@ class RuleBuilder {
     return fallback;
   }
 
-  // Whether `inst` yields the address its first operand holds: a pointer cast, or an
-  // access chain whose indices are all constant zeros (the first member's address).
+  // Whether `inst` yields the start of an object of the type its first operand points at:
+  // a pointer cast, or an access chain to first members (constant zero indices; a Ptr
+  // chain's element index may be anything).
   bool sameAddress(const spirv::Instruction& inst) const {
     switch (inst.opcode) {
       case Op::OpBitcast:
@@ -168,8 +169,11 @@ class RuleBuilder {
       case Op::OpAccessChain:
       case Op::OpInBoundsAccessChain:
       case Op::OpPtrAccessChain:
-      case Op::OpInBoundsPtrAccessChain:
-        for (size_t k = 1; k < inst.operands.size(); ++k) {
+      case Op::OpInBoundsPtrAccessChain: {
+        // A Ptr chain's first index steps over whole objects of the base's pointee type.
+        const bool ptr =
+            inst.opcode == Op::OpPtrAccessChain || inst.opcode == Op::OpInBoundsPtrAccessChain;
+        for (size_t k = ptr ? 2 : 1; k < inst.operands.size(); ++k) {
           auto c = m_.constants.find(inst.operands[k]);
           if (c == m_.constants.end() || c->second.isUndef ||
               std::any_of(c->second.bytes.begin(), c->second.bytes.end(),
@@ -177,6 +181,7 @@ class RuleBuilder {
             return false;
         }
         return true;
+      }
       default:
         return false;
     }
