@@ -42,7 +42,8 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
   bool mirrorsArenas() const override { return true; }
   bool shadowsRegisters() const override { return true; }
   uint32_t spaces() const override {
-    return spaceBit(Space::Global) | spaceBit(Space::Local) | spaceBit(Space::Private);
+    return spaceBit(Space::Global) | spaceBit(Space::Constant) | spaceBit(Space::Local) |
+           spaceBit(Space::Private);
   }
   std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
     return instrumentKernel(launch);

@@ -301,9 +301,16 @@ class RuleBuilder {
         if (isPointer(r.operands[k].id)) use(r, k, ShadowUse::Address);
     }
     elementWise(r);
-    bool uses = false;
-    for (const ShadowOperand& o : r.operands) uses |= o.use != ShadowUse::None;
+    bool uses = false, pointer = false;
+    for (const ShadowOperand& o : r.operands) {
+      uses |= o.use != ShadowUse::None;
+      pointer |= isPointer(o.id);
+    }
     if (r.result.bytes || uses) r.pre = &rules::propagate;
+    // Reads through a pointer operand (vloadn, atomics, block reads) reach the result.
+    if (r.result.bytes && pointer && !isPointer(r.result.id) && op != Op::OpPtrDiff &&
+        op != Op::OpPtrEqual && op != Op::OpPtrNotEqual && op != Op::OpConvertPtrToU)
+      r.post = &rules::mergeReads;
   }
 
   ShadowKernel& k_;

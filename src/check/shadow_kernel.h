@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "spirv/module.h"
+#include "src/exec/lane_mask.h"
 #include "src/exec/lowered.h"
 
 namespace spvsim {
@@ -77,6 +78,12 @@ struct ShadowKernel : LoweredKernel {
   // is serial (one host thread), so the rules and the observer share it without locks.
   mutable std::vector<std::vector<uint8_t>> globalShadow, constantShadow;
   const spirv::Module* module = nullptr;
+  // Lanes of the instruction execution `readStep` of sub-group `readBy` that read memory
+  // with undefined bytes (set by the observer's read events; rules::mergeReads uses it
+  // for instructions other than OpLoad that read memory: vloadn, atomics, block reads).
+  mutable const SubGroup* readBy = nullptr;
+  mutable uint64_t readStep = 0;
+  mutable LaneMask readUndefined;
 };
 
 // The instrumented kernel for `launch` (its kernel and memory map bound). Throws

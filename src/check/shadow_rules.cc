@@ -294,6 +294,14 @@ void returnValue(SubGroup& sg, const Inst& in, const ShadowRule&) {
   });
 }
 
+void mergeReads(SubGroup& sg, const Inst&, const ShadowRule& r) {
+  const ShadowKernel& k = kernelOf(sg);
+  if (k.readBy != &sg || k.readStep != sg.steps) return;
+  k.readUndefined.forEach(
+      [&](uint32_t l) { std::memset(laneShadow(sg, r.result, l), 1, r.result.bytes); });
+  k.readBy = nullptr;
+}
+
 void crossLane(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   reportUses(sg, in, r);
   if (!r.result.bytes) return;

@@ -40,6 +40,9 @@ void switchSelector(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // value's shadow to the caller's result register.
 void call(SubGroup& sg, const Inst& in, const ShadowRule& r);
 void returnValue(SubGroup& sg, const Inst& in, const ShadowRule& r);
+// After an instruction that read memory other than by OpLoad: lanes whose reads touched
+// undefined bytes get an undefined result.
+void mergeReads(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // Sub-group collectives: a result is undefined in every lane where any active lane's
 // operand is (values move between lanes).
 void crossLane(SubGroup& sg, const Inst& in, const ShadowRule& r);

@@ -1,5 +1,6 @@
 #include "src/check/undefined_value_checker.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "src/check/shadow_kernel.h"
@@ -20,11 +21,26 @@ void UndefinedValueChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, 
   }
 }
 
+// Lanes of this instruction execution that read undefined bytes, for rules::mergeReads
+// (OpLoad's rule reads the shadow itself).
+void UndefinedValueChecker::noteRead(SubGroup& sg, const MemoryAccess& a) {
+  const uint8_t* d = memoryShadow(sg, a.pointer, a.host);
+  if (!d || std::find(d, d + a.bytes, uint8_t{0}) == d + a.bytes) return;
+  const auto& k = static_cast<const ShadowKernel&>(*sg.wg->launch->kernel);
+  if (k.readBy != &sg || k.readStep != sg.steps) {
+    k.readBy = &sg;
+    k.readStep = sg.steps;
+    k.readUndefined = LaneMask{};
+  }
+  k.readUndefined.set(a.lane);
+}
+
 void UndefinedValueChecker::access(SubGroup& sg, const MemoryAccess& a) {
   switch (a.kind) {
     case AccessKind::Write:
     case AccessKind::AtomicStore:
     case AccessKind::AtomicRmw:
+      if (a.kind == AccessKind::AtomicRmw) noteRead(sg, a);
       if (uint8_t* d = memoryShadow(sg, a.pointer, a.host)) std::memset(d, 1, a.bytes);
       return;
     case AccessKind::Copy:
@@ -35,10 +51,10 @@ void UndefinedValueChecker::access(SubGroup& sg, const MemoryAccess& a) {
           std::memset(d, 1, a.bytes);
       }
       return;
-    case AccessKind::Read:  // a loaded value takes the memory's shadow (rules::load)
+    case AccessKind::Read:
     case AccessKind::AtomicLoad:
     case AccessKind::AtomicFailedRmw:
-      return;
+      return noteRead(sg, a);
   }
 }
 

@@ -9,7 +9,9 @@
 // it clears the shadow registers, marks OpUndef values undefined and marks what the lanes
 // hold before their first instruction (built-ins, initialised Private variables, ByVal
 // copies) defined; writes other than OpStore's (atomics, vstore, block writes, pointer
-// outputs of built-ins) mark their bytes defined, and copies carry their source's shadow.
+// outputs of built-ins) mark their bytes defined, copies carry their source's shadow, and
+// reads of undefined bytes by instructions other than OpLoad are noted for the rule that
+// makes their result undefined (ShadowKernel::readUndefined).
 #pragma once
 
 #include "src/exec/observer.h"
@@ -20,6 +22,9 @@ class UndefinedValueChecker final : public ExecutionObserver {
  public:
   void workGroupBegin(WorkGroupContext& wg, SubGroup* subGroups, size_t count) override;
   void access(SubGroup& sg, const MemoryAccess& a) override;
+
+ private:
+  void noteRead(SubGroup& sg, const MemoryAccess& a);
 };
 
 }  // namespace spvsim::check

@@ -267,6 +267,17 @@ __kernel void divide(__global int* out) {
   out[l] = 100 / d[l];
 }
 
+// vload2 (OpenCL.std vloadn) of local memory written only by work-items 0-7 of 8:
+// work-item l reads buf[2l], buf[2l + 1], unwritten for l >= 4.
+__kernel void vload_partial(__global int* out) {
+  __local int buf[16];
+  int l = get_local_id(0);
+  buf[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int2 v = vload2(l, buf);
+  out[l] = v.x + v.y;
+}
+
 // A race (every work-item writes out[0]) of values from a never-initialised buffer.
 __kernel void race_and_undefined(__global const int* in, __global int* out) {
   out[0] = in[get_global_id(0)];
@@ -348,13 +359,22 @@ TEST_F(UndefinedOpenCl, UndefinedDivisorIsReported) {
   for (int l = 0; l < 4; ++l) EXPECT_EQ(out[l], 100 / (l + 1)) << l;
 }
 
+TEST_F(UndefinedOpenCl, VloadOfUnwrittenMemoryGivesAnUndefinedValue) {
+  std::vector<int> out(8, -1);
+  LaunchResult r = program_->launch("vload_partial", group(8), {bind(out)}, options(true));
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_NE(r.diagnostics[0].message.find("stored to global memory"), std::string::npos);
+  EXPECT_EQ(r.diagnostics[0].lanes, lanes({4, 5, 6, 7}));
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(out[l], 4 * l + 1) << l;
+}
+
 TEST_F(UndefinedOpenCl, RaceCheckerKeepsWorkingBesideIt) {
   std::vector<int> in(16), out(1, 0);
   for (int i = 0; i < 16; ++i) in[i] = i;
   ArgBinding noinit = bind(in);
   noinit.uninitialized = true;
-  LaunchResult r = program_->launch("race_and_undefined", group(8, 2), {noinit, bind(out)},
-                                    options(true, true));
+  LaunchResult r =
+      program_->launch("race_and_undefined", group(8, 2), {noinit, bind(out)}, options(true, true));
   EXPECT_GE(count(r, DiagnosticKind::DataRace), 1u) << describe(r);
   // One undefined store per work-group (one sub-group each).
   EXPECT_EQ(count(r, DiagnosticKind::UninitializedValue), 2u) << describe(r);
