@@ -28,7 +28,7 @@ struct Knobs {
   bool checkRaces = false;
   bool checkUninitialized = false;
   bool checkUndefined = false;  // SPVSIM_CHECKS=undefined: value-level undefinedness
-  uint64_t maxMemory = 0;  // SPVSIM_MAX_MEMORY, or the simulator's default
+  uint64_t maxMemory = 0;       // SPVSIM_MAX_MEMORY, or the simulator's default
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

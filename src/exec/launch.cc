@@ -178,6 +178,9 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   if (inherited) {  // the parent's tables start with the program's variables too
     mem_.global = inherited->global;
     mem_.constant = inherited->constant;
+    // The parent may have written never-initialised buffers: a child sees them as initialised.
+    for (auto* table : {&mem_.global, &mem_.constant})
+      for (Region& r : *table) r.uninitialized = false;
   } else {
     for (auto& g : program.globalVariables())
       mem_.global.push_back(Region{g.storage.data(), 0, g.storage.size(), true,
