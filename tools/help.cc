@@ -129,8 +129,8 @@ terminal (line editing and history) or, when standard input is not a terminal, o
 line from it, so sessions can be scripted; end of input ends the session. Exit status: 0
 when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
 Sub-groups are scheduled as in 'spvsim run' (`continue` interleaves them as run does
-with the same --schedule and seed, and reports the same deadlocks); --check-races and
---check-uninitialized report as in run, stopping at each report. --json, --stats and
+with the same --schedule and seed, and reports the same deadlocks); --check-races,
+--check-uninitialized and --check-undefined report as in run, stopping at each report. --json, --stats and
 --threads do not apply (work-groups run one at a time).
 
 )";
