@@ -217,6 +217,51 @@ class RuleBuilder {
     return true;
   }
 
+  // Sub-group shuffles and broadcasts whose source lane follows from one operand: their
+  // operands become {moved value, lane operand} (from the SPIR-V operand positions).
+  bool shuffle(const spirv::Instruction& inst, ShadowRule& r) const {
+    using L = ShadowRule::Lane;
+    auto set = [&](L lane, size_t value, size_t index) {
+      if (std::max(value, index) >= inst.operands.size()) return false;
+      auto v = operand(inst.operands[value]);
+      auto i = operand(inst.operands[index]);
+      if (!v || !i || v->bytes != r.result.bytes) return false;
+      r.operands = {*v, *i};
+      r.lane = lane;
+      r.moved = 0;
+      r.laneOperand = 1;
+      return true;
+    };
+    switch (inst.opcode) {  // operands: the scope first, except for the INTEL ones
+      case Op::OpGroupNonUniformBroadcast:
+      case Op::OpGroupNonUniformShuffle:
+        return set(L::Index, 1, 2);
+      case Op::OpGroupNonUniformBroadcastFirst:
+        return set(L::First, 1, 1);
+      case Op::OpGroupNonUniformShuffleXor:
+        return set(L::Xor, 1, 2);
+      case Op::OpGroupNonUniformShuffleUp:
+        return set(L::Up, 1, 2);
+      case Op::OpGroupNonUniformShuffleDown:
+        return set(L::Down, 1, 2);
+      case Op::OpSubgroupShuffleINTEL:
+        return set(L::Index, 0, 1);
+      case Op::OpSubgroupShuffleXorINTEL:
+        return set(L::Xor, 0, 1);
+      case Op::OpGroupBroadcast: {  // Subgroup scope with a scalar lane id only
+        if (inst.operands.size() < 3) return false;
+        const spirv::Type* id = typeOf(inst.operands[2]);
+        auto scope = m_.constants.find(inst.operands[0]);
+        if (!id || id->kind == spirv::TypeKind::Vector || scope == m_.constants.end() ||
+            scope->second.bytes.empty() || scope->second.bytes[0] != uint8_t(spv::Scope::Subgroup))
+          return false;
+        return set(L::Index, 1, 2);
+      }
+      default:
+        return false;
+    }
+  }
+
   void use(ShadowRule& r, size_t k, ShadowUse u) const {
     if (k < r.operands.size()) r.operands[k].use = u;
   }
@@ -280,7 +325,7 @@ class RuleBuilder {
       return;
     }
     if (isCollective(op)) {
-      if (r.result.bytes) r.pre = &rules::crossLane;
+      if (r.result.bytes) r.pre = shuffle(inst, r) ? &rules::shuffle : &rules::crossLane;
       return;
     }
     const std::string name = spirv::opcodeName(op);

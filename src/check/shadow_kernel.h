@@ -63,6 +63,11 @@ struct ShadowRule {
   // operand, and the operand whose value they write (-1: a value shaped as the result).
   uint32_t pointer = 0;
   int32_t written = -1;
+  // Sub-group shuffles and broadcasts (rules::shuffle): how lane l's source lane follows
+  // from operand `laneOperand` (Index: its value; Xor: l ^ it; Up: l - it; Down: l + it;
+  // First: the first active lane), and the operand whose value moves.
+  enum class Lane : uint8_t { Index, Xor, Up, Down, First } lane = Lane::Index;
+  uint32_t laneOperand = 0, moved = 0;
 };
 
 // A copy of the launch's lowered kernel whose instructions with rules run through the

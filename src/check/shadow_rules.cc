@@ -302,6 +302,48 @@ void mergeReads(SubGroup& sg, const Inst&, const ShadowRule& r) {
   k.readBy = nullptr;
 }
 
+void shuffle(SubGroup& sg, const Inst&, const ShadowRule& r) {
+  const ShadowOperand& value = r.operands.at(r.moved);
+  const ShadowOperand* index =
+      r.lane == ShadowRule::Lane::First ? nullptr : &r.operands.at(r.laneOperand);
+  const uint32_t first = sg.mask.any() ? sg.mask.first() : 0;
+  int64_t source[kMaxSubGroupSize];
+  std::fill_n(source, sg.width, -1);
+  sg.forActive([&](uint32_t l) {
+    if (index && undefinedIn(sg, *index, l)) return;
+    int64_t k = 0;
+    if (index)
+      std::memcpy(&k, sg.regs + index->reg + size_t(l) * index->bytes,
+                  std::min<uint32_t>(index->bytes, 8));
+    switch (r.lane) {
+      case ShadowRule::Lane::Index:
+        source[l] = k;
+        break;
+      case ShadowRule::Lane::Xor:
+        source[l] = int64_t(l) ^ k;
+        break;
+      case ShadowRule::Lane::Up:
+        source[l] = int64_t(l) - k;
+        break;
+      case ShadowRule::Lane::Down:
+        source[l] = int64_t(l) + k;
+        break;
+      case ShadowRule::Lane::First:
+        source[l] = first;
+        break;
+    }
+    if (source[l] < 0 || source[l] >= int64_t(sg.width) || !sg.active[source[l]]) source[l] = -1;
+  });
+  sg.forActive([&](uint32_t l) {
+    uint8_t* out = laneShadow(sg, r.result, l);
+    if (source[l] < 0)
+      std::memset(out, 1, r.result.bytes);
+    else
+      std::memcpy(out, laneShadow(sg, value, uint32_t(source[l])),
+                  std::min(r.result.bytes, value.bytes));
+  });
+}
+
 void crossLane(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   reportUses(sg, in, r);
   if (!r.result.bytes) return;

@@ -43,6 +43,10 @@ void returnValue(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // After an instruction that read memory other than by OpLoad: lanes whose reads touched
 // undefined bytes get an undefined result.
 void mergeReads(SubGroup& sg, const Inst& in, const ShadowRule& r);
+// Sub-group shuffles and broadcasts: each lane's result takes its source lane's value
+// shadow (undefined where the lane index is, or the source lane is outside the sub-group
+// or inactive: the handler reports those).
+void shuffle(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // Sub-group collectives: a result is undefined in every lane where any active lane's
 // operand is (values move between lanes).
 void crossLane(SubGroup& sg, const Inst& in, const ShadowRule& r);

@@ -278,6 +278,18 @@ __kernel void vload_partial(__global int* out) {
   out[l] = v.x + v.y;
 }
 
+// Only lane 0's x is defined (the other local slots are never written). A broadcast of
+// lane 0 is defined everywhere; a shuffle with lane l ^ 1 is defined in lane 1 only.
+__kernel void moves(__global int* bcast, __global int* xor1) {
+  __local int u[8];
+  int l = get_local_id(0);
+  if (l == 0) u[0] = 42;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int x = u[l];
+  bcast[l] = sub_group_broadcast(x, 0);
+  xor1[l] = intel_sub_group_shuffle_xor(x, 1u);
+}
+
 // A race (every work-item writes out[0]) of values from a never-initialised buffer.
 __kernel void race_and_undefined(__global const int* in, __global int* out) {
   out[0] = in[get_global_id(0)];
@@ -366,6 +378,15 @@ TEST_F(UndefinedOpenCl, VloadOfUnwrittenMemoryGivesAnUndefinedValue) {
   EXPECT_NE(r.diagnostics[0].message.find("stored to global memory"), std::string::npos);
   EXPECT_EQ(r.diagnostics[0].lanes, lanes({4, 5, 6, 7}));
   for (int l = 0; l < 4; ++l) EXPECT_EQ(out[l], 4 * l + 1) << l;
+}
+
+TEST_F(UndefinedOpenCl, ShufflesAndBroadcastsMoveShadowsBetweenLanes) {
+  std::vector<int> bcast(8, -1), xor1(8, -1);
+  LaunchResult r = program_->launch("moves", group(8), {bind(bcast), bind(xor1)}, options(true));
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_EQ(r.diagnostics[0].lanes, lanes({0, 2, 3, 4, 5, 6, 7}));
+  for (int l = 0; l < 8; ++l) EXPECT_EQ(bcast[l], 42) << l;
+  EXPECT_EQ(xor1[1], 42);
 }
 
 TEST_F(UndefinedOpenCl, RaceCheckerKeepsWorkingBesideIt) {
