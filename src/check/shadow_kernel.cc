@@ -83,6 +83,9 @@ class RuleBuilder {
     return ShadowOperand{id, v->reg, v->bytes};
   }
 
+  // operand(id), or an operand without bytes (always defined) where `id` has no register.
+  ShadowOperand known(Id id) const { return operand(id).value_or(ShadowOperand{id}); }
+
   const spirv::Type* typeOf(Id id) const {
     const Id t = k_.facts->valueType(id);
     return t ? m_.findType(t) : nullptr;
@@ -275,18 +278,19 @@ class RuleBuilder {
       case Op::OpUnreachable:
         return;
       case Op::OpLoad:
+        r.operands = {known(inst.operands.at(0))};
         use(r, 0, ShadowUse::Address);
         r.pre = &rules::load;
         return;
       case Op::OpStore:
-        if (r.operands.size() < 2) return;
+        r.operands = {known(inst.operands.at(0)), known(inst.operands.at(1))};
         r.data = dataBytes(k_.facts->valueType(r.operands[1].id));
         r.pre = &rules::storeCheck;
         r.post = &rules::storeShadow;
         return;
       case Op::OpCopyMemory:
       case Op::OpCopyMemorySized:
-        r.operands.resize(std::min<size_t>(r.operands.size(), 2));
+        r.operands = {known(inst.operands.at(0)), known(inst.operands.at(1))};
         use(r, 0, ShadowUse::Address);
         use(r, 1, ShadowUse::Address);
         r.sizedCopy = op == Op::OpCopyMemorySized;

@@ -172,7 +172,7 @@ void storeCheck(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   LaneMask badAddress, badResult;
   sg.forActive([&](uint32_t l) {
     if (undefinedIn(sg, ptr, l)) return badAddress.set(l);
-    const uint8_t* s = laneShadow(sg, value, l);
+    const uint8_t* s = sg.shadow + in.b + size_t(l) * in.n;  // the value as the handler reads it
     if (isGlobal(ptrs[l]) && undefinedData(r, in.n, [&](uint64_t i) { return s[i] != 0; }))
       badResult.set(l);
   });
