@@ -111,8 +111,6 @@ class SubGroup {
  public:
   // Registers and lanes.
   uint8_t* regs = nullptr;
-  // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr.
-  uint8_t* shadow = nullptr;
   uint32_t width = 0;      // lanes per register = the sub-group size
   uint32_t liveLanes = 0;  // lanes that exist (the last sub-group may have fewer)
   LaneMask live;
@@ -142,6 +140,9 @@ class SubGroup {
 
   uint64_t steps = 0;
   uint64_t laneSteps = 0;
+  // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr; last, so
+  // that the fields the executor uses on every step keep their places.
+  uint8_t* shadow = nullptr;
 
   template <class T>
   T* reg(uint32_t offset) const {
