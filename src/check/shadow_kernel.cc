@@ -265,6 +265,20 @@ class RuleBuilder {
     }
   }
 
+  // OpVectorShuffle's 0xFFFFFFFF components have no value: marked in ShadowRule::data.
+  void undefinedComponents(const spirv::Instruction& inst, ShadowRule& r) const {
+    const spirv::Type* t = typeOf(inst.result);
+    const spirv::Type* e = t ? m_.findType(t->element) : nullptr;
+    if (!e) return;
+    for (size_t k = 2; k < inst.operands.size(); ++k) {
+      if (inst.operands[k] != 0xffffffffu) continue;
+      r.data.resize(r.result.bytes, 0);
+      const uint64_t at = (k - 2) * e->size;
+      for (uint64_t b = at; b < at + e->size && b < r.data.size(); ++b) r.data[b] = 1;
+    }
+    if (!r.data.empty()) r.pre = &rules::shuffleVector;
+  }
+
   void use(ShadowRule& r, size_t k, ShadowUse u) const {
     if (k < r.operands.size()) r.operands[k].use = u;
   }
@@ -326,6 +340,7 @@ class RuleBuilder {
     }
     if (movesBytes(op) && r.result.bytes) {
       r.pre = &rules::moveBytes;
+      if (op == Op::OpVectorShuffle) undefinedComponents(inst, r);
       return;
     }
     if (isCollective(op)) {

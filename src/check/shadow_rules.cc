@@ -113,6 +113,14 @@ void moveBytes(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   sg.regs = saved;
 }
 
+void shuffleVector(SubGroup& sg, const Inst& in, const ShadowRule& r) {
+  moveBytes(sg, in, r);
+  sg.forActive([&](uint32_t l) {
+    uint8_t* out = laneShadow(sg, r.result, l);
+    for (size_t i = 0; i < r.data.size() && i < r.result.bytes; ++i) out[i] |= r.data[i];
+  });
+}
+
 void select(SubGroup& sg, const Inst&, const ShadowRule& r) {
   const ShadowOperand &cond = r.operands.at(0), &a = r.operands.at(1), &b = r.operands.at(2);
   const uint32_t rb = r.result.bytes;

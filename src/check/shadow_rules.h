@@ -15,6 +15,9 @@ void propagate(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // Pure byte moves (composite extract/insert/construct, shuffles, copies, bitcasts): the
 // handler itself, run on the shadow register file.
 void moveBytes(SubGroup& sg, const Inst& in, const ShadowRule& r);
+// OpVectorShuffle with undefined (0xFFFFFFFF) components: moveBytes, then those
+// components (1 bytes of ShadowRule::data) undefined.
+void shuffleVector(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // OpSelect: the chosen operand's shadow; everything where the condition is undefined.
 void select(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // OpLoad: reports an undefined address; the result takes the memory's shadow.

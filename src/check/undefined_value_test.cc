@@ -52,9 +52,11 @@ const char* kAssembled = R"(
                OpEntryPoint Kernel %branch "branch" %lid
                OpEntryPoint Kernel %phi "phi" %lid
                OpEntryPoint Kernel %select "select" %lid
+               OpEntryPoint Kernel %vshuffle "vshuffle" %lid
                OpName %y "y"
                OpName %sv "sv"
                OpName %su "su"
+               OpName %w "w"
                OpDecorate %lid BuiltIn SubgroupLocalInvocationId
        %void = OpTypeVoid
        %uint = OpTypeInt 32 0
@@ -143,6 +145,21 @@ const char* kAssembled = R"(
                OpStore %p10 %su
                OpReturn
                OpFunctionEnd
+   %vshuffle = OpFunction %void None %fnty
+      %out11 = OpFunctionParameter %pu
+      %out12 = OpFunctionParameter %pu
+         %e6 = OpLabel
+         %l6 = OpLoad %uint %lid
+         %dv = OpCompositeConstruct %v4uint %l6 %l6 %l6 %l6
+         %sh = OpVectorShuffle %v4uint %dv %dv 0 4294967295 2 3
+         %v0 = OpCompositeExtract %uint %sh 0
+          %w = OpCompositeExtract %uint %sh 1
+        %p11 = OpInBoundsPtrAccessChain %pu %out11 %l6
+               OpStore %p11 %v0
+        %p12 = OpInBoundsPtrAccessChain %pu %out12 %l6
+               OpStore %p12 %w
+               OpReturn
+               OpFunctionEnd
 )";
 
 class UndefinedAssembled : public ::testing::Test {
@@ -216,6 +233,14 @@ TEST_F(UndefinedAssembled, SelectTakesTheChosenOperandsShadow) {
     EXPECT_TRUE(sv || d.message.find("value su ") != std::string::npos) << d.message;
     EXPECT_EQ(d.lanes, sv ? lanes({1, 3, 5, 7}) : lanes({0, 1, 2, 3, 4, 5, 6, 7})) << d.message;
   }
+}
+
+// Component 1 of %sh is the literal 0xFFFFFFFF: no value (SPIR-V OpVectorShuffle).
+TEST_F(UndefinedAssembled, VectorShuffleUndefinedComponentIsUndefined) {
+  LaunchResult r = run("vshuffle");
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_NE(r.diagnostics[0].message.find("value w "), std::string::npos) << describe(r);
+  for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(a[l], l) << l;
 }
 
 const char* kKernels = R"(
