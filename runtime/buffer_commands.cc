@@ -53,6 +53,7 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   if (!hostMayWrite(m)) return CL_INVALID_OPERATION;
   auto run = [b = Ref(m), offset, size, ptr] {
     std::memmove(b->data + offset, ptr, size);  // ptr may be the buffer's own host memory
+    markContentsWritten(b.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_WRITE_BUFFER, num_events_in_wait_list, event_wait_list,
@@ -72,6 +73,7 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   if (overlaps(src, src_offset, dst, dst_offset, size)) return CL_MEM_COPY_OVERLAP;
   auto run = [s = Ref(src), d = Ref(dst), src_offset, dst_offset, size] {
     if (size) std::memcpy(d->data + dst_offset, s->data + src_offset, size);
+    markContentsWritten(d.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_COPY_BUFFER, num_events_in_wait_list, event_wait_list,
@@ -93,6 +95,7 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   auto run = [b = Ref(m), bytes, offset, size] {
     for (size_t at = 0; at < size; at += bytes.size())
       std::memcpy(b->data + offset + at, bytes.data(), bytes.size());
+    markContentsWritten(b.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_FILL_BUFFER, num_events_in_wait_list, event_wait_list,

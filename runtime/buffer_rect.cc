@@ -130,6 +130,7 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   if (m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)) return CL_INVALID_OPERATION;
   auto run = [m = Ref(m), r, b, h, ptr] {
     copyBox(m->data, b, static_cast<const uint8_t*>(ptr), h, r);
+    markContentsWritten(m.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_WRITE_BUFFER_RECT, num_events_in_wait_list,
@@ -158,6 +159,7 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
     return CL_MEM_COPY_OVERLAP;
   auto run = [sm = Ref(src), dm = Ref(dst), r, s, d] {
     copyBox(dm->data, d, sm->data, s, r);
+    markContentsWritten(dm.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_COPY_BUFFER_RECT, num_events_in_wait_list,

@@ -114,6 +114,7 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   auto run = [m = Ref(m), host, bytes, offset, ptr] {
     copyPixels(m->data + offset, apiPitches(m->image), static_cast<const uint8_t*>(ptr), host,
                bytes.data());
+    markContentsWritten(m.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_WRITE_IMAGE, num_events_in_wait_list, event_wait_list,
@@ -137,6 +138,7 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   auto run = [s = Ref(src), d = Ref(dst), from, to, bytes] {
     copyPixels(d->data + to, apiPitches(d->image), s->data + from, apiPitches(s->image),
                bytes.data());
+    markContentsWritten(d.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_COPY_IMAGE, num_events_in_wait_list, event_wait_list,
@@ -160,6 +162,7 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   const std::array<size_t, 3> bytes = {row.size(), region[1], region[2]};
   auto run = [m = Ref(m), row, offset, bytes] {
     copyPixels(m->data + offset, apiPitches(m->image), row.data(), {0, 0}, bytes.data());
+    markContentsWritten(m.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_FILL_IMAGE, num_events_in_wait_list, event_wait_list,
@@ -183,6 +186,7 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   auto run = [s = Ref(src), d = Ref(dst), from, dst_offset, bytes] {
     copyPixels(d->data + dst_offset, {bytes[0], bytes[0] * bytes[1]}, s->data + from,
                apiPitches(s->image), bytes.data());
+    markContentsWritten(d.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, num_events_in_wait_list,
@@ -206,6 +210,7 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   auto run = [s = Ref(src), d = Ref(dst), src_offset, to, bytes] {
     copyPixels(d->data + to, apiPitches(d->image), s->data + src_offset,
                {bytes[0], bytes[0] * bytes[1]}, bytes.data());
+    markContentsWritten(d.get());
     return CL_COMPLETE;
   };
   return enqueue(command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, num_events_in_wait_list,

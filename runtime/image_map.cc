@@ -43,6 +43,7 @@ void* clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   {
     std::lock_guard lock(m->mutex);
     m->mappings.push_back(ptr);
+    if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) markContentsWritten(m);
   }
   cl_int err = enqueue(
       command_queue, CL_COMMAND_MAP_IMAGE, num_events_in_wait_list, event_wait_list, event,

@@ -2,6 +2,7 @@
 // them. Each is defined (and may gain fields) in the file named beside it.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -86,6 +87,11 @@ struct _cl_mem : spvsim::rt::Object {
   std::mutex mutex;                           // guards the two lists below
   std::vector<void*> mappings;                // pointers of live maps (CL_MEM_MAP_COUNT)
   std::vector<std::pair<void(CL_CALLBACK*)(cl_mem, void*), void*>> destructorCallbacks;
+  // Root buffers: whether anything gave the contents values (a host pointer at creation,
+  // a write, fill or copy command, a map for writing, a kernel given the buffer or an image
+  // over it); kernels see a buffer without as never initialised (ArgBinding::uninitialized,
+  // --check-undefined). Whole-buffer: a partial write counts, so nothing is reported wrongly.
+  mutable std::atomic<bool> contentsWritten{false};
   ~_cl_mem();  // runs the destructor callbacks (last registered first), frees storage
 };
 

@@ -107,11 +107,21 @@ std::vector<ArgBinding> bindings(const std::vector<KernelArg>& args) {
     if (a.binding.kind == ArgBinding::Kind::Buffer) {
       out.back().data = a.mem->data;
       out.back().size = a.mem->size;
+      out.back().uninitialized = !rootOf(a.mem)->contentsWritten;
       if (usesSvmPointer(a.mem)) out.back() = ArgBinding::svmPointer(a.mem->data);
     }
     if (a.binding.kind == ArgBinding::Kind::Pipe) out.back().pipe = a.mem->pipe.get();
   }
   return out;
+}
+
+// After a launch: buffers (and buffers under images) it was given may now hold values
+// the kernel wrote, so later launches see them as initialised.
+void markArgumentsWritten(const std::vector<KernelArg>& args) {
+  for (const KernelArg& a : args)
+    if (a.mem &&
+        (a.binding.kind == ArgBinding::Kind::Buffer || a.binding.kind == ArgBinding::Kind::Image))
+      markContentsWritten(a.mem);
 }
 
 // Runs on the queue's worker thread.
@@ -121,14 +131,16 @@ cl_int runLaunch(const Launch& l) {
   options.subGroupSize = knobs().subGroupSize;
   options.threads = knobs().threads;
   options.instructionBudget = knobs().instructionBudget;
-  options.observers = check::observersFor(
-      {.races = knobs().checkRaces, .uninitialized = knobs().checkUninitialized});
+  options.observers = check::observersFor({.races = knobs().checkRaces,
+                                           .uninitialized = knobs().checkUninitialized,
+                                           .undefinedValues = knobs().checkUndefined});
   options.maxMemory = knobs().maxMemory;
   options.svm = l.svm;
   options.deviceQueues = l.deviceQueues;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);
+    markArgumentsWritten(l.args);
   } catch (const Error& e) {  // a limit such as SPVSIM_MAX_MEMORY; the rest is checked
     reportFailure(l.kernel.name(), e.kind(), e.what());  // at enqueue time
     return kAbortedStatus;

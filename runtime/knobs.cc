@@ -51,9 +51,13 @@ void readChecks(Knobs& k) {
       k.checkRaces = true;
     else if (word == "uninitialized")
       k.checkUninitialized = true;
+    else if (word == "undefined")
+      k.checkUndefined = true;
     else if (!word.empty())
-      std::fprintf(stderr, "spvsim: ignoring '%s' in SPVSIM_CHECKS (known: races, uninitialized)\n",
-                   word.c_str());
+      std::fprintf(
+          stderr,
+          "spvsim: ignoring '%s' in SPVSIM_CHECKS (known: races, uninitialized, undefined)\n",
+          word.c_str());
     at = end + 1;
   }
 }

@@ -27,7 +27,8 @@ struct Knobs {
   uint64_t instructionBudget = 1ull << 30;
   bool checkRaces = false;
   bool checkUninitialized = false;
-  uint64_t maxMemory = 0;  // SPVSIM_MAX_MEMORY, or the simulator's default
+  bool checkUndefined = false;  // SPVSIM_CHECKS=undefined: value-level undefinedness
+  uint64_t maxMemory = 0;       // SPVSIM_MAX_MEMORY, or the simulator's default
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

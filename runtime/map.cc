@@ -44,6 +44,7 @@ void* clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   if (!hostMayMap(m, map_flags))
     return withError<void*>(errcode_ret, CL_INVALID_OPERATION, nullptr);
   void* ptr = m->data + offset;
+  if (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) markContentsWritten(m);
   {
     std::lock_guard lock(m->mutex);
     m->mappings.push_back(ptr);

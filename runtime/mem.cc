@@ -70,6 +70,7 @@ cl_mem createBuffer(cl_context context, std::vector<cl_mem_properties> propertie
   m->hostPtr = (flags & CL_MEM_USE_HOST_PTR) ? host_ptr : nullptr;
   m->data = storage ? storage : static_cast<uint8_t*>(host_ptr);
   m->properties = std::move(properties);
+  m->contentsWritten = host_ptr != nullptr;  // CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR
   return withError<cl_mem>(errcode_ret, CL_SUCCESS, m);
 }
 

@@ -20,6 +20,10 @@ bool usesSvmPointer(const _cl_mem* m);
 // The buffer a sub-buffer was created from (a buffer is its own root).
 inline const _cl_mem* rootOf(const _cl_mem* m) { return m->parent ? m->parent : m; }
 
+// Records that `m`'s contents (its root buffer's, for sub-buffers and images over a buffer)
+// were given values (_cl_mem::contentsWritten).
+inline void markContentsWritten(const _cl_mem* m) { rootOf(m)->contentsWritten.store(true); }
+
 // Whether [offset, offset + size) lies inside a buffer of `total` bytes (no overflow).
 inline bool inBounds(size_t offset, size_t size, size_t total) {
   return offset <= total && size <= total - offset;

@@ -4,8 +4,8 @@
 #include "runtime/sampler.h"
 
 #include "runtime/core_api.h"
-#include "runtime/interfaces.h"
 #include "runtime/info_reply.h"
+#include "runtime/interfaces.h"
 
 _cl_sampler::~_cl_sampler() { spvsim::rt::release(context); }
 

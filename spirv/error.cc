@@ -43,6 +43,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "misaligned-block-io";
     case K::UninitializedRead:
       return "uninitialized-read";
+    case K::UninitializedValue:
+      return "uninitialized-value";
     case K::DivisionByZero:
       return "division-by-zero";
     case K::ShiftOutOfRange:

@@ -37,6 +37,7 @@ enum class DiagnosticKind : uint8_t {
   ShuffleOutOfRange,
   MisalignedBlockIo,
   UninitializedRead,
+  UninitializedValue,  // an undefined value used where it matters (--check-undefined)
   DivisionByZero,
   ShiftOutOfRange,
   ImageMisuse,  // samplers, formats and image access the OpenCL C spec leaves undefined

@@ -16,6 +16,7 @@ ArgBinding binding(ArgValue& a) {
       b.type = ArgType{a.type.name(), a.type.size(), isFloating(a.type.scalar)};
       b.readable = a.readable;
       b.writable = a.writable;
+      b.uninitialized = a.noinit;
       return b;
     }
     case ArgValue::Kind::Local:

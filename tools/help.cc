@@ -54,6 +54,10 @@ constexpr const char* kRunOptions = R"(Options:
   --schedule POLICY        how sub-groups of a work-group interleave: round-robin (default)
                            or random[:SEED] (a seeded random pick at every switch point)
   --check-uninitialized    report reads of private or local memory that was never written
+  --check-undefined        report undefined values (OpUndef, memory never written, .sim
+                           noinit buffers) where they matter: branch conditions,
+                           addresses, values stored to global memory, printf and atomic
+                           operands, integer divisors (work-groups then run one at a time)
   --check-races            report data races and synchronisation of insufficient scope
                            (work-groups then run one at a time, on one host thread)
   --stats                  print execution statistics to stderr: launch time (without
@@ -127,8 +131,8 @@ terminal (line editing and history) or, when standard input is not a terminal, o
 line from it, so sessions can be scripted; end of input ends the session. Exit status: 0
 when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
 Sub-groups are scheduled as in 'spvsim run' (`continue` interleaves them as run does
-with the same --schedule and seed, and reports the same deadlocks); --check-races and
---check-uninitialized report as in run, stopping at each report. --json, --stats and
+with the same --schedule and seed, and reports the same deadlocks); --check-races,
+--check-uninitialized and --check-undefined report as in run, stopping at each report. --json, --stats and
 --threads do not apply (work-groups run one at a time).
 
 )";

@@ -154,8 +154,9 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.schedule = LaunchOptions::Schedule::Random;
     options.scheduleSeed = *o.scheduleSeed;
   }
-  options.observers =
-      check::observersFor({.races = o.checkRaces, .uninitialized = o.checkUninitialized});
+  options.observers = check::observersFor({.races = o.checkRaces,
+                                           .uninitialized = o.checkUninitialized,
+                                           .undefinedValues = o.checkUndefined});
   return options;
 }
 

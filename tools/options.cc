@@ -94,6 +94,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
+      {"--check-undefined", false, kLaunching, false,
+       [](RunOptions& o, auto, auto) { o.checkUndefined = true; }},
       {"--check-races", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkRaces = true; }},
       {"--no-cache", false, kAll, false, [](RunOptions& o, auto, auto) { o.noCache = true; }},

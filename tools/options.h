@@ -30,6 +30,7 @@ struct RunOptions {
   bool stats = false;
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   bool checkUninitialized = false;
+  bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;
   bool noCache = false;    // --no-cache: compile .cl without the compile cache
   // spvsim check: the reference result, arguments left out of every comparison or compared

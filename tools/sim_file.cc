@@ -288,6 +288,7 @@ ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param
   arg.hex = h.hex;
   arg.readable = !h.wo;
   arg.writable = !h.ro;
+  arg.noinit = h.noinit && arg.kind == ArgValue::Kind::Buffer;
   arg.text = h.text;
   readData(h, arg);
   return arg;

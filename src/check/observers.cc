@@ -1,6 +1,8 @@
 #include "src/check/observers.h"
 
 #include "src/check/race_checker.h"
+#include "src/check/shadow_kernel.h"
+#include "src/check/undefined_value_checker.h"
 #include "src/check/uninitialized_checker.h"
 
 namespace spvsim::check {
@@ -31,7 +33,31 @@ class UninitializedCheckerFactory final : public ObserverFactory {
   }
 };
 
+// Serial: the shadows of never-initialised buffers are the launch's (ShadowKernel), shared
+// by all its work-groups. Global accesses are seen so that writes other than OpStore's
+// (atomics, vstore, ...) define never-initialised buffers' bytes.
+class UndefinedValueCheckerFactory final : public ObserverFactory {
+ public:
+  bool serial() const override { return true; }
+  bool mirrorsArenas() const override { return true; }
+  bool shadowsRegisters() const override { return true; }
+  uint32_t spaces() const override {
+    return spaceBit(Space::Global) | spaceBit(Space::Constant) | spaceBit(Space::Local) |
+           spaceBit(Space::Private);
+  }
+  std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
+    return instrumentKernel(launch);
+  }
+  std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
+    return std::make_unique<UndefinedValueChecker>();
+  }
+};
+
 }  // namespace
+
+std::shared_ptr<const ObserverFactory> undefinedValueCheckerFactory() {
+  return std::make_shared<UndefinedValueCheckerFactory>();
+}
 
 std::shared_ptr<const ObserverFactory> raceCheckerFactory() {
   return std::make_shared<RaceCheckerFactory>();
@@ -46,6 +72,7 @@ ObserverList observersFor(const Checks& checks) {
   // Races first: on one access, its report comes before an uninitialised read's.
   if (checks.races) list.push_back(raceCheckerFactory());
   if (checks.uninitialized) list.push_back(uninitializedCheckerFactory());
+  if (checks.undefinedValues) list.push_back(undefinedValueCheckerFactory());
   return list;
 }
 

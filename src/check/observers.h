@@ -12,6 +12,8 @@ namespace spvsim::check {
 struct Checks {
   bool races = false;          // data races and insufficient-scope synchronisation
   bool uninitialized = false;  // reads of private or local memory never written
+  // Undefined values used where they matter (value-level tracking, src/check/shadow_kernel.h).
+  bool undefinedValues = false;
 };
 
 using ObserverList = std::vector<std::shared_ptr<const ObserverFactory>>;
@@ -21,5 +23,6 @@ ObserverList observersFor(const Checks& checks);
 
 std::shared_ptr<const ObserverFactory> raceCheckerFactory();
 std::shared_ptr<const ObserverFactory> uninitializedCheckerFactory();
+std::shared_ptr<const ObserverFactory> undefinedValueCheckerFactory();
 
 }  // namespace spvsim::check

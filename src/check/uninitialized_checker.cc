@@ -47,7 +47,9 @@ void copyShadow(const SubGroup& sg, const MemoryAccess& a) {
     std::memset(d, 1, a.bytes);
 }
 
-void markStartState(const SubGroup& sg, const LoweredKernel& k) {
+}  // namespace
+
+void markArenaStartState(const SubGroup& sg, const LoweredKernel& k) {
   const MemoryMap& mem = *sg.wg->launch->memory;
   auto mark = [&](uint32_t lane, uint32_t region) {
     const Region& r = mem.priv[region];
@@ -62,11 +64,9 @@ void markStartState(const SubGroup& sg, const LoweredKernel& k) {
   }
 }
 
-}  // namespace
-
 void UninitializedChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {
   lastSubGroup_ = nullptr;
-  for (size_t i = 0; i < count; ++i) markStartState(sgs[i], *wg.launch->kernel);
+  for (size_t i = 0; i < count; ++i) markArenaStartState(sgs[i], *wg.launch->kernel);
 }
 
 void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {

@@ -20,7 +20,16 @@
 #include "src/exec/lane_mask.h"
 #include "src/exec/observer.h"
 
+namespace spvsim {
+struct LoweredKernel;
+}
+
 namespace spvsim::check {
+
+// Marks defined, in the arena mirrors (ObserverFactory::mirrorsArenas), what `sg`'s lanes
+// hold before their first instruction: built-in variables, module-scope Private variables
+// with initializers, ByVal argument copies.
+void markArenaStartState(const SubGroup& sg, const LoweredKernel& k);
 
 class UninitializedChecker final : public ExecutionObserver {
  public:

@@ -47,6 +47,7 @@ uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, Memory
       // the per-lane path of every access (SubGroup::uniformRegionBase), others none.
       table.back().readable = a.readable;
       table.back().hostRestricted = !a.readable || !a.writable;
+      table.back().uninitialized = a.uninitialized;
       return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
     }
     case ArgBinding::Kind::SvmPointer:  // the raw address (src/exec/svm.h)
@@ -183,6 +184,9 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   if (inherited) {  // the parent's tables start with the program's variables too
     mem_.global = inherited->global;
     mem_.constant = inherited->constant;
+    // The parent may have written never-initialised buffers: a child sees them as initialised.
+    for (auto* table : {&mem_.global, &mem_.constant})
+      for (Region& r : *table) r.uninitialized = false;
   } else {
     for (auto& g : program.globalVariables())
       mem_.global.push_back(Region{g.storage.data(), 0, g.storage.size(), true,
@@ -220,7 +224,13 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   for (const auto& f : observers_) {
     serial_ = serial_ || f->serial();
     ctx_.mirroredArenas = ctx_.mirroredArenas || f->mirrorsArenas();
+    ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
+  for (const auto& f : observers_)
+    if (auto instrumented = f->instrument(ctx_)) {
+      instrumented_ = std::move(instrumented);
+      ctx_.kernel = instrumented_.get();
+    }
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -249,7 +259,8 @@ uint64_t LaunchState::computeSlotBytes() const {
   const LoweredKernel& k = kernel();
   const uint64_t copies = ctx_.mirroredArenas ? 2 : 1;
   const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
-  uint64_t bytes = addBytes(mulBytes(k.registerBytes, maxSubGroups_), 64);
+  const uint64_t registerCopies = ctx_.shadowRegisters ? 2 : 1;
+  uint64_t bytes = addBytes(mulBytes(mulBytes(k.registerBytes, registerCopies), maxSubGroups_), 64);
   bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
   bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
   return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
@@ -297,6 +308,8 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
   const uint64_t copies = launch.context().mirroredArenas ? 2 : 1;
   const size_t maxSubGroups = launch.maxSubGroups();
   regStorage_.assign(size_t(k.registerBytes) * maxSubGroups + 64, 0);
+  if (launch.context().shadowRegisters)
+    shadowStorage_.assign(size_t(k.registerBytes) * maxSubGroups, 0);
   privStride_ = mem.privateArenaBytes * copies;
   privStorage_.assign(size_t(privStride_) * k.width * maxSubGroups + 8, 0);
   local_.assign(mem.localArenaBytes * copies + 8, 0);
@@ -354,6 +367,8 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   for (size_t i = 0; i < count_; ++i) {
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
+    sg.shadow = shadowStorage_.empty() ? nullptr
+                                       : shadowStorage_.data() + i * launch_.kernel().registerBytes;
     sg.width = width;
     sg.id = static_cast<uint32_t>(i);
     sg.firstLocalLinear = static_cast<uint32_t>(i * width);

@@ -76,6 +76,7 @@ class LaunchState {
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
   std::vector<std::shared_ptr<const ObserverFactory>> observers_;
+  std::shared_ptr<const LoweredKernel> instrumented_;  // ObserverFactory::instrument
   bool serial_ = false;
   uint64_t maxMemory_ = 0;
   uint64_t argumentBytes_ = 0;  // LaunchOptions::argumentMemory
@@ -120,7 +121,8 @@ class WorkGroupSlot {
   const LaunchState& launch_;
   Reservation reservation_;
   std::vector<uint8_t> regStorage_, privStorage_, local_;
-  uint64_t privStride_ = 0;  // bytes per lane of privStorage_
+  std::vector<uint8_t> shadowStorage_;  // registers' shadows (ObserverFactory::shadowsRegisters)
+  uint64_t privStride_ = 0;             // bytes per lane of privStorage_
   std::vector<SubGroup> sgs_;
   size_t count_ = 0;
   std::vector<std::unique_ptr<ExecutionObserver>> observers_;

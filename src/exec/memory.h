@@ -149,6 +149,8 @@ struct Region {
   // CL_MEM_WRITE_ONLY, a .sim file's ro / wo): an access they forbid is an
   // `access-violation`, not an access outside memory.
   bool hostRestricted = false;
+  // Global/Constant: contents the host never initialised (ArgBinding::uninitialized).
+  bool uninitialized = false;
 };
 
 // The regions of one launch. Global and Constant regions point at real storage;

@@ -26,6 +26,7 @@ namespace spvsim {
 
 class SubGroup;
 struct LaunchContext;
+struct LoweredKernel;
 struct WorkGroupContext;
 
 enum class AccessKind : uint8_t {
@@ -104,6 +105,17 @@ class ObserverFactory {
   // (byte i of the mirror at host address + MemoryMap::{private,local}ArenaBytes), zeroed
   // with the arena for each work-group, for per-byte state the observer keeps.
   virtual bool mirrorsArenas() const { return false; }
+  // Each sub-group gets a shadow register file (SubGroup::shadow, LoweredKernel::registerBytes
+  // bytes laid out as the registers), for per-register-byte state the observer keeps.
+  virtual bool shadowsRegisters() const { return false; }
+  // A copy of the launch's kernel (launch.kernel) whose instructions the checker rewrote,
+  // e.g. to run its rules around their handlers, or nullptr to run the kernel as lowered.
+  // Called once per launch, after its memory is bound; the launch then runs the copy (the
+  // last factory that returns one wins). Instrumenting only when the checker is on keeps
+  // the executor's code untouched otherwise.
+  virtual std::shared_ptr<const LoweredKernel> instrument(const LaunchContext&) const {
+    return nullptr;
+  }
   // Host memory its observer's state takes for a launch, counted against
   // LaunchOptions::maxMemory before anything is allocated, and what to call it in the
   // message when it does not fit ("the ... checker's state"). May throw Error.

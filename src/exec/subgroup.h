@@ -39,6 +39,8 @@ struct LaunchContext {
   // Whether each private and local arena is followed by its mirror
   // (ObserverFactory::mirrorsArenas).
   bool mirroredArenas = false;
+  // Whether sub-groups have a shadow register file (ObserverFactory::shadowsRegisters).
+  bool shadowRegisters = false;
   // The image arguments; image values in registers index this table.
   const LaunchImage* images = nullptr;
   uint32_t imageCount = 0;
@@ -138,6 +140,9 @@ class SubGroup {
 
   uint64_t steps = 0;
   uint64_t laneSteps = 0;
+  // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr; last, so
+  // that the fields the executor uses on every step keep their places.
+  uint8_t* shadow = nullptr;
 
   template <class T>
   T* reg(uint32_t offset) const {

@@ -1,0 +1,61 @@
+#include "src/check/undefined_value_checker.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/check/shadow_kernel.h"
+#include "src/check/uninitialized_checker.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim::check {
+
+void UndefinedValueChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {
+  const auto& k = static_cast<const ShadowKernel&>(*wg.launch->kernel);
+  for (size_t i = 0; i < count; ++i) {
+    SubGroup& sg = sgs[i];
+    std::memset(sg.shadow, 0, k.registerBytes);
+    for (const auto& [reg, lane] : k.undefined)
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(sg.shadow + reg + size_t(l) * lane.size(), lane.data(), lane.size());
+    markArenaStartState(sg, k);
+  }
+}
+
+// Lanes of this instruction execution that read undefined bytes, for rules::mergeReads
+// (OpLoad's rule reads the shadow itself).
+void UndefinedValueChecker::noteRead(SubGroup& sg, const MemoryAccess& a) {
+  const uint8_t* d = memoryShadow(sg, a.pointer, a.host);
+  if (!d || std::find(d, d + a.bytes, uint8_t{0}) == d + a.bytes) return;
+  const auto& k = static_cast<const ShadowKernel&>(*sg.wg->launch->kernel);
+  if (k.readBy != &sg || k.readStep != sg.steps) {
+    k.readBy = &sg;
+    k.readStep = sg.steps;
+    k.readUndefined = LaneMask{};
+  }
+  k.readUndefined.set(a.lane);
+}
+
+void UndefinedValueChecker::access(SubGroup& sg, const MemoryAccess& a) {
+  switch (a.kind) {
+    case AccessKind::Write:
+    case AccessKind::AtomicStore:
+    case AccessKind::AtomicRmw:
+      if (a.kind == AccessKind::AtomicRmw) noteRead(sg, a);
+      if (uint8_t* d = memoryShadow(sg, a.pointer, a.host)) std::memset(d, 1, a.bytes);
+      return;
+    case AccessKind::Copy:
+      if (uint8_t* d = memoryShadow(sg, a.pointer, a.host)) {
+        if (const uint8_t* s = memoryShadow(sg, a.source, a.sourceHost))
+          std::memmove(d, s, a.bytes);
+        else
+          std::memset(d, 1, a.bytes);
+      }
+      return;
+    case AccessKind::Read:
+    case AccessKind::AtomicLoad:
+    case AccessKind::AtomicFailedRmw:
+      return noteRead(sg, a);
+  }
+}
+
+}  // namespace spvsim::check
