@@ -24,7 +24,7 @@ struct ArgValue {
   bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
   // Buffer: whether kernels may read / write it (.sim wo / ro, buffer:wo: / buffer:ro:).
   bool readable = true, writable = true;
-  bool noinit = false;  // Buffer: contents never initialised (.sim `noinit`)
+  bool noinit = false;     // Buffer: contents never initialised (.sim `noinit`)
   std::string text;        // as the user wrote it, for messages
   std::string structName;  // Value of struct:TYPE,...: "struct {int, float}"; else ""
   // Image: shape and format (tightly packed pixels in `bytes`, `type` one channel value's

@@ -67,7 +67,8 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
-  lo.observers = check::observersFor({.races = true, .uninitialized = true});
+  lo.observers =
+      check::observersFor({.races = true, .uninitialized = true, .undefinedValues = true});
   run.result = p.program->launch(p.kernel, p.range, bindings(run.args), lo);
   return run;
 }

@@ -132,8 +132,8 @@ line from it, so sessions can be scripted; end of input ends the session. Exit s
 when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
 Sub-groups are scheduled as in 'spvsim run' (`continue` interleaves them as run does
 with the same --schedule and seed, and reports the same deadlocks); --check-races,
---check-uninitialized and --check-undefined report as in run, stopping at each report. --json, --stats and
---threads do not apply (work-groups run one at a time).
+--check-uninitialized and --check-undefined report as in run, stopping at each report.
+--json, --stats and --threads do not apply (work-groups run one at a time).
 
 )";
 
@@ -194,8 +194,8 @@ constexpr const char* kCheckIntro =
     R"(The reference oracle. Runs the launch at sub-group sizes 8, 16 and 32 (only the size
 --sub-group-size or the kernel's intel_reqd_sub_group_size names), each with the
 round-robin schedule and random schedules 1, 2 and 3 (only --schedule random:SEED when
-given), every time with --check-races and --check-uninitialized on, from the same
-initial buffers. Reports each diagnostic once, with how many runs showed it, then
+given), every time with --check-races, --check-uninitialized and --check-undefined
+on, from the same initial buffers. Reports each diagnostic once, with how many runs showed it, then
 groups the runs into classes with identical results (A, B, ...) and reports:
   error: scheduling-dependent     one sub-group size's schedules give different results
   warning: sub-group-size-dependent  results differ between sub-group sizes only

@@ -32,7 +32,7 @@ struct RunOptions {
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;
-  bool noCache = false;    // --no-cache: compile .cl without the compile cache
+  bool noCache = false;  // --no-cache: compile .cl without the compile cache
   // spvsim check: the reference result, arguments left out of every comparison or compared
   // as multisets (indices, as --dump names them argN), and whether warnings fail.
   std::string expectPath;

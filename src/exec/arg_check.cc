@@ -125,11 +125,10 @@ std::optional<ArgumentError> checkImage(const spirv::ParamSignature& p, const Ar
   const bool writes =
       p.access == AccessQualifier::WriteOnly || p.access == AccessQualifier::ReadWrite;
   if ((reads && !a.readable) || (writes && !a.writable))
-    return error(ArgErrorKind::Kind,
-                 fmt::format("{} ({}) but '{}' was created {}", where(p),
-                             spirv::accessQualifierName(p.access), describe(a),
-                             a.readable ? "read-only (CL_MEM_READ_ONLY)"
-                                             : "write-only (CL_MEM_WRITE_ONLY)"));
+    return error(ArgErrorKind::Kind, fmt::format("{} ({}) but '{}' was created {}", where(p),
+                                                 spirv::accessQualifierName(p.access), describe(a),
+                                                 a.readable ? "read-only (CL_MEM_READ_ONLY)"
+                                                            : "write-only (CL_MEM_WRITE_ONLY)"));
   return std::nullopt;
 }
 

@@ -11,7 +11,8 @@
 //   byte 1  bits 0-2: sub-group size (kSubGroupSizes); bits 3-5: global size
 //           (kGlobalSizes); bit 6: one work-group (local = global); bit 7: 2D (global x 2)
 //   byte 2  seed of the by-value arguments' bytes
-//   byte 3  bit 0: --check-uninitialized; bit 1: --check-races; bit 2: random schedule
+//   byte 3  bit 0: --check-uninitialized; bit 1: --check-races; bit 2: random schedule;
+//           bit 3: --check-undefined
 // Seeds: tools/fuzz/make_seeds.py prefixes each seed module with 4 zero bytes (its first kernel,
 // sub-group size 16, global size 16, local size chosen by spvsim, no checkers).
 #include <algorithm>
@@ -115,8 +116,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   options.threads = 1;
   options.instructionBudget = kInstructionBudget;
   options.quantum = 64;
-  options.observers =
-      check::observersFor({.races = (flags & 2) != 0, .uninitialized = (flags & 1) != 0});
+  options.observers = check::observersFor({.races = (flags & 2) != 0,
+                                           .uninitialized = (flags & 1) != 0,
+                                           .undefinedValues = (flags & 8) != 0});
   if (flags & 4) {
     options.schedule = LaunchOptions::Schedule::Random;
     options.scheduleSeed = seed;
