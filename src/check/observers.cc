@@ -4,6 +4,8 @@
 #include "src/check/shadow_kernel.h"
 #include "src/check/undefined_value_checker.h"
 #include "src/check/uninitialized_checker.h"
+#include "src/exec/memory_limit.h"
+#include "src/exec/subgroup.h"
 
 namespace spvsim::check {
 namespace {
@@ -47,6 +49,17 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
   }
   std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
     return instrumentKernel(launch);
+  }
+  // A shadow byte per byte of each never-initialised buffer (instrumentKernel).
+  uint64_t stateBytes(const LaunchContext& launch) const override {
+    uint64_t bytes = 0;
+    for (const auto* regions : {&launch.memory->global, &launch.memory->constant})
+      for (const Region& r : *regions)
+        if (r.uninitialized) bytes = addBytes(bytes, r.size);
+    return bytes;
+  }
+  std::string stateName() const override {
+    return "the undefined-value checker's shadows of never-initialised buffers";
   }
   std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
     return std::make_unique<UndefinedValueChecker>();

@@ -379,6 +379,29 @@ TEST_F(UndefinedOpenCl, NoinitBufferReadThenStoredIsReported) {
   for (int l = 0; l < 8; ++l) EXPECT_EQ(out2[l], 1 + 2 * l) << l;
 }
 
+// The shadow of a never-initialised buffer (a byte per byte) counts against the launch's
+// memory limit before it is allocated.
+TEST_F(UndefinedOpenCl, NoinitBufferShadowCountsAgainstTheMemoryLimit) {
+  std::vector<int> in(1 << 18, 1), out(8), scratch(8);  // 1 MiB never initialised
+  ArgBinding noinit = bind(in);
+  noinit.uninitialized = true;
+  LaunchOptions o = options(true);
+  o.argumentMemory = 1 << 20;
+  o.maxMemory = (1 << 20) + (1 << 19);  // the buffer fits, buffer + shadow does not
+  try {
+    program_->launch("copy_in", group(8), {noinit, bind(out), bind(scratch)}, o);
+    FAIL() << "expected an out-of-memory error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
+    EXPECT_NE(std::string(e.what()).find("never-initialised buffers"), std::string::npos)
+        << e.what();
+  }
+  o.maxMemory = 3 << 20;
+  EXPECT_EQ(program_->launch("copy_in", group(8), {noinit, bind(out), bind(scratch)}, o)
+                .diagnostics.size(),
+            1u);
+}
+
 // Lanes 4-7 divide by undefined values, and store the undefined quotients.
 TEST_F(UndefinedOpenCl, UndefinedDivisorIsReported) {
   std::vector<int> out(8, -1);

@@ -226,19 +226,20 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
     ctx_.mirroredArenas = ctx_.mirroredArenas || f->mirrorsArenas();
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
-  for (const auto& f : observers_)
-    if (auto instrumented = f->instrument(ctx_)) {
-      instrumented_ = std::move(instrumented);
-      ctx_.kernel = instrumented_.get();
-    }
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
   fixedBytes_ = argumentBytes_;
+  // Before instrument(), which may allocate what stateBytes counts.
   for (const auto& f : observers_)
     if (const uint64_t bytes = f->stateBytes(ctx_)) {
       fixedBytes_ = addBytes(fixedBytes_, bytes);
       checkMemory(fixedBytes_, maxMemory_, f->stateName() + " for this launch" + besideArguments());
+    }
+  for (const auto& f : observers_)
+    if (auto instrumented = f->instrument(ctx_)) {
+      instrumented_ = std::move(instrumented);
+      ctx_.kernel = instrumented_.get();
     }
   slotBytes_ = computeSlotBytes();
   reserved_ = fixedBytes_;
