@@ -120,7 +120,9 @@ class ExpectReader {
         root.type == JsonValue::Type::Object ? root.find("buffers") : nullptr;
     if (!buffers || buffers->type != JsonValue::Type::Object)
       fail(root.line, "a JSON reference needs a \"buffers\" object (as --json writes)");
-    for (const auto& [name, value] : buffers->members) {
+    for (size_t k = 0; k < buffers->keys.size(); ++k) {
+      const std::string& name = buffers->keys[k];
+      const JsonValue& value = buffers->items[k];
       ExpectedArg& e = start(name, value.line);
       if (value.type != JsonValue::Type::Array)
         fail(value.line, fmt::format("{} is not an array of elements", name));

@@ -7,8 +7,8 @@
 namespace spvsim::tools {
 
 const JsonValue* JsonValue::find(std::string_view key) const {
-  for (const auto& [k, v] : members)
-    if (k == key) return &v;
+  for (size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == key) return &items[i];
   return nullptr;
 }
 
@@ -86,7 +86,8 @@ class Reader {
       if (peek() != '"') fail("expected a quoted member name");
       std::string key = string();
       expect(':');
-      v.members.emplace_back(std::move(key), value(depth + 1));
+      v.keys.push_back(std::move(key));
+      v.items.push_back(value(depth + 1));
       if (peek() == '}') return ++pos_, v;
       expect(',');
     }

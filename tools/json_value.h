@@ -14,8 +14,10 @@ struct JsonValue {
   enum class Type { Null, Bool, Number, String, Array, Object };
   Type type = Type::Null;
   std::string text;  // Number: the token as written; String: the decoded string; Bool: true/false
-  std::vector<JsonValue> items;                            // Array
-  std::vector<std::pair<std::string, JsonValue>> members;  // Object, in file order
+  // Array: the elements. Object: the member values, in file order, named by `keys`
+  // (parallel vectors: std::pair of an incomplete type does not build with libc++/clang).
+  std::vector<JsonValue> items;
+  std::vector<std::string> keys;  // Object
   uint64_t line = 1;
 
   // The member named `key`, or nullptr.
