@@ -5,10 +5,12 @@ it is committed but tools/fuzz/seeds, the small hand-written seeds).
   tools/fuzz/make_seeds.py SPVSIM OUTDIR
 
 OUTDIR/fuzz_loader    SPIR-V modules: testdata's .spv and assembled .spvasm files, and
-                      testdata/*.cl and testdata/corpus/*.cl compiled with `spvsim compile`
+                      testdata/*.cl, testdata/corpus/*.cl and testdata/checks/*/*.cl compiled
+                      with `spvsim compile`
                       at -O0 and -O2 (repaired, valid modules), and with plain clang-15 +
                       llvm-spirv-15 at -O2 (what the loader's repairs exist for)
-OUTDIR/fuzz_launch    the same modules behind fuzz_launch's 4-byte launch header
+OUTDIR/fuzz_launch    the same modules behind fuzz_launch's 4-byte launch header (every
+                      checker on for testdata/checks' kernels)
 OUTDIR/fuzz_sim_file  testdata's .sim files behind a line naming their kernel's
                       parameters (fuzz_sim_file.cc), plus tools/fuzz/seeds/fuzz_sim_file
 OUTDIR/fuzz_arg_spec, OUTDIR/fuzz_command_line: tools/fuzz/seeds/TARGET
@@ -25,6 +27,9 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = ["fuzz_loader", "fuzz_launch", "fuzz_sim_file", "fuzz_arg_spec", "fuzz_command_line"]
 LAUNCH_HEADER = b"\0\0\0\0"
+# testdata/checks' kernels launch with every checker on (byte 3: uninitialized, races,
+# undefined values), so the checkers' own code is fuzzed from the start.
+CHECKED_LAUNCH_HEADER = b"\0\0\0\x0b"
 CLANG = ["clang-15", "-cl-std=CL3.0", "-target", "spir64", "-Xclang", "-no-opaque-pointers",
          "-cl-no-stdinc", "-Xclang", "-finclude-default-header", "-O2", "-emit-llvm", "-c"]
 
@@ -108,7 +113,8 @@ def main():
         for f in glob.glob(os.path.join(ROOT, "fuzz", "seeds", t, "*")):
             shutil.copy(f, os.path.join(outdir, t))
 
-    cl = sorted(glob.glob(f"{ROOT}/testdata/*.cl") + glob.glob(f"{ROOT}/testdata/corpus/*.cl"))
+    cl = sorted(glob.glob(f"{ROOT}/testdata/*.cl") + glob.glob(f"{ROOT}/testdata/corpus/*.cl") +
+                glob.glob(f"{ROOT}/testdata/checks/*/*.cl"))
     asm = sorted(glob.glob(f"{ROOT}/testdata/**/*.spvasm", recursive=True) +
                  glob.glob(f"{ROOT}/src/testdata/*.spvasm") +
                  glob.glob(f"{ROOT}/runtime/tests/programs/*.spvasm"))
@@ -127,7 +133,8 @@ def main():
         seen.add(data)
         base = os.path.basename(m)
         open(os.path.join(outdir, "fuzz_loader", base), "wb").write(data)
-        open(os.path.join(outdir, "fuzz_launch", base), "wb").write(LAUNCH_HEADER + data)
+        header = CHECKED_LAUNCH_HEADER if base.startswith("testdata_checks_") else LAUNCH_HEADER
+        open(os.path.join(outdir, "fuzz_launch", base), "wb").write(header + data)
 
     sims = 0
     for sim in sorted(glob.glob(f"{ROOT}/testdata/*.sim") + glob.glob(f"{ROOT}/testdata/corpus/*.sim")):
