@@ -281,6 +281,31 @@ TEST(OpenclMath, FmaRoundsOnce) {
   EXPECT_TRUE(sameFloat(-0x1p-46f, out[0]));
 }
 
+// The same with every lane active (the path that may use the CPU's FMA instructions) and
+// in a partly active sub-group, for float, float4 and double: each lane's result rounds
+// once, (1 + 2^-23)(1 - 2^-23) - 1 = -2^-46 and (1 + 2^-52)(1 - 2^-52) - 1 = -2^-104.
+TEST(OpenclMath, FmaRoundsOnceInEveryLane) {
+  std::vector<float> in = {1.0f + 0x1p-23f, 1.0f - 0x1p-23f, -1.0f};
+  std::vector<double> ind = {1.0 + 0x1p-52, 1.0 - 0x1p-52, -1.0};
+  std::vector<float> out(16 * 4 + 16, 0.0f);
+  std::vector<double> outd(16, 0.0);
+  auto p = loadOpenCl(
+      "kernel void k(global const float* v, global const double* d, global float* o,\n"
+      "              global double* od) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  float4 x = (float4)(v[0]), y = (float4)(v[1]), z = (float4)(v[2]);\n"
+      "  vstore4(fma(x, y, z), i, o);\n"
+      "  if (i % 3 != 1) o[64 + i] = mad(v[0], v[1], v[2]);  // mad may fuse: fma here\n"
+      "  od[i] = fma(d[0], d[1], d[2]);\n}\n",
+      "fma_every_lane");
+  auto r = run(*p, "k", 16, in, ind, out, outd);
+  ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  for (int i = 0; i < 64; ++i) EXPECT_TRUE(sameFloat(-0x1p-46f, out[i])) << i;
+  for (int i = 0; i < 16; ++i)
+    EXPECT_TRUE(sameFloat(i % 3 != 1 ? -0x1p-46f : 0.0f, out[64 + i])) << i;
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(-0x1p-104, outd[i]) << i;
+}
+
 // Pointer outputs to private, global and local memory.
 TEST(OpenclMath, PointerOutputFunctions) {
   std::vector<float> in = {-1e-10f, 2.75f, -kInf, -3.5f, 7.0f, -0.5f, 0.0f, 8.0f};
