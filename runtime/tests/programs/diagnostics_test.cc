@@ -60,6 +60,33 @@ TEST_F(DiagnosticsTest, ErrorsGoToTheDiagnosticsFileAndTheLaunchCompletes) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;  // one line
 }
 
+// CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY bind the kernel (OpenCL 3.0 API, clCreateBuffer:
+// writing a read-only buffer or reading a write-only one in a kernel is undefined): both
+// accesses are `access-violation`s, and neither takes effect.
+TEST_F(DiagnosticsTest, KernelAccessesTheCreationFlagsForbidAreReported) {
+  cl_kernel k = kernel(program, "shift_left");
+  std::vector<int> zeros(8, 0), ones(9, 1);
+  cl_mem in = buffer(9 * 4, CL_MEM_WRITE_ONLY | CL_MEM_COPY_HOST_PTR, ones.data());
+  cl_mem out = buffer(8 * 4, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, zeros.data());
+  setArg(k, 0, in);
+  setArg(k, 1, out);
+  const size_t global = 8;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+  const std::string text = readFile(diagnosticsPath());
+  EXPECT_NE(text.find("error: access-violation: read of 4 bytes from a write-only buffer"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("error: access-violation: write of 4 bytes to a read-only buffer"),
+            std::string::npos)
+      << text;
+  std::vector<int> after(8, -1);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 8 * 4, after.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(after, zeros);
+}
+
 TEST_F(DiagnosticsTest, AFatalErrorFailsTheEvent) {
   cl_kernel k = kernel(program, "spin");
   cl_mem a = bufferOf(std::vector<int>{0, 0});
