@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/host_cpu.h"
 
 namespace spvsim {
 namespace {
@@ -36,9 +37,12 @@ struct Not {
     unaryLoop<T, T>(sg, in, [](T a) { return T(~a); });
   }
 };
+// With every lane active, through the CPU's POPCNT where it has one (host_cpu.h).
 template <class T>
 struct BitCount {
   static void run(SubGroup& sg, const Inst& in) {
+    if (sg.allActive && ops::hostHasPopcnt())
+      return ops::popcountWithPopcnt<T>(sg.reg<T>(in.r), sg.reg<T>(in.a), in.n * sg.width);
     unaryLoop<T, T>(sg, in, [](T a) { return T(std::popcount(a)); });
   }
 };

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 
+#include "src/exec/ops/host_cpu.h"
 #include "src/exec/ops/opencl_std_util.h"
 
 namespace spvsim {
@@ -340,29 +341,17 @@ struct Nextafter {
 };
 
 // fma and mad: one rounding for float and double (host fma); half goes through a
-// double fma (its product is exact). A plain x86-64 build makes std::fma a libm call per
-// component; where the CPU has FMA instructions (checked once), a whole sub-group's
-// register goes through a clone of the loop built for them: the same single rounding.
-template <class T>
-[[gnu::target("fma")]] void fmaWithFmaInstructions(T* __restrict r, const T* __restrict a,
-                                                   const T* __restrict b, const T* __restrict c,
-                                                   uint32_t count) {
-  for (uint32_t i = 0; i < count; ++i) r[i] = std::fma(a[i], b[i], c[i]);
-}
-
-inline bool cpuHasFma() {
-  static const bool has = __builtin_cpu_supports("fma");
-  return has;
-}
-
+// double fma (its product is exact). With every lane active, a register goes through the
+// CPU's FMA instructions where it has them (src/exec/ops/host_cpu.h): the same single
+// rounding.
 template <class T>
 struct Fma {
   using E = std::conditional_t<std::is_same_v<T, _Float16>, double, T>;
   static void run(SubGroup& sg, const Inst& in) {
     if constexpr (!std::is_same_v<T, _Float16>) {
-      if (sg.allActive && cpuHasFma())
-        return fmaWithFmaInstructions<T>(sg.reg<T>(in.r), sg.reg<T>(in.a), sg.reg<T>(in.b),
-                                         sg.reg<T>(in.c), in.n * sg.width);
+      if (sg.allActive && ops::hostHasFma())
+        return ops::fmaWithFmaInstructions<T>(sg.reg<T>(in.r), sg.reg<T>(in.a), sg.reg<T>(in.b),
+                                              sg.reg<T>(in.c), in.n * sg.width);
     }
     ternaryLoop<T, T, T, T>(sg, in, [](T a, T b, T c) { return T(std::fma(E(a), E(b), E(c))); });
   }
