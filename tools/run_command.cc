@@ -27,6 +27,8 @@ namespace {
 
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch launch = prepareLaunch(options, err);
+  // Host threads are process setup, like an OpenCL runtime's: not part of the launch time.
+  launch.program->reserveThreads(options.threads.value_or(0));
   const auto start = std::chrono::steady_clock::now();
   const LaunchResult result = launch.program->launch(
       launch.kernel, launch.range, bindings(launch.args), launchOptions(options, launch));

@@ -15,6 +15,7 @@
 #include "src/exec/launch.h"
 #include "src/exec/lowering.h"
 #include "src/exec/relocations.h"
+#include "src/exec/worker_pool.h"
 #include "src/exec/workgroup.h"
 
 namespace spvsim {
@@ -53,7 +54,9 @@ void Program::checkVariableMemory(uint64_t maxMemory) const {
 }
 
 Program::Program(spirv::Module module, uint64_t maxMemory)
-    : module_(std::move(module)), facts_(std::make_unique<spirv::ModuleFacts>(module_)) {
+    : module_(std::move(module)),
+      facts_(std::make_unique<spirv::ModuleFacts>(module_)),
+      pool_(std::make_unique<WorkerPool>()) {
   checkVariableMemory(maxMemory);
   for (const auto& v : module_.globalVariables) {
     if (!isProgramVariable(v)) continue;
@@ -85,6 +88,10 @@ uint32_t Program::subGroupSizeFor(const Kernel& kernel, uint32_t requested) cons
     throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("sub-group size {} is outside 1..{}", requested, kMaxSubGroupSize));
   return requested;
+}
+
+void Program::reserveThreads(unsigned threads) {
+  pool_->reserve(threads ? threads : std::thread::hardware_concurrency());
 }
 
 const LoweredKernel& Program::lowered(const Kernel& kernel, uint32_t width) {
@@ -260,7 +267,8 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   };
   if (threads == 1) {
     work(0);
-  } else {
+  } else if (!pool_->tryRun(threads, work)) {
+    // Another launch has the pool (ICD queues running at once): threads of our own.
     std::vector<std::thread> pool;
     try {
       for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);

@@ -88,6 +88,8 @@ struct LaunchResult {
   uint64_t childLaunches = 0;           // kernels run by device-side enqueue
 };
 
+class WorkerPool;  // src/exec/worker_pool.h
+
 class Program {
  public:
   // Validates and decodes; throws Error(DiagnosticKind::InvalidModule /
@@ -141,6 +143,10 @@ class Program {
   // requested size; throws Error(DiagnosticKind::InvalidArgument) outside 1..128.
   uint32_t subGroupSizeFor(const Kernel& kernel, uint32_t requested) const;
 
+  // Starts the host threads a launch on `threads` threads (0: all cores) will run on, so
+  // that its launch time does not include starting them (they are kept in any case).
+  void reserveThreads(unsigned threads);
+
   // The lowered form of a kernel for a sub-group size (cached; thread-safe).
   const LoweredKernel& lowered(const Kernel& kernel, uint32_t subGroupSize);
 
@@ -162,6 +168,9 @@ class Program {
   std::vector<ProgramVariable> globals_, constants_;
   std::mutex mutex_;
   std::map<std::pair<std::string, uint32_t>, std::unique_ptr<LoweredKernel>> lowered_;
+  // Host threads of launches, kept for the next launch (src/exec/worker_pool.h). Last, so
+  // that it is destroyed first: its threads never outlive what they run.
+  std::unique_ptr<WorkerPool> pool_;
 };
 
 // The local size spvsim picks when none is given: the kernel's LocalSize mode if it has
