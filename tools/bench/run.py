@@ -21,8 +21,8 @@ elsewhere hits all tools alike):
   PoCL      PyOpenCL on a CL_QUEUE_PROFILING_ENABLE queue, event end - start of one
             launch, after a warm-up launch (PoCL builds its work-group function then).
 Each tool gets --threads host threads (OCLGRIND_NUM_THREADS, POCL_MAX_PTHREAD_COUNT).
-Peak RSS is spvsim's own (os.wait4's ru_maxrss of the `spvsim run` process), shown also
-minus the bytes of the kernel's buffers. Verdicts apply issue 16's done-when thresholds.
+Peak RSS is spvsim's own (GNU time's %M of the `spvsim run` process; empty without
+/usr/bin/time), shown also minus the bytes of the kernel's buffers. Verdicts apply issue 16's done-when thresholds.
 
 Tools that are missing (no oclgrind-kernel, no PyOpenCL/PoCL, no clang where --spv runs
 precompiled modules) leave their columns empty with a note on stderr.
@@ -88,12 +88,14 @@ class Workdir:
         self.path = tempfile.mkdtemp(prefix='spvsim-bench-')
         self.spv_dir = spv_dir
 
-    def sim(self, k, size='full', one_group=False):
-        program = k.name + ('.spv' if self.spv_dir else '.cl')
-        src = os.path.join(self.spv_dir or KDIR, program)
+    def sim(self, k, size='full', one_group=False, source=False):
+        """source: the .cl even where precompiled modules exist (for Oclgrind)."""
+        spv = self.spv_dir and not source
+        program = k.name + ('.spv' if spv else '.cl')
+        src = os.path.join(self.spv_dir if spv else KDIR, program)
         if not os.path.exists(os.path.join(self.path, program)):
             shutil.copy(src, self.path)
-        name = '%s.%s%s.sim' % (k.name, size, '.1wg' if one_group else '')
+        name = '%s.%s%s.%s.sim' % (k.name, size, '.1wg' if one_group else '', program[-2:])
         path = os.path.join(self.path, name)
         if not os.path.exists(path):
             with open(path, 'w') as f:
@@ -107,10 +109,23 @@ class Workdir:
 STATS_RE = re.compile(r'stats: launch ([\d.eE+-]+) s.*?([\d]+) lane instructions')
 
 
+TIME = '/usr/bin/time'
+
+
 def spvsim_launch(opts, sim, threads, extra=()):
-    """(launch seconds, lane instructions, peak RSS bytes) or None."""
+    """(launch seconds, lane instructions, peak RSS bytes or None) or None.
+
+    The RSS comes from GNU time (-f %M): a child forked by this Python process inherits
+    Python's own high-water mark in wait4's ru_maxrss (Linux counts the copied address
+    space up to exec), so only a small parent measures spvsim alone."""
     cmd = [opts.spvsim, 'run', sim, '--stats', '--threads', str(threads)] + list(extra)
-    rc, out, err, _, rss = run_proc(cmd)
+    rss = None
+    with tempfile.NamedTemporaryFile('r') as tf:
+        timed = os.access(TIME, os.X_OK)
+        rc, out, err, _, _ = run_proc(([TIME, '-f', '%M', '-o', tf.name] if timed else []) + cmd)
+        if timed and rc == 0:
+            kb = tf.read().split()
+            rss = int(kb[-1]) * 1024 if kb and kb[-1].isdigit() else None
     m = STATS_RE.search(err)
     if rc != 0 or not m:
         failed('spvsim', rc, err)
@@ -215,9 +230,13 @@ def check_sims(opts):
 
 
 def precompile(opts):
-    os.makedirs(opts.precompile, exist_ok=True)
-    for k in selected(opts):
-        out = os.path.join(opts.precompile, k.name + '.spv')
+    return compile_all(opts, selected(opts), opts.precompile)
+
+
+def compile_all(opts, ks, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    for k in ks:
+        out = os.path.join(outdir, k.name + '.spv')
         cmd = [opts.spvsim, 'compile', os.path.join(KDIR, k.name + '.cl'), '-o', out]
         if k.build:
             cmd.append('--build-options=' + k.build)
@@ -225,13 +244,25 @@ def precompile(opts):
         if rc != 0:
             failed('spvsim compile ' + k.name, rc, err)
             return 1
-        log('compiled ' + out)
     return 0
+
+
+def precompiled_workdir(opts, ks):
+    """A Workdir whose spvsim runs load precompiled modules (--spv DIR, else compiled here
+    first), so that no clang child process adds to spvsim's peak RSS."""
+    if opts.spv:
+        return Workdir(opts.spv)
+    work = Workdir()
+    spv = os.path.join(work.path, 'spv')
+    if compile_all(opts, ks, spv) != 0:
+        sys.exit('compiling the kernels failed')
+    work.spv_dir = spv
+    return work
 
 
 def bench(opts):
     ks = selected(opts)
-    work = Workdir(opts.spv)
+    work = precompiled_workdir(opts, ks)
     threads = default_threads(opts)
     use_og = not opts.no_oclgrind and tool_available('oclgrind-kernel', 'Oclgrind')
     notes, pocl = {}, {}
@@ -253,8 +284,8 @@ def bench(opts):
             if s:
                 d['spvsim'].append(s)
             if use_og and k.name != 'sgreduce':
-                full = oclgrind_wall(work.sim(k), threads)
-                one = oclgrind_wall(work.sim(k, one_group=True), threads)
+                full = oclgrind_wall(work.sim(k, source=True), threads)
+                one = oclgrind_wall(work.sim(k, one_group=True, source=True), threads)
                 if full is not None and one is not None:
                     d['og'].append(full)
                     d['og1'].append(one)
@@ -289,9 +320,11 @@ def summarise(k, d):
                                for a in k.full().args if isinstance(a, K.Buf))}
     if d['spvsim']:
         t, n, _ = min(d['spvsim'])
-        row.update(spvsim_s=t, lane_instr=n, lane_instr_per_s=n / t,
-                   rss=max(s[2] for s in d['spvsim']))
-        row['rss_minus_buffers'] = row['rss'] - row['buffer_bytes']
+        row.update(spvsim_s=t, lane_instr=n, lane_instr_per_s=n / t)
+        rss = [s[2] for s in d['spvsim'] if s[2]]
+        if rss:
+            row['rss'] = max(rss)
+            row['rss_minus_buffers'] = row['rss'] - row['buffer_bytes']
     if d['og']:
         row.update(oclgrind_whole_s=min(d['og']), oclgrind_one_group_s=min(d['og1']))
         # Best of the per-round differences: each round's two runs saw the same load.
@@ -394,7 +427,7 @@ def machine_info(threads, og, pocl):
 def scaling(opts):
     counts = [int(t) for t in opts.scaling.split(',')]
     ks = selected(opts)
-    work = Workdir(opts.spv)
+    work = precompiled_workdir(opts, ks)
     best = {(k.name, t): None for k in ks for t in counts}
     for r in range(opts.repeat):
         for k in ks:
