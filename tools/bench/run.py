@@ -1,173 +1,562 @@
 #!/usr/bin/python3
-"""Benchmarks spvsim against Oclgrind and PoCL on the .sim kernels of tools/bench/.
+"""Benchmarks spvsim against Oclgrind and PoCL on the ten kernels of tools/bench/kernels/.
 
   /usr/bin/python3 tools/bench/run.py [--spvsim PATH] [--repeat N] [--threads N] [-k REGEX]
-                                [--no-oclgrind] [--no-pocl]
+        [--no-oclgrind] [--no-pocl] [--json FILE] [--markdown] [--spv DIR]
+  /usr/bin/python3 tools/bench/run.py --scaling 1,2,4,8,16 [--repeat N] [--spv DIR]
+  /usr/bin/python3 tools/bench/run.py --check-dump [--small] [--threads N]
+  /usr/bin/python3 tools/bench/run.py --precompile DIR      (then copy DIR with the binary)
+  /usr/bin/python3 tools/bench/run.py --write-sims          (regenerates kernels/*.sim)
+  /usr/bin/python3 tools/bench/run.py --check-sims          (fails if they are stale)
 
-For each kernel it runs `oclgrind-kernel X.sim` and `spvsim run X.sim` (wall clock of the
-whole process, OpenCL C compile included for both) and, natively on PoCL through PyOpenCL,
-the same launch timing only enqueue + finish (after one warm-up launch). Each time is the
-best of --repeat runs. spvsim's lane-instructions/s come from `--stats` when spvsim has
-that flag (otherwise "-"). A tool, not a test: nothing is asserted.
+Execution-only times, from interleaved rounds (round r runs every tool once on every
+kernel, in turn; each time is the best of --repeat rounds, so a burst of load from
+elsewhere hits all tools alike):
+  spvsim    the launch time `spvsim run K.sim --stats` prints (`stats: launch X s`: no
+            compiling, loading or buffer set-up);
+  Oclgrind  wall time of `oclgrind-kernel K.sim` minus the wall time of the same .sim
+            with the global size set to ONE work-group: that subtracts Oclgrind's compile,
+            set-up and buffer initialisation, leaving the other work-groups' execution (so
+            it slightly under-counts, in Oclgrind's favour, one work-group's time);
+  PoCL      PyOpenCL on a CL_QUEUE_PROFILING_ENABLE queue, event end - start of one
+            launch, after a warm-up launch (PoCL builds its work-group function then).
+Each tool gets --threads host threads (OCLGRIND_NUM_THREADS, POCL_MAX_PTHREAD_COUNT).
+Peak RSS is spvsim's own (GNU time's %M of the `spvsim run` process; empty without
+/usr/bin/time), shown also minus the bytes of the kernel's buffers. Verdicts apply issue 16's done-when thresholds.
+
+Tools that are missing (no oclgrind-kernel, no PyOpenCL/PoCL, no clang where --spv runs
+precompiled modules) leave their columns empty with a note on stderr.
+
+--check-dump is a correctness check (exit 1 on failure): each kernel's `--dump` output at
+--threads 1, 2 and N must be identical, and its buffers must equal the kernel's numpy
+host model (kernels.py); with --small the launches are the small ones with random inputs
+and partial sub-groups, also run at sub-group sizes 7 and 32 and at -O0.
 """
 
 import argparse
+import json
 import os
+import platform
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, 'testdata'))
-import cases  # noqa: E402  (the .sim parser)
+KDIR = os.path.join(HERE, 'kernels')
+sys.path.insert(0, HERE)
+import kernels as K  # noqa: E402
 
-# name, .sim file, indices of the pointer (buffer) arguments
-KERNELS = [
-    ('saxpy-1M', 'saxpy.sim', (1, 2)),
-    ('matmul-128', 'matmul.sim', (0, 1, 2)),
-    ('mandel-256', 'mandel.sim', (0,)),
-    ('reduce-256K', 'reduce.sim', (0, 1)),
-]
+THRESHOLD_OCLGRIND = 100.0
+THRESHOLD_POCL = {'compute': 5.0, 'memory': 25.0}
 
 
-def best_of(n, fn):
-    best = None
-    for _ in range(n):
-        t = fn()
-        if t is None:
-            return None
-        best = t if best is None else min(best, t)
-    return best
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
 
 
-def time_process(cmd, out=None):
-    """Wall-clock seconds of one run of cmd in tools/bench/, or None when it fails."""
-    t0 = time.perf_counter()
-    p = subprocess.run(cmd, cwd=HERE, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    dt = time.perf_counter() - t0
-    if p.returncode != 0:
-        print('  failed (exit %d): %s\n    %s' % (p.returncode, ' '.join(cmd),
-                                                  p.stderr.strip()[-500:].replace('\n', '\n    ')),
-              file=sys.stderr)
-        return None
-    if out is not None:
-        out.append(p.stdout + '\n' + p.stderr)
-    return dt
+# ---------------------------------------------------------------------------------------
+# Running things
 
-
-def spvsim_has_stats(spvsim):
-    text = ''
-    for args in (['--help'], ['run', '--help'], ['help']):
-        p = subprocess.run([spvsim] + args, capture_output=True, text=True)
-        text += p.stdout + p.stderr
-    return '--stats' in text
-
-
-def lane_instructions(text):
-    """The lane-instruction count in spvsim's --stats output, if any."""
-    m = (re.search(r'([\d,]+)\s+lane[- ]instructions', text, re.I) or
-         re.search(r'lane[- ]instructions\s*[:=]?\s*([\d,]+)', text, re.I))
-    return int(m.group(1).replace(',', '')) if m else None
-
-
-def launch_seconds(text):
-    """spvsim's launch time (no compilation or loading) from --stats, if any."""
-    m = re.search(r'stats: launch ([\d.]+) s', text)
-    return float(m.group(1)) if m else None
-
-
-def time_pocl(sim, buffers, repeat):
-    import numpy as np
-    import pyopencl as cl
-    program, kernel, glob, local, args = cases.parse_sim(os.path.join(HERE, sim), buffers)
-    ctx = cl.Context(cl.get_platforms()[0].get_devices())
-    q = cl.CommandQueue(ctx)
-    prog = cl.Program(ctx, open(os.path.join(HERE, program)).read()).build()
-    kern = getattr(prog, kernel)
-    dtypes = {'int': np.int32, 'uint': np.uint32, 'float': np.float32, 'long': np.int64,
-              'ulong': np.uint64, 'char': np.int8, 'uchar': np.uint8, 'short': np.int16,
-              'ushort': np.uint16, 'double': np.float64}
-    kargs = []
-    for a in args:
-        if a.kind == 'local':
-            kargs.append(cl.LocalMemory(a.bytes))
-        elif a.kind == 'scalar':
-            kargs.append(dtypes[a.base](a.value))
-        else:
-            host = np.array(a.values, dtype=dtypes[a.base])
-            kargs.append(cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR,
-                                   hostbuf=host))
-    kern.set_args(*kargs)
-
-    def once():
+def run_proc(cmd, cwd=None, env=None):
+    """(returncode, stdout, stderr, wall seconds, peak RSS bytes) of one process."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
-        cl.enqueue_nd_range_kernel(q, kern, glob, local)
-        q.finish()
-        return time.perf_counter() - t0
-    once()  # warm-up (PoCL compiles the work-group function on first launch)
-    return best_of(repeat, once)
+        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return (p.returncode, out.read().decode(errors='replace'),
+                err.read().decode(errors='replace'), wall, usage.ru_maxrss * 1024)
 
 
-def fmt(v, spec='%.3f'):
+def failed(what, rc, err):
+    log('  %s failed (exit %d): %s' % (what, rc, err.strip()[-600:].replace('\n', '\n    ')))
+
+
+class Workdir:
+    """A temporary directory holding, per kernel, a copy of its .cl (or its precompiled
+    .spv) and the .sim files the tools run: the full launch and its one-work-group
+    variant (for Oclgrind), or the small launch."""
+
+    def __init__(self, spv_dir=None):
+        self.path = tempfile.mkdtemp(prefix='spvsim-bench-')
+        self.spv_dir = spv_dir
+
+    def sim(self, k, size='full', one_group=False, source=False):
+        """source: the .cl even where precompiled modules exist (for Oclgrind)."""
+        spv = self.spv_dir and not source
+        program = k.name + ('.spv' if spv else '.cl')
+        src = os.path.join(self.spv_dir if spv else KDIR, program)
+        if not os.path.exists(os.path.join(self.path, program)):
+            shutil.copy(src, self.path)
+        name = '%s.%s%s.%s.sim' % (k.name, size, '.1wg' if one_group else '', program[-2:])
+        path = os.path.join(self.path, name)
+        if not os.path.exists(path):
+            with open(path, 'w') as f:
+                f.write(k.launch(size).sim_text(program, k.name, one_group))
+        return path
+
+    def close(self):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+STATS_RE = re.compile(r'stats: launch ([\d.eE+-]+) s.*?([\d]+) lane instructions')
+
+
+TIME = '/usr/bin/time'
+
+
+def spvsim_launch(opts, sim, threads, extra=()):
+    """(launch seconds, lane instructions, peak RSS bytes or None) or None.
+
+    The RSS comes from GNU time (-f %M): a child forked by this Python process inherits
+    Python's own high-water mark in wait4's ru_maxrss (Linux counts the copied address
+    space up to exec), so only a small parent measures spvsim alone."""
+    cmd = [opts.spvsim, 'run', sim, '--stats', '--threads', str(threads)] + list(extra)
+    rss = None
+    with tempfile.NamedTemporaryFile('r') as tf:
+        timed = os.access(TIME, os.X_OK)
+        rc, out, err, _, _ = run_proc(([TIME, '-f', '%M', '-o', tf.name] if timed else []) + cmd)
+        if timed and rc == 0:
+            kb = tf.read().split()
+            rss = int(kb[-1]) * 1024 if kb and kb[-1].isdigit() else None
+    m = STATS_RE.search(err)
+    if rc != 0 or not m:
+        failed('spvsim', rc, err)
+        return None
+    return float(m.group(1)), int(m.group(2)), rss
+
+
+def oclgrind_wall(sim, threads):
+    env = dict(os.environ, OCLGRIND_NUM_THREADS=str(threads))
+    rc, out, err, wall, _ = run_proc(['oclgrind-kernel', sim], cwd=os.path.dirname(sim), env=env)
+    if rc != 0:
+        failed('oclgrind-kernel ' + os.path.basename(sim), rc, err)
+        return None
+    return wall
+
+
+class Pocl:
+    """One kernel's launch set up on PoCL once; `time()` is one profiled launch."""
+
+    def __init__(self, k, launch):
+        import numpy as np
+        import pyopencl as cl
+        self.cl = cl
+        dev = pocl_device()
+        if k.name == 'sgreduce' and 'cl_khr_subgroups' not in dev.extensions:
+            raise RuntimeError('PoCL (%s) lacks cl_khr_subgroups' % dev.version)
+        self.ctx = cl.Context([dev])
+        self.q = cl.CommandQueue(self.ctx,
+                                 properties=cl.command_queue_properties.PROFILING_ENABLE)
+        src = open(os.path.join(KDIR, k.name + '.cl')).read()
+        opts = ['-cl-std=CL3.0'] if k.name == 'sgreduce' else []
+        kern = getattr(cl.Program(self.ctx, src).build(options=opts), k.name)
+        args = []
+        for a, v in zip(launch.args, launch.values()):
+            if isinstance(a, K.Local):
+                args.append(cl.LocalMemory(a.bytes))
+            elif isinstance(a, K.Scalar):
+                args.append(v)
+            else:
+                args.append(cl.Buffer(self.ctx, cl.mem_flags.READ_WRITE |
+                                      cl.mem_flags.COPY_HOST_PTR, hostbuf=np.ascontiguousarray(v)))
+        kern.set_args(*args)
+        self.args = args  # set_args keeps no reference: the buffers must outlive it
+        self.kern, self.glob, self.local = kern, tuple(launch.glob), tuple(launch.local)
+        self.time()  # warm-up
+
+    def time(self):
+        ev = self.cl.enqueue_nd_range_kernel(self.q, self.kern, self.glob, self.local)
+        ev.wait()
+        return (ev.profile.end - ev.profile.start) * 1e-9
+
+
+_POCL = []
+
+
+def pocl_device():
+    if not _POCL:
+        import pyopencl as cl
+        for p in cl.get_platforms():
+            if 'Portable Computing Language' in p.name:
+                _POCL.append(p.get_devices()[0])
+                break
+        else:
+            raise RuntimeError('no PoCL platform among %s' % [p.name for p in cl.get_platforms()])
+    return _POCL[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Modes
+
+def selected(opts):
+    ks = [k for k in K.KERNELS if not opts.k or re.search(opts.k, k.name)]
+    if not ks:
+        sys.exit('no kernel matches %r' % opts.k)
+    return ks
+
+
+def default_threads(opts):
+    return opts.threads if opts.threads else (os.cpu_count() or 1)
+
+
+def write_sims(opts):
+    for k in selected(opts):
+        path = os.path.join(KDIR, k.name + '.sim')
+        with open(path, 'w') as f:
+            f.write(k.full().sim_text(k.name + '.cl', k.name))
+        log('wrote ' + os.path.relpath(path, ROOT))
+    return 0
+
+
+def check_sims(opts):
+    stale = []
+    for k in selected(opts):
+        path = os.path.join(KDIR, k.name + '.sim')
+        have = open(path).read() if os.path.exists(path) else None
+        if have != k.full().sim_text(k.name + '.cl', k.name):
+            stale.append(os.path.relpath(path, ROOT))
+    for p in stale:
+        print('FAIL %s differs from kernels.py (run.py --write-sims regenerates it)' % p)
+    print('check-sims: %d stale' % len(stale))
+    return 1 if stale else 0
+
+
+def precompile(opts):
+    return compile_all(opts, selected(opts), opts.precompile)
+
+
+def compile_all(opts, ks, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    for k in ks:
+        out = os.path.join(outdir, k.name + '.spv')
+        cmd = [opts.spvsim, 'compile', os.path.join(KDIR, k.name + '.cl'), '-o', out]
+        if k.build:
+            cmd.append('--build-options=' + k.build)
+        rc, _, err, _, _ = run_proc(cmd)
+        if rc != 0:
+            failed('spvsim compile ' + k.name, rc, err)
+            return 1
+    return 0
+
+
+def precompiled_workdir(opts, ks):
+    """A Workdir whose spvsim runs load precompiled modules (--spv DIR, else compiled here
+    first), so that no clang child process adds to spvsim's peak RSS."""
+    if opts.spv:
+        return Workdir(opts.spv)
+    work = Workdir()
+    spv = os.path.join(work.path, 'spv')
+    if compile_all(opts, ks, spv) != 0:
+        sys.exit('compiling the kernels failed')
+    work.spv_dir = spv
+    return work
+
+
+def bench(opts):
+    ks = selected(opts)
+    work = precompiled_workdir(opts, ks)
+    threads = default_threads(opts)
+    use_og = not opts.no_oclgrind and tool_available('oclgrind-kernel', 'Oclgrind')
+    notes, pocl = {}, {}
+    # Every tool gets the same number of host threads (PoCL reads this when it starts).
+    os.environ.setdefault('POCL_MAX_PTHREAD_COUNT', str(threads))
+    if not opts.no_pocl:
+        for k in ks:
+            try:
+                pocl[k.name] = Pocl(k, k.full())
+            except Exception as e:  # PoCL missing, or the kernel not supported there
+                notes.setdefault(k.name, []).append('PoCL: %s' % str(e).splitlines()[0])
+                log('  %s on PoCL: skipped (%s)' % (k.name, str(e).splitlines()[0]))
+    res = {k.name: {'spvsim': [], 'og': [], 'og1': [], 'pocl': []} for k in ks}
+    for r in range(opts.repeat):
+        for k in ks:
+            log('round %d/%d: %s' % (r + 1, opts.repeat, k.name))
+            d = res[k.name]
+            s = spvsim_launch(opts, work.sim(k), threads)
+            if s:
+                d['spvsim'].append(s)
+            if use_og and k.name != 'sgreduce':
+                full = oclgrind_wall(work.sim(k, source=True), threads)
+                one = oclgrind_wall(work.sim(k, one_group=True, source=True), threads)
+                if full is not None and one is not None:
+                    d['og'].append(full)
+                    d['og1'].append(one)
+            if k.name in pocl:
+                d['pocl'].append(pocl[k.name].time())
+    work.close()
+    if use_og and any(k.name == 'sgreduce' for k in ks):
+        notes.setdefault('sgreduce', []).append('Oclgrind: no sub-group support')
+    rows = [summarise(k, res[k.name]) for k in ks]
+    apply_verdicts(rows)
+    machine = machine_info(threads, use_og, bool(pocl))
+    print_table(rows, machine, opts, notes)
+    if opts.markdown:
+        print_markdown(rows, machine, opts)
+    if opts.json:
+        with open(opts.json, 'w') as f:
+            json.dump({'machine': machine, 'repeat': opts.repeat, 'threads': threads,
+                       'rows': rows, 'notes': notes}, f, indent=1)
+    return 0
+
+
+def tool_available(exe, name):
+    if shutil.which(exe):
+        return True
+    log('note: %s not found (%s): its columns stay empty' % (name, exe))
+    return False
+
+
+def summarise(k, d):
+    row = {'kernel': k.name, 'bound': k.bound, 'note': k.full().note,
+           'buffer_bytes': sum(a.count * K.SIZES[a.type]
+                               for a in k.full().args if isinstance(a, K.Buf))}
+    if d['spvsim']:
+        t, n, _ = min(d['spvsim'])
+        row.update(spvsim_s=t, lane_instr=n, lane_instr_per_s=n / t)
+        rss = [s[2] for s in d['spvsim'] if s[2]]
+        if rss:
+            row['rss'] = max(rss)
+            row['rss_minus_buffers'] = row['rss'] - row['buffer_bytes']
+    if d['og']:
+        row.update(oclgrind_whole_s=min(d['og']), oclgrind_one_group_s=min(d['og1']))
+        # Best of the per-round differences: each round's two runs saw the same load.
+        row['oclgrind_s'] = max(1e-9, min(a - b for a, b in zip(d['og'], d['og1'])))
+    if d['pocl']:
+        row['pocl_s'] = min(d['pocl'])
+    if 'spvsim_s' in row and 'oclgrind_s' in row:
+        row['vs_oclgrind'] = row['oclgrind_s'] / row['spvsim_s']
+    if 'spvsim_s' in row and 'pocl_s' in row:
+        row['vs_pocl'] = row['spvsim_s'] / row['pocl_s']
+    return row
+
+
+def apply_verdicts(rows):
+    by = {r['kernel']: r for r in rows}
+    for r in rows:
+        v = []
+        if 'vs_oclgrind' in r:
+            v.append('oclgrind %s' % ('ok' if r['vs_oclgrind'] >= THRESHOLD_OCLGRIND else
+                                      'MISS(<%gx)' % THRESHOLD_OCLGRIND))
+        if 'vs_pocl' in r:
+            lim = THRESHOLD_POCL[r['bound']]
+            v.append('pocl %s' % ('ok' if r['vs_pocl'] <= lim else 'MISS(>%gx)' % lim))
+        if r['kernel'] == 'sgreduce' and 'spvsim_s' in r and 'spvsim_s' in by.get('lreduce', {}):
+            faster = r['spvsim_s'] < by['lreduce']['spvsim_s']
+            v.append('vs lreduce %s' % ('ok' if faster else 'MISS(not faster)'))
+        r['verdict'] = ', '.join(v) or '-'
+
+
+def fmt(v, spec):
     return '-' if v is None else spec % v
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--spvsim', default=os.path.join(ROOT, 'bazel-bin', 'tools', 'spvsim'))
-    ap.add_argument('--repeat', type=int, default=3, help='best of N (default 3)')
-    ap.add_argument('--threads', type=int, help='passed to spvsim as --threads N')
-    ap.add_argument('-k', metavar='REGEX', help='only kernels whose name matches')
-    ap.add_argument('--no-oclgrind', action='store_true')
-    ap.add_argument('--no-pocl', action='store_true')
-    opts = ap.parse_args()
+def cells(r):
+    g = r.get
+    return [r['kernel'], r['bound'], fmt(g('spvsim_s'), '%.4f'), fmt(g('oclgrind_s'), '%.2f'),
+            fmt(g('pocl_s'), '%.5f'), fmt(g('vs_oclgrind'), '%.0fx faster'),
+            fmt(g('vs_pocl'), '%.1fx slower'), fmt(g('lane_instr_per_s'), '%.2g'),
+            fmt(g('rss') and g('rss') / 2**20, '%.0f MB'),
+            fmt(g('rss_minus_buffers') and g('rss_minus_buffers') / 2**20, '%.0f MB'),
+            r['verdict']]
 
-    have_spvsim = os.access(opts.spvsim, os.X_OK)
-    if not have_spvsim:
-        print('note: no spvsim at %s (bazel build //tools:spvsim)' % opts.spvsim, file=sys.stderr)
-    stats = have_spvsim and spvsim_has_stats(opts.spvsim)
-    extra = (['--threads', str(opts.threads)] if opts.threads else []) + (['--stats'] if stats else [])
 
-    rows = []
-    for name, sim, buffers in KERNELS:
-        if opts.k and not re.search(opts.k, name):
-            continue
-        print('running %s ...' % name, file=sys.stderr)
-        og = None if opts.no_oclgrind else best_of(
-            opts.repeat, lambda: time_process(['oclgrind-kernel', sim]))
-        sp, rate, launch, outputs = None, None, None, []
-        if have_spvsim:
-            sp = best_of(opts.repeat, lambda: time_process(
-                [os.path.abspath(opts.spvsim), 'run', sim] + extra, outputs))
-            n = lane_instructions(outputs[-1]) if (sp and stats and outputs) else None
-            launches = [launch_seconds(o) for o in outputs]
-            launches = [t for t in launches if t]
-            launch = min(launches) if launches else None
-            rate = n / launch if n and launch else None
-        pc = None
-        if not opts.no_pocl:
-            try:
-                pc = time_pocl(sim, buffers, opts.repeat)
-            except Exception as e:  # PoCL missing or failing: leave the column empty
-                print('  pocl: %s' % e, file=sys.stderr)
-        rows.append((name, og, sp, launch, pc, og / sp if og and sp else None,
-                     launch / pc if launch and pc else None, rate))
+HEAD = ['kernel', 'bound', 'spvsim s', 'oclgrind s', 'pocl s', 'vs oclgrind', 'vs pocl',
+        'lane-instr/s', 'peak RSS', 'RSS-buffers', 'verdict']
 
-    head = ('kernel', 'oclgrind s', 'spvsim s', 'spvsim launch s', 'pocl s', 'vs oclgrind',
-            'launch vs pocl', 'lane-instr/s')
-    table = [head] + [(r[0], fmt(r[1]), fmt(r[2]), fmt(r[3], '%.4f'), fmt(r[4], '%.4f'),
-                       fmt(r[5], '%.1fx faster'), fmt(r[6], '%.0fx slower'),
-                       fmt(r[7], '%.3g')) for r in rows]
+
+def print_table(rows, machine, opts, notes):
+    table = [HEAD] + [cells(r) for r in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(HEAD))]
+    print('%s; best of %d interleaved rounds; spvsim --threads %d; execution only' % (
+        machine['summary'], opts.repeat, machine['threads']))
+    for row in table:
+        print('  '.join(c.ljust(w) if i in (0, 1, 10) else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))))
+    for name, ns in notes.items():
+        for n in ns:
+            print('note: %s: %s' % (name, n))
+
+
+def print_markdown(rows, machine, opts):
+    print()
+    print('Measured on %s, best of %d interleaved rounds, spvsim `--threads %d`:' % (
+        machine['summary'], opts.repeat, machine['threads']))
+    print()
+    print('| ' + ' | '.join(HEAD) + ' |')
+    print('|' + '---|' * len(HEAD))
+    for r in rows:
+        print('| ' + ' | '.join(cells(r)) + ' |')
+
+
+def machine_info(threads, og, pocl):
+    cpu = '?'
+    try:
+        for line in open('/proc/cpuinfo'):
+            if line.startswith('model name'):
+                cpu = line.split(':', 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cores = os.cpu_count()
+    versions = {'python': platform.python_version()}
+    if og:
+        p = subprocess.run(['oclgrind', '--version'], capture_output=True, text=True)
+        m = re.search(r'Oclgrind ([\d.]+)', p.stdout + p.stderr)
+        versions['oclgrind'] = m.group(1) if m else '?'
+    if pocl:
+        versions['pocl'] = pocl_device().platform.version
+    try:
+        rev = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
+                             capture_output=True, text=True).stdout.strip()
+        versions['spvsim'] = rev or '?'
+    except OSError:
+        versions['spvsim'] = '?'
+    tools = ', '.join('%s %s' % kv for kv in versions.items())
+    return {'cpu': cpu, 'cores': cores, 'threads': threads, 'versions': versions,
+            'summary': '%s, %d cores (%s)' % (cpu, cores, tools)}
+
+
+def scaling(opts):
+    counts = [int(t) for t in opts.scaling.split(',')]
+    ks = selected(opts)
+    work = precompiled_workdir(opts, ks)
+    best = {(k.name, t): None for k in ks for t in counts}
+    for r in range(opts.repeat):
+        for k in ks:
+            log('round %d/%d: %s' % (r + 1, opts.repeat, k.name))
+            for t in counts:
+                s = spvsim_launch(opts, work.sim(k), t)
+                if s and (best[k.name, t] is None or s[0] < best[k.name, t]):
+                    best[k.name, t] = s[0]
+    work.close()
+    machine = machine_info(max(counts), False, False)
+    print('%s; spvsim launch seconds, best of %d interleaved rounds; speed-up vs %d thread(s)'
+          % (machine['summary'], opts.repeat, counts[0]))
+    head = ['kernel'] + ['%d thr' % t for t in counts] + ['x%d' % t for t in counts[1:]]
+    table = [head]
+    for k in ks:
+        base = best[k.name, counts[0]]
+        row = [k.name] + [fmt(best[k.name, t], '%.4f') for t in counts]
+        row += [fmt(base / best[k.name, t] if base and best[k.name, t] else None, '%.1fx')
+                for t in counts[1:]]
+        table.append(row)
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
-    print('best of %d%s; oclgrind/spvsim: whole process incl. compiling the .cl; '
-          'spvsim launch (from --stats) and pocl: the NDRange alone' % (
-        opts.repeat, ', spvsim --threads %d' % opts.threads if opts.threads else ''))
     for row in table:
         print('  '.join(c.ljust(w) if i == 0 else c.rjust(w)
                         for i, (c, w) in enumerate(zip(row, widths))))
+    if opts.json:
+        with open(opts.json, 'w') as f:
+            json.dump({'machine': machine, 'repeat': opts.repeat, 'scaling': {
+                k.name: {str(t): best[k.name, t] for t in counts} for k in ks}}, f, indent=1)
     return 0
+
+
+def check_dump(opts):
+    """Identical --dump at every thread count, and buffers equal to the host model."""
+    import numpy as np
+    size = 'small' if opts.small else 'full'
+    work = Workdir(opts.spv)
+    counts = sorted({1, 2, default_threads(opts)})
+    failures = []
+    for k in selected(opts):
+        sim = work.sim(k, size)
+        launch = k.launch(size)
+        expected = k.model(launch.values())
+        runs = [(['--threads', str(t)], True) for t in counts]
+        if opts.small:
+            runs += [(['--threads', '2', '--sub-group-size', str(s)], False) for s in (7, 32)]
+            if not opts.spv:
+                runs.append((['--threads', '1', '--build-options=-O0'], False))
+        dumps = {}
+        for extra, compare_dump in runs:
+            what = '%s %s' % (k.name, ' '.join(extra))
+            jpath = os.path.join(work.path, k.name + '.json')
+            rc, out, err, _, _ = run_proc([opts.spvsim, 'run', sim, '--dump', '--json', jpath]
+                                          + extra)
+            if rc != 0:
+                failed('spvsim run ' + what, rc, err)
+                failures.append(what + ': exit %d' % rc)
+                continue
+            if compare_dump:
+                dumps[' '.join(extra)] = out
+            with open(jpath) as f:
+                bufs = json.load(f)['buffers']
+            for idx, (want, rtol, atol) in expected.items():
+                got = np.asarray(bufs['arg%d' % idx], dtype=np.float64).ravel()
+                err_msg = compare(got, np.asarray(want, dtype=np.float64).ravel(), rtol, atol)
+                if err_msg:
+                    failures.append('%s: arg%d %s' % (what, idx, err_msg))
+        ref = next(iter(dumps.items()), None)
+        for key, out in dumps.items():
+            if ref and out != ref[1]:
+                failures.append('%s: --dump at %s differs from %s' % (k.name, key, ref[0]))
+        log('%s: %d runs checked (%s)' % (k.name, len(runs), launch.note))
+    work.close()
+    for f in failures:
+        print('FAIL ' + f)
+    print('%s: %d kernels, %s' % ('check-dump', len(selected(opts)),
+                                  'FAILED' if failures else 'all identical and equal to the models'))
+    return 1 if failures else 0
+
+
+def compare(got, want, rtol, atol):
+    import numpy as np
+    if got.shape != want.shape:
+        return 'has %d values, the model %d' % (got.size, want.size)
+    bad = ~(np.abs(got - want) <= atol + rtol * np.abs(want))
+    if not bad.any():
+        return None
+    i = int(np.argmax(bad))
+    return '%d of %d values differ from the model, first [%d]: %r, expected %r' % (
+        int(bad.sum()), got.size, i, got[i], want[i])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog='\n'.join(__doc__.splitlines()[1:]))
+    ap.add_argument('--spvsim', default=os.path.join(ROOT, 'bazel-bin', 'tools', 'spvsim'))
+    ap.add_argument('--repeat', type=int, default=3, help='rounds; best of N (default 3)')
+    ap.add_argument('--threads', type=int, help='spvsim --threads (default: all cores)')
+    ap.add_argument('-k', metavar='REGEX', help='only kernels whose name matches')
+    ap.add_argument('--no-oclgrind', action='store_true')
+    ap.add_argument('--no-pocl', action='store_true')
+    ap.add_argument('--json', metavar='FILE', help='save the results')
+    ap.add_argument('--markdown', action='store_true', help='also print a README table')
+    ap.add_argument('--scaling', metavar='T1,T2,...', help='spvsim launch time per --threads')
+    ap.add_argument('--check-dump', action='store_true',
+                    help='correctness: --dump identical at threads 1, 2, N; model agreement')
+    ap.add_argument('--small', action='store_true', help='--check-dump on the small launches')
+    ap.add_argument('--precompile', metavar='DIR', help='compile every kernel to DIR/K.spv')
+    ap.add_argument('--spv', metavar='DIR', help='run DIR/K.spv instead of compiling K.cl')
+    ap.add_argument('--write-sims', action='store_true', help='regenerate kernels/*.sim')
+    ap.add_argument('--check-sims', action='store_true',
+                    help='fail if kernels/*.sim differ from what --write-sims writes')
+    opts = ap.parse_args()
+    opts.spvsim = os.path.abspath(opts.spvsim)
+    if opts.spv:
+        opts.spv = os.path.abspath(opts.spv)
+    if opts.write_sims:
+        return write_sims(opts)
+    if opts.check_sims:
+        return check_sims(opts)
+    if not os.access(opts.spvsim, os.X_OK):
+        sys.exit('no spvsim at %s (bazel build //tools:spvsim, or --spvsim PATH)' % opts.spvsim)
+    if opts.precompile:
+        return precompile(opts)
+    if opts.check_dump:
+        return check_dump(opts)
+    if opts.scaling:
+        return scaling(opts)
+    return bench(opts)
 
 
 if __name__ == '__main__':
