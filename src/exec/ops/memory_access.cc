@@ -15,6 +15,60 @@ using spirv::Id;
 using spirv::TypeKind;
 using spv::Op;
 
+// The fast paths of Load and Store: every lane active and inside one region
+// (SubGroup::uniformRegionBase), so each lane's copy is exactly what the per-lane path
+// does, only done for the whole sub-group at once where the addresses allow.
+
+// The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
+// through a 16-byte pattern of the value (whole SSE stores, not a store per lane).
+template <uint32_t N>
+void broadcast(const SubGroup& sg, const uint8_t* src, uint8_t* r, uint32_t bytes) {
+  const uint32_t size = N ? N : bytes;
+  const size_t total = size_t(sg.width) * size;
+  size_t i = 0;
+  if constexpr (N == 1 || N == 2 || N == 4 || N == 8) {
+    uint8_t pattern[16];
+    for (uint32_t k = 0; k < 16; k += N) std::memcpy(pattern + k, src, N);
+    for (; i + 16 <= total; i += 16) std::memcpy(r + i, pattern, 16);
+  }
+  for (; i < total; i += size) std::memcpy(r + i, src, size);
+}
+
+template <uint32_t N>
+void loadLanes(const SubGroup& sg, const SubGroup::FastAccess& fast, const uint64_t* ptr,
+               uint8_t* r, uint32_t bytes) {
+  switch (fast.pattern) {
+    case LanePattern::Uniform:
+      broadcast<N>(sg, fast.at(ptr[0]), r, bytes);
+      return;
+    case LanePattern::Contiguous:
+      std::memcpy(r, fast.at(ptr[0]), size_t(sg.width) * bytes);
+      return;
+    case LanePattern::Scattered:
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(r + size_t(l) * bytes, fast.at(ptr[l]), bytes);
+      return;
+  }
+}
+
+// Lanes store in lane order, so where lanes share an address the last lane's value is
+// what memory holds: for a uniform address, the last lane's value alone.
+inline void storeLanes(const SubGroup& sg, const SubGroup::FastAccess& fast, const uint64_t* ptr,
+                       const uint8_t* v, uint32_t bytes) {
+  switch (fast.pattern) {
+    case LanePattern::Uniform:
+      std::memcpy(fast.at(ptr[0]), v + size_t(sg.width - 1) * bytes, bytes);
+      return;
+    case LanePattern::Contiguous:
+      std::memcpy(fast.at(ptr[0]), v, size_t(sg.width) * bytes);
+      return;
+    case LanePattern::Scattered:
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(fast.at(ptr[l]), v + size_t(l) * bytes, bytes);
+      return;
+  }
+}
+
 // Failed lanes are reported once per instruction; their loaded value is 0.
 template <uint32_t N>
 struct Load {
@@ -22,10 +76,8 @@ struct Load {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
-    if (const uint8_t* base = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
-      const uintptr_t origin = hostOrigin(base);
-      for (uint32_t l = 0; l < sg.width; ++l)
-        std::memcpy(r + size_t(l) * bytes, hostAddress(origin, ptr[l]), bytes);
+    if (const SubGroup::FastAccess fast = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
+      loadLanes<N>(sg, fast, ptr, r, bytes);
       return;
     }
     LaneMask failed, misaligned;
@@ -53,10 +105,8 @@ struct Store {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
-    if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
-      const uintptr_t origin = hostOrigin(base);
-      for (uint32_t l = 0; l < sg.width; ++l)
-        std::memcpy(hostAddress(origin, ptr[l]), v + size_t(l) * bytes, bytes);
+    if (const SubGroup::FastAccess fast = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
+      storeLanes(sg, fast, ptr, v, bytes);
       return;
     }
     LaneMask failed, misaligned;
