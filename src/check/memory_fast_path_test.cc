@@ -273,5 +273,42 @@ TEST(MemoryFastPath, LocalAndConstantMemory) {
   }
 }
 
+// Access chains with 64-bit indices beyond 2^31 (the exact path), negative ones and a
+// partly active sub-group: the lanes past the buffer are reported, the others load.
+TEST(MemoryFastPath, AccessChainIndices) {
+  auto p = loadOpenCl(R"(
+    kernel void k(global const int* in, global const long* idx, global int* out) {
+      size_t g = get_global_id(0);
+      global const int* mid = in + 8;
+      out[g] = mid[idx[g]];
+      if (g % 2 == 0) out[g] += mid[idx[g] + 1];
+    })",
+                      "chain");
+  for (const Config& c : kConfigs) {
+    SCOPED_TRACE(c.global * 1000 + c.local * 10 + c.sgSize);
+    const size_t n = c.global;
+    std::vector<int32_t> in(16 + n), out(n, -1), out2(n, -1);
+    for (size_t k = 0; k < in.size(); ++k) in[k] = int32_t(k * 3 + 1);
+    std::vector<int64_t> idx(n);
+    for (size_t g = 0; g < n; ++g) idx[g] = int64_t(g) - 8;  // mid[-8] .. : in[0] ..
+    idx[n / 2] = (int64_t(1) << 33) + 1;                     // far past the end
+    idx[n - 1] = -(int64_t(1) << 40);                        // far before the start
+    auto r = launch(*p, c, false, in, idx, out);
+    for (size_t g = 0; g < n; ++g) {
+      const bool bad = g == n / 2 || g == n - 1;
+      int32_t want = bad ? 0 : in[g];
+      if (g % 2 == 0) want += bad ? 0 : in[g + 1];
+      EXPECT_EQ(out[g], want) << g;
+    }
+    // Only the two far lanes fail (folded per work-group and instruction).
+    for (const auto& d : r.diagnostics)
+      EXPECT_EQ(d.kind, DiagnosticKind::OutOfBounds) << describe(r);
+    EXPECT_GE(r.diagnostics.size(), 1u);
+    auto checked = launch(*p, c, true, in, idx, out2);
+    EXPECT_EQ(withoutRaces(summary(checked)), summary(r));
+    EXPECT_EQ(out2, out);
+  }
+}
+
 }  // namespace
 }  // namespace spvsim

@@ -3,6 +3,7 @@
 // checked against the instruction's Aligned operand or the type's natural alignment.
 #include <fmt/core.h>
 
+#include <bit>
 #include <cstring>
 
 #include "src/exec/ops/array_bounds.h"
@@ -264,6 +265,45 @@ void dynamicAccessChain(SubGroup& sg, const Inst& in) { exactAccessChain(sg, in,
 
 // The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i, with a
 // stride below kPlainStrideLimit.
+//
+// With every lane active and 32- or 64-bit indices, two lanes per SSE2 operation
+// (vector types: -O2 leaves loops of a run-time trip count scalar): a power-of-two stride
+// is a shift. 64-bit indices of 2^31 or more in magnitude go the exact way (the plain
+// product is then not known to be exact without the multiply's overflow flag).
+using U64x2 = uint64_t __attribute__((vector_size(16)));
+using I64x2 = int64_t __attribute__((vector_size(16)));
+
+template <class I>
+I64x2 loadIndices2(const I* p) {
+  return I64x2{int64_t(p[0]), int64_t(p[1])};
+}
+
+// Returns whether every plain sum was exact (else the caller recomputes exactly).
+template <class I, class Scale>
+bool plainChainAllLanes(uint64_t* r, const uint64_t* base, const I* idx, uint32_t width,
+                        uint64_t constant, Scale scale) {
+  U64x2 moved = {}, big = {};
+  uint32_t l = 0;
+  for (; l + 2 <= width; l += 2) {
+    const I64x2 i = loadIndices2(idx + l);
+    U64x2 b;
+    std::memcpy(&b, base + l, sizeof b);
+    const U64x2 v = b + constant + U64x2(scale(i));
+    moved |= b ^ v;
+    if constexpr (sizeof(I) == 8) big |= (U64x2(i) + (uint64_t(1) << 31)) >> 32;
+    std::memcpy(r + l, &v, sizeof v);
+  }
+  uint64_t movedAll = moved[0] | moved[1], bigAll = big[0] | big[1];
+  for (; l < width; ++l) {
+    const int64_t i = int64_t(idx[l]);
+    const uint64_t v = base[l] + constant + uint64_t(scale(I64x2{i, 0})[0]);
+    movedAll |= base[l] ^ v;
+    if constexpr (sizeof(I) == 8) bigAll |= (uint64_t(i) + (uint64_t(1) << 31)) >> 32;
+    r[l] = v;
+  }
+  return plainSumsExact(movedAll) && bigAll == 0;
+}
+
 template <class I>
 void accessChain1(SubGroup& sg, const Inst& in) {
   uint64_t* r = sg.reg<uint64_t>(in.r);
@@ -272,6 +312,20 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   const I* idx = sg.reg<I>(p[1]);
   const int64_t stride = p[3];
   const uint64_t constant = uint64_t(constantDelta(in));
+  if constexpr (sizeof(I) >= 4) {
+    if (sg.allActive) {
+      const bool exact =
+          stride != 0 && (stride & (stride - 1)) == 0
+              ? plainChainAllLanes(
+                    r, base, idx, sg.width, constant,
+                    [shift = std::countr_zero(uint64_t(stride))](I64x2 i) { return i << shift; })
+              : plainChainAllLanes(r, base, idx, sg.width, constant,
+                                   [stride](I64x2 i) { return i * stride; });
+      if (!exact) [[unlikely]]
+        exactAccessChain(sg, in, true);
+      return;
+    }
+  }
   uint64_t moved = 0;
   bool overflow = false;
   sg.forActive([&](uint32_t l) {
