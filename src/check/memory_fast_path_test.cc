@@ -51,8 +51,7 @@ struct Config {
 // Full sub-groups; a partial last sub-group in each work-group (13 = 8 + 5); one lane.
 const Config kConfigs[] = {{64, 32, 16}, {26, 13, 8}, {64, 64, 8}, {8, 4, 1}};
 
-// Runs kernel `k` with `args` (rebound per launch from fresh copies of `init`) with and
-// without the race checker; returns the buffers after the unchecked launch.
+// Runs kernel `k` over `buffers` on one host thread, with the race checker on or off.
 template <class... V>
 LaunchResult launch(Program& p, const Config& c, bool races, std::vector<V>&... buffers) {
   LaunchOptions o;
@@ -60,12 +59,6 @@ LaunchResult launch(Program& p, const Config& c, bool races, std::vector<V>&... 
   o.threads = 1;
   if (races) o.observers = check::observersFor({.races = true});
   return p.launch("k", range1(c.global, c.local), {bind(buffers)...}, o);
-}
-
-// Lane l of sub-group s of work-group w: global id.
-template <class F>
-void eachItem(const Config& c, F&& f) {
-  for (uint64_t g = 0; g < c.global; ++g) f(g);
 }
 
 TEST(MemoryFastPath, ElementSizesAndPatterns) {
