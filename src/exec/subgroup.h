@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/exec/diagnostics.h"
+#include "src/exec/lane_addresses.h"
 #include "src/exec/lane_mask.h"
 #include "src/exec/lowered.h"
 #include "src/exec/memory.h"
@@ -237,38 +238,43 @@ class SubGroup {
   void notify(const MemoryAccess& a);
 
   // Fast path for an access by all `width` lanes that stays inside one Global,
-  // Constant or Local region: returns the region's host base (the lanes' offsets are
-  // offsetBits() of their pointers), or nullptr when any lane needs the checked per-lane
-  // path.
+  // Constant or Local region: the region's host base (the lanes' offsets are
+  // offsetBits() of their pointers) and how the lanes' addresses lie
+  // (src/exec/lane_addresses.h); base nullptr when any lane needs the checked per-lane
+  // path. A write counts `width` writes, as the per-lane path would.
   // Observers see every lane's access to their spaces through resolve(): off for those.
-  uint8_t* uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
-                             uint32_t align) const {
-    if (!allActive) return nullptr;
+  struct FastAccess {
+    uint8_t* base = nullptr;
+    LanePattern pattern = LanePattern::Scattered;
+    explicit operator bool() const { return base != nullptr; }
+    // The host address of a lane's pointer `p`.
+    uint8_t* at(uint64_t p) const { return hostAddress(hostOrigin(base), p); }
+  };
+  FastAccess uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
+                               uint32_t align) const {
+    if (!allActive) return {};
+    // Every lane's space must be lane 0's: ask about that one before scanning.
+    Space s = pointerSpace(ptrs[0]);
+    if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
+    if (wg->observers.spaces & spaceBit(s)) return {};
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
-    uint64_t lo = ptrs[0], hi = ptrs[0], low = 0;
-    for (uint32_t l = 0; l < width; ++l) {
-      lo = std::min(lo, ptrs[l]);
-      hi = std::max(hi, ptrs[l]);
-      low |= ptrs[l];
-    }
-    if (((lo ^ hi) >> kOffsetBits) || (low & (align - 1))) return nullptr;
+    const LaneAddresses lanes = classifyLanes(ptrs, width, bytes);
+    const uint64_t lo = lanes.lo, hi = lanes.hi;
+    if (((lo ^ hi) >> kOffsetBits) || (lanes.alignment & (align - 1))) return {};
     const MemoryMap& mem = *wg->launch->memory;
-    Space s = pointerSpace(lo);
-    if (s != Space::Global && s != Space::Constant && s != Space::Local) return nullptr;
-    if (wg->observers.spaces & spaceBit(s)) return nullptr;
     const auto& table = mem.regions(s);
     const uint64_t region = pointerRegion(lo);
-    if (region == 0 || region >= table.size()) return nullptr;
+    if (region == 0 || region >= table.size()) return {};
     const Region& r = table[region];
     // Negative and saturated offsets are above any region size as offsetBits.
     const uint64_t first = offsetBits(lo), last = offsetBits(hi);
     if (first > r.size || last > r.size || bytes > r.size - last ||
         (write ? !r.writable : !r.readable))
-      return nullptr;
+      return {};
     uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
     if (write) wg->writes += width;
-    return base;
+    return {base, lanes.pattern};
   }
 
   // Records a diagnostic at instruction `in` for `lanes` of this sub-group.

@@ -3,6 +3,7 @@
 // checked against the instruction's Aligned operand or the type's natural alignment.
 #include <fmt/core.h>
 
+#include <bit>
 #include <cstring>
 
 #include "src/exec/ops/array_bounds.h"
@@ -15,6 +16,60 @@ using spirv::Id;
 using spirv::TypeKind;
 using spv::Op;
 
+// The fast paths of Load and Store: every lane active and inside one region
+// (SubGroup::uniformRegionBase), so each lane's copy is exactly what the per-lane path
+// does, only done for the whole sub-group at once where the addresses allow.
+
+// The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
+// through a 16-byte pattern of the value (whole SSE stores, not a store per lane).
+template <uint32_t N>
+void broadcast(const SubGroup& sg, const uint8_t* src, uint8_t* r, uint32_t bytes) {
+  const uint32_t size = N ? N : bytes;
+  const size_t total = size_t(sg.width) * size;
+  size_t i = 0;
+  if constexpr (N == 1 || N == 2 || N == 4 || N == 8) {
+    uint8_t pattern[16];
+    for (uint32_t k = 0; k < 16; k += N) std::memcpy(pattern + k, src, N);
+    for (; i + 16 <= total; i += 16) std::memcpy(r + i, pattern, 16);
+  }
+  for (; i < total; i += size) std::memcpy(r + i, src, size);
+}
+
+template <uint32_t N>
+void loadLanes(const SubGroup& sg, const SubGroup::FastAccess& fast, const uint64_t* ptr,
+               uint8_t* r, uint32_t bytes) {
+  switch (fast.pattern) {
+    case LanePattern::Uniform:
+      broadcast<N>(sg, fast.at(ptr[0]), r, bytes);
+      return;
+    case LanePattern::Contiguous:
+      std::memcpy(r, fast.at(ptr[0]), size_t(sg.width) * bytes);
+      return;
+    case LanePattern::Scattered:
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(r + size_t(l) * bytes, fast.at(ptr[l]), bytes);
+      return;
+  }
+}
+
+// Lanes store in lane order, so where lanes share an address the last lane's value is
+// what memory holds: for a uniform address, the last lane's value alone.
+inline void storeLanes(const SubGroup& sg, const SubGroup::FastAccess& fast, const uint64_t* ptr,
+                       const uint8_t* v, uint32_t bytes) {
+  switch (fast.pattern) {
+    case LanePattern::Uniform:
+      std::memcpy(fast.at(ptr[0]), v + size_t(sg.width - 1) * bytes, bytes);
+      return;
+    case LanePattern::Contiguous:
+      std::memcpy(fast.at(ptr[0]), v, size_t(sg.width) * bytes);
+      return;
+    case LanePattern::Scattered:
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(fast.at(ptr[l]), v + size_t(l) * bytes, bytes);
+      return;
+  }
+}
+
 // Failed lanes are reported once per instruction; their loaded value is 0.
 template <uint32_t N>
 struct Load {
@@ -22,10 +77,8 @@ struct Load {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
-    if (const uint8_t* base = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
-      const uintptr_t origin = hostOrigin(base);
-      for (uint32_t l = 0; l < sg.width; ++l)
-        std::memcpy(r + size_t(l) * bytes, hostAddress(origin, ptr[l]), bytes);
+    if (const SubGroup::FastAccess fast = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
+      loadLanes<N>(sg, fast, ptr, r, bytes);
       return;
     }
     LaneMask failed, misaligned;
@@ -53,10 +106,8 @@ struct Store {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
-    if (uint8_t* base = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
-      const uintptr_t origin = hostOrigin(base);
-      for (uint32_t l = 0; l < sg.width; ++l)
-        std::memcpy(hostAddress(origin, ptr[l]), v + size_t(l) * bytes, bytes);
+    if (const SubGroup::FastAccess fast = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
+      storeLanes(sg, fast, ptr, v, bytes);
       return;
     }
     LaneMask failed, misaligned;
@@ -214,6 +265,45 @@ void dynamicAccessChain(SubGroup& sg, const Inst& in) { exactAccessChain(sg, in,
 
 // The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i, with a
 // stride below kPlainStrideLimit.
+//
+// With every lane active and 32- or 64-bit indices, two lanes per SSE2 operation
+// (vector types: -O2 leaves loops of a run-time trip count scalar): a power-of-two stride
+// is a shift. 64-bit indices of 2^31 or more in magnitude go the exact way (the plain
+// product is then not known to be exact without the multiply's overflow flag).
+using U64x2 = uint64_t __attribute__((vector_size(16)));
+using I64x2 = int64_t __attribute__((vector_size(16)));
+
+template <class I>
+I64x2 loadIndices2(const I* p) {
+  return I64x2{int64_t(p[0]), int64_t(p[1])};
+}
+
+// Returns whether every plain sum was exact (else the caller recomputes exactly).
+template <class I, class Scale>
+bool plainChainAllLanes(uint64_t* r, const uint64_t* base, const I* idx, uint32_t width,
+                        uint64_t constant, Scale scale) {
+  U64x2 moved = {}, big = {};
+  uint32_t l = 0;
+  for (; l + 2 <= width; l += 2) {
+    const I64x2 i = loadIndices2(idx + l);
+    U64x2 b;
+    std::memcpy(&b, base + l, sizeof b);
+    const U64x2 v = b + constant + U64x2(scale(i));
+    moved |= b ^ v;
+    if constexpr (sizeof(I) == 8) big |= (U64x2(i) + (uint64_t(1) << 31)) >> 32;
+    std::memcpy(r + l, &v, sizeof v);
+  }
+  uint64_t movedAll = moved[0] | moved[1], bigAll = big[0] | big[1];
+  for (; l < width; ++l) {
+    const int64_t i = int64_t(idx[l]);
+    const uint64_t v = base[l] + constant + uint64_t(scale(I64x2{i, 0})[0]);
+    movedAll |= base[l] ^ v;
+    if constexpr (sizeof(I) == 8) bigAll |= (uint64_t(i) + (uint64_t(1) << 31)) >> 32;
+    r[l] = v;
+  }
+  return plainSumsExact(movedAll) && bigAll == 0;
+}
+
 template <class I>
 void accessChain1(SubGroup& sg, const Inst& in) {
   uint64_t* r = sg.reg<uint64_t>(in.r);
@@ -222,6 +312,20 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   const I* idx = sg.reg<I>(p[1]);
   const int64_t stride = p[3];
   const uint64_t constant = uint64_t(constantDelta(in));
+  if constexpr (sizeof(I) >= 4) {
+    if (sg.allActive) {
+      const bool exact =
+          stride != 0 && (stride & (stride - 1)) == 0
+              ? plainChainAllLanes(
+                    r, base, idx, sg.width, constant,
+                    [shift = std::countr_zero(uint64_t(stride))](I64x2 i) { return i << shift; })
+              : plainChainAllLanes(r, base, idx, sg.width, constant,
+                                   [stride](I64x2 i) { return i * stride; });
+      if (!exact) [[unlikely]]
+        exactAccessChain(sg, in, true);
+      return;
+    }
+  }
   uint64_t moved = 0;
   bool overflow = false;
   sg.forActive([&](uint32_t l) {

@@ -1,9 +1,11 @@
 // OpenCL.std vector loads and stores: vloadn, vstoren, vload_half(n), vloada_halfn,
 // vstore_half(n)(_r), vstorea_halfn(_r).
 //
-// Every lane's access goes through SubGroup::resolve (bounds and read-only checks) and
-// an alignment check (the element size; for vloada/vstorea the size of the half vector,
-// vec3 counting as 4). Failures are reported once per error kind: a lane whose access
+// vloadn/vstoren with every lane active and every access inside one region take the
+// sub-group fast path of OpLoad/OpStore (SubGroup::uniformRegionBase); otherwise (and
+// always for the half forms) every lane's access goes through SubGroup::resolve (bounds and
+// read-only checks) and an alignment check (the element size; for vloada/vstorea the size of the
+// half vector, vec3 counting as 4). Failures are reported once per error kind: a lane whose access
 // fails loads 0 or stores nothing; a misaligned access is reported and still performed
 // (as OpLoad/OpStore do).
 //
@@ -70,11 +72,36 @@ class AccessLog {
   uint64_t addresses_[kMaxSubGroupSize] = {};
 };
 
+// The fast path (every lane active, all inside one region, aligned, no observer: see
+// SubGroup::uniformRegionBase): each lane's host address in `host`, and how the lanes'
+// addresses lie; nullopt-like (base nullptr) where the checked per-lane path must run.
+SubGroup::FastAccess fastLanes(SubGroup& sg, const Inst& in, const Addressing& ad, uint64_t bytes,
+                               bool write, uint8_t** host) {
+  if (!sg.allActive) return {};
+  uint64_t addresses[kMaxSubGroupSize];
+  for (uint32_t l = 0; l < sg.width; ++l) addresses[l] = addressOf(sg, in, l, ad);
+  const SubGroup::FastAccess fast = sg.uniformRegionBase(addresses, bytes, write, ad.align);
+  if (fast)
+    for (uint32_t l = 0; l < sg.width; ++l) host[l] = fast.at(addresses[l]);
+  return fast;
+}
+
 // vloadn: a byte copy of `aux` elements.
 struct LoadElements {
   static void run(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * ad.memBytes;
+    uint8_t* host[kMaxSubGroupSize];
+    if (const SubGroup::FastAccess fast = fastLanes(sg, in, ad, bytes, false, host)) {
+      uint8_t* r = sg.reg<uint8_t>(in.r);
+      if (fast.pattern == LanePattern::Contiguous && in.n == in.aux) {
+        std::memcpy(r, host[0], sg.width * bytes);  // no vec3 padding in the register
+        return;
+      }
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(r + uint64_t(l) * in.n * ad.memBytes, host[l], bytes);
+      return;
+    }
     AccessLog log;
     sg.forActive([&](uint32_t l) {
       uint8_t* dst = sg.reg<uint8_t>(in.r) + uint64_t(l) * in.n * ad.memBytes;
@@ -93,6 +120,18 @@ struct StoreElements {
   static void run(SubGroup& sg, const Inst& in) {
     const Addressing ad = Addressing::unpack(in.aux2);
     const uint64_t bytes = uint64_t(in.aux) * ad.memBytes;
+    uint8_t* host[kMaxSubGroupSize];
+    if (const SubGroup::FastAccess fast = fastLanes(sg, in, ad, bytes, true, host)) {
+      const uint8_t* v = sg.reg<uint8_t>(in.c);
+      if (fast.pattern == LanePattern::Contiguous && in.n == in.aux) {
+        std::memcpy(host[0], v, sg.width * bytes);
+        return;
+      }
+      // In lane order: where lanes overlap, the last one's bytes stay, as lane by lane.
+      for (uint32_t l = 0; l < sg.width; ++l)
+        std::memcpy(host[l], v + uint64_t(l) * in.n * ad.memBytes, bytes);
+      return;
+    }
     AccessLog log;
     sg.forActive([&](uint32_t l) {
       const uint8_t* src = sg.reg<uint8_t>(in.c) + uint64_t(l) * in.n * ad.memBytes;
