@@ -212,6 +212,48 @@ void builtinColumn(const SubGroup& sg, Builtin b, uint32_t c, uint64_t* out) {
   }
 }
 
+bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint64_t& base, uint64_t& step) {
+  step = 0;
+  switch (b) {
+    case Builtin::GlobalInvocationId:
+    case Builtin::LocalInvocationId:
+    case Builtin::GlobalLinearId: {
+      if (c >= 3 && b != Builtin::GlobalLinearId) return base = 0, true;
+      const auto& L = sg.wg->localSize;
+      const uint64_t first = sg.firstLocalLinear, x = first % L[0];
+      if (x + sg.liveLanes > L[0]) return false;  // the lanes span rows of the work-group
+      const uint64_t local[3] = {x, (first / L[0]) % L[1], first / L[0] / L[1]};
+      if (b == Builtin::GlobalLinearId) {
+        const LaunchContext& ln = *sg.wg->launch;
+        const auto& G = ln.globalSize;
+        uint64_t g[3];
+        for (uint32_t d = 0; d < 3; ++d) g[d] = sg.wg->groupId[d] * ln.enqueuedLocal[d] + local[d];
+        base = g[2] * G[1] * G[0] + g[1] * G[0] + g[0];
+        step = 1;
+        return true;
+      }
+      base = (b == Builtin::GlobalInvocationId ? groupBase(sg, c) : 0) + local[c];
+      step = c == 0;
+      return true;
+    }
+    case Builtin::LocalInvocationIndex:
+      base = sg.firstLocalLinear, step = 1;
+      return true;
+    case Builtin::SubgroupLocalInvocationId:
+      base = 0, step = 1;
+      return true;
+    case Builtin::SubgroupEqMask:
+    case Builtin::SubgroupGeMask:
+    case Builtin::SubgroupGtMask:
+    case Builtin::SubgroupLeMask:
+    case Builtin::SubgroupLtMask:
+      return false;
+    default:
+      base = uniformValue(sg, b, c);
+      return true;
+  }
+}
+
 void writeBuiltins(SubGroup& sg, const LoweredKernel& kernel, bool all) {
   const MemoryMap& mem = *sg.wg->launch->memory;
   uint64_t column[kMaxSubGroupSize];

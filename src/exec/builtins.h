@@ -20,6 +20,10 @@ bool describeBuiltin(spv::BuiltIn builtin, const spirv::Type& type, BuiltinSlot&
 // Local ids count up from the sub-group's first one: no division per lane.
 void builtinColumn(const SubGroup& sg, Builtin b, uint32_t c, uint64_t* out);
 
+// Whether component `c` of built-in `b` is base + l * step in every live lane l of `sg`
+// (uniform built-ins: step 0; ids of lanes within one row of the work-group: step 1).
+bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint64_t& base, uint64_t& step);
+
 // Writes the built-ins' values for every live lane into the lanes' private memory: those
 // with a private copy (BuiltinSlot::inMemory), or every one when `all`.
 void writeBuiltins(SubGroup& sg, const LoweredKernel& kernel, bool all);

@@ -315,6 +315,12 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
   privStride_ = mem.privateArenaBytes * copies;
   privStorage_.assign(size_t(privStride_) * k.width * maxSubGroups + 8, 0);
   setClearedBytes();
+  for (const auto& [region, bytes] : k.privateInits)
+    laneInits_.push_back({mem.priv[region].arenaOffset, &bytes});
+  for (size_t p = 0; p < launch.args().byValBytes.size(); ++p)
+    if (!launch.args().byValBytes[p].empty())
+      laneInits_.push_back(
+          {mem.priv[k.paramByValRegion[p]].arenaOffset, &launch.args().byValBytes[p]});
   local_.assign(mem.localArenaBytes * copies + 8, 0);
   sgs_.resize(maxSubGroups);
   const LoweredFunction& entry = k.functions[0];
@@ -413,8 +419,6 @@ void WorkGroupSlot::finish() {
 
 void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   const LoweredKernel& k = launch_.kernel();
-  const MemoryMap& mem = launch_.memory();
-  const BoundArgs& args = launch_.args();
   sg.code = k.code.data();
   sg.extra = k.extra.data();
   sg.live = LaneMask::firstN(sg.liveLanes);
@@ -430,14 +434,11 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
     std::memset(sg.priv + clearFrom_, 0,
                 size_t(sg.width - 1) * sg.privateBytes + clearTo_ - clearFrom_);
   writeBuiltins(sg, k, launch_.context().builtinStorage);
+  if (laneInits_.empty()) return;
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     uint8_t* lane = sg.priv + l * sg.privateBytes;
-    for (const auto& [region, bytes] : k.privateInits)
-      std::memcpy(lane + mem.priv[region].arenaOffset, bytes.data(), bytes.size());
-    for (size_t p = 0; p < args.byValBytes.size(); ++p)
-      if (!args.byValBytes[p].empty())
-        std::memcpy(lane + mem.priv[k.paramByValRegion[p]].arenaOffset, args.byValBytes[p].data(),
-                    args.byValBytes[p].size());
+    for (const auto& [offset, bytes] : laneInits_)
+      std::memcpy(lane + offset, bytes->data(), bytes->size());
   }
 }
 

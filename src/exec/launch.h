@@ -126,6 +126,9 @@ class WorkGroupSlot {
   uint64_t privStride_ = 0;             // bytes per lane of privStorage_
   // The bytes [clearFrom_, clearTo_) of each lane's arena are zeroed at sub-group start.
   uint64_t clearFrom_ = 0, clearTo_ = 0;
+  // What each live lane's arena starts with: (arena offset, bytes) of the module's
+  // initialised Private variables and the ByVal arguments' copies.
+  std::vector<std::pair<uint64_t, const std::vector<uint8_t>*>> laneInits_;
   std::vector<SubGroup> sgs_;
   size_t count_ = 0;
   std::vector<std::unique_ptr<ExecutionObserver>> observers_;

@@ -7,29 +7,63 @@
 // aux = required alignment, b = the Builtin, c = first component, aux2 = components.
 #include "src/exec/ops/builtin_read.h"
 
-#include <cstring>
-
 #include "src/exec/builtins.h"
 
 namespace spvsim::ops {
 namespace {
 
+// Each active lane l's value: element k is base[k] + l * step[k], k < S.
+template <class T, uint32_t S>
+void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
+  T v[S], d[S];  // modulo 2^bits, as the conversion of each sum would give
+  for (uint32_t k = 0; k < S; ++k) v[k] = static_cast<T>(base[k]), d[k] = static_cast<T>(step[k]);
+  const uint32_t width = sg.width;
+  if (sg.allActive) {
+    for (uint32_t l = 0; l < width; ++l, r += S)
+      for (uint32_t k = 0; k < S; ++k) r[k] = v[k], v[k] += d[k];
+    return;
+  }
+  const uint8_t* active = sg.active;
+  for (uint32_t l = 0; l < width; ++l, r += S)
+    for (uint32_t k = 0; k < S; ++k) {
+      if (active[l]) r[k] = v[k];
+      v[k] += d[k];
+    }
+}
+
+template <class T>
+void putAffine(SubGroup& sg, T* r, uint32_t stride, const uint64_t* base, const uint64_t* step) {
+  switch (stride) {
+    case 1:
+      return putAffine<T, 1>(sg, r, base, step);
+    case 2:
+      return putAffine<T, 2>(sg, r, base, step);
+    case 3:
+      return putAffine<T, 3>(sg, r, base, step);
+    default:
+      return putAffine<T, 4>(sg, r, base, step);
+  }
+}
+
 template <class T>
 struct ReadBuiltin {
   static void run(SubGroup& sg, const Inst& in) {
     if (sg.wg->launch->builtinStorage) return loadThroughMemory(sg, in);
+    T* r = sg.reg<T>(in.r);
+    const Builtin b = static_cast<Builtin>(in.b);
+    const uint32_t stride = in.n / sizeof(T);  // elements per lane, at most 4
+    // Elements past the components (vec3 padding) are 0, as in the cleared private copy.
+    uint64_t base[4] = {}, step[4] = {};
+    bool affine = true;
+    for (uint32_t k = 0; k < in.aux2; ++k)
+      affine = affine && builtinAffine(sg, b, in.c + k, base[k], step[k]);
+    if (affine) return putAffine(sg, r, stride, base, step);
+    putAffine(sg, r, stride, base, step);  // then the columns
     uint64_t column[kMaxSubGroupSize];
-    uint8_t* r = sg.regs + in.r;
     for (uint32_t k = 0; k < in.aux2; ++k) {
-      builtinColumn(sg, static_cast<Builtin>(in.b), in.c + k, column);
-      sg.forActive([&](uint32_t l) {
-        const T v = static_cast<T>(column[l]);
-        std::memcpy(r + size_t(l) * in.n + k * sizeof(T), &v, sizeof(T));
-      });
+      builtinColumn(sg, b, in.c + k, column);
+      sg.forActive([&](uint32_t l) { r[l * stride + k] = static_cast<T>(column[l]); });
     }
-    // vec3's padding element: zero, as the private copy's cleared padding was.
-    if (const uint32_t used = in.aux2 * sizeof(T); used < in.n)
-      sg.forActive([&](uint32_t l) { std::memset(r + size_t(l) * in.n + used, 0, in.n - used); });
   }
 };
 
@@ -42,7 +76,8 @@ bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t alig
   const uint64_t bytes = lw.type(inst.resultType).size;
   // A misaligned or differently typed load stays a load, with its diagnostics and bytes:
   // from the private copy, which the variable then needs.
-  if (bytes < uint64_t(p->components) * slot.elementBytes ||
+  if (bytes < uint64_t(p->components) * slot.elementBytes || bytes % slot.elementBytes ||
+      bytes > 4ull * slot.elementBytes ||
       ((uint64_t(p->first) * slot.elementBytes) & (align - 1))) {
     slot.inMemory = true;
     return false;
