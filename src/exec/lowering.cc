@@ -291,13 +291,21 @@ bool componentChain(const Lowerer& lw, const spirv::Instruction& inst, const spi
 
 // Any operand word equal to an id counts as a use, as in onlyDereferenced (a literal that
 // happens to equal it only keeps the private copy), but an OpLoad's words after its
-// pointer: memory-operand literals, or a scope, which is a constant.
+// pointer: memory-operand literals, or a scope, which is a constant. Constants holding the
+// variable's address count where the call tree names them (or initialises a variable it
+// uses with them): the cost stays the call tree's.
 bool Lowerer::onlyLoaded(const spirv::Variable& v, uint32_t slot) {
-  for (const auto& [id, c] : module.constants)
-    for (const spirv::Relocation& r : c.relocations)
-      if (r.variable == v.id) return false;
-  for (const auto& [id, other] : module.variables)
-    if (other.initializer == v.id) return false;
+  auto holdsAddress = [&](Id id) {
+    auto c = module.constants.find(id);
+    if (c == module.constants.end()) return false;
+    for (const spirv::Relocation& r : c->second.relocations)
+      if (r.variable == v.id) return true;
+    return false;
+  };
+  for (Id id : facts.kernel(entry_).variables) {
+    const Id init = module.variables.at(id).initializer;
+    if (init == v.id || holdsAddress(init)) return false;
+  }
   const spirv::Type& pointee = type(type(v.type).element);
   const uint32_t all = pointee.kind == TypeKind::Vector ? static_cast<uint32_t>(pointee.count) : 1;
   std::unordered_map<Id, BuiltinPointer> pointers{{v.id, {slot, 0, all}}};
@@ -311,11 +319,16 @@ bool Lowerer::onlyLoaded(const spirv::Variable& v, uint32_t slot) {
   for (Id fid : functions)
     for (const auto& b : module.findFunction(fid)->blocks)
       for (const auto& inst : b.instructions) {
-        if (isDebugInfo(inst) || inst.opcode == Op::OpLoad) continue;
+        if (isDebugInfo(inst)) continue;
+        const bool load = inst.opcode == Op::OpLoad;
         const bool chain = pointers.count(inst.result) != 0;
-        for (size_t k = 0; k < inst.operands.size(); ++k)
-          if (pointers.count(inst.operands[k]))
-            only = only && chain && k == 0 && inst.operands[k] == v.id;
+        const size_t operands =
+            load ? std::min<size_t>(1, inst.operands.size()) : inst.operands.size();
+        for (size_t k = 0; k < operands; ++k) {
+          const Id id = inst.operands[k];
+          if (holdsAddress(id)) only = false;
+          if (pointers.count(id) && !load) only = only && chain && k == 0 && id == v.id;
+        }
       }
   builtinPointers_.insert(pointers.begin(), pointers.end());
   return only;
