@@ -44,6 +44,17 @@ TEST(DebugInspect, PrintsEveryLaneOfScalarsVectorsAndPointers) {
   EXPECT_HAS(t.reply(12), "x[0] (uint) = 2\n");
 }
 
+// Built-in variables print from each lane's private memory (LaunchOptions::builtinStorage:
+// a plain launch computes them into registers instead). Sub-group 0 holds work-items 0..3.
+TEST(DebugInspect, BuiltInVariablesPrintPerLane) {
+  const auto t = debugSession(kBranch,
+                              "break 17\n"
+                              "continue\n"
+                              "print __spirv_BuiltInGlobalInvocationId\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(3), "[0]=(0,0,0) [1]=(1,0,0) [2]=(2,0,0) [3]=(3,0,0)\n");
+}
+
 TEST(DebugInspect, InactiveLanesAreMarked) {
   // At line 14 only the odd lanes run; x = i + 1 there. The even lanes ran the `if` side
   // first, so lane 0 (inactive now) already holds twice(1).

@@ -291,7 +291,7 @@ class RuleBuilder {
       case Op::OpReturn:
       case Op::OpUnreachable:
         return;
-      case Op::OpLoad:
+      case Op::OpLoad:  // built-in reads too: with observers they are loads (builtins.h)
         r.operands = {known(inst.operands.at(0))};
         use(r, 0, ShadowUse::Address);
         r.pre = &rules::load;

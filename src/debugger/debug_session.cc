@@ -44,6 +44,7 @@ std::string shortRegionName(const std::string& name) {
 // the work-groups through the LaunchState and WorkGroupSlot as they do in a launch.
 DebugSession::DebugSession(DebugLaunch launch, std::ostream& out)
     : launch_(std::move(launch)), out_(out) {
+  launch_.options.builtinStorage = true;  // built-in variables print from private memory
   state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range,
                                          launch_.bindings, launch_.options);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());

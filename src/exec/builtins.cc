@@ -1,5 +1,6 @@
 #include "src/exec/builtins.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace spvsim {
@@ -90,30 +91,36 @@ namespace {
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-// The value of component `c` of built-in `b` for lane `l` of sub-group `sg`.
-uint64_t builtinValue(const SubGroup& sg, Builtin b, uint32_t l, uint32_t c) {
+// Calls f(l, x, y, z) for each live lane l with its local id, counting up from the
+// sub-group's first linear local id: three divisions per call, none per lane.
+template <class F>
+void forLocalIds(const SubGroup& sg, F&& f) {
+  const auto& L = sg.wg->localSize;
+  const uint64_t first = sg.firstLocalLinear;
+  uint64_t x = first % L[0], y = (first / L[0]) % L[1], z = first / (L[0] * L[1]);
+  for (uint32_t l = 0; l < sg.liveLanes; ++l) {
+    f(l, x, y, z);
+    if (++x == L[0]) {
+      x = 0;
+      if (++y == L[1]) y = 0, ++z;
+    }
+  }
+}
+
+// Word `c` (bits 32c .. 32c+31) of a 128-bit sub-group mask whose bits [lo, hi) are set.
+uint64_t maskWord(uint64_t lo, uint64_t hi, uint32_t c) {
+  lo = std::max<uint64_t>(lo, 32ull * c);
+  hi = std::min<uint64_t>(hi, 32ull * c + 32);
+  if (lo >= hi) return 0;
+  return ((1ull << (hi - lo)) - 1) << (lo - 32ull * c);
+}
+
+// The value of a built-in that is the same in every lane of `sg`, component `c`.
+uint64_t uniformValue(const SubGroup& sg, Builtin b, uint32_t c) {
   const WorkGroupContext& wg = *sg.wg;
   const LaunchContext& ln = *wg.launch;
   const auto& L = wg.localSize;
-  const uint64_t linear = sg.firstLocalLinear + l;
-  const uint64_t local[3] = {linear % L[0], (linear / L[0]) % L[1], linear / (L[0] * L[1])};
-  const uint64_t wgSize = L[0] * L[1] * L[2];
-  const uint64_t enqSize = ln.enqueuedLocal[0] * ln.enqueuedLocal[1] * ln.enqueuedLocal[2];
-  auto global = [&](uint32_t d) {
-    return wg.groupId[d] * ln.enqueuedLocal[d] + local[d] + ln.globalOffset[d];
-  };
-  // Sub-group masks: bit k of the 128-bit mask, split into four 32-bit words.
-  auto maskWord = [&](auto pred) {
-    uint64_t w = 0;
-    for (uint32_t k = 0; k < 32; ++k)
-      if (pred(c * 32 + k)) w |= 1ull << k;
-    return w;
-  };
   switch (b) {
-    case Builtin::GlobalInvocationId:
-      return c < 3 ? global(c) : 0;
-    case Builtin::LocalInvocationId:
-      return c < 3 ? local[c] : 0;
     case Builtin::WorkgroupId:
       return c < 3 ? wg.groupId[c] : 0;
     case Builtin::NumWorkgroups:
@@ -126,11 +133,6 @@ uint64_t builtinValue(const SubGroup& sg, Builtin b, uint32_t l, uint32_t c) {
       return c < 3 ? ln.globalSize[c] : 0;
     case Builtin::GlobalOffset:
       return c < 3 ? ln.globalOffset[c] : 0;
-    case Builtin::GlobalLinearId:
-      return (global(2) - ln.globalOffset[2]) * ln.globalSize[1] * ln.globalSize[0] +
-             (global(1) - ln.globalOffset[1]) * ln.globalSize[0] + (global(0) - ln.globalOffset[0]);
-    case Builtin::LocalInvocationIndex:
-      return linear;
     case Builtin::WorkDim:
       return ln.dims;
     case Builtin::SubgroupSize:
@@ -138,41 +140,131 @@ uint64_t builtinValue(const SubGroup& sg, Builtin b, uint32_t l, uint32_t c) {
     case Builtin::SubgroupMaxSize:
       return sg.width;
     case Builtin::NumSubgroups:
-      return ceilDiv(wgSize, sg.width);
+      return ceilDiv(L[0] * L[1] * L[2], sg.width);
     case Builtin::NumEnqueuedSubgroups:
-      return ceilDiv(enqSize, sg.width);
+      return ceilDiv(ln.enqueuedLocal[0] * ln.enqueuedLocal[1] * ln.enqueuedLocal[2], sg.width);
     case Builtin::SubgroupId:
       return sg.id;
-    case Builtin::SubgroupLocalInvocationId:
-      return l;
-    case Builtin::SubgroupEqMask:
-      return maskWord([&](uint32_t k) { return k == l; });
-    // Ge/Gt stop at the maximum sub-group size, not the actual one (OpenCL C 3.0.9,
-    // cl_khr_subgroup_ballot: "less than the maximum sub-group size").
-    case Builtin::SubgroupGeMask:
-      return maskWord([&](uint32_t k) { return k >= l && k < sg.width; });
-    case Builtin::SubgroupGtMask:
-      return maskWord([&](uint32_t k) { return k > l && k < sg.width; });
-    case Builtin::SubgroupLeMask:
-      return maskWord([&](uint32_t k) { return k <= l; });
-    case Builtin::SubgroupLtMask:
-      return maskWord([&](uint32_t k) { return k < l; });
+    default:
+      return 0;
   }
-  return 0;
+}
+
+// The first global id of dimension d in the work-group (global id = this + local id).
+uint64_t groupBase(const SubGroup& sg, uint32_t d) {
+  const LaunchContext& ln = *sg.wg->launch;
+  return sg.wg->groupId[d] * ln.enqueuedLocal[d] + ln.globalOffset[d];
 }
 
 }  // namespace
 
-void writeBuiltins(SubGroup& sg, const LoweredKernel& kernel) {
-  const MemoryMap& mem = *sg.wg->launch->memory;
-  for (const BuiltinSlot& slot : kernel.builtins) {
-    const Region& r = mem.priv[slot.region];
-    for (uint32_t l = 0; l < sg.liveLanes; ++l) {
-      uint8_t* dst = sg.priv + l * sg.privateBytes + r.arenaOffset;
-      for (uint32_t c = 0; c < slot.components; ++c) {
-        uint64_t v = builtinValue(sg, slot.builtin, l, c);
-        std::memcpy(dst + c * slot.elementBytes, &v, slot.elementBytes);
+void builtinColumn(const SubGroup& sg, Builtin b, uint32_t c, uint64_t* out) {
+  const uint32_t n = sg.liveLanes;
+  switch (b) {
+    case Builtin::GlobalInvocationId:
+    case Builtin::LocalInvocationId: {
+      if (c >= 3) {
+        std::fill_n(out, n, 0);
+        return;
       }
+      const uint64_t base = b == Builtin::GlobalInvocationId ? groupBase(sg, c) : 0;
+      forLocalIds(sg, [&](uint32_t l, uint64_t x, uint64_t y, uint64_t z) {
+        out[l] = base + (c == 0 ? x : c == 1 ? y : z);
+      });
+      return;
+    }
+    case Builtin::GlobalLinearId: {
+      // Global ids less the offset: group id * enqueued size + local id, per dimension.
+      const LaunchContext& ln = *sg.wg->launch;
+      const auto& G = ln.globalSize;
+      uint64_t g[3];
+      for (uint32_t d = 0; d < 3; ++d) g[d] = sg.wg->groupId[d] * ln.enqueuedLocal[d];
+      forLocalIds(sg, [&](uint32_t l, uint64_t x, uint64_t y, uint64_t z) {
+        out[l] = (g[2] + z) * G[1] * G[0] + (g[1] + y) * G[0] + (g[0] + x);
+      });
+      return;
+    }
+    case Builtin::LocalInvocationIndex:
+      for (uint32_t l = 0; l < n; ++l) out[l] = uint64_t(sg.firstLocalLinear) + l;
+      return;
+    case Builtin::SubgroupLocalInvocationId:
+      for (uint32_t l = 0; l < n; ++l) out[l] = l;
+      return;
+    // Ge/Gt stop at the maximum sub-group size, not the actual one (OpenCL C 3.0.9,
+    // cl_khr_subgroup_ballot: "less than the maximum sub-group size").
+    case Builtin::SubgroupEqMask:
+      for (uint32_t l = 0; l < n; ++l) out[l] = maskWord(l, l + 1, c);
+      return;
+    case Builtin::SubgroupGeMask:
+      for (uint32_t l = 0; l < n; ++l) out[l] = maskWord(l, sg.width, c);
+      return;
+    case Builtin::SubgroupGtMask:
+      for (uint32_t l = 0; l < n; ++l) out[l] = maskWord(l + 1, sg.width, c);
+      return;
+    case Builtin::SubgroupLeMask:
+      for (uint32_t l = 0; l < n; ++l) out[l] = maskWord(0, l + 1, c);
+      return;
+    case Builtin::SubgroupLtMask:
+      for (uint32_t l = 0; l < n; ++l) out[l] = maskWord(0, l, c);
+      return;
+    default:
+      std::fill_n(out, n, uniformValue(sg, b, c));
+  }
+}
+
+bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint64_t& base, uint64_t& step) {
+  step = 0;
+  switch (b) {
+    case Builtin::GlobalInvocationId:
+    case Builtin::LocalInvocationId:
+    case Builtin::GlobalLinearId: {
+      if (c >= 3 && b != Builtin::GlobalLinearId) return base = 0, true;
+      const auto& L = sg.wg->localSize;
+      const uint64_t first = sg.firstLocalLinear, x = first % L[0];
+      if (x + sg.liveLanes > L[0]) return false;  // the lanes span rows of the work-group
+      const uint64_t local[3] = {x, (first / L[0]) % L[1], first / L[0] / L[1]};
+      if (b == Builtin::GlobalLinearId) {
+        const LaunchContext& ln = *sg.wg->launch;
+        const auto& G = ln.globalSize;
+        uint64_t g[3];
+        for (uint32_t d = 0; d < 3; ++d) g[d] = sg.wg->groupId[d] * ln.enqueuedLocal[d] + local[d];
+        base = g[2] * G[1] * G[0] + g[1] * G[0] + g[0];
+        step = 1;
+        return true;
+      }
+      base = (b == Builtin::GlobalInvocationId ? groupBase(sg, c) : 0) + local[c];
+      step = c == 0;
+      return true;
+    }
+    case Builtin::LocalInvocationIndex:
+      base = sg.firstLocalLinear, step = 1;
+      return true;
+    case Builtin::SubgroupLocalInvocationId:
+      base = 0, step = 1;
+      return true;
+    case Builtin::SubgroupEqMask:
+    case Builtin::SubgroupGeMask:
+    case Builtin::SubgroupGtMask:
+    case Builtin::SubgroupLeMask:
+    case Builtin::SubgroupLtMask:
+      return false;
+    default:
+      base = uniformValue(sg, b, c);
+      return true;
+  }
+}
+
+void writeBuiltins(SubGroup& sg, const LoweredKernel& kernel, bool all) {
+  const MemoryMap& mem = *sg.wg->launch->memory;
+  uint64_t column[kMaxSubGroupSize];
+  for (const BuiltinSlot& slot : kernel.builtins) {
+    if (!slot.inMemory && !all) continue;
+    const Region& r = mem.priv[slot.region];
+    for (uint32_t c = 0; c < slot.components; ++c) {
+      builtinColumn(sg, slot.builtin, c, column);
+      for (uint32_t l = 0; l < sg.liveLanes; ++l)
+        std::memcpy(sg.priv + l * sg.privateBytes + r.arenaOffset + c * slot.elementBytes,
+                    &column[l], slot.elementBytes);
     }
   }
 }

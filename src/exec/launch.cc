@@ -226,6 +226,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
     ctx_.mirroredArenas = ctx_.mirroredArenas || f->mirrorsArenas();
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
+  ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -313,6 +314,13 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
     shadowStorage_.assign(size_t(k.registerBytes) * maxSubGroups, 0);
   privStride_ = mem.privateArenaBytes * copies;
   privStorage_.assign(size_t(privStride_) * k.width * maxSubGroups + 8, 0);
+  setClearedBytes();
+  for (const auto& [region, bytes] : k.privateInits)
+    laneInits_.push_back({mem.priv[region].arenaOffset, &bytes});
+  for (size_t p = 0; p < launch.args().byValBytes.size(); ++p)
+    if (!launch.args().byValBytes[p].empty())
+      laneInits_.push_back(
+          {mem.priv[k.paramByValRegion[p]].arenaOffset, &launch.args().byValBytes[p]});
   local_.assign(mem.localArenaBytes * copies + 8, 0);
   sgs_.resize(maxSubGroups);
   const LoweredFunction& entry = k.functions[0];
@@ -340,6 +348,27 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
 
 WorkGroupSlot::~WorkGroupSlot() {
   for (ExecutionObserver* o : observerList_) o->launchEnd();
+}
+
+// What each lane's arena needs cleared at sub-group start: every region but the built-ins
+// only built-in reads use (BuiltinSlot::inMemory false), which nothing reads or writes
+// (region bounds keep other pointers out) unless LaunchContext::builtinStorage; all of
+// it, mirrors included, with observers (their shadows start cleared).
+void WorkGroupSlot::setClearedBytes() {
+  const LoweredKernel& k = launch_.kernel();
+  const MemoryMap& mem = launch_.memory();
+  if (launch_.context().builtinStorage) {
+    clearFrom_ = 0, clearTo_ = privStride_;
+    return;
+  }
+  std::vector<bool> skip(mem.priv.size(), false);
+  for (const BuiltinSlot& slot : k.builtins) skip[slot.region] = !slot.inMemory;
+  clearFrom_ = privStride_, clearTo_ = 0;
+  for (size_t r = 1; r < mem.priv.size(); ++r)
+    if (!skip[r] && mem.priv[r].size) {
+      clearFrom_ = std::min(clearFrom_, mem.priv[r].arenaOffset);
+      clearTo_ = std::max(clearTo_, mem.priv[r].arenaOffset + mem.priv[r].size);
+    }
 }
 
 uint8_t* WorkGroupSlot::regsFor(size_t i) {
@@ -390,8 +419,6 @@ void WorkGroupSlot::finish() {
 
 void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   const LoweredKernel& k = launch_.kernel();
-  const MemoryMap& mem = launch_.memory();
-  const BoundArgs& args = launch_.args();
   sg.code = k.code.data();
   sg.extra = k.extra.data();
   sg.live = LaneMask::firstN(sg.liveLanes);
@@ -403,16 +430,15 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   sg.steps = sg.laneSteps = 0;
   // Arenas are reused across work-groups: clear them so that a kernel reading private
   // memory it never wrote sees the same zeros whatever ran before on this host thread.
-  std::memset(sg.priv, 0, size_t(sg.width) * sg.privateBytes);
-  writeBuiltins(sg, k);
+  if (clearTo_ > clearFrom_)
+    std::memset(sg.priv + clearFrom_, 0,
+                size_t(sg.width - 1) * sg.privateBytes + clearTo_ - clearFrom_);
+  writeBuiltins(sg, k, launch_.context().builtinStorage);
+  if (laneInits_.empty()) return;
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     uint8_t* lane = sg.priv + l * sg.privateBytes;
-    for (const auto& [region, bytes] : k.privateInits)
-      std::memcpy(lane + mem.priv[region].arenaOffset, bytes.data(), bytes.size());
-    for (size_t p = 0; p < args.byValBytes.size(); ++p)
-      if (!args.byValBytes[p].empty())
-        std::memcpy(lane + mem.priv[k.paramByValRegion[p]].arenaOffset, args.byValBytes[p].data(),
-                    args.byValBytes[p].size());
+    for (const auto& [offset, bytes] : laneInits_)
+      std::memcpy(lane + offset, bytes->data(), bytes->size());
   }
 }
 

@@ -110,6 +110,7 @@ class WorkGroupSlot {
  private:
   uint8_t* regsFor(size_t i);
   void startSubGroup(SubGroup& sg);
+  void setClearedBytes();
 
   // Charges the slot's memory first and returns it last (declared before the storage).
   struct Reservation {
@@ -123,6 +124,11 @@ class WorkGroupSlot {
   std::vector<uint8_t> regStorage_, privStorage_, local_;
   std::vector<uint8_t> shadowStorage_;  // registers' shadows (ObserverFactory::shadowsRegisters)
   uint64_t privStride_ = 0;             // bytes per lane of privStorage_
+  // The bytes [clearFrom_, clearTo_) of each lane's arena are zeroed at sub-group start.
+  uint64_t clearFrom_ = 0, clearTo_ = 0;
+  // What each live lane's arena starts with: (arena offset, bytes) of the module's
+  // initialised Private variables and the ByVal arguments' copies.
+  std::vector<std::pair<uint64_t, const std::vector<uint8_t>*>> laneInits_;
   std::vector<SubGroup> sgs_;
   size_t count_ = 0;
   std::vector<std::unique_ptr<ExecutionObserver>> observers_;

@@ -101,6 +101,10 @@ struct BuiltinSlot {
   uint32_t region = 0;  // index into MemoryMap::priv
   uint32_t elementBytes = 0;
   uint32_t components = 1;
+  // Whether the region is written at each sub-group start. False where every use of the
+  // variable is a load lowered to a built-in read (src/exec/builtins.h): then only
+  // launches with LaunchContext::builtinStorage write it.
+  bool inMemory = true;
 };
 
 // Where a value id lives in the register file, for the debugger (src/debugger).

@@ -264,10 +264,79 @@ void Lowerer::placePrivateVariable(const spirv::Variable& v) {
       throw Error(DiagnosticKind::Unsupported,
                   fmt::format("unsupported built-in variable {} (BuiltIn {})", module.nameOf(v.id),
                               static_cast<uint32_t>(*v.builtin)));
+    slot.inMemory = !onlyLoaded(v, static_cast<uint32_t>(out.builtins.size()));
     out.builtins.push_back(slot);
   } else if (v.initializer) {
     pendingPrivateInits_.push_back({region, v.initializer});
   }
+}
+
+namespace {
+
+// Whether `inst` is an access chain to component `index` of a vector built-in `v`: one
+// constant index within the vector.
+bool componentChain(const Lowerer& lw, const spirv::Instruction& inst, const spirv::Variable& v,
+                    uint32_t& index) {
+  if (inst.opcode != Op::OpAccessChain && inst.opcode != Op::OpInBoundsAccessChain) return false;
+  if (inst.operands.size() != 2 || inst.operands[0] != v.id || !lw.isConstant(inst.operands[1]))
+    return false;
+  const spirv::Type& pointee = lw.type(lw.type(v.type).element);
+  const uint64_t i = lw.constantValue(inst.operands[1]);
+  if (pointee.kind != TypeKind::Vector || i >= pointee.count) return false;
+  index = static_cast<uint32_t>(i);
+  return true;
+}
+
+}  // namespace
+
+// Any operand word equal to an id counts as a use, as in onlyDereferenced (a literal that
+// happens to equal it only keeps the private copy), but an OpLoad's words after its
+// pointer: memory-operand literals, or a scope, which is a constant. Constants holding the
+// variable's address count where the call tree names them (or initialises a variable it
+// uses with them): the cost stays the call tree's.
+bool Lowerer::onlyLoaded(const spirv::Variable& v, uint32_t slot) {
+  auto holdsAddress = [&](Id id) {
+    auto c = module.constants.find(id);
+    if (c == module.constants.end()) return false;
+    for (const spirv::Relocation& r : c->second.relocations)
+      if (r.variable == v.id) return true;
+    return false;
+  };
+  for (Id id : facts.kernel(entry_).variables) {
+    const Id init = module.variables.at(id).initializer;
+    if (init == v.id || holdsAddress(init)) return false;
+  }
+  const spirv::Type& pointee = type(type(v.type).element);
+  const uint32_t all = pointee.kind == TypeKind::Vector ? static_cast<uint32_t>(pointee.count) : 1;
+  std::unordered_map<Id, BuiltinPointer> pointers{{v.id, {slot, 0, all}}};
+  bool only = true;
+  const std::vector<Id>& functions = facts.kernel(entry_).functions;
+  for (Id fid : functions)  // the access chains first: their uses may come before them
+    for (const auto& b : module.findFunction(fid)->blocks)
+      for (const auto& inst : b.instructions)
+        if (uint32_t index = 0; componentChain(*this, inst, v, index))
+          pointers[inst.result] = {slot, index, 1};
+  for (Id fid : functions)
+    for (const auto& b : module.findFunction(fid)->blocks)
+      for (const auto& inst : b.instructions) {
+        if (isDebugInfo(inst)) continue;
+        const bool load = inst.opcode == Op::OpLoad;
+        const bool chain = pointers.count(inst.result) != 0;
+        const size_t operands =
+            load ? std::min<size_t>(1, inst.operands.size()) : inst.operands.size();
+        for (size_t k = 0; k < operands; ++k) {
+          const Id id = inst.operands[k];
+          if (holdsAddress(id)) only = false;
+          if (pointers.count(id) && !load) only = only && chain && k == 0 && id == v.id;
+        }
+      }
+  builtinPointers_.insert(pointers.begin(), pointers.end());
+  return only;
+}
+
+const Lowerer::BuiltinPointer* Lowerer::builtinPointer(Id pointer) const {
+  auto it = builtinPointers_.find(pointer);
+  return it == builtinPointers_.end() ? nullptr : &it->second;
 }
 
 std::function<std::optional<uint64_t>(Id)> Lowerer::placedVariable() const {

@@ -129,6 +129,16 @@ class Lowerer {
   // element, not one past the end (src/exec/ops/array_bounds.h).
   bool onlyDereferenced(spirv::Id pointer);
 
+  // Where a load of `pointer` reads a built-in variable (src/exec/builtins.h): the
+  // variable itself, or one component of it through a constant access chain.
+  struct BuiltinPointer {
+    uint32_t slot = 0;   // index into out.builtins
+    uint32_t first = 0;  // the first component read
+    uint32_t components = 0;
+  };
+  // nullptr where `pointer` is no such pointer.
+  const BuiltinPointer* builtinPointer(spirv::Id pointer) const;
+
   // "OpFAdd on half3": names an opcode with the type a handler was missing for.
   std::string describeWithType(const spirv::Instruction& inst) const;
 
@@ -159,6 +169,9 @@ class Lowerer {
   void layoutModuleVariables();
   void placeLocalVariable(const spirv::Variable& v);
   void placePrivateVariable(const spirv::Variable& v);
+  // Whether every use of built-in variable `v` in the call tree is a load, directly or
+  // through a constant access chain that only loads use; records builtinPointers_.
+  bool onlyLoaded(const spirv::Variable& v, uint32_t slot);
   // Where a module-scope variable is (for relocations): after layoutModuleVariables.
   std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
   void recordValues();  // LoweredKernel::values and names, for the debugger
@@ -171,6 +184,7 @@ class Lowerer {
   std::unordered_map<spirv::Id, uint32_t> blockPc_;
   std::unordered_map<spirv::Id, uint32_t> reconvergeBlock_;  // block -> ipdom (0: exit)
   std::unordered_map<spirv::Id, uint64_t> variablePointer_;
+  std::unordered_map<spirv::Id, BuiltinPointer> builtinPointers_;
   std::vector<PendingPc> pendingPcs_;
   std::unordered_map<spirv::Id, uint32_t> signedOverride_;
   std::vector<uint32_t> pendingFunctions_;

@@ -69,6 +69,10 @@ struct LaunchOptions {
   // The on-device queues kernels may enqueue to (src/exec/device_queue.h); the command
   // line's default queue unless the front end says otherwise.
   DeviceQueueOptions deviceQueues = DeviceQueueOptions::implicitDefault();
+  // Write every built-in variable into each lane's private memory at sub-group start and
+  // read built-ins from there (the debugger shows them as variables). Launches with
+  // observers do so too, so that checkers see each built-in load as a private read.
+  bool builtinStorage = false;
 };
 
 // The global and constant regions of a launch: the kernels it enqueues see them too, at

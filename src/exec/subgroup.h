@@ -42,6 +42,9 @@ struct LaunchContext {
   bool mirroredArenas = false;
   // Whether sub-groups have a shadow register file (ObserverFactory::shadowsRegisters).
   bool shadowRegisters = false;
+  // Every built-in variable in each lane's private memory, and built-in reads through it
+  // (LaunchOptions::builtinStorage, or any observer attached): src/exec/builtins.h.
+  bool builtinStorage = false;
   // The image arguments; image values in registers index this table.
   const LaunchImage* images = nullptr;
   uint32_t imageCount = 0;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "src/exec/ops/array_bounds.h"
+#include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/elementwise.h"
 
 namespace spvsim {
@@ -165,11 +166,18 @@ void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t bytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
   uint32_t ptr = lw.reg(inst.operands.at(0));
   uint32_t align = requiredAlignment(lw, inst.resultType, inst, 1);
+  if (ops::lowerBuiltinLoad(lw, inst, align)) return;
   Inst& in = lw.emit(inst, bySize<Load>(bytes));
   in.a = ptr;
   in.n = bytes;
   in.aux = align;
 }
+
+}  // namespace
+
+void ops::loadThroughMemory(SubGroup& sg, const Inst& in) { Load<0>::run(sg, in); }
+
+namespace {
 
 void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
   Id value = inst.operands.at(1);

@@ -1,0 +1,97 @@
+// Built-in reads: a load of a built-in variable computes each active lane's value into
+// the result register (src/exec/builtins.h), with no private-memory round trip. With
+// LaunchContext::builtinStorage (observers, the debugger) it is the load it replaces,
+// through the private copy every built-in then has, so checkers see the same reads.
+//
+// Inst: r = result, a = the pointer's register (for the load), n = bytes per lane,
+// aux = required alignment, b = the Builtin, c = first component, aux2 = components.
+#include "src/exec/ops/builtin_read.h"
+
+#include "src/exec/builtins.h"
+
+namespace spvsim::ops {
+namespace {
+
+// Each active lane l's value: element k is base[k] + l * step[k], k < S.
+template <class T, uint32_t S>
+void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
+  T v[S], d[S];  // modulo 2^bits, as the conversion of each sum would give
+  for (uint32_t k = 0; k < S; ++k) v[k] = static_cast<T>(base[k]), d[k] = static_cast<T>(step[k]);
+  const uint32_t width = sg.width;
+  if (sg.allActive) {
+    for (uint32_t l = 0; l < width; ++l, r += S)
+      for (uint32_t k = 0; k < S; ++k) r[k] = v[k], v[k] += d[k];
+    return;
+  }
+  const uint8_t* active = sg.active;
+  for (uint32_t l = 0; l < width; ++l, r += S)
+    for (uint32_t k = 0; k < S; ++k) {
+      if (active[l]) r[k] = v[k];
+      v[k] += d[k];
+    }
+}
+
+template <class T>
+void putAffine(SubGroup& sg, T* r, uint32_t stride, const uint64_t* base, const uint64_t* step) {
+  switch (stride) {
+    case 1:
+      return putAffine<T, 1>(sg, r, base, step);
+    case 2:
+      return putAffine<T, 2>(sg, r, base, step);
+    case 3:
+      return putAffine<T, 3>(sg, r, base, step);
+    default:
+      return putAffine<T, 4>(sg, r, base, step);
+  }
+}
+
+template <class T>
+struct ReadBuiltin {
+  static void run(SubGroup& sg, const Inst& in) {
+    if (sg.wg->launch->builtinStorage) return loadThroughMemory(sg, in);
+    T* r = sg.reg<T>(in.r);
+    const Builtin b = static_cast<Builtin>(in.b);
+    const uint32_t stride = in.n / sizeof(T);  // elements per lane, at most 4
+    // Elements past the components (vec3 padding) are 0, as in the cleared private copy.
+    uint64_t base[4] = {}, step[4] = {};
+    bool affine = true;
+    for (uint32_t k = 0; k < in.aux2; ++k)
+      affine = affine && builtinAffine(sg, b, in.c + k, base[k], step[k]);
+    if (affine) return putAffine(sg, r, stride, base, step);
+    putAffine(sg, r, stride, base, step);  // then the columns
+    uint64_t column[kMaxSubGroupSize];
+    for (uint32_t k = 0; k < in.aux2; ++k) {
+      builtinColumn(sg, b, in.c + k, column);
+      sg.forActive([&](uint32_t l) { r[l * stride + k] = static_cast<T>(column[l]); });
+    }
+  }
+};
+
+}  // namespace
+
+bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t align) {
+  const Lowerer::BuiltinPointer* p = lw.builtinPointer(inst.operands.at(0));
+  if (!p) return false;
+  BuiltinSlot& slot = lw.out.builtins.at(p->slot);
+  const uint64_t bytes = lw.type(inst.resultType).size;
+  // A misaligned or differently typed load stays a load, with its diagnostics and bytes:
+  // from the private copy, which the variable then needs.
+  if (bytes < uint64_t(p->components) * slot.elementBytes || bytes % slot.elementBytes ||
+      bytes > 4ull * slot.elementBytes ||
+      ((uint64_t(p->first) * slot.elementBytes) & (align - 1))) {
+    slot.inMemory = true;
+    return false;
+  }
+  const uint32_t ptr = lw.reg(inst.operands[0]);
+  Inst& in = lw.emit(
+      inst, slot.elementBytes == 4 ? &ReadBuiltin<uint32_t>::run : &ReadBuiltin<uint64_t>::run);
+  in.a = ptr;
+  in.n = static_cast<uint32_t>(bytes);
+  in.aux = align;
+  in.b = static_cast<uint32_t>(slot.builtin);
+  in.c = p->first;
+  in.aux2 = p->components;
+  return true;
+}
+
+}  // namespace spvsim::ops

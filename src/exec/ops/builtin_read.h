@@ -1,0 +1,17 @@
+// Loads of built-in variables lowered to built-in reads (src/exec/builtins.h).
+#pragma once
+
+#include "src/exec/lowering.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim::ops {
+
+// Lowers OpLoad `inst` as a built-in read when its pointer is a built-in variable or a
+// constant component of one (Lowerer::builtinPointer); false where it is not one.
+bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t align);
+
+// The OpLoad handler of src/exec/ops/memory_access.cc for any size: r = *a, n bytes per
+// lane, aux the required alignment.
+void loadThroughMemory(SubGroup& sg, const Inst& in);
+
+}  // namespace spvsim::ops
