@@ -4,7 +4,8 @@
 // (at every switch point a runnable sub-group is picked, and a quantum of 1..quantum
 // instructions drawn log-uniformly, from a PRNG seeded by the launch's seed and the
 // work-group's linear id, so results depend on neither the host thread count nor timing).
-// Switch points: the end of a quantum, a yield request (atomics), a barrier.
+// Switch points: the end of a quantum, a yield request (an atomic that made no progress
+// or a store, or a run of atomics: src/exec/ops/atomic.cc), a barrier.
 //
 // Deadlock rule. A sub-group is *stuck* when its whole state (pc, active mask, SIMT
 // stack, call frames, register file) returns to an earlier value while no sub-group of
@@ -154,6 +155,7 @@ inline bool WorkGroupRun::nextTurn() {
     const size_t i = pick();
     if (i < count_) {
       turn_ = i;
+      sgs_[i].atomicsInTurn = 0;
       quantumLeft_ = quantumLength();
       chunkLeft_ = chunkRan_ = 0;
       return true;
