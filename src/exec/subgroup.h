@@ -131,7 +131,7 @@ class SubGroup {
   // sub-groups that wait on each other through memory make progress quickly.
   bool yieldRequested = false;
   // Atomics that changed memory in this turn (src/exec/ops/atomic.cc): after a few the
-  // sub-group yields; the scheduler clears it when a turn begins.
+  // sub-group yields; cleared at the end of each turn and when the sub-group starts.
   uint8_t atomicsInTurn = 0;
 
   // Identity and memory.

@@ -155,7 +155,6 @@ inline bool WorkGroupRun::nextTurn() {
     const size_t i = pick();
     if (i < count_) {
       turn_ = i;
-      sgs_[i].atomicsInTurn = 0;
       quantumLeft_ = quantumLength();
       chunkLeft_ = chunkRan_ = 0;
       return true;
@@ -183,6 +182,7 @@ void WorkGroupRun::step(size_t i) {
   const uint64_t start = sg.steps;
   spvsim::step(sg);
   sg.yieldRequested = false;
+  sg.atomicsInTurn = 0;
   used_ += sg.steps - start;
   checkBudget(sg);
 }
@@ -321,6 +321,7 @@ uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
 inline void WorkGroupRun::endTurn() {
   SubGroup& sg = sgs_[turn_];
   sg.yieldRequested = false;
+  sg.atomicsInTurn = 0;  // the next turn starts afresh (WorkGroupSlot::start zeroes it too)
   turn_ = kNone;
   chunkLeft_ = 0;
   if (!over()) checkBudget(sg);

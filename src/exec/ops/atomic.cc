@@ -55,7 +55,7 @@ bool writable(const SubGroup& sg, uint64_t p) {
   return sg.wg->launch->memory->regions(pointerSpace(p))[pointerRegion(p)].writable;
 }
 
-// Whether the op may change the schedule: a sub-group hands off after an atomic that made
+// When an atomic ends the sub-group's turn: it hands off after an atomic that made
 // no progress (a load, a failed compare-exchange, an exchange or add that kept the value:
 // what a spin-wait or a lock repeats while another sub-group holds what it waits for),
 // after a store (a flag it publishes), and after kAtomicsPerTurn read-modify-writes in
