@@ -407,6 +407,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     sg.priv = privStorage_.data() + i * width * privStride_;
     sg.wg = &wg_;
     sg.yieldRequested = false;
+    sg.atomicsInTurn = 0;
     startSubGroup(sg);
   }
   wg_.observers.each([&](ExecutionObserver& o) { o.workGroupBegin(wg_, sgs_.data(), count_); });

@@ -134,6 +134,9 @@ class SubGroup {
   // Set by handlers (atomics) after which the scheduler should switch sub-groups, so
   // sub-groups that wait on each other through memory make progress quickly.
   bool yieldRequested = false;
+  // Atomics that changed memory in this turn (src/exec/ops/atomic.cc): after a few the
+  // sub-group yields; cleared at the end of each turn and when the sub-group starts.
+  uint8_t atomicsInTurn = 0;
 
   // Identity and memory.
   uint32_t id = 0;  // sub-group id within the work-group

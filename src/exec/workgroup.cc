@@ -4,7 +4,8 @@
 // (at every switch point a runnable sub-group is picked, and a quantum of 1..quantum
 // instructions drawn log-uniformly, from a PRNG seeded by the launch's seed and the
 // work-group's linear id, so results depend on neither the host thread count nor timing).
-// Switch points: the end of a quantum, a yield request (atomics), a barrier.
+// Switch points: the end of a quantum, a yield request (an atomic that made no progress
+// or a store, or a run of atomics: src/exec/ops/atomic.cc), a barrier.
 //
 // Deadlock rule. A sub-group is *stuck* when its whole state (pc, active mask, SIMT
 // stack, call frames, register file) returns to an earlier value while no sub-group of
@@ -181,6 +182,7 @@ void WorkGroupRun::step(size_t i) {
   const uint64_t start = sg.steps;
   spvsim::step(sg);
   sg.yieldRequested = false;
+  sg.atomicsInTurn = 0;
   used_ += sg.steps - start;
   checkBudget(sg);
 }
@@ -319,6 +321,7 @@ uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
 inline void WorkGroupRun::endTurn() {
   SubGroup& sg = sgs_[turn_];
   sg.yieldRequested = false;
+  sg.atomicsInTurn = 0;  // the next turn starts afresh (WorkGroupSlot::start zeroes it too)
   turn_ = kNone;
   chunkLeft_ = 0;
   if (!over()) checkBudget(sg);

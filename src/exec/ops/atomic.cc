@@ -16,6 +16,7 @@
 // atomic seq_cst with device-wide visibility is stronger than any Scope/semantics
 // combination asks for (a stronger order and a wider scope only remove outcomes), so
 // it implements them all.
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -54,6 +55,52 @@ bool writable(const SubGroup& sg, uint64_t p) {
   return sg.wg->launch->memory->regions(pointerSpace(p))[pointerRegion(p)].writable;
 }
 
+// When an atomic ends the sub-group's turn: it hands off after an atomic that made
+// no progress (a load, a failed compare-exchange, an exchange or add that kept the value:
+// what a spin-wait or a lock repeats while another sub-group holds what it waits for),
+// after a store (a flag it publishes), and after kAtomicsPerTurn read-modify-writes in
+// one turn (a spin that writes, e.g. a semaphore taken and given back, still lets the
+// others run). Read-modify-writes that change memory (counters, histograms) run on
+// without a hand-off.
+constexpr uint32_t kAtomicsPerTurn = 64;
+
+template <Kind K>
+void handOff(SubGroup& sg, uint64_t writesBefore) {
+  if (K != Kind::Rmw || sg.wg->writes == writesBefore || ++sg.atomicsInTurn >= kAtomicsPerTurn)
+    sg.yieldRequested = true;
+}
+
+// The host base of the one region that every active lane's pointer lies in, naturally
+// aligned and inside the region's bounds, with the access kind the region allows:
+// each lane's address is then hostAddress(hostOrigin(base), pointer) and no lane can
+// fail. nullptr where any lane needs the checked path (other spaces, raw SVM addresses,
+// out of bounds, misaligned) and whenever observers or shadow registers watch the
+// accesses (they see each lane through the checked path). `shared`: global memory.
+template <class T, Kind K>
+uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared) {
+  if (sg.wg->observers.any() || sg.shadow || !sg.activeCount) return nullptr;
+  uint64_t lo = ~uint64_t(0), hi = 0, low = 0;
+  sg.forActive([&](uint32_t l) {
+    lo = std::min(lo, ptr[l]);
+    hi = std::max(hi, ptr[l]);
+    low |= ptr[l];
+  });
+  // The same space and region bits at both ends: every pointer in between shares them.
+  if (((lo ^ hi) >> kOffsetBits) || (low & (sizeof(T) - 1))) return nullptr;
+  const Space s = pointerSpace(lo);
+  if (s != Space::Global && s != Space::Local) return nullptr;
+  const auto& table = sg.wg->launch->memory->regions(s);
+  const uint64_t region = pointerRegion(lo);
+  if (region == 0 || region >= table.size()) return nullptr;
+  const Region& r = table[region];
+  // Negative and saturated offsets are above any region size as offsetBits.
+  const uint64_t first = offsetBits(lo), last = offsetBits(hi);
+  if (first > r.size || last > r.size || sizeof(T) > r.size - last) return nullptr;
+  if ((K != Kind::Store && !r.readable) || (K != Kind::Load && !r.writable)) return nullptr;
+  shared = s == Space::Global;
+  return shared ? r.base : sg.wg->localArena + r.arenaOffset;
+}
+
 // Resolves each active lane's pointer in lane order and calls f(lane, address,
 // shared): address is nullptr for lanes whose access fails (out of bounds, read-only,
 // misaligned; reported once per kind), shared is true for global memory, which other
@@ -63,6 +110,17 @@ template <class T, Kind K, class F>
 void eachLane(SubGroup& sg, const Inst& in, F f) {
   constexpr bool Write = K != Kind::Load;
   const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+  const uint64_t writesBefore = sg.wg->writes;
+  bool shared = false;
+  if (uint8_t* base = regionBase<T, K>(sg, ptr, shared)) {
+    // `shared` as a constant, so that each lane's operation inlines into one loop.
+    const uintptr_t origin = hostOrigin(base);
+    if (shared)
+      sg.forActive([&](uint32_t l) { f(l, hostAddress(origin, ptr[l]), true); });
+    else
+      sg.forActive([&](uint32_t l) { f(l, hostAddress(origin, ptr[l]), false); });
+    return handOff<K>(sg, writesBefore);
+  }
   LaneMask failed, misaligned;
   AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
   const MemoryMap& mem = *sg.wg->launch->memory;
@@ -90,8 +148,7 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
   if (failed.any()) sg.reportAccess(in, firstErr, failed, ptr, sizeof(T), Write);
   if (misaligned.any())
     sg.reportAccess(in, AccessError::Misaligned, misaligned, ptr, sizeof(T), Write);
-  // Let the scheduler switch sub-groups: a spin-wait on an atomic then makes progress.
-  sg.yieldRequested = true;
+  handOff<K>(sg, writesBefore);
 }
 
 // A host atomic needs a naturally aligned host address; kernel buffers are (the
@@ -104,7 +161,7 @@ bool hostAtomic(uint8_t* p, bool shared) {
 
 // Replaces *p by next(old) as one atomic step; returns old.
 template <class T, class F>
-T update(SubGroup& sg, uint8_t* p, bool shared, F next) {
+[[gnu::always_inline]] inline T update(SubGroup& sg, uint8_t* p, bool shared, F next) {
   T old, now;
   if (hostAtomic<T>(p, shared)) {
     std::atomic_ref<T> a(*reinterpret_cast<T*>(p));
@@ -122,6 +179,25 @@ T update(SubGroup& sg, uint8_t* p, bool shared, F next) {
   return old;
 }
 
+// Ops with a host fetch-op (Op_::fetch: one locked instruction, no CAS loop).
+template <class Op_, class T>
+concept NativeFetch = requires(std::atomic_ref<T> a, T v) {
+  Op_::fetch(a, v);
+};
+
+// One lane's read-modify-write Op_ with operand `value`; returns the old value.
+template <class T, class Op_>
+[[gnu::always_inline]] inline T modify(SubGroup& sg, uint8_t* p, bool shared, T value) {
+  if constexpr (NativeFetch<Op_, T>) {
+    if (hostAtomic<T>(p, shared)) {
+      const T old = Op_::fetch(std::atomic_ref<T>(*reinterpret_cast<T*>(p)), value);
+      if (Op_::next(old, value) != old) ++sg.wg->writes;  // as update() counts
+      return old;
+    }
+  }
+  return update<T>(sg, p, shared, [&](T old) { return Op_::next(old, value); });
+}
+
 // Read-modify-write ops on the bit pattern T; Op_::next(old, value) gives the new
 // value (increment and decrement have no value operand: value 0).
 template <class T, class Op_>
@@ -131,7 +207,7 @@ struct Rmw {
     const T* v = Op_::kHasValue ? sg.reg<T>(in.b) : nullptr;
     eachLane<T, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool shared) {
       const T value = Op_::kHasValue ? v[l] : T(0);
-      r[l] = p ? update<T>(sg, p, shared, [&](T old) { return Op_::next(old, value); }) : T(0);
+      r[l] = p ? modify<T, Op_>(sg, p, shared, value) : T(0);
       return true;
     });
   }
@@ -210,12 +286,20 @@ using Signed = std::make_signed_t<T>;
 struct Exchange {
   static constexpr bool kHasValue = true;
   template <class T>
+  static T fetch(std::atomic_ref<T> a, T v) {
+    return a.exchange(v);
+  }
+  template <class T>
   static T next(T, T v) {
     return v;
   }
 };
 struct IAdd {
   static constexpr bool kHasValue = true;
+  template <class T>
+  static T fetch(std::atomic_ref<T> a, T v) {
+    return a.fetch_add(v);
+  }
   template <class T>
   static T next(T o, T v) {
     return T(o + v);
@@ -224,6 +308,10 @@ struct IAdd {
 struct ISub {
   static constexpr bool kHasValue = true;
   template <class T>
+  static T fetch(std::atomic_ref<T> a, T v) {
+    return a.fetch_sub(v);
+  }
+  template <class T>
   static T next(T o, T v) {
     return T(o - v);
   }
@@ -231,12 +319,20 @@ struct ISub {
 struct IIncrement {  // no value operand
   static constexpr bool kHasValue = false;
   template <class T>
+  static T fetch(std::atomic_ref<T> a, T) {
+    return a.fetch_add(T(1));
+  }
+  template <class T>
   static T next(T o, T) {
     return T(o + 1);
   }
 };
 struct IDecrement {
   static constexpr bool kHasValue = false;
+  template <class T>
+  static T fetch(std::atomic_ref<T> a, T) {
+    return a.fetch_sub(T(1));
+  }
   template <class T>
   static T next(T o, T) {
     return T(o - 1);
@@ -273,6 +369,10 @@ struct SMax {
 struct And {
   static constexpr bool kHasValue = true;
   template <class T>
+  static T fetch(std::atomic_ref<T> a, T v) {
+    return a.fetch_and(v);
+  }
+  template <class T>
   static T next(T o, T v) {
     return o & v;
   }
@@ -280,12 +380,20 @@ struct And {
 struct Or {
   static constexpr bool kHasValue = true;
   template <class T>
+  static T fetch(std::atomic_ref<T> a, T v) {
+    return a.fetch_or(v);
+  }
+  template <class T>
   static T next(T o, T v) {
     return o | v;
   }
 };
 struct Xor {
   static constexpr bool kHasValue = true;
+  template <class T>
+  static T fetch(std::atomic_ref<T> a, T v) {
+    return a.fetch_xor(v);
+  }
   template <class T>
   static T next(T o, T v) {
     return o ^ v;

@@ -5,6 +5,7 @@
 // host model that applies the operation lane after lane (SPIR-V: each lane's atomic is
 // a separate atomic operation; spvsim runs the lanes of a sub-group in lane order).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -13,7 +14,9 @@
 
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "src/exec/observer.h"
 #include "src/exec/ops/opencl_test_util.h"
+#include "src/exec/subgroup.h"
 
 namespace spvsim {
 namespace {
@@ -171,6 +174,46 @@ kernel void flags(global atomic_flag* f, global int* r) {
   barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
   r[4 * i + 2] = atomic_flag_test_and_set(&f[g]);
   r[4 * i + 3] = atomic_flag_test_and_set_explicit(&lf, memory_order_relaxed, memory_scope_work_group);
+}
+
+// Partly active sub-groups: the lanes with get_local_id(0) % 3 == skip sit out (skip 3:
+// none), on one counter per work-group in global or local memory.
+#define PARTIAL(T)                                                                       \
+  kernel void partial_##T(global T* m, global const T* v, global T* old, int op,         \
+                          int inLocal, int skip) {                                       \
+    local T s[1];                                                                        \
+    const size_t i = get_global_id(0), g = get_group_id(0), l = get_local_id(0);         \
+    if (inLocal) {                                                                       \
+      if (l == 0) s[0] = m[g];                                                           \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                      \
+    }                                                                                    \
+    if (l % 3 != skip) old[i] = inLocal ? local_op_##T(s, v[i], op) : global_op_##T(m + g, v[i], op); \
+    if (inLocal) {                                                                       \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                      \
+      if (l == 0) m[g] = s[0];                                                           \
+    }                                                                                    \
+  }
+PARTIAL(int) PARTIAL(uint) PARTIAL(long) PARTIAL(ulong)
+
+// Every lane adds to m[0] except lane `bad`, whose pointer is m + 1000 (out of bounds).
+kernel void one_bad_lane(global uint* m, global uint* old, int bad) {
+  const size_t i = get_global_id(0);
+  old[i] = atomic_add(m + (i == bad ? 1000 : 0), (uint)i + 1);
+}
+
+// Histograms of 256 bins: in global memory, and per work-group in local memory merged
+// into global memory.
+kernel void hist(global const uint* in, global uint* bins) {
+  atomic_inc(&bins[in[get_global_id(0)] & 255u]);
+}
+kernel void local_hist(global const uint* in, global uint* bins) {
+  local uint lb[256];
+  const size_t l = get_local_id(0);
+  for (size_t b = l; b < 256; b += get_local_size(0)) lb[b] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_inc(&lb[in[get_global_id(0)] & 255u]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (size_t b = l; b < 256; b += get_local_size(0)) atomic_add(&bins[b], lb[b]);
 }
 
 // Errors: an int atomic at a byte offset of 2, and one past the end of the buffer.
@@ -433,6 +476,338 @@ TEST(Atomic, Flags) {
       for (int k = 0; k < 4; ++k)
         ASSERT_EQ(r[4 * i + k], i % width != 0) << "item " << i << " k " << k;
     for (int32_t x : f) EXPECT_NE(x, 0);  // left set
+  }
+}
+
+// The lane-order model on partly active sub-groups: one sub-group per work-group of
+// `local` (< width: the sub-group's last lanes do not exist) work-items, some of them
+// inactive. Inactive lanes' results stay untouched.
+template <class T>
+void checkPartial(uint32_t width, uint32_t local, int skip) {
+  const uint32_t groups = 3, n = groups * local;
+  for (int op = 0; op < 11; ++op)
+    for (int inLocal = 0; inLocal < 2; ++inLocal) {
+      SCOPED_TRACE(typeName<T>() + " " + kOps[op] + (inLocal ? " local" : " global") +
+                   ", sub-group size " + std::to_string(width) + ", local size " +
+                   std::to_string(local) + ", skip " + std::to_string(skip));
+      uint64_t seed = op * 31 + inLocal * 5 + width + skip;
+      std::vector<T> m(groups), v(n), old(n, T(0x5a));
+      for (T& x : m) x = T(splitmix(seed));
+      for (T& x : v) x = T(splitmix(seed));
+      if (op == kCmpxchg)  // about every other active lane succeeds
+        for (uint32_t i = 0; i < n; ++i) v[i] = T(m[i / local] + (i % local) / 2);
+      std::vector<T> expectM = m, expectOld = old;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (int(i % local % 3) == skip) continue;
+        T& c = expectM[i / local];
+        expectOld[i] = c;
+        c = apply(op, c, v[i]);
+      }
+      auto r = launch("partial_" + typeName<T>(),
+                      {bind(m), bind(v), bind(old), value(op), value(inLocal), value(skip)}, n,
+                      local, width);
+      ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+      ASSERT_EQ(old, expectOld);
+      ASSERT_EQ(m, expectM);
+    }
+}
+
+TEST(Atomic, PartlyActiveSubGroupsKeepLaneOrder) {
+  for (int skip : {0, 1, 3})
+    for (auto [width, local] : {std::pair{8u, 8u}, {8u, 5u}, {32u, 32u}, {32u, 29u}}) {
+      checkPartial<int32_t>(width, local, skip);
+      checkPartial<uint32_t>(width, local, skip);
+      checkPartial<int64_t>(width, local, skip);
+      checkPartial<uint64_t>(width, local, skip);
+    }
+}
+
+// A lane out of bounds among lanes that all hit one counter: it is reported, returns 0,
+// and the others still add in lane order.
+TEST(Atomic, OneLaneOutOfBoundsAmongContendingLanes) {
+  for (int bad : {0, 5, 15}) {
+    SCOPED_TRACE("bad lane " + std::to_string(bad));
+    std::vector<uint32_t> m{100}, old(16, 7);
+    auto r = launch("one_bad_lane", {bind(m), bind(old), value(bad)}, 16, 16, 16);
+    ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+    EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::OutOfBounds);
+    EXPECT_EQ(r.diagnostics[0].lanes, (std::vector<uint32_t>{uint32_t(bad)}));
+    uint32_t c = 100;
+    for (uint32_t i = 0; i < 16; ++i) {
+      if (int(i) == bad) {
+        EXPECT_EQ(old[i], 0u);
+        continue;
+      }
+      EXPECT_EQ(old[i], c) << "lane " << i;
+      c += i + 1;
+    }
+    EXPECT_EQ(m[0], c);
+  }
+}
+
+// Counts the atomic accesses observers see: with one attached, atomics take the checked
+// per-lane path, which must give the same values as the fast one.
+class AtomicCounter : public ExecutionObserver {
+ public:
+  explicit AtomicCounter(std::atomic<uint64_t>& n) : n_(n) {}
+  void access(SubGroup& sg, const MemoryAccess& a) override {
+    if (a.kind == AccessKind::AtomicRmw || a.kind == AccessKind::AtomicFailedRmw) ++n_;
+    if (!sg.mask.test(a.lane)) n_ += 1000000;  // an inactive lane: fails the count
+  }
+
+ private:
+  std::atomic<uint64_t>& n_;
+};
+
+class AtomicCounterFactory : public ObserverFactory {
+ public:
+  explicit AtomicCounterFactory(std::atomic<uint64_t>& n) : n_(n) {}
+  std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
+    return std::make_unique<AtomicCounter>(n_);
+  }
+
+ private:
+  std::atomic<uint64_t>& n_;
+};
+
+// The same launches with an observer attached: the same results in lane order, and
+// the observer sees each active lane's atomic once.
+TEST(Atomic, ObservedAtomicsGiveTheSameResults) {
+  const uint32_t width = 8, local = 7, groups = 4, n = local * groups;
+  for (int op : {0, 3, 5, 9, kCmpxchg})
+    for (int inLocal = 0; inLocal < 2; ++inLocal) {
+      SCOPED_TRACE(std::string(kOps[op]) + (inLocal ? " local" : " global"));
+      uint64_t seed = op + 100 * inLocal;
+      std::vector<uint32_t> m(groups), v(n), old(n, 9);
+      for (auto& x : m) x = uint32_t(splitmix(seed));
+      for (auto& x : v) x = uint32_t(splitmix(seed));
+      if (op == kCmpxchg)
+        for (uint32_t i = 0; i < n; ++i) v[i] = m[i / local] + (i % local) / 2;
+      std::vector<uint32_t> m2 = m, old2 = old;
+      auto plain =
+          launch("partial_uint", {bind(m), bind(v), bind(old), value(op), value(inLocal), value(1)},
+                 n, local, width);
+      ASSERT_TRUE(plain.diagnostics.empty()) << describe(plain);
+      std::atomic<uint64_t> seen{0};
+      NDRange range;
+      range.global[0] = n;
+      range.local[0] = local;
+      range.localGiven = true;
+      LaunchOptions o;
+      o.subGroupSize = width;
+      o.observers.push_back(std::make_shared<AtomicCounterFactory>(seen));
+      auto observed =
+          program().launch("partial_uint", range,
+                           {bind(m2), bind(v), bind(old2), value(op), value(inLocal), value(1)}, o);
+      ASSERT_TRUE(observed.diagnostics.empty()) << describe(observed);
+      EXPECT_EQ(old2, old);
+      EXPECT_EQ(m2, m);
+      // Lanes 0, 2, 3, 5, 6 of each work-group (local id % 3 != 1).
+      EXPECT_EQ(seen.load(), uint64_t(groups * 5));
+    }
+}
+
+// The hand-off policy does not depend on observers: tickets drawn by 8 sub-groups of one
+// work-group come out the same with one attached. Worked by hand: a counter's increments
+// change memory, so no sub-group hands off and each takes its 8 tickets in lane order.
+TEST(Atomic, ObserversDoNotChangeTheInterleaving) {
+  const uint32_t n = 64, width = 8;
+  std::vector<uint32_t> c{0}, plain(n), observed(n);
+  auto r = launch("counter", {bind(c), bind(plain)}, n, n, width, 1);
+  ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+  std::atomic<uint64_t> seen{0};
+  NDRange range;
+  range.global[0] = range.local[0] = n;
+  range.localGiven = true;
+  LaunchOptions o;
+  o.subGroupSize = width;
+  o.observers.push_back(std::make_shared<AtomicCounterFactory>(seen));
+  c[0] = 0;
+  r = program().launch("counter", range, {bind(c), bind(observed)}, o);
+  ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(seen.load(), n);
+  EXPECT_EQ(observed, plain);
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(plain[i], i) << i;
+}
+
+// Histograms: every bin's count is exact at any thread count.
+TEST(Atomic, HistogramsAreExactAtEveryThreadCount) {
+  const uint32_t n = 1 << 15;
+  std::vector<uint32_t> in(n), expect(256, 0);
+  uint64_t seed = 3;
+  for (uint32_t& x : in) ++expect[(x = uint32_t(splitmix(seed) % 1000)) & 255];
+  for (const char* kernel : {"hist", "local_hist"})
+    for (unsigned threads : {1u, 2u})
+      for (uint32_t width : {8u, 16u}) {
+        SCOPED_TRACE(std::string(kernel) + ", " + std::to_string(threads) +
+                     " threads, sub-group size " + std::to_string(width));
+        std::vector<uint32_t> bins(256, 0);
+        auto r = launch(kernel, {bind(in), bind(bins)}, n, 256, width, threads);
+        ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+        EXPECT_EQ(bins, expect);
+      }
+}
+
+// ---- Hand-offs between sub-groups ----
+
+// Sub-group `setter` of each work-group computes (no memory writes), then lane 0
+// releases the other sub-groups through an atomic on flag[group]; they wait for it by
+// `how`: 0 atomic_load, 1 atomic_add(f, 0) (the OpenCL 1.x read), 2 a compare-exchange
+// of 1 by 1 that fails until the flag is 1, 3 a semaphore (each lane takes a token and
+// gives it back while there is none: a wait that writes memory at every try); -1 does
+// not wait (the cost of the work alone).
+const char* kHandOffSource = R"(
+uint scramble(uint x, int n) {
+  for (int i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+  }
+  return x;
+}
+
+// One kernel per way to wait (a run-time choice would be unswitched into a `freeze`
+// that llvm-spirv-15 cannot translate).
+#define FLAG_WAIT(how, release, wait)                                                   \
+  kernel void flag_wait##how(global uint* out, global int* flag, uint sgSize,           \
+                             uint setter, int work) {                                   \
+    const uint lid = get_local_id(0), gid = get_global_id(0);                           \
+    volatile global atomic_int* f = (volatile global atomic_int*)&flag[get_group_id(0)]; \
+    if (lid / sgSize == setter) {                                                       \
+      out[gid] = scramble(lid + 1, work);                                               \
+      if (lid == setter * sgSize) release;                                              \
+      return;                                                                           \
+    }                                                                                   \
+    wait;                                                                               \
+    out[gid] = lid + 7;                                                                 \
+  }
+FLAG_WAIT(0, atomic_store(f, 1), while (atomic_load(f) == 0) {})
+FLAG_WAIT(1, atomic_store(f, 1),
+          while (atomic_add((volatile global int*)&flag[get_group_id(0)], 0) == 0) {})
+FLAG_WAIT(2, atomic_store(f, 1), int e = 1; while (!atomic_compare_exchange_strong(f, &e, 1)) e = 1)
+FLAG_WAIT(3, atomic_fetch_add(f, 1000),
+          while (atomic_fetch_sub(f, 1) <= 0) atomic_fetch_add(f, 1))
+kernel void flag_wait_none(global uint* out, global int* flag, uint sgSize, uint setter,
+                           int work) {
+  const uint lid = get_local_id(0);
+  if (lid / sgSize == setter) out[get_global_id(0)] = scramble(lid + 1, work);
+}
+
+// A spin lock (compare-exchange, released by an exchange) around a plain increment,
+// taken `rounds` times by every work-item of one work-group.
+kernel void locked(global int* lock, global int* counter, int rounds) {
+  for (int k = 0; k < rounds; ++k) {
+    while (atomic_cmpxchg(lock, 0, 1) != 0) {
+    }
+    counter[0] += 1;
+    atomic_xchg(lock, 0);
+  }
+}
+)";
+
+Program& handOffProgram() {
+  static std::shared_ptr<Program> p = testing::loadOpenCl(kHandOffSource, "hand-off kernels");
+  return *p;
+}
+
+uint32_t scramble(uint32_t x, int n) {
+  for (int i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+  }
+  return x;
+}
+
+struct FlagWait {
+  uint64_t steps = 0;
+  bool ok = false;
+};
+
+// Two work-groups of three sub-groups; returns the sub-group instructions executed.
+FlagWait runFlagWait(uint32_t width, uint32_t setter, int how, const LaunchOptions& base) {
+  const uint32_t local = 3 * width, groups = 2, n = local * groups;
+  const int work = 20000;  // beyond one quantum: the waiters get turns meanwhile
+  std::vector<uint32_t> out(n, 0);
+  std::vector<int32_t> flag(groups, 0);
+  NDRange range;
+  range.global[0] = n;
+  range.local[0] = local;
+  range.localGiven = true;
+  LaunchOptions o = base;
+  o.subGroupSize = width;
+  const std::string kernel = how < 0 ? "flag_wait_none" : "flag_wait" + std::to_string(how);
+  auto r = handOffProgram().launch(
+      kernel, range, {bind(out), bind(flag), value(width), value(setter), value(work)}, o);
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  FlagWait w{r.subGroupSteps, r.diagnostics.empty()};
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t l = i % local;
+    const uint32_t expect = l / width == setter ? scramble(l + 1, work) : how < 0 ? 0 : l + 7;
+    if (out[i] != expect) {
+      ADD_FAILURE() << "work-item " << i << ": " << out[i] << ", expected " << expect;
+      w.ok = false;
+      break;
+    }
+  }
+  return w;
+}
+
+// Waiting on a flag another sub-group raises ends, and costs little: the waiters hand
+// off after each try that changes nothing (or after a run of tries that do), so the
+// setter's work dominates.
+TEST(AtomicHandOff, FlagWaitsEndQuickly) {
+  for (uint32_t width : {4u, 16u})
+    for (uint32_t setter : {0u, 2u}) {
+      const uint64_t alone = runFlagWait(width, setter, -1, LaunchOptions{}).steps;
+      for (int how = 0; how < 4; ++how) {
+        SCOPED_TRACE("sub-group size " + std::to_string(width) + ", setter " +
+                     std::to_string(setter) + ", wait " + std::to_string(how));
+        const FlagWait w = runFlagWait(width, setter, how, LaunchOptions{});
+        ASSERT_TRUE(w.ok);
+        EXPECT_LT(w.steps, alone + alone / 10) << "alone " << alone;
+      }
+    }
+}
+
+TEST(AtomicHandOff, FlagWaitsEndUnderRandomSchedules) {
+  for (uint64_t seed : {1u, 2u, 3u, 4u})
+    for (int how = 0; how < 4; ++how) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", wait " + std::to_string(how));
+      LaunchOptions o;
+      o.schedule = LaunchOptions::Schedule::Random;
+      o.scheduleSeed = seed;
+      o.threads = 2;
+      ASSERT_TRUE(runFlagWait(8, seed % 3, how, o).ok);
+    }
+}
+
+// Under random schedules a lock holder is often switched out; the waiters' failed
+// compare-exchanges hand off to it, and the count is exact.
+TEST(AtomicHandOff, SpinLockBetweenSubGroups) {
+  // Sub-groups of one lane: lanes of one sub-group contending for the lock would wait
+  // for each other for ever (the holder cannot go on while its sub-group spins).
+  for (uint64_t seed : {0u, 1u, 2u, 3u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const uint32_t local = 16;
+    const int rounds = 20;
+    std::vector<int32_t> lock{0}, counter{0};
+    NDRange range;
+    range.global[0] = local;
+    range.local[0] = local;
+    range.localGiven = true;
+    LaunchOptions o;
+    o.subGroupSize = 1;
+    if (seed) {  // 0: round-robin
+      o.schedule = LaunchOptions::Schedule::Random;
+      o.scheduleSeed = seed;
+      o.quantum = 8;
+    }
+    auto r =
+        handOffProgram().launch("locked", range, {bind(lock), bind(counter), value(rounds)}, o);
+    ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+    EXPECT_EQ(counter[0], int(local) * rounds);
+    EXPECT_EQ(lock[0], 0);
   }
 }
 
