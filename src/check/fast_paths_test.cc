@@ -164,5 +164,188 @@ TEST(FastPaths, CompositeMovesMatchTheHostModel) {
   }
 }
 
+// ---- Element-wise families: float and integer arithmetic, compares (ordered and
+// unordered NaN forms, signed and unsigned edges), select, shifts, conversions; scalars and
+// float4/int4 (register lengths that are and are not multiples of the loops' blocks).
+
+const char* kElementwise = R"(
+#pragma OPENCL FP_CONTRACT OFF
+kernel void e(global const float* a, global const float* b, global const int* x,
+              global const int* y, global const int* sel, global uchar* cmp, global float* f,
+              global int* iv, global float4* f4, global int4* i4) {
+  size_t i = get_global_id(0);
+  if (sel[i] == 0) return;
+  float p = a[i], q = b[i];
+  int s = x[i], t = y[i];
+  uint u = (uint)s, v = (uint)t;
+  uchar* c = cmp + 16 * i;
+  c[0] = p == q;
+  c[1] = p != q;
+  c[2] = p < q;
+  c[3] = p <= q;
+  c[4] = p > q;
+  c[5] = p >= q;
+  c[6] = !(p < q);
+  c[7] = isunordered(p, q);
+  c[8] = islessgreater(p, q);
+  c[9] = s < t;
+  c[10] = u < v;
+  c[11] = s >= t;
+  c[12] = u > v;
+  c[13] = s == t;
+  c[14] = isordered(p, q);
+  c[15] = !(p >= q);
+  float* g = f + 8 * i;
+  g[0] = p + q;
+  g[1] = p - q;
+  g[2] = p * q;
+  g[3] = p / q;
+  g[4] = -p;
+  g[5] = p < q ? p : q;
+  g[6] = (float)s;
+  g[7] = (float)u;
+  int* h = iv + 8 * i;
+  h[0] = s + t;
+  h[1] = s * t;
+  h[2] = s ^ t;
+  h[3] = s << (t & 31);
+  h[4] = s >> (t & 31);
+  h[5] = (int)(u >> (v & 31));
+  h[6] = convert_int_sat(p);
+  h[7] = s < t ? t - s : s - t;
+  float4 P = (float4)(p, q, p * 2.0f, 1.0f), Q = (float4)(q, p, 3.0f, q);
+  f4[i] = select(P * Q + Q, P - Q, P < Q);
+  int4 S = (int4)(s, t, s ^ 7, t + 1), T = (int4)(t, s, 5, s);
+  i4[i] = (S + T) * S - (T << 3) + (int4)(S > T);
+}
+)";
+
+struct ElementwiseModel {
+  std::vector<uint8_t> cmp;
+  std::vector<float> f, f4;
+  std::vector<int32_t> iv, i4;
+};
+
+int32_t wrapping(int64_t v) { return int32_t(uint32_t(uint64_t(v))); }
+
+int32_t saturatingInt(float p) {
+  if (std::isnan(p)) return 0;
+  if (p >= 2147483648.0f) return std::numeric_limits<int32_t>::max();
+  if (p <= -2147483648.0f) return std::numeric_limits<int32_t>::min();
+  return int32_t(std::trunc(p));
+}
+
+ElementwiseModel elementwiseModel(const std::vector<float>& a, const std::vector<float>& b,
+                                  const std::vector<int32_t>& x, const std::vector<int32_t>& y) {
+  const size_t n = a.size();
+  ElementwiseModel m{std::vector<uint8_t>(16 * n, 0xee), std::vector<float>(8 * n, -9.f),
+                     std::vector<float>(4 * n, -9.f), std::vector<int32_t>(8 * n, -9),
+                     std::vector<int32_t>(4 * n, -9)};
+  for (size_t i = 0; i < n; ++i) {
+    if (!selected(i)) continue;
+    const float p = a[i], q = b[i];
+    const int32_t s = x[i], t = y[i];
+    const uint32_t u = uint32_t(s), v = uint32_t(t);
+    const bool unordered = std::isnan(p) || std::isnan(q);
+    const uint8_t c[16] = {p == q,
+                           !(p == q),
+                           p<q, p <= q, p>
+                               q,
+                           p >= q,
+                           !(p < q),
+                           unordered,
+                           !unordered && p != q,
+                           s < t,
+                           u<v, s >= t, u>
+                               v,
+                           s == t,
+                           !unordered,
+                           !(p >= q)};
+    std::memcpy(&m.cmp[16 * i], c, 16);
+    const float g[8] = {p + q, p - q, p * q, p / q, -p, p < q ? p : q, float(s), float(u)};
+    std::memcpy(&m.f[8 * i], g, sizeof g);
+    const int32_t h[8] = {wrapping(int64_t(s) + t),
+                          wrapping(int64_t(s) * t),
+                          s ^ t,
+                          int32_t(u << (v & 31)),
+                          s >> (t & 31),
+                          int32_t(u >> (v & 31)),
+                          saturatingInt(p),
+                          s < t ? wrapping(int64_t(t) - s) : wrapping(int64_t(s) - t)};
+    std::memcpy(&m.iv[8 * i], h, sizeof h);
+    const float P[4] = {p, q, p * 2.0f, 1.0f}, Q[4] = {q, p, 3.0f, q};
+    const int32_t S[4] = {s, t, s ^ 7, wrapping(int64_t(t) + 1)}, T[4] = {t, s, 5, s};
+    for (int k = 0; k < 4; ++k) {
+      const float pq = P[k] * Q[k];
+      m.f4[4 * i + k] = P[k] < Q[k] ? P[k] - Q[k] : pq + Q[k];  // select(a, b, c): c ? b : a
+      const uint32_t st = uint32_t(S[k]) + uint32_t(T[k]);
+      m.i4[4 * i + k] = int32_t(st * uint32_t(S[k]) - (uint32_t(T[k]) << 3) +
+                                uint32_t(S[k] > T[k] ? -1 : 0));  // vector true is -1
+    }
+  }
+  return m;
+}
+
+TEST(FastPaths, ElementwiseFamiliesMatchTheHostModel) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  const float fs[] = {0.0f,   -0.0f, 1.5f, -2.25f, nan,     inf,          -inf,   1e-42f,
+                      3.0e9f, -3e9f, 7.0f, 0.1f,   -1e-40f, 2147483520.f, 100.5f, -0.5f};
+  const int32_t is[] = {0,
+                        -1,
+                        1,
+                        std::numeric_limits<int32_t>::min(),
+                        std::numeric_limits<int32_t>::max(),
+                        31,
+                        32,
+                        -32,
+                        12345,
+                        -7,
+                        65536,
+                        3};
+  std::vector<float> a(kItems), b(kItems);
+  std::vector<int32_t> x(kItems), y(kItems), sel(kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    a[i] = fs[i % 16];
+    b[i] = fs[(i * 7 + 3) % 16];
+    if (i % 5 == 0) b[i] = a[i];  // equal operands, NaN with itself included
+    x[i] = is[i % 12];
+    y[i] = is[(i * 5 + 1) % 12];
+    if (i % 7 == 0) y[i] = x[i];
+    sel[i] = selected(i);
+  }
+  const ElementwiseModel want = elementwiseModel(a, b, x, y);
+  // Bit patterns: NaNs and signed zeros included.
+  auto same = [](const std::vector<float>& g, const std::vector<float>& w) {
+    std::string diff;
+    for (size_t k = 0; k < w.size(); ++k)
+      if (std::memcmp(&g[k], &w[k], 4) != 0)
+        diff += "[" + std::to_string(k) + "] " + std::to_string(g[k]) + " want " +
+                std::to_string(w[k]) + "\n";
+    return diff;
+  };
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = Program::load(testing::compileOpenCL(kElementwise, opt));
+    for (const Config& c : kConfigs) {
+      SCOPED_TRACE(configName(c, opt));
+      ElementwiseModel got{
+          std::vector<uint8_t>(16 * kItems, 0xee), std::vector<float>(8 * kItems, -9.f),
+          std::vector<float>(4 * kItems, -9.f), std::vector<int32_t>(8 * kItems, -9),
+          std::vector<int32_t>(4 * kItems, -9)};
+      LaunchResult r = prog->launch(
+          "e", range1(kItems, c.local),
+          {bufferOf(a), bufferOf(b), bufferOf(x), bufferOf(y), bufferOf(sel), bufferOf(got.cmp),
+           bufferOf(got.f), bufferOf(got.iv), bufferOf(got.f4), bufferOf(got.i4)},
+          optionsFor(c));
+      EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+      EXPECT_EQ(got.cmp, want.cmp);
+      EXPECT_EQ(same(got.f, want.f), "");
+      EXPECT_EQ(same(got.f4, want.f4), "");
+      EXPECT_EQ(got.iv, want.iv);
+      EXPECT_EQ(got.i4, want.i4);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace spvsim
