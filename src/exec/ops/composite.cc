@@ -42,8 +42,9 @@ template <class T>
 struct ExtractElement {
   static void run(SubGroup& sg, const Inst& in) {
     T* r = sg.reg<T>(in.r);
-    const T* a = sg.reg<T>(in.a);
-    sg.forActive([&](uint32_t l) { r[l] = a[l * in.n + in.aux]; });
+    const size_t n = in.n;  // locals: the stores could alias `in` for the compiler
+    const T* a = sg.reg<T>(in.a) + in.aux;
+    sg.forActive([&](uint32_t l) { r[l] = a[l * n]; });
   }
 };
 
