@@ -169,23 +169,30 @@ template <template <class> class H>
 void lowerFloat(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
   emitElementwise(lw, inst, pickFloat<H>(lw.shape(inst.resultType).scalar), arity);
 }
+// The handlers that never report: AVX2 builds where the CPU has them (ops::OnAvx2).
+template <template <class> class H>
+void lowerUnsignedFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
+  emitElementwise(lw, inst, ops::pickUnsignedFast<H>(lw.shape(inst.resultType).scalar), arity);
+}
+template <template <class> class H>
+void lowerFloatFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
+  emitElementwise(lw, inst, ops::pickFloatFast<H>(lw.shape(inst.resultType).scalar), arity);
+}
 
 }  // namespace
 
 void registerArithmeticOps(OpTable& t) {
-  auto u2 = [](auto h) { return h; };
-  (void)u2;
   t.core[uint32_t(Op::OpIAdd)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsigned<IAdd>(lw, i, 2);
+    lowerUnsignedFast<IAdd>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpISub)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsigned<ISub>(lw, i, 2);
+    lowerUnsignedFast<ISub>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpIMul)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsigned<IMul>(lw, i, 2);
+    lowerUnsignedFast<IMul>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpSNegate)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsigned<SNegate>(lw, i, 1);
+    lowerUnsignedFast<SNegate>(lw, i, 1);
   };
   t.core[uint32_t(Op::OpUDiv)] = [](Lowerer& lw, const spirv::Instruction& i) {
     lowerUnsigned<UDivOp>(lw, i, 2);
@@ -203,16 +210,16 @@ void registerArithmeticOps(OpTable& t) {
     lowerSigned<SModOp>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpFAdd)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerFloat<FAdd>(lw, i, 2);
+    lowerFloatFast<FAdd>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpFSub)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerFloat<FSub>(lw, i, 2);
+    lowerFloatFast<FSub>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpFMul)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerFloat<FMul>(lw, i, 2);
+    lowerFloatFast<FMul>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpFDiv)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerFloat<FDiv>(lw, i, 2);
+    lowerFloatFast<FDiv>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpFRem)] = [](Lowerer& lw, const spirv::Instruction& i) {
     lowerFloat<FRem>(lw, i, 2);
@@ -221,10 +228,10 @@ void registerArithmeticOps(OpTable& t) {
     lowerFloat<FMod>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpFNegate)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerFloat<FNegate>(lw, i, 1);
+    lowerFloatFast<FNegate>(lw, i, 1);
   };
   t.core[uint32_t(Op::OpVectorTimesScalar)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerFloat<VectorTimesScalar>(lw, i, 2);
+    lowerFloatFast<VectorTimesScalar>(lw, i, 2);
   };
 }
 

@@ -80,20 +80,21 @@ void logicalNot(SubGroup& sg, const Inst& in) {
 }
 
 // OpSelect of scalars and vectors with a condition of one bool per component (in.aux2 ==
-// 0) or, from SPIR-V 1.4 on, one per lane (in.aux2 == 1).
-template <size_t N>
+// 0: an element-wise loop) or, from SPIR-V 1.4 on, one per lane (in.aux2 == 1). T: the
+// element's bits.
+template <class T>
 struct Select {
   static void run(SubGroup& sg, const Inst& in) {
+    if (!in.aux2)
+      return ops::ternaryLoop<T, uint8_t, T, T>(sg, in,
+                                                [](uint8_t c, T x, T y) { return c ? x : y; });
     const uint8_t* cond = sg.reg<uint8_t>(in.a);
-    uint8_t* r = sg.reg<uint8_t>(in.r);
-    const uint8_t* x = sg.reg<uint8_t>(in.b);
-    const uint8_t* y = sg.reg<uint8_t>(in.c);
-    const uint32_t n = in.n, condStride = in.aux2 ? 1 : n;
+    T* r = sg.reg<T>(in.r);
+    const T* x = sg.reg<T>(in.b);
+    const T* y = sg.reg<T>(in.c);
+    const uint32_t n = in.n;
     sg.forActive([&](uint32_t l) {
-      for (uint32_t c = 0; c < n; ++c) {
-        const uint8_t* src = cond[l * condStride + (in.aux2 ? 0 : c)] ? x : y;
-        std::memcpy(r + (size_t(l) * n + c) * N, src + (size_t(l) * n + c) * N, N);
-      }
+      for (uint32_t c = 0; c < n; ++c) r[l * n + c] = (cond[l] ? x : y)[l * n + c];
     });
   }
 };
@@ -125,6 +126,11 @@ template <template <class> class H, uint32_t Arity>
 void lowerInt(Lowerer& lw, const spirv::Instruction& inst) {
   emitElementwise(lw, inst, pickUnsigned<H>(lw.shape(inst.resultType).scalar), Arity);
 }
+// AVX2 builds where the CPU has them (ops::OnAvx2).
+template <template <class> class H, uint32_t Arity>
+void lowerIntFast(Lowerer& lw, const spirv::Instruction& inst) {
+  emitElementwise(lw, inst, ops::pickUnsignedFast<H>(lw.shape(inst.resultType).scalar), Arity);
+}
 
 void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
   Shape s = lw.shape(inst.resultType);
@@ -135,24 +141,13 @@ void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
     in.n = s.bytes;
     return;
   }
-  uint32_t elementBytes = s.bytes / s.stride;
-  ExecFn fn = nullptr;
-  switch (elementBytes) {
-    case 1:
-      fn = &Select<1>::run;
-      break;
-    case 2:
-      fn = &Select<2>::run;
-      break;
-    case 4:
-      fn = &Select<4>::run;
-      break;
-    case 8:
-      fn = &Select<8>::run;
-      break;
-    default:
-      break;
-  }
+  const uint32_t elementBytes = s.bytes / s.stride;
+  const Scalar bits = elementBytes == 1   ? Scalar::U8
+                      : elementBytes == 2 ? Scalar::U16
+                      : elementBytes == 4 ? Scalar::U32
+                      : elementBytes == 8 ? Scalar::U64
+                                          : Scalar::Other;
+  ExecFn fn = ops::pickUnsignedFast<Select>(bits);
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   Inst& in = emitElementwise(lw, inst, fn, 3);
   in.aux2 = (c.components == 1 && s.components > 1) ? 1 : 0;
@@ -161,10 +156,10 @@ void lowerSelect(Lowerer& lw, const spirv::Instruction& inst) {
 }  // namespace
 
 void registerBitwiseOps(OpTable& t) {
-  t.core[uint32_t(Op::OpBitwiseAnd)] = &lowerInt<And, 2>;
-  t.core[uint32_t(Op::OpBitwiseOr)] = &lowerInt<Or, 2>;
-  t.core[uint32_t(Op::OpBitwiseXor)] = &lowerInt<Xor, 2>;
-  t.core[uint32_t(Op::OpNot)] = &lowerInt<Not, 1>;
+  t.core[uint32_t(Op::OpBitwiseAnd)] = &lowerIntFast<And, 2>;
+  t.core[uint32_t(Op::OpBitwiseOr)] = &lowerIntFast<Or, 2>;
+  t.core[uint32_t(Op::OpBitwiseXor)] = &lowerIntFast<Xor, 2>;
+  t.core[uint32_t(Op::OpNot)] = &lowerIntFast<Not, 1>;
   t.core[uint32_t(Op::OpBitCount)] = &lowerInt<BitCount, 1>;
   t.core[uint32_t(Op::OpBitReverse)] = &lowerInt<BitReverse, 1>;
   t.core[uint32_t(Op::OpLogicalAnd)] = [](Lowerer& lw, const spirv::Instruction& i) {

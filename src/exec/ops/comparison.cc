@@ -95,15 +95,16 @@ struct IsNormal {
 
 enum class Domain { Unsigned, Signed, Float };
 
+// AVX2 builds where the CPU has them (ops::OnAvx2): comparisons never report.
 template <template <class> class H>
 ExecFn pick(Domain d, Scalar s) {
   switch (d) {
     case Domain::Unsigned:
-      return pickUnsigned<H>(s);
+      return ops::pickUnsignedFast<H>(s);
     case Domain::Signed:
-      return pickSigned<H>(s);
+      return ops::pickSignedFast<H>(s);
     case Domain::Float:
-      return pickFloat<H>(s);
+      return ops::pickFloatFast<H>(s);
   }
   return nullptr;
 }

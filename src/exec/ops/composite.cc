@@ -1,9 +1,11 @@
 // Composite values: extract, insert, construct, vector shuffles and dynamic
 // extract/insert, copies (OpCopyObject, OpCopyLogical). Values use the memory layout, so every
-// static composite op is a list of byte pieces copied per lane.
+// static composite op is a list of byte pieces copied per lane: as moves of whole elements
+// where the pieces are made of them (nearly always), else a memcpy per piece.
 #include <fmt/core.h>
 
 #include <cstring>
+#include <utility>
 
 #include "spirv/error.h"
 #include "src/exec/ops/elementwise.h"
@@ -14,6 +16,13 @@ namespace {
 using spirv::Id;
 using spirv::TypeKind;
 using spv::Op;
+
+struct Piece {
+  uint32_t srcReg, srcLaneBytes, srcOffset, dstOffset, bytes;
+};
+
+// Element moves one instruction may take (more: copyPieces).
+constexpr uint32_t kMaxElementMoves = 32;
 
 // extra at in.aux: [count, (srcReg, srcLaneBytes, srcOffset, dstOffset, bytes)*];
 // in.r: destination, in.n: destination bytes per lane.
@@ -33,16 +42,102 @@ template <class T>
 struct ExtractElement {
   static void run(SubGroup& sg, const Inst& in) {
     T* r = sg.reg<T>(in.r);
-    const T* a = sg.reg<T>(in.a);
-    sg.forActive([&](uint32_t l) { r[l] = a[l * in.n + in.aux]; });
+    const size_t n = in.n;  // locals: the stores could alias `in` for the compiler
+    const T* a = sg.reg<T>(in.a) + in.aux;
+    sg.forActive([&](uint32_t l) { r[l] = a[l * n]; });
   }
 };
 
-struct Piece {
-  uint32_t srcReg, srcLaneBytes, srcOffset, dstOffset, bytes;
-};
+// The pieces as moves of whole elements of E bytes (E the largest of 8, 4, 2, 1 dividing
+// every register, offset and size), in the pieces' order: copyPieces with the same bytes
+// copied in the same order, without a runtime-size memcpy per piece. A first piece that
+// copies a whole value of the result's size (OpCompositeInsert's composite, copies) is one
+// copy of the register. N: the move count (0: read from the table).
+// extra at in.aux: [count, whole (1 + source register, or 0),
+//                   (srcReg, srcLaneElems, srcElem, dstElem)*]; in.n: bytes per lane.
+template <class T, uint32_t N>
+void moveElements(SubGroup& sg, const Inst& in) {
+  const uint32_t* p = sg.extra + in.aux;
+  const uint32_t count = N ? N : p[0];
+  const size_t n = in.n / sizeof(T), width = sg.width;
+  T* dst = sg.reg<T>(in.r);
+  if (p[1]) {
+    const T* whole = sg.reg<T>(p[1] - 1);
+    if (sg.allActive)
+      std::memcpy(dst, whole, n * width * sizeof(T));
+    else
+      sg.forActive([&](uint32_t l) { std::memcpy(dst + l * n, whole + l * n, n * sizeof(T)); });
+  }
+  // Move by move, lane by lane: each move's source, stride and place stay in registers.
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t* q = p + 2 + 4 * k;
+    const T* src = sg.reg<T>(q[0]) + q[2];
+    const size_t stride = q[1];
+    T* d = dst + q[3];
+    if (sg.allActive) {
+      for (size_t l = 0; l < width; ++l, d += n, src += stride) *d = *src;
+    } else {
+      for (size_t l = 0; l < width; ++l, d += n, src += stride)
+        if (sg.active[l]) *d = *src;
+    }
+  }
+}
+
+template <class T, size_t... N>
+ExecFn pickMove(uint32_t count, std::index_sequence<N...>) {
+  ExecFn fn = &moveElements<T, 0>;
+  if (count == 0) return fn;
+  ((count == N + 1 ? (fn = &moveElements<T, N + 1>, 0) : 0), ...);
+  return fn;
+}
+
+// The element size every piece (into `dstBytes` per lane at `dstReg`) is made of.
+uint32_t elementBytes(const std::vector<Piece>& pieces, uint32_t dstReg, uint32_t dstBytes) {
+  uint32_t all = dstReg | dstBytes;
+  for (const auto& p : pieces)
+    all |= p.srcReg | p.srcLaneBytes | p.srcOffset | p.dstOffset | p.bytes;
+  for (uint32_t e : {8u, 4u, 2u})
+    if (all % e == 0) return e;
+  return 1;
+}
+
+// Emits the pieces as element moves when there are few enough; false otherwise.
+bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::vector<Piece>& pieces,
+                      uint32_t dstReg, uint32_t dstBytes) {
+  if (pieces.empty()) return false;
+  const uint32_t e = elementBytes(pieces, dstReg, dstBytes);
+  std::vector<uint32_t> words{0, 0};
+  size_t first = 0;
+  if (const Piece& p = pieces.front();
+      p.srcLaneBytes == dstBytes && p.bytes == dstBytes && p.srcOffset == 0 && p.dstOffset == 0) {
+    words[1] = 1 + p.srcReg;
+    first = 1;
+  }
+  for (size_t k = first; k < pieces.size(); ++k) {
+    const Piece& p = pieces[k];
+    for (uint32_t b = 0; b < p.bytes; b += e)
+      words.insert(words.end(),
+                   {p.srcReg, p.srcLaneBytes / e, (p.srcOffset + b) / e, (p.dstOffset + b) / e});
+  }
+  const uint32_t count = static_cast<uint32_t>((words.size() - 2) / 4);
+  if ((count == 0 && !words[1]) || count > kMaxElementMoves) return false;
+  words[0] = count;
+  using Seq = std::make_index_sequence<16>;  // counts 1..16 unrolled
+  ExecFn fn = e == 8   ? pickMove<uint64_t>(count, Seq{})
+              : e == 4 ? pickMove<uint32_t>(count, Seq{})
+              : e == 2 ? pickMove<uint16_t>(count, Seq{})
+                       : pickMove<uint8_t>(count, Seq{});
+  uint32_t at = lw.addExtra(words);
+  Inst& in = lw.emit(inst, fn);
+  in.aux = at;
+  in.r = dstReg;
+  in.n = dstBytes;
+  return true;
+}
 
 void emitPieces(Lowerer& lw, const spirv::Instruction& inst, const std::vector<Piece>& pieces) {
+  const uint32_t dstBytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  if (emitElementMoves(lw, inst, pieces, lw.reg(inst.result), dstBytes)) return;
   std::vector<uint32_t> words{static_cast<uint32_t>(pieces.size())};
   for (const auto& p : pieces)
     words.insert(words.end(), {p.srcReg, p.srcLaneBytes, p.srcOffset, p.dstOffset, p.bytes});

@@ -124,6 +124,16 @@ ConversionInfo conversionInfo(Lowerer& lw, const spirv::Instruction& inst, Round
   return c;
 }
 
+// The AVX2 build of conversion handler F where the CPU has it (ops::OnAvx2); half floats
+// keep the plain build.
+template <ExecFn F, class To, class From>
+ExecFn fastConversion() {
+  if constexpr (std::is_same_v<To, _Float16> || std::is_same_v<From, _Float16>)
+    return F;
+  else
+    return ops::fastest(F, &ops::onAvx2<F>);
+}
+
 void emitConversion(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn) {
   ops::emitElementwise(lw, inst, fn, 1);
 }
@@ -134,8 +144,9 @@ void lowerFloatToInt(Lowerer& lw, const spirv::Instruction& inst) {
   emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {
                    return withFloat(c.from.scalar, [&](auto from) {
                      return withRound(c.round, [&](auto m) {
-                       return &FloatToInt<typename decltype(to)::type,
-                                          typename decltype(from)::type, decltype(m)::value>::run;
+                       using T = typename decltype(to)::type;
+                       using F = typename decltype(from)::type;
+                       return fastConversion<&FloatToInt<T, F, decltype(m)::value>::run, T, F>();
                      });
                    });
                  }));
@@ -147,8 +158,9 @@ void lowerIntToFloat(Lowerer& lw, const spirv::Instruction& inst) {
   emitConversion(lw, inst, withFloat(c.to.scalar, [&](auto to) {
                    return withInt(c.from.scalar, FromSigned, [&](auto from) {
                      return withRound(c.round, [&](auto m) {
-                       return &IntToFloat<typename decltype(to)::type,
-                                          typename decltype(from)::type, decltype(m)::value>::run;
+                       using T = typename decltype(to)::type;
+                       using F = typename decltype(from)::type;
+                       return fastConversion<&IntToFloat<T, F, decltype(m)::value>::run, T, F>();
                      });
                    });
                  }));
@@ -175,7 +187,8 @@ void lowerIntToInt(Lowerer& lw, const spirv::Instruction& inst) {
                    return withInt(c.from.scalar, FromSigned, [&](auto from) -> ExecFn {
                      using T = typename decltype(to)::type;
                      using F = typename decltype(from)::type;
-                     return saturate ? &IntToInt<T, F, true>::run : &IntToInt<T, F, false>::run;
+                     return saturate ? fastConversion<&IntToInt<T, F, true>::run, T, F>()
+                                     : fastConversion<&IntToInt<T, F, false>::run, T, F>();
                    });
                  }));
 }

@@ -10,9 +10,39 @@
 #include <type_traits>
 
 #include "src/exec/lowering.h"
+#include "src/exec/ops/host_cpu.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim::ops {
+
+// Elements per block of the whole-register loops: GCC's -O2 vectoriser takes only loops
+// of a known trip count, so each register is walked as blocks of kBlock, then the rest.
+// Registers of different values never overlap (one register per value id), hence
+// __restrict.
+constexpr uint32_t kBlock = 16;
+
+template <class R, class A, class F>
+inline void unaryAll(R* __restrict r, const A* __restrict a, uint32_t e, F& f) {
+  for (; e >= kBlock; e -= kBlock, r += kBlock, a += kBlock)
+    for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i]);
+  for (uint32_t i = 0; i < e; ++i) r[i] = f(a[i]);
+}
+
+template <class R, class A, class B, class F>
+inline void binaryAll(R* __restrict r, const A* __restrict a, const B* __restrict b, uint32_t e,
+                      F& f) {
+  for (; e >= kBlock; e -= kBlock, r += kBlock, a += kBlock, b += kBlock)
+    for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i], b[i]);
+  for (uint32_t i = 0; i < e; ++i) r[i] = f(a[i], b[i]);
+}
+
+template <class R, class A, class B, class C, class F>
+inline void ternaryAll(R* __restrict r, const A* __restrict a, const B* __restrict b,
+                       const C* __restrict c, uint32_t e, F& f) {
+  for (; e >= kBlock; e -= kBlock, r += kBlock, a += kBlock, b += kBlock, c += kBlock)
+    for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i], b[i], c[i]);
+  for (uint32_t i = 0; i < e; ++i) r[i] = f(a[i], b[i], c[i]);
+}
 
 template <class R, class A, class F>
 inline void unaryLoop(SubGroup& sg, const Inst& in, F f) {
@@ -20,7 +50,7 @@ inline void unaryLoop(SubGroup& sg, const Inst& in, F f) {
   const A* a = sg.reg<A>(in.a);
   const uint32_t n = in.n;
   if (sg.allActive) {
-    for (uint32_t i = 0, e = n * sg.width; i < e; ++i) r[i] = f(a[i]);
+    unaryAll(r, a, n * sg.width, f);
   } else {
     for (uint32_t l = 0; l < sg.width; ++l)
       if (sg.active[l])
@@ -35,7 +65,7 @@ inline void binaryLoop(SubGroup& sg, const Inst& in, F f) {
   const B* b = sg.reg<B>(in.b);
   const uint32_t n = in.n;
   if (sg.allActive) {
-    for (uint32_t i = 0, e = n * sg.width; i < e; ++i) r[i] = f(a[i], b[i]);
+    binaryAll(r, a, b, n * sg.width, f);
   } else {
     for (uint32_t l = 0; l < sg.width; ++l)
       if (sg.active[l])
@@ -51,7 +81,7 @@ inline void ternaryLoop(SubGroup& sg, const Inst& in, F f) {
   const C* c3 = sg.reg<C>(in.c);
   const uint32_t n = in.n;
   if (sg.allActive) {
-    for (uint32_t i = 0, e = n * sg.width; i < e; ++i) r[i] = f(a[i], b[i], c3[i]);
+    ternaryAll(r, a, b, c3, n * sg.width, f);
   } else {
     for (uint32_t l = 0; l < sg.width; ++l)
       if (sg.active[l])
@@ -60,6 +90,50 @@ inline void ternaryLoop(SubGroup& sg, const Inst& in, F f) {
           r[i] = f(a[i], b[i], c3[i]);
         }
   }
+}
+
+// H<T>::run compiled for x86-64-v3 (AVX2 + FMA): flatten inlines the element loops into
+// it, so they take 32-byte vectors (and AVX2's variable shifts, compares, blends). The
+// same C++ and the build's -ffp-contract=off, so the same results: only the instruction
+// encoding differs. Chosen once, at lowering, where the CPU has them (pick*Fast below).
+// Handlers' cold reporting paths are [[gnu::noinline]] so that they stay out of it.
+template <ExecFn F>
+SPVSIM_HOST_TARGET("avx2,fma")
+[[gnu::flatten]] void onAvx2(SubGroup& sg, const Inst& in) {
+  F(sg, in);
+}
+// `avx2` (an onAvx2 instance) where the CPU has AVX2 and FMA, else `plain`.
+inline ExecFn fastest(ExecFn plain, ExecFn avx2) { return hostHasAvx2Fma() ? avx2 : plain; }
+
+template <template <class> class H>
+struct OnAvx2 {
+  template <class T>
+  struct Of {
+    SPVSIM_HOST_TARGET("avx2,fma") [[gnu::flatten]] static void run(SubGroup& sg, const Inst& in) {
+      H<T>::run(sg, in);
+    }
+  };
+};
+
+// pickUnsigned / pickSigned / pickBits / pickFloat, for the AVX2 + FMA build of the
+// handler where the CPU has it. Half floats keep the plain build (their arithmetic goes
+// through float conversions the target could change the choice of).
+template <template <class> class H>
+ExecFn pickUnsignedFast(Scalar s) {
+  return hostHasAvx2Fma() ? pickUnsigned<OnAvx2<H>::template Of>(s) : pickUnsigned<H>(s);
+}
+template <template <class> class H>
+ExecFn pickSignedFast(Scalar s) {
+  return hostHasAvx2Fma() ? pickSigned<OnAvx2<H>::template Of>(s) : pickSigned<H>(s);
+}
+template <template <class> class H>
+ExecFn pickBitsFast(Scalar s, bool bools = false) {
+  return hostHasAvx2Fma() ? pickBits<OnAvx2<H>::template Of>(s, bools) : pickBits<H>(s, bools);
+}
+template <template <class> class H>
+ExecFn pickFloatFast(Scalar s) {
+  return hostHasAvx2Fma() && s != Scalar::F16 ? pickFloat<OnAvx2<H>::template Of>(s)
+                                              : pickFloat<H>(s);
 }
 
 // Visits (lane, element index) of the real components only (no vec3 padding).

@@ -102,9 +102,10 @@ struct Sign {
   }
 };
 
+// Never reporting, element-wise: their AVX2 builds where the CPU has them (ops::OnAvx2).
 template <template <class> class H, uint32_t Count>
 void lowerFloat(Lowerer& lw, const Instruction& inst) {
-  ops::emitStd(lw, inst, pickFloat<H>(lw.shape(inst.resultType).scalar), Count);
+  ops::emitStd(lw, inst, ops::pickFloatFast<H>(lw.shape(inst.resultType).scalar), Count);
 }
 
 }  // namespace

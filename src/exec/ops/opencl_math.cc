@@ -487,6 +487,13 @@ void lowerFloat(Lowerer& lw, const Instruction& inst) {
   ops::emitStd(lw, inst, pickFloat<H>(lw.shape(inst.resultType).scalar), Count);
 }
 
+// Functions the x86-64-v3 instructions (FMA, ROUNDPS, SQRTPS, MINPS...) evaluate inline,
+// with the same results: their AVX2 builds where the CPU has them (ops::OnAvx2).
+template <template <class> class H, uint32_t Count>
+void lowerFloatFast(Lowerer& lw, const Instruction& inst) {
+  ops::emitStd(lw, inst, ops::pickFloatFast<H>(lw.shape(inst.resultType).scalar), Count);
+}
+
 // Handlers whose argument `k` is a 32-bit integer (ldexp, pown, rootn).
 template <template <class> class H>
 void lowerWithInt(Lowerer& lw, const Instruction& inst) {
@@ -520,6 +527,18 @@ void unary(OpTable& t, uint32_t op) {
 template <class F>
 void unaryExact(OpTable& t, uint32_t op) {
   t.openclStd[op] = &lowerFloat<Unary<F, Exact>::template H, 1>;
+}
+template <class F>
+void unaryFast(OpTable& t, uint32_t op) {
+  t.openclStd[op] = &lowerFloatFast<Unary<F, Wide>::template H, 1>;
+}
+template <class F>
+void unaryExactFast(OpTable& t, uint32_t op) {
+  t.openclStd[op] = &lowerFloatFast<Unary<F, Exact>::template H, 1>;
+}
+template <class F>
+void binaryExactFast(OpTable& t, uint32_t op) {
+  t.openclStd[op] = &lowerFloatFast<Binary<F, Exact>::template H, 2>;
 }
 template <class F>
 void binary(OpTable& t, uint32_t op) {
@@ -570,25 +589,25 @@ void registerWithFastForms(OpTable& t) {
   for (uint32_t op : {cl::Log, cl::Half_log, cl::Native_log}) unary<Log>(t, op);
   for (uint32_t op : {cl::Log2, cl::Half_log2, cl::Native_log2}) unary<Log2>(t, op);
   for (uint32_t op : {cl::Log10, cl::Half_log10, cl::Native_log10}) unary<Log10>(t, op);
-  for (uint32_t op : {cl::Rsqrt, cl::Half_rsqrt, cl::Native_rsqrt}) unary<Rsqrt>(t, op);
-  for (uint32_t op : {cl::Sqrt, cl::Half_sqrt, cl::Native_sqrt}) unaryExact<Sqrt>(t, op);
+  for (uint32_t op : {cl::Rsqrt, cl::Half_rsqrt, cl::Native_rsqrt}) unaryFast<Rsqrt>(t, op);
+  for (uint32_t op : {cl::Sqrt, cl::Half_sqrt, cl::Native_sqrt}) unaryExactFast<Sqrt>(t, op);
   for (uint32_t op : {cl::Half_recip, cl::Native_recip}) unaryExact<Recip>(t, op);
   for (uint32_t op : {cl::Half_divide, cl::Native_divide}) binaryExact<Divide>(t, op);
   for (uint32_t op : {cl::Powr, cl::Half_powr, cl::Native_powr}) binary<Powr>(t, op);
 }
 
 void registerExact(OpTable& t) {
-  unaryExact<Ceil>(t, cl::Ceil);
-  unaryExact<Fabs>(t, cl::Fabs);
-  unaryExact<Floor>(t, cl::Floor);
+  unaryExactFast<Ceil>(t, cl::Ceil);
+  unaryExactFast<Fabs>(t, cl::Fabs);
+  unaryExactFast<Floor>(t, cl::Floor);
   unaryExact<Logb>(t, cl::Logb);
-  unaryExact<Rint>(t, cl::Rint);
+  unaryExactFast<Rint>(t, cl::Rint);
   unaryExact<Round>(t, cl::Round);
-  unaryExact<Trunc>(t, cl::Trunc);
-  binaryExact<Copysign>(t, cl::Copysign);
+  unaryExactFast<Trunc>(t, cl::Trunc);
+  binaryExactFast<Copysign>(t, cl::Copysign);
   binaryExact<Fdim>(t, cl::Fdim);
-  binaryExact<Fmax>(t, cl::Fmax);
-  binaryExact<Fmin>(t, cl::Fmin);
+  binaryExactFast<Fmax>(t, cl::Fmax);
+  binaryExactFast<Fmin>(t, cl::Fmin);
   binaryExact<Fmod>(t, cl::Fmod);
   binaryExact<Maxmag>(t, cl::Maxmag);
   binaryExact<Minmag>(t, cl::Minmag);
@@ -596,8 +615,8 @@ void registerExact(OpTable& t) {
 }
 
 void registerSpecial(OpTable& t) {
-  t.openclStd[cl::Fma] = &lowerFloat<Fma, 3>;
-  t.openclStd[cl::Mad] = &lowerFloat<Fma, 3>;
+  t.openclStd[cl::Fma] = &lowerFloatFast<Fma, 3>;
+  t.openclStd[cl::Mad] = &lowerFloatFast<Fma, 3>;
   t.openclStd[cl::Nextafter] = &lowerFloat<Nextafter, 2>;
   t.openclStd[cl::Ldexp] = &lowerWithInt<Ldexp>;
   t.openclStd[cl::Pown] = &lowerWithInt<Pown>;

@@ -43,6 +43,23 @@ LaneMask lanesOutOfRange(SubGroup& sg, const Inst& in, uint64_t& firstCount) {
   return lanes;
 }
 
+// Every element of a register (blocks of ops::kBlock, which the compiler vectorises);
+// returns the OR of the counts.
+template <ShiftKind K, class T, class S>
+S shiftAll(T* __restrict r, const T* __restrict a, const S* __restrict b, uint32_t e) {
+  S counts = 0;
+  for (; e >= ops::kBlock; e -= ops::kBlock, r += ops::kBlock, a += ops::kBlock, b += ops::kBlock)
+    for (uint32_t i = 0; i < ops::kBlock; ++i) {
+      r[i] = shiftBy<K>(a[i], b[i]);
+      counts |= b[i];
+    }
+  for (uint32_t i = 0; i < e; ++i) {
+    r[i] = shiftBy<K>(a[i], b[i]);
+    counts |= b[i];
+  }
+  return counts;
+}
+
 template <ShiftKind K, class T, class S>
 struct Shift {
   static void run(SubGroup& sg, const Inst& in) {
@@ -55,11 +72,7 @@ struct Shift {
     // may have found something (odd widths such as i24 may scan in vain).
     S counts = 0;
     if (sg.allActive) {
-      for (uint32_t i = 0, e = n * sg.width; i < e; ++i) {
-        const S c = b[i];  // before the store, which the compiler must assume aliases b
-        r[i] = shiftBy<K>(a[i], c);
-        counts |= c;
-      }
+      counts = shiftAll<K>(r, a, b, n * sg.width);
     } else {
       for (uint32_t l = 0; l < sg.width; ++l)
         if (sg.active[l])
@@ -73,7 +86,7 @@ struct Shift {
       report(sg, in);
   }
 
-  static void report(SubGroup& sg, const Inst& in) {
+  [[gnu::noinline]] static void report(SubGroup& sg, const Inst& in) {
     uint64_t count = 0;
     const LaneMask lanes = lanesOutOfRange<S>(sg, in, count);
     if (lanes.none()) return;  // only vec3 padding
@@ -89,13 +102,13 @@ template <ShiftKind K, class T>
 ExecFn pickCount(Scalar shift) {
   switch (shift) {
     case Scalar::U8:
-      return &Shift<K, T, uint8_t>::run;
+      return ops::fastest(&Shift<K, T, uint8_t>::run, &ops::onAvx2<&Shift<K, T, uint8_t>::run>);
     case Scalar::U16:
-      return &Shift<K, T, uint16_t>::run;
+      return ops::fastest(&Shift<K, T, uint16_t>::run, &ops::onAvx2<&Shift<K, T, uint16_t>::run>);
     case Scalar::U32:
-      return &Shift<K, T, uint32_t>::run;
+      return ops::fastest(&Shift<K, T, uint32_t>::run, &ops::onAvx2<&Shift<K, T, uint32_t>::run>);
     case Scalar::U64:
-      return &Shift<K, T, uint64_t>::run;
+      return ops::fastest(&Shift<K, T, uint64_t>::run, &ops::onAvx2<&Shift<K, T, uint64_t>::run>);
     default:
       return nullptr;
   }
