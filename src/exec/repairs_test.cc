@@ -140,6 +140,11 @@ kernel void tri(global uint* out, uint n) {
     auto r = p->launch("tri", range1(1, 1), {bufferOf(out), valueOf(uint32_t(n))});
     EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
     EXPECT_EQ(out[0], uint32_t(n * (n ? n - 1 : 0) / 2)) << n;
+    // Whole sub-groups (the masking runs over whole registers) and a partial last one.
+    std::vector<uint32_t> many(40, 0);
+    r = p->launch("tri", range1(40, 20), {bufferOf(many), valueOf(uint32_t(n))});
+    EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+    EXPECT_EQ(many, std::vector<uint32_t>(40, uint32_t(n * (n ? n - 1 : 0) / 2))) << n;
   }
 }
 
