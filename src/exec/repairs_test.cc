@@ -120,6 +120,76 @@ TEST(OddWidths, FourBitIntegersWrapAtFourBits) {
   auto r = p->launch("nibbles", range1(1, 1), {bufferOf(out)});
   EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
   EXPECT_EQ(out, (std::vector<uint32_t>{3, 4, 15, 0xffffffffu, 1, 13, 9, 15}));
+  // Whole sub-groups mask and sign-extend whole registers at once (and a partial last
+  // one lane by lane); every work-item stores the same values to the same places.
+  std::vector<uint32_t> out2(8, 0xdeadbeef);
+  LaunchOptions wide;
+  wide.subGroupSize = 16;
+  r = p->launch("nibbles", range1(40, 20), {bufferOf(out2)}, wide);
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(out2, out);
+}
+
+// Per-lane 4-bit arithmetic: each lane's value truncated to i4, plus 12 (wrapping at 16),
+// then zero- and sign-extended back, in whole sub-groups (the masking and sign extension
+// over whole registers) and a partial last one. Host model: (v + 12) mod 16, and that as
+// a signed nibble.
+TEST(OddWidths, PerLaneFourBitArithmeticInWholeAndPartialSubGroups) {
+  auto p = Program::load(spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpCapability Int8
+               OpCapability ArbitraryPrecisionIntegersINTEL
+               OpExtension "SPV_INTEL_arbitrary_precision_integers"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "nibbles" %gid
+               OpDecorate %gid BuiltIn GlobalInvocationId
+       %void = OpTypeVoid
+      %uchar = OpTypeInt 8 0
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+         %u4 = OpTypeInt 4 0
+      %v3ulong = OpTypeVector %ulong 3
+  %ptr_in_v3 = OpTypePointer Input %v3ulong
+        %gid = OpVariable %ptr_in_v3 Input
+      %n4_12 = OpConstant %u4 12
+      %ptr_g = OpTypePointer CrossWorkgroup %uint
+     %fntype = OpTypeFunction %void %ptr_g %ptr_g %ptr_g
+          %k = OpFunction %void None %fntype
+         %in = OpFunctionParameter %ptr_g
+       %zext = OpFunctionParameter %ptr_g
+       %sext = OpFunctionParameter %ptr_g
+      %entry = OpLabel
+        %ids = OpLoad %v3ulong %gid Aligned 32
+          %g = OpCompositeExtract %ulong %ids 0
+        %pin = OpInBoundsPtrAccessChain %ptr_g %in %g
+          %v = OpLoad %uint %pin Aligned 4
+         %v4 = OpUConvert %u4 %v
+        %sum = OpIAdd %u4 %v4 %n4_12
+         %zu = OpUConvert %uint %sum
+         %su = OpSConvert %uint %sum
+         %pz = OpInBoundsPtrAccessChain %ptr_g %zext %g
+         %ps = OpInBoundsPtrAccessChain %ptr_g %sext %g
+               OpStore %pz %zu Aligned 4
+               OpStore %ps %su Aligned 4
+               OpReturn
+               OpFunctionEnd
+)"));
+  for (uint32_t width : {16u, 8u, 1u}) {
+    std::vector<uint32_t> in(40), zext(40, 0xdeadbeef), sext(40, 0xdeadbeef);
+    for (uint32_t g = 0; g < 40; ++g) in[g] = g * 37 + 5;
+    LaunchOptions o;
+    o.subGroupSize = width;
+    auto r =
+        p->launch("nibbles", range1(40, 20), {bufferOf(in), bufferOf(zext), bufferOf(sext)}, o);
+    EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+    for (uint32_t g = 0; g < 40; ++g) {
+      const uint32_t nibble = (in[g] + 12) % 16;
+      EXPECT_EQ(zext[g], nibble) << width << " " << g;
+      EXPECT_EQ(sext[g], nibble >= 8 ? nibble | 0xfffffff0u : nibble) << width << " " << g;
+    }
+  }
 }
 
 TEST(OddWidths, ClosedFormLoopSumsInI33) {
@@ -142,7 +212,9 @@ kernel void tri(global uint* out, uint n) {
     EXPECT_EQ(out[0], uint32_t(n * (n ? n - 1 : 0) / 2)) << n;
     // Whole sub-groups (the masking runs over whole registers) and a partial last one.
     std::vector<uint32_t> many(40, 0);
-    r = p->launch("tri", range1(40, 20), {bufferOf(many), valueOf(uint32_t(n))});
+    LaunchOptions wide;
+    wide.subGroupSize = 16;
+    r = p->launch("tri", range1(40, 20), {bufferOf(many), valueOf(uint32_t(n))}, wide);
     EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
     EXPECT_EQ(many, std::vector<uint32_t>(40, uint32_t(n * (n ? n - 1 : 0) / 2))) << n;
   }
