@@ -13,6 +13,9 @@ namespace spvsim::ops {
 namespace {
 
 // Each active lane l's value: element k is base[k] + l * step[k], k < S.
+// Keep this file at -O2 (src/exec/BUILD): GCC 12.2's -O3 loop vectoriser miscompiles the
+// S interleaved running values below for uint64_t and S = 4, storing elements 0-1's
+// vector induction into elements 2-3 too (so get_global_id(2) read as dimension 0's).
 template <class T, uint32_t S>
 void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
   T v[S], d[S];  // modulo 2^bits, as the conversion of each sum would give
