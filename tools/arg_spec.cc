@@ -108,7 +108,7 @@ void initialize(ArgValue& arg, std::string_view init) {
   if (open == std::string_view::npos || init.back() != ')')
     fail(
         fmt::format("unknown initializer '{}' (expected zero, fill(V), range(START[,STEP]), "
-                    "values(V,...), random(SEED) or file(PATH))",
+                    "values(V,...), random(SEED[,LO,HI]) or file(PATH))",
                     init));
   const std::string_view name = trim(init.substr(0, open));
   const std::string_view inner = init.substr(open + 1, init.size() - open - 2);
@@ -120,9 +120,13 @@ void initialize(ArgValue& arg, std::string_view init) {
     return rangeBuffer(arg.type, parts[0], parts.size() == 2 ? parts[1] : "1", arg.bytes);
   }
   if (name == "random") {
+    const auto parts = split(inner, ',');
+    if (parts.size() != 1 && parts.size() != 3) fail("random() takes SEED or SEED,LO,HI");
     uint64_t seed = 0;
-    if (!parseUnsigned(trim(inner), seed))
-      fail(fmt::format("random() seed '{}' is not an unsigned number", inner));
+    if (!parseUnsigned(trim(parts[0]), seed))
+      fail(fmt::format("random() seed '{}' is not an unsigned number", parts[0]));
+    if (parts.size() == 3)
+      return randomRangeBuffer(arg.type, seed, trim(parts[1]), trim(parts[2]), arg.bytes);
     return randomBuffer(arg.type, seed, arg.bytes);
   }
   if (name == "file") {

@@ -90,6 +90,9 @@ TEST(ArgSpec, Buffers) {
   EXPECT_EQ(parseArgSpec("buffer:int[2]=zero").bytes, bytesOf<int32_t>({0, 0}));
   EXPECT_EQ(parseArgSpec("buffer:short[3]=values(1,-2,3)").bytes, bytesOf<int16_t>({1, -2, 3}));
   EXPECT_EQ(parseArgSpec("buffer:int[3]=random(1234567)").bytes, bytesOf<int32_t>({17, 73, 23}));
+  // -5 + draw mod 11 (tools/buffer_init_test.cc works the draws).
+  EXPECT_EQ(parseArgSpec("buffer:int[3]=random(1234567, -5, 5)").bytes,
+            bytesOf<int32_t>({2, -5, -2}));
   EXPECT_EQ(parseArgSpec("buffer:float4[2]=fill(1,2,3,4)").bytes,
             bytesOf<float>({1, 2, 3, 4, 1, 2, 3, 4}));
   ArgValue v = parseArgSpec("buffer:int3[2]=zero");
@@ -160,6 +163,10 @@ TEST(ArgSpec, BufferErrors) {
   EXPECT_EQ(errorOf("buffer:int[4]=range(1,2,3)"),
             "--arg 'buffer:int[4]=range(1,2,3)': range() takes START or START,STEP");
   EXPECT_NE(errorOf("buffer:int[2]=random(x)").find("seed 'x'"), std::string::npos);
+  EXPECT_EQ(errorOf("buffer:int[2]=random(1,2)"),
+            "--arg 'buffer:int[2]=random(1,2)': random() takes SEED or SEED,LO,HI");
+  EXPECT_NE(errorOf("buffer:float[2]=random(1,2,2)").find("needs finite LO < HI"),
+            std::string::npos);
   EXPECT_NE(errorOf("buffer:uchar[2]=fill(256)").find("out of range"), std::string::npos);
   EXPECT_EQ(errorOf("buffer:double[1000000000]"),
             "--arg 'buffer:double[1000000000]': buffer of 1000000000 double elements is larger "

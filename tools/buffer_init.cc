@@ -85,21 +85,79 @@ void valuesBuffer(const ElementType& type, const std::vector<std::string_view>& 
                    [&](uint64_t k, uint8_t* out) { storeLiteral(type.scalar, values[k], out); });
 }
 
+namespace {
+
+// The fraction in [0, 1) that random(SEED) stores for a floating type: the draw's top
+// bits, as many as the type's significand holds.
+double fractionOf(Scalar s, uint64_t draw) {
+  switch (s) {
+    case Scalar::Half:
+      return std::ldexp(static_cast<double>(draw >> 53), -11);
+    case Scalar::Float:
+      return std::ldexp(static_cast<double>(draw >> 40), -24);
+    default:
+      return std::ldexp(static_cast<double>(draw >> 11), -53);
+  }
+}
+
+// The stored value at `out` moved one step of the type towards minus infinity (IEEE
+// sign-magnitude bits): used where rounding LO + f * (HI - LO) reached HI.
+void stepDown(Scalar s, uint8_t* out) {
+  const uint64_t signBit = uint64_t(1) << (scalarSize(s) * 8 - 1);
+  uint64_t bits = loadBits(s, out) & (signBit | (signBit - 1));
+  if (bits == 0)
+    bits = signBit | 1;  // +0: the negative number of least magnitude
+  else
+    bits = (bits & signBit) ? bits + 1 : bits - 1;
+  storeBits(s, bits, out);
+}
+
+void randomFloatRange(const ElementType& type, uint64_t seed, std::string_view loText,
+                      std::string_view hiText, std::vector<uint8_t>& bytes) {
+  const double lo = realLiteral(loText), hi = realLiteral(hiText);
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+    throw Error(DiagnosticKind::InvalidArgument,
+                fmt::format("random(SEED,LO,HI) of {} needs finite LO < HI, not {} and {}",
+                            type.name(), loText, hiText));
+  uint64_t state = seed;
+  forEachComponent(type, bytes, [&](uint64_t, uint8_t* out) {
+    const double f = fractionOf(type.scalar, splitmix64(state));
+    storeReal(type.scalar, lo + f * (hi - lo), out);
+    while (loadReal(type.scalar, out) >= hi) stepDown(type.scalar, out);
+  });
+}
+
+void randomIntegerRange(const ElementType& type, uint64_t seed, std::string_view loText,
+                        std::string_view hiText, std::vector<uint8_t>& bytes) {
+  const uint64_t lo = integerLiteral(type.scalar, loText), hi = integerLiteral(type.scalar, hiText);
+  const bool ordered = isSignedInteger(type.scalar) ? int64_t(lo) <= int64_t(hi) : lo <= hi;
+  if (!ordered)
+    throw Error(DiagnosticKind::InvalidArgument,
+                fmt::format("random(SEED,LO,HI) of {} needs LO <= HI, not {} and {}", type.name(),
+                            loText, hiText));
+  const uint64_t span = hi - lo + 1;  // 0: all 2^64 values of a 64-bit type
+  uint64_t state = seed;
+  forEachComponent(type, bytes, [&](uint64_t, uint8_t* out) {
+    const uint64_t draw = splitmix64(state);
+    storeBits(type.scalar, lo + (span ? draw % span : draw), out);
+  });
+}
+
+}  // namespace
+
 void randomBuffer(const ElementType& type, uint64_t seed, std::vector<uint8_t>& bytes) {
   uint64_t state = seed;
   forEachComponent(type, bytes, [&](uint64_t, uint8_t* out) {
     const uint64_t draw = splitmix64(state);
-    switch (type.scalar) {
-      case Scalar::Half:
-        return storeReal(type.scalar, std::ldexp(static_cast<double>(draw >> 53), -11), out);
-      case Scalar::Float:
-        return storeReal(type.scalar, std::ldexp(static_cast<double>(draw >> 40), -24), out);
-      case Scalar::Double:
-        return storeReal(type.scalar, std::ldexp(static_cast<double>(draw >> 11), -53), out);
-      default:
-        return storeBits(type.scalar, draw % 100, out);
-    }
+    if (isFloating(type.scalar)) return storeReal(type.scalar, fractionOf(type.scalar, draw), out);
+    storeBits(type.scalar, draw % 100, out);
   });
+}
+
+void randomRangeBuffer(const ElementType& type, uint64_t seed, std::string_view lo,
+                       std::string_view hi, std::vector<uint8_t>& bytes) {
+  if (isFloating(type.scalar)) return randomFloatRange(type, seed, lo, hi, bytes);
+  randomIntegerRange(type, seed, lo, hi, bytes);
 }
 
 }  // namespace spvsim::tools

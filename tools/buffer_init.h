@@ -29,6 +29,13 @@ void valuesBuffer(const ElementType& type, const std::vector<std::string_view>& 
 // as a fraction in [0, 1).
 void randomBuffer(const ElementType& type, uint64_t seed, std::vector<uint8_t>& bytes);
 
+// random(SEED,LO,HI): the same draws mapped into a range. Integers: LO + draw mod
+// (HI - LO + 1), so LO..HI inclusive (LO <= HI, both of the type). Floats: LO + f * (HI -
+// LO) with f the fraction random(SEED) gives, rounded to the type and kept below HI, so
+// in [LO, HI) (LO < HI, both finite).
+void randomRangeBuffer(const ElementType& type, uint64_t seed, std::string_view lo,
+                       std::string_view hi, std::vector<uint8_t>& bytes);
+
 // One step of splitmix64 (Steele, Lea, Flood 2014): advances `state`, returns the draw.
 uint64_t splitmix64(uint64_t& state);
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "spirv/error.h"
 #include "tools/test_util.h"
 
@@ -52,6 +54,56 @@ TEST(RandomBuffer, VectorsDrawPerComponent) {
   auto b = zeroed(int3, 1);
   randomBuffer(int3, 1234567, b);
   EXPECT_EQ(b, bytesOf<int32_t>({17, 73, 23, 0}));
+}
+
+// random(SEED,LO,HI) maps the same splitmix64 draws (seed 1234567, above): integers to
+// LO + draw mod (HI - LO + 1), e.g. 6457827717110365317 mod 11 = 7 -> -5 + 7 = 2.
+TEST(RandomBuffer, IntegerRangeIsInclusive) {
+  auto b = zeroed(kInt, 5);
+  randomRangeBuffer(kInt, 1234567, "-5", "5", b);
+  EXPECT_EQ(b, bytesOf<int32_t>({2, -5, -2, -4, -4}));
+  const ElementType u{Scalar::UInt, 1};
+  auto ub = zeroed(u, 5);
+  randomRangeBuffer(u, 1234567, "0", "2", ub);  // draws mod 3
+  EXPECT_EQ(ub, bytesOf<uint32_t>({0, 1, 0, 1, 2}));
+  const ElementType l{Scalar::Long, 1};
+  // The whole range of long: LO + draw mod 2^64 = 6457827717110365317 + 2^63.
+  auto lb = zeroed(l, 1);
+  randomRangeBuffer(l, 1234567, "-9223372036854775808", "9223372036854775807", lb);
+  EXPECT_EQ(lb, bytesOf<uint64_t>({15681199753965141125ull}));
+}
+
+// Floats: LO + f * (HI - LO) with random(SEED)'s fraction f = (draw >> 40) / 2^24, e.g.
+// -1 + 2 * 5873360 / 2^24 = -2515248 / 2^23 exactly.
+TEST(RandomBuffer, FloatRangeScalesTheFraction) {
+  const ElementType f{Scalar::Float, 1};
+  auto b = zeroed(f, 2);
+  randomRangeBuffer(f, 1234567, "-1", "1", b);
+  EXPECT_EQ(b, bytesOf<float>({-2515248.0f / (1 << 23), (2913264.0f - (1 << 23)) / (1 << 23)}));
+}
+
+// Rounding never reaches HI: floats near 1e8 are 8 apart, so 1e8 + f * 8 rounds to 1e8 or
+// to HI = 1e8 + 8; the last draw's f = 14923828 / 2^24 ~ 0.89 rounds up to HI and is
+// stepped down to 1e8, the largest float below HI. The same below zero with HI = 0.
+TEST(RandomBuffer, FloatRangeStaysBelowHi) {
+  const ElementType f{Scalar::Float, 1};
+  auto b = zeroed(f, 5);
+  randomRangeBuffer(f, 1234567, "100000000", "100000008", b);
+  EXPECT_EQ(b, bytesOf<float>({1e8f, 1e8f, 1e8f, 1e8f, 1e8f}));
+  auto neg = zeroed(f, 5);
+  randomRangeBuffer(f, 1234567, "-1e-45", "0", neg);  // [-denorm_min, 0): only -denorm_min
+  const float least = -std::numeric_limits<float>::denorm_min();
+  EXPECT_EQ(neg, bytesOf<float>({least, least, least, least, least}));
+}
+
+TEST(RandomBuffer, RangeErrors) {
+  auto b = zeroed(kInt, 1);
+  EXPECT_THROW(randomRangeBuffer(kInt, 1, "5", "4", b), Error);
+  EXPECT_THROW(randomRangeBuffer(kInt, 1, "0", "4294967296", b), Error);  // not an int
+  const ElementType f{Scalar::Float, 1};
+  auto fb = zeroed(f, 1);
+  EXPECT_THROW(randomRangeBuffer(f, 1, "1", "1", fb), Error);
+  EXPECT_THROW(randomRangeBuffer(f, 1, "0", "inf", fb), Error);
 }
 
 TEST(FillBuffer, ScalarAndVector) {

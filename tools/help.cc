@@ -78,6 +78,7 @@ constexpr const char* kRunOptions = R"(Options:
       range(START[,STEP])    component k is START + k*STEP (STEP defaults to 1)
       values(V,...)          exactly one value per component, in order
       random(SEED)           deterministic (splitmix64): integers 0..99, floats in [0,1)
+      random(SEED,LO,HI)     the same draws in a range: integers LO..HI, floats in [LO,HI)
       file(PATH)             raw little-endian bytes; the size must be N * sizeof(TYPE)
                            Vectors count components in order; a vec3 element occupies 4
                            components in memory and its fourth stays zero.
