@@ -61,7 +61,8 @@ constexpr const char* kRunOptions = R"(Options:
   --check-races            report data races and synchronisation of insufficient scope
                            (work-groups then run one at a time, on one host thread)
   --stats                  print execution statistics to stderr: launch time (without
-                           compiling/loading), sub-group and lane instructions, lanes/s
+                           compiling, loading, lowering or starting host threads),
+                           sub-group and lane instructions, lanes/s
   -h, --help               this help
 
 --arg SPEC forms:

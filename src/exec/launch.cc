@@ -304,16 +304,13 @@ std::array<uint64_t, 3> LaunchState::groupId(uint64_t g) const {
   return {g % n[0], (g / n[0]) % n[1], g / (n[0] * n[1])};
 }
 
-WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reservation_(launch) {
+WorkGroupSlot::WorkGroupSlot(const LaunchState& launch, WorkerArena* arena)
+    : launch_(launch), reservation_(launch) {
   const LoweredKernel& k = launch.kernel();
   const MemoryMap& mem = launch.memory();
-  const uint64_t copies = launch.context().mirroredArenas ? 2 : 1;
   const size_t maxSubGroups = launch.maxSubGroups();
-  regStorage_.assign(size_t(k.registerBytes) * maxSubGroups + 64, 0);
-  if (launch.context().shadowRegisters)
-    shadowStorage_.assign(size_t(k.registerBytes) * maxSubGroups, 0);
-  privStride_ = mem.privateArenaBytes * copies;
-  privStorage_.assign(size_t(privStride_) * k.width * maxSubGroups + 8, 0);
+  if (!arena) arena = (ownArena_ = std::make_unique<WorkerArena>()).get();
+  carveStorage(*arena);
   setClearedBytes();
   for (const auto& [region, bytes] : k.privateInits)
     laneInits_.push_back({mem.priv[region].arenaOffset, &bytes});
@@ -321,7 +318,6 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
     if (!launch.args().byValBytes[p].empty())
       laneInits_.push_back(
           {mem.priv[k.paramByValRegion[p]].arenaOffset, &launch.args().byValBytes[p]});
-  local_.assign(mem.localArenaBytes * copies + 8, 0);
   sgs_.resize(maxSubGroups);
   const LoweredFunction& entry = k.functions[0];
   const BoundArgs& args = launch.args();
@@ -344,6 +340,28 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch) : launch_(launch), reser
     observerList_.push_back(observers_.back().get());
   }
   for (ExecutionObserver* o : observerList_) o->launchBegin(launch.context());
+}
+
+// One block, each part 64-byte aligned; the private and local arenas keep 8 spare bytes
+// as they always had (an 8-byte access at a region's last byte stays inside the block).
+void WorkGroupSlot::carveStorage(WorkerArena& arena) {
+  const LoweredKernel& k = launch_.kernel();
+  const MemoryMap& mem = launch_.memory();
+  const uint64_t copies = launch_.context().mirroredArenas ? 2 : 1;
+  const size_t maxSubGroups = launch_.maxSubGroups();
+  auto round = [](size_t n) { return (n + 63) / 64 * 64; };
+  const size_t regBytes = size_t(k.registerBytes) * maxSubGroups;
+  const size_t shadowBytes = launch_.context().shadowRegisters ? regBytes : 0;
+  privStride_ = mem.privateArenaBytes * copies;
+  const size_t privBytes = size_t(privStride_) * k.width * maxSubGroups + 8;
+  localBytes_ = mem.localArenaBytes * copies + 8;
+  const size_t shadowAt = round(regBytes), privAt = shadowAt + round(shadowBytes);
+  const size_t localAt = privAt + round(privBytes);
+  uint8_t* block = arena.take(localAt + localBytes_);
+  regStorage_ = block;
+  shadowStorage_ = shadowBytes ? block + shadowAt : nullptr;
+  privStorage_ = block + privAt;
+  local_ = block + localAt;
 }
 
 WorkGroupSlot::~WorkGroupSlot() {
@@ -372,9 +390,7 @@ void WorkGroupSlot::setClearedBytes() {
 }
 
 uint8_t* WorkGroupSlot::regsFor(size_t i) {
-  uintptr_t base = reinterpret_cast<uintptr_t>(regStorage_.data());
-  base = (base + 63) / 64 * 64;
-  return reinterpret_cast<uint8_t*>(base) + i * launch_.kernel().registerBytes;
+  return regStorage_ + i * launch_.kernel().registerBytes;
 }
 
 void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std::string* printf) {
@@ -387,8 +403,8 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.groupId = launch_.groupId(g);
   for (int d = 0; d < 3; ++d)
     wg_.localSize[d] = std::min(range.local[d], range.global[d] - wg_.groupId[d] * range.local[d]);
-  wg_.localArena = local_.data();
-  std::memset(local_.data(), 0, local_.size());
+  wg_.localArena = local_;
+  std::memset(local_, 0, localBytes_);
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
@@ -397,14 +413,13 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   for (size_t i = 0; i < count_; ++i) {
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
-    sg.shadow = shadowStorage_.empty() ? nullptr
-                                       : shadowStorage_.data() + i * launch_.kernel().registerBytes;
+    sg.shadow = shadowStorage_ ? shadowStorage_ + i * launch_.kernel().registerBytes : nullptr;
     sg.width = width;
     sg.id = static_cast<uint32_t>(i);
     sg.firstLocalLinear = static_cast<uint32_t>(i * width);
     sg.liveLanes = static_cast<uint32_t>(std::min<uint64_t>(width, items - i * width));
     sg.privateBytes = privStride_;
-    sg.priv = privStorage_.data() + i * width * privStride_;
+    sg.priv = privStorage_ + i * width * privStride_;
     sg.wg = &wg_;
     sg.yieldRequested = false;
     sg.atomicsInTurn = 0;

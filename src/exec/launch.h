@@ -13,6 +13,7 @@
 #include "src/exec/image_table.h"
 #include "src/exec/program.h"
 #include "src/exec/subgroup.h"
+#include "src/exec/worker_arena.h"
 
 namespace spvsim {
 
@@ -91,8 +92,11 @@ class LaunchState {
 // twice their data size: the second half is the observers'.
 class WorkGroupSlot {
  public:
-  // Throws Error(DiagnosticKind::OutOfMemory) when the slot does not fit the launch's memory limit.
-  explicit WorkGroupSlot(const LaunchState& launch);
+  // Throws Error(DiagnosticKind::OutOfMemory) when the slot does not fit the launch's
+  // memory limit. The storage comes from `arena` (a host thread's, kept across launches;
+  // it must outlive the slot and not be used by another slot meanwhile), or from an
+  // arena of the slot's own when null.
+  explicit WorkGroupSlot(const LaunchState& launch, WorkerArena* arena = nullptr);
   ~WorkGroupSlot();
   WorkGroupSlot(const WorkGroupSlot&) = delete;
   WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;
@@ -121,9 +125,15 @@ class WorkGroupSlot {
 
   const LaunchState& launch_;
   Reservation reservation_;
-  std::vector<uint8_t> regStorage_, privStorage_, local_;
-  std::vector<uint8_t> shadowStorage_;  // registers' shadows (ObserverFactory::shadowsRegisters)
-  uint64_t privStride_ = 0;             // bytes per lane of privStorage_
+  void carveStorage(WorkerArena& arena);
+
+  std::unique_ptr<WorkerArena> ownArena_;  // without a host thread's arena
+  // Parts of one zeroed block of the arena: registers of every sub-group, their shadows
+  // (ObserverFactory::shadowsRegisters; null without), lanes' private arenas, local arena.
+  uint8_t *regStorage_ = nullptr, *shadowStorage_ = nullptr, *privStorage_ = nullptr;
+  uint8_t* local_ = nullptr;
+  size_t localBytes_ = 0;
+  uint64_t privStride_ = 0;  // bytes per lane of privStorage_
   // The bytes [clearFrom_, clearTo_) of each lane's arena are zeroed at sub-group start.
   uint64_t clearFrom_ = 0, clearTo_ = 0;
   // What each live lane's arena starts with: (arena offset, bytes) of the module's

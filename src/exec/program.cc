@@ -154,8 +154,9 @@ struct LaunchProgress {
 };
 
 // Runs work-groups, taken in order from `progress`, on one host thread.
-void runWorker(const LaunchState& state, LaunchProgress& progress, std::vector<GroupOutput>& out) {
-  WorkGroupSlot slot(state);
+void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
+               std::vector<GroupOutput>& out) {
+  WorkGroupSlot slot(state, &arena);
   uint64_t mySteps = 0, myLaneSteps = 0;
   const uint64_t groups = state.groupCount();
   for (uint64_t g;
@@ -258,20 +259,22 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   const unsigned threads = threadCount(state, options);
   LaunchProgress progress;
   std::vector<std::vector<GroupOutput>> outputs(threads);
-  auto work = [&](unsigned t) {
+  auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, progress, outputs[t]);
+      runWorker(state, arena, progress, outputs[t]);
     } catch (...) {
       progress.fail(std::current_exception());
     }
   };
-  if (threads == 1) {
-    work(0);
-  } else if (!pool_->tryRun(threads, work)) {
+  if (!pool_->tryRun(threads, work)) {
     // Another launch has the pool (ICD queues running at once): threads of our own.
     std::vector<std::thread> pool;
+    auto ownArena = [&](unsigned t) {
+      WorkerArena arena;
+      work(t, arena);
+    };
     try {
-      for (unsigned t = 0; t < threads; ++t) pool.emplace_back(work, t);
+      for (unsigned t = 0; t < threads; ++t) pool.emplace_back(ownArena, t);
     } catch (...) {  // no more threads: stop those started, then report
       progress.fail(std::current_exception());
     }

@@ -13,28 +13,43 @@ WorkerPool::~WorkerPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void WorkerPool::grow(unsigned helpers) {
+void WorkerPool::grow(unsigned helpers, bool touch) {
+  while (arenas_.size() < size_t(helpers) + 1) arenas_.push_back(std::make_unique<WorkerArena>());
   while (threads_.size() < helpers) {
     const unsigned index = static_cast<unsigned>(threads_.size());
-    threads_.emplace_back([this, index] { serve(index); });
+    WorkerArena* arena = arenas_[index + 1].get();
+    threads_.emplace_back([this, index, arena, touch] { serve(index, *arena, touch); });
   }
 }
 
+// Each thread touches its own arena, so its pages come from that thread's NUMA node.
 void WorkerPool::reserve(unsigned n) {
   std::lock_guard<std::mutex> busy(busy_);
+  const unsigned before = static_cast<unsigned>(threads_.size());
   try {
-    grow(n > 0 ? n - 1 : 0);
+    grow(n > 0 ? n - 1 : 0, true);
   } catch (const std::system_error&) {  // no more threads now: tryRun will say so
+  } catch (const std::bad_alloc&) {
   }
+  try {
+    if (!arenas_.empty()) arenas_[0]->touch(WorkerArena::kReservedBytes);
+  } catch (const std::bad_alloc&) {  // the launch reports what does not fit
+  }
+  std::unique_lock<std::mutex> lock(m_);
+  const unsigned started = static_cast<unsigned>(threads_.size()) - before;
+  done_.wait(lock, [&] { return touched_ >= started; });
+  touched_ = 0;
 }
 
-bool WorkerPool::tryRun(unsigned n, const std::function<void(unsigned)>& job) {
+bool WorkerPool::tryRun(unsigned n, const Job& job) {
   std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
   if (!busy.owns_lock()) return false;
   const unsigned helpers = n > 0 ? n - 1 : 0;
   try {
-    grow(helpers);
+    grow(helpers, false);
   } catch (const std::system_error&) {
+    return false;
+  } catch (const std::bad_alloc&) {
     return false;
   }
   {
@@ -45,24 +60,34 @@ bool WorkerPool::tryRun(unsigned n, const std::function<void(unsigned)>& job) {
     ++generation_;
   }
   if (helpers) wake_.notify_all();
-  if (n > 0) job(0);
+  if (n > 0) job(0, *arenas_[0]);
   std::unique_lock<std::mutex> lock(m_);
   done_.wait(lock, [&] { return helpersRunning_ == 0; });
   job_ = nullptr;
   return true;
 }
 
-void WorkerPool::serve(unsigned helper) {
+void WorkerPool::serve(unsigned helper, WorkerArena& arena, bool touch) {
+  if (touch) {
+    try {
+      arena.touch(WorkerArena::kReservedBytes);
+    } catch (const std::bad_alloc&) {  // the launch reports what does not fit
+    }
+  }
   uint64_t seen = 0;
   std::unique_lock<std::mutex> lock(m_);
+  if (touch) {
+    ++touched_;
+    done_.notify_all();
+  }
   for (;;) {
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;
     if (helper >= helpersWanted_) continue;
-    const std::function<void(unsigned)>* job = job_;
+    const Job* job = job_;
     lock.unlock();
-    (*job)(helper + 1);
+    (*job)(helper + 1, arena);
     lock.lock();
     if (--helpersRunning_ == 0) done_.notify_one();
   }

@@ -1,5 +1,6 @@
-// Host threads kept between launches. Starting a thread costs tens of microseconds
-// (about 0.3 ms for 16 on a 16-core VM), which a short launch on many cores would
+// Host threads kept between launches, each with the memory it runs work-groups in
+// (WorkerArena). Starting a thread costs tens of microseconds (about 0.3 ms for 16 on a
+// 16-core VM) and touching fresh memory more, which a short launch on many cores would
 // otherwise pay every time; a pool also lets the launching thread work instead of
 // waiting. See src/DESIGN.md, "Host threads".
 #pragma once
@@ -7,9 +8,12 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "src/exec/worker_arena.h"
 
 namespace spvsim {
 
@@ -20,25 +24,33 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
   ~WorkerPool();
 
-  // Runs job(t) for every t in [0, n): t = 0 on the calling thread, the others on pool
-  // threads (started on first need and kept). Returns once every job(t) has returned.
-  // Returns false without running anything when another caller is using the pool (a
-  // second launch at the same time), or when threads cannot be started; the caller
-  // then makes its own threads. `job` must not throw.
-  bool tryRun(unsigned n, const std::function<void(unsigned)>& job);
+  using Job = std::function<void(unsigned t, WorkerArena& arena)>;
 
-  // Starts threads so that a later tryRun(n) finds them ready.
+  // Runs job(t, arena t) for every t in [0, n): t = 0 on the calling thread, the others
+  // on pool threads (started on first need and kept); arena t is kept too. Returns once
+  // every job(t) has returned. Returns false without running anything when another
+  // caller is using the pool (a second launch at the same time), or when threads cannot
+  // be started; the caller then makes its own threads and arenas. `job` must not throw.
+  bool tryRun(unsigned n, const Job& job);
+
+  // Starts threads so that a later tryRun(n) finds them ready, each arena holding
+  // WorkerArena::kReservedBytes touched by its own thread; returns once they are.
   void reserve(unsigned n);
 
  private:
-  void grow(unsigned helpers);  // holds busy_
-  void serve(unsigned helper);  // the body of pool thread `helper` (job index helper + 1)
+  // Holds busy_. Pool threads started here touch their arenas first when `touch`.
+  void grow(unsigned helpers, bool touch);
+  // The body of pool thread `helper` (job index helper + 1, with that arena).
+  void serve(unsigned helper, WorkerArena& arena, bool touch);
 
   std::mutex busy_;  // held for a whole tryRun / reserve
   std::mutex m_;     // the fields below
   std::condition_variable wake_, done_;
   std::vector<std::thread> threads_;
-  const std::function<void(unsigned)>* job_ = nullptr;
+  // Arena t for job index t; grown (under busy_) before a thread that uses it starts.
+  std::vector<std::unique_ptr<WorkerArena>> arenas_;
+  const Job* job_ = nullptr;
+  unsigned touched_ = 0;        // pool threads that have touched their arenas (reserve waits)
   unsigned helpersWanted_ = 0;  // pool threads 0..helpersWanted_-1 take part in the job
   unsigned helpersRunning_ = 0;
   uint64_t generation_ = 0;  // one per job

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <set>
@@ -17,7 +18,7 @@ TEST(WorkerPool, RunsEveryIndexOnceWithTheCallerAsIndexZero) {
   for (unsigned n : {1u, 2u, 5u, 3u, 8u}) {
     std::vector<std::atomic<int>> runs(n);
     std::vector<std::thread::id> ids(n);
-    ASSERT_TRUE(pool.tryRun(n, [&](unsigned t) {
+    ASSERT_TRUE(pool.tryRun(n, [&](unsigned t, WorkerArena&) {
       ++runs[t];
       ids[t] = std::this_thread::get_id();
     }));
@@ -32,8 +33,10 @@ TEST(WorkerPool, KeepsItsThreadsBetweenJobs) {
   WorkerPool pool;
   pool.reserve(4);
   std::vector<std::thread::id> first(4), second(4);
-  ASSERT_TRUE(pool.tryRun(4, [&](unsigned t) { first[t] = std::this_thread::get_id(); }));
-  ASSERT_TRUE(pool.tryRun(4, [&](unsigned t) { second[t] = std::this_thread::get_id(); }));
+  ASSERT_TRUE(
+      pool.tryRun(4, [&](unsigned t, WorkerArena&) { first[t] = std::this_thread::get_id(); }));
+  ASSERT_TRUE(
+      pool.tryRun(4, [&](unsigned t, WorkerArena&) { second[t] = std::this_thread::get_id(); }));
   EXPECT_EQ(first, second);
 }
 
@@ -41,7 +44,7 @@ TEST(WorkerPool, KeepsItsThreadsBetweenJobs) {
 TEST(WorkerPool, WaitsForTheSlowestIndex) {
   WorkerPool pool;
   std::vector<int> out(6, 0);
-  ASSERT_TRUE(pool.tryRun(6, [&](unsigned t) {
+  ASSERT_TRUE(pool.tryRun(6, [&](unsigned t, WorkerArena&) {
     if (t == 5) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     out[t] = int(t) + 1;
   }));
@@ -54,7 +57,7 @@ TEST(WorkerPool, RefusesASecondCallerWhileBusy) {
   WorkerPool pool;
   std::atomic<bool> inside{false}, release{false};
   std::thread launcher([&] {
-    pool.tryRun(2, [&](unsigned t) {
+    pool.tryRun(2, [&](unsigned t, WorkerArena&) {
       if (t == 1) {
         inside = true;
         while (!release) std::this_thread::yield();
@@ -63,12 +66,46 @@ TEST(WorkerPool, RefusesASecondCallerWhileBusy) {
   });
   while (!inside) std::this_thread::yield();
   bool ran = false;
-  EXPECT_FALSE(pool.tryRun(2, [&](unsigned) { ran = true; }));
+  EXPECT_FALSE(pool.tryRun(2, [&](unsigned, WorkerArena&) { ran = true; }));
   EXPECT_FALSE(ran);
   release = true;
   launcher.join();
-  EXPECT_TRUE(pool.tryRun(2, [&](unsigned) { ran = true; }));
+  EXPECT_TRUE(pool.tryRun(2, [&](unsigned, WorkerArena&) { ran = true; }));
   EXPECT_TRUE(ran);
+}
+
+// Each index has an arena of its own, and the same one in the next job: storage a
+// thread touched stays with it.
+TEST(WorkerPool, GivesEachIndexItsOwnArenaAcrossJobs) {
+  WorkerPool pool;
+  pool.reserve(3);
+  std::vector<WorkerArena*> first(3), second(3);
+  std::vector<size_t> reserved(3);
+  ASSERT_TRUE(pool.tryRun(3, [&](unsigned t, WorkerArena& a) {
+    first[t] = &a;
+    reserved[t] = a.capacity();
+  }));
+  ASSERT_TRUE(pool.tryRun(3, [&](unsigned t, WorkerArena& a) { second[t] = &a; }));
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(std::set<WorkerArena*>(first.begin(), first.end()).size(), 3u);
+  for (size_t c : reserved) EXPECT_GE(c, WorkerArena::kReservedBytes);
+}
+
+// take() hands out zeroed, 64-byte aligned bytes, whatever the previous user left there,
+// and grows when asked for more than it holds.
+TEST(WorkerArena, TakesZeroedAlignedBytesAndGrows) {
+  WorkerArena arena;
+  uint8_t* p = arena.take(1000);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  std::fill(p, p + 1000, 0xab);
+  uint8_t* q = arena.take(600);
+  EXPECT_EQ(q, p);  // reused, not reallocated
+  EXPECT_TRUE(std::all_of(q, q + 600, [](uint8_t b) { return b == 0; }));
+  uint8_t* r = arena.take(size_t(3) << 20);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(r) % 64, 0u);
+  EXPECT_GE(arena.capacity(), size_t(3) << 20);
+  EXPECT_EQ(r[0], 0);
+  EXPECT_EQ(r[(size_t(3) << 20) - 1], 0);
 }
 
 }  // namespace
