@@ -254,6 +254,25 @@ bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint64_t& base, ui
   }
 }
 
+bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint32_t n, uint64_t* base,
+                   uint64_t* step) {
+  if (b != Builtin::GlobalInvocationId && b != Builtin::LocalInvocationId) {
+    for (uint32_t k = 0; k < n; ++k)
+      if (!builtinAffine(sg, b, c + k, base[k], step[k])) return false;
+    return true;
+  }
+  const auto& L = sg.wg->localSize;
+  const uint64_t first = sg.firstLocalLinear, x = first % L[0], row = first / L[0];
+  if (x + sg.liveLanes > L[0]) return false;  // the lanes span rows of the work-group
+  const uint64_t local[3] = {x, row % L[1], row / L[1]};
+  for (uint32_t k = 0; k < n; ++k) {
+    const uint32_t d = c + k;
+    step[k] = d == 0;
+    base[k] = d >= 3 ? 0 : (b == Builtin::GlobalInvocationId ? groupBase(sg, d) : 0) + local[d];
+  }
+  return true;
+}
+
 void writeBuiltins(SubGroup& sg, const LoweredKernel& kernel, bool all) {
   const MemoryMap& mem = *sg.wg->launch->memory;
   uint64_t column[kMaxSubGroupSize];

@@ -23,6 +23,10 @@ void builtinColumn(const SubGroup& sg, Builtin b, uint32_t c, uint64_t* out);
 // Whether component `c` of built-in `b` is base + l * step in every live lane l of `sg`
 // (uniform built-ins: step 0; ids of lanes within one row of the work-group: step 1).
 bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint64_t& base, uint64_t& step);
+// The same for components [c, c + n): base[k] and step[k] for component c + k, the
+// sub-group's position in its work-group worked out once (a vec3 load of an id).
+bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint32_t n, uint64_t* base,
+                   uint64_t* step);
 
 // Writes the built-ins' values for every live lane into the lanes' private memory: those
 // with a private copy (BuiltinSlot::inMemory), or every one when `all`.

@@ -9,6 +9,20 @@ namespace spvsim {
 
 constexpr uint32_t kMaxSubGroupSize = 128;
 
+// Bits set in v. Without the POPCNT instruction (not in the x86-64 baseline) std::popcount
+// is a library call; this is its bit-parallel sum, inline (setMask runs at every
+// reconvergence and return).
+inline uint32_t popcount64(uint64_t v) {
+#if defined(__POPCNT__)
+  return std::popcount(v);
+#else
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((v * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 struct LaneMask {
   uint64_t w[2] = {0, 0};
 
@@ -23,7 +37,7 @@ struct LaneMask {
   void reset(uint32_t l) { w[l >> 6] &= ~(1ull << (l & 63)); }
   bool none() const { return (w[0] | w[1]) == 0; }
   bool any() const { return !none(); }
-  uint32_t count() const { return std::popcount(w[0]) + std::popcount(w[1]); }
+  uint32_t count() const { return popcount64(w[0]) + popcount64(w[1]); }
   uint32_t first() const { return w[0] ? std::countr_zero(w[0]) : 64 + std::countr_zero(w[1]); }
   LaneMask operator&(const LaneMask& o) const { return {{w[0] & o.w[0], w[1] & o.w[1]}}; }
   LaneMask operator|(const LaneMask& o) const { return {{w[0] | o.w[0], w[1] | o.w[1]}}; }

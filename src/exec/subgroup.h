@@ -160,6 +160,10 @@ class SubGroup {
     mask = m;
     activeCount = m.count();
     allActive = activeCount == width;
+    if (allActive) {  // the common case (reconvergence, return): no bit tests
+      std::memset(active, 1, width);
+      return;
+    }
     for (uint32_t l = 0; l < width; ++l) active[l] = m.test(l);
   }
 

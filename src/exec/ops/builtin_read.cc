@@ -7,29 +7,75 @@
 // aux = required alignment, b = the Builtin, c = first component, aux2 = components.
 #include "src/exec/ops/builtin_read.h"
 
+#include <cstring>
+
 #include "src/exec/builtins.h"
 
 namespace spvsim::ops {
 namespace {
 
 // Each active lane l's value: element k is base[k] + l * step[k], k < S.
-// Keep this file at -O2 (src/exec/BUILD): GCC 12.2's -O3 loop vectoriser miscompiles the
-// S interleaved running values below for uint64_t and S = 4, storing elements 0-1's
-// vector induction into elements 2-3 too (so get_global_id(2) read as dimension 0's).
+// All lanes active: each lane's S elements are one vector of S * sizeof(T) bytes (GCC
+// vector types: SSE2 at -O2, where the plain loop stays scalar), the running values one
+// vector too. Keep this file at -O2 (src/exec/BUILD): GCC 12.2's -O3 loop vectoriser
+// miscompiled the plain loop's S interleaved running values for uint64_t and S = 4,
+// storing elements 0-1's vector induction into elements 2-3 too (get_global_id(2) read
+// as dimension 0's); the vector type leaves it no loop to vectorise.
+// 16 bytes of T (GCC ignores vector_size on a dependent type: one alias per type).
+template <class T>
+struct Vec16Of;
+template <>
+struct Vec16Of<uint32_t> {
+  using type = uint32_t __attribute__((vector_size(16)));
+};
+template <>
+struct Vec16Of<uint64_t> {
+  using type = uint64_t __attribute__((vector_size(16)));
+};
+template <class T>
+using Vec16 = typename Vec16Of<T>::type;
+
 template <class T, uint32_t S>
 void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
-  T v[S], d[S];  // modulo 2^bits, as the conversion of each sum would give
-  for (uint32_t k = 0; k < S; ++k) v[k] = static_cast<T>(base[k]), d[k] = static_cast<T>(step[k]);
-  const uint32_t width = sg.width;
-  if (sg.allActive) {
-    for (uint32_t l = 0; l < width; ++l, r += S)
-      for (uint32_t k = 0; k < S; ++k) r[k] = v[k], v[k] += d[k];
-    return;
+  if constexpr (S * sizeof(T) < 16) {
+    T v[S], d[S];  // modulo 2^bits, as the conversion of each sum would give
+    for (uint32_t k = 0; k < S; ++k) v[k] = static_cast<T>(base[k]), d[k] = static_cast<T>(step[k]);
+    for (uint32_t l = 0; l < sg.width; ++l, r += S)
+      for (uint32_t k = 0; k < S; ++k) {
+        if (sg.active[l]) r[k] = v[k];
+        v[k] += d[k];
+      }
+  } else {
+    // One or two 16-byte halves, in named variables: GCC keeps an array of vectors in
+    // memory, a store and a load per lane.
+    constexpr uint32_t kPer = 16 / sizeof(T), kHalves = S / kPer;
+    static_assert(kHalves == 1 || kHalves == 2);
+    Vec16<T> v0, d0, v1 = {}, d1 = {};
+    for (uint32_t k = 0; k < kPer; ++k) {
+      v0[k] = static_cast<T>(base[k]), d0[k] = static_cast<T>(step[k]);
+      if constexpr (kHalves == 2)
+        v1[k] = static_cast<T>(base[kPer + k]), d1[k] = static_cast<T>(step[kPer + k]);
+    }
+    const bool all = sg.allActive;
+    for (uint32_t l = 0; l < sg.width; ++l, r += S) {
+      if (all || sg.active[l]) {
+        std::memcpy(r, &v0, 16);
+        if constexpr (kHalves == 2) std::memcpy(r + kPer, &v1, 16);
+      }
+      v0 += d0;
+      if constexpr (kHalves == 2) v1 += d1;
+    }
   }
-  const uint8_t* active = sg.active;
-  for (uint32_t l = 0; l < width; ++l, r += S)
-    for (uint32_t k = 0; k < S; ++k) {
-      if (active[l]) r[k] = v[k];
+}
+
+// S = 3 (never a register layout: vec3 has a fourth, padding element): plain loop.
+template <class T>
+void putAffine3(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
+  T v[3], d[3];
+  for (uint32_t k = 0; k < 3; ++k) v[k] = static_cast<T>(base[k]), d[k] = static_cast<T>(step[k]);
+  for (uint32_t l = 0; l < sg.width; ++l, r += 3)
+    for (uint32_t k = 0; k < 3; ++k) {
+      if (sg.active[l]) r[k] = v[k];
       v[k] += d[k];
     }
 }
@@ -42,7 +88,7 @@ void putAffine(SubGroup& sg, T* r, uint32_t stride, const uint64_t* base, const 
     case 2:
       return putAffine<T, 2>(sg, r, base, step);
     case 3:
-      return putAffine<T, 3>(sg, r, base, step);
+      return putAffine3<T>(sg, r, base, step);
     default:
       return putAffine<T, 4>(sg, r, base, step);
   }
@@ -57,10 +103,8 @@ struct ReadBuiltin {
     const uint32_t stride = in.n / sizeof(T);  // elements per lane, at most 4
     // Elements past the components (vec3 padding) are 0, as in the cleared private copy.
     uint64_t base[4] = {}, step[4] = {};
-    bool affine = true;
-    for (uint32_t k = 0; k < in.aux2; ++k)
-      affine = affine && builtinAffine(sg, b, in.c + k, base[k], step[k]);
-    if (affine) return putAffine(sg, r, stride, base, step);
+    if (builtinAffine(sg, b, in.c, in.aux2, base, step))
+      return putAffine(sg, r, stride, base, step);
     putAffine(sg, r, stride, base, step);  // then the columns
     uint64_t column[kMaxSubGroupSize];
     for (uint32_t k = 0; k < in.aux2; ++k) {

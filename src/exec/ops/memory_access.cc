@@ -9,6 +9,7 @@
 #include "src/exec/ops/array_bounds.h"
 #include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/host_cpu.h"
 
 namespace spvsim {
 namespace {
@@ -312,6 +313,60 @@ bool plainChainAllLanes(uint64_t* r, const uint64_t* base, const I* idx, uint32_
   return plainSumsExact(movedAll) && bigAll == 0;
 }
 
+// The same four lanes per AVX2 operation, on CPUs that have it (hostHasAvx2Fma; the
+// sums, and so the pointers, are the same).
+using U64x4 = uint64_t __attribute__((vector_size(32)));
+using I64x4 = int64_t __attribute__((vector_size(32)));
+using I32x4 = int32_t __attribute__((vector_size(16)));
+
+template <class I, bool kShift>
+SPVSIM_HOST_TARGET("avx2,fma")
+bool plainChainAllLanesAvx2(uint64_t* r, const uint64_t* base, const I* idx, uint32_t width,
+                            uint64_t constant, int64_t scale) {
+  U64x4 moved = {}, big = {};
+  uint32_t l = 0;
+  for (; l + 4 <= width; l += 4) {
+    I64x4 i;
+    if constexpr (sizeof(I) == 8) {
+      std::memcpy(&i, idx + l, sizeof i);
+    } else {
+      I32x4 narrow;
+      std::memcpy(&narrow, idx + l, sizeof narrow);
+      i = __builtin_convertvector(narrow, I64x4);
+    }
+    U64x4 b;
+    std::memcpy(&b, base + l, sizeof b);
+    const U64x4 v = b + constant + U64x4(kShift ? i << scale : i * scale);
+    moved |= b ^ v;
+    if constexpr (sizeof(I) == 8) big |= (U64x4(i) + (uint64_t(1) << 31)) >> 32;
+    std::memcpy(r + l, &v, sizeof v);
+  }
+  uint64_t movedAll = moved[0] | moved[1] | moved[2] | moved[3];
+  uint64_t bigAll = big[0] | big[1] | big[2] | big[3];
+  for (; l < width; ++l) {
+    const int64_t i = int64_t(idx[l]);
+    const uint64_t v = base[l] + constant + uint64_t(kShift ? i << scale : i * scale);
+    movedAll |= base[l] ^ v;
+    if constexpr (sizeof(I) == 8) bigAll |= (uint64_t(i) + (uint64_t(1) << 31)) >> 32;
+    r[l] = v;
+  }
+  return plainSumsExact(movedAll) && bigAll == 0;
+}
+
+template <class I>
+bool plainChainAllLanes(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_t* base,
+                        const I* idx, int64_t stride, uint64_t constant) {
+  const bool power = stride != 0 && (stride & (stride - 1)) == 0;
+  const int shift = std::countr_zero(uint64_t(stride));
+  if (ops::hostHasAvx2Fma())
+    return power ? plainChainAllLanesAvx2<I, true>(r, base, idx, sg.width, constant, shift)
+                 : plainChainAllLanesAvx2<I, false>(r, base, idx, sg.width, constant, stride);
+  return power ? plainChainAllLanes(r, base, idx, sg.width, constant,
+                                    [shift](I64x2 i) { return i << shift; })
+               : plainChainAllLanes(r, base, idx, sg.width, constant,
+                                    [stride](I64x2 i) { return i * stride; });
+}
+
 template <class I>
 void accessChain1(SubGroup& sg, const Inst& in) {
   uint64_t* r = sg.reg<uint64_t>(in.r);
@@ -322,14 +377,7 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   const uint64_t constant = uint64_t(constantDelta(in));
   if constexpr (sizeof(I) >= 4) {
     if (sg.allActive) {
-      const bool exact =
-          stride != 0 && (stride & (stride - 1)) == 0
-              ? plainChainAllLanes(
-                    r, base, idx, sg.width, constant,
-                    [shift = std::countr_zero(uint64_t(stride))](I64x2 i) { return i << shift; })
-              : plainChainAllLanes(r, base, idx, sg.width, constant,
-                                   [stride](I64x2 i) { return i * stride; });
-      if (!exact) [[unlikely]]
+      if (!plainChainAllLanes(sg, in, r, base, idx, stride, constant)) [[unlikely]]
         exactAccessChain(sg, in, true);
       return;
     }
