@@ -63,7 +63,13 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
   return configs;
 }
 
-Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
+// Program-scope variables keep what a launch left in them: every run starts from the
+// values they had before the first (a capture bundle's captured values).
+using ProgramVariables = std::vector<Program::ProgramVariable>;
+
+Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
+            const ProgramVariables& initial) {
+  p.program->globalVariables() = initial;
   Run run{c, {}, p.args};
   LaunchOptions lo = launchOptions(o, p);
   lo.subGroupSize = c.subGroupSize;
@@ -180,7 +186,8 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
       fmt::format("the buffers of {} runs (check keeps every run's results)", configs.size()));
   p.argumentBytes *= configs.size() + 1;
   std::vector<Run> runs;
-  for (const Config& c : configs) runs.push_back(runOnce(options, p, c));
+  const ProgramVariables initial = p.program->globalVariables();
+  for (const Config& c : configs) runs.push_back(runOnce(options, p, c, initial));
   CheckTotals totals{0, 0, 0, options.strict, options.expectPath};
   std::vector<std::string> diagnostics = reportDiagnostics(runs, err, totals);
   const std::vector<CheckRun> checkRuns = toCheckRuns(runs);
