@@ -15,6 +15,7 @@
 
 #include "runtime/knobs.h"
 #include "runtime/mem.h"
+#include "src/exec/image_format.h"
 
 namespace spvsim::rt {
 namespace {
@@ -138,8 +139,6 @@ std::string notCaptured(const KernelArg& a, const spirv::ParamSignature& p) {
   using K = ArgBinding::Kind;
   if (p.kind == spirv::ParamKind::Queue) return "device queues";
   switch (a.binding.kind) {
-    case K::Image:
-      return "images";
     case K::Pipe:
       return "pipes";
     case K::SvmPointer:
@@ -149,6 +148,39 @@ std::string notCaptured(const KernelArg& a, const spirv::ParamSignature& p) {
     default:
       return "";
   }
+}
+
+// "image2d:RGBA,UNORM_INT8[4,2]", the command line's image2d:... form without the INIT.
+std::string imageShape(const ImageDesc& d) {
+  std::string head = imageTypeName(d.type);
+  head.resize(head.size() - 2);  // "image2d_t" -> "image2d"
+  std::string extents = std::to_string(d.width);
+  if (d.type == ImageType::Image1DArray) extents += fmt::format(",{}", d.arraySize);
+  if (d.type == ImageType::Image2D) extents += fmt::format(",{}", d.height);
+  if (d.type == ImageType::Image2DArray) extents += fmt::format(",{},{}", d.height, d.arraySize);
+  if (d.type == ImageType::Image3D) extents += fmt::format(",{},{}", d.height, d.depth);
+  return fmt::format("{}:{}[{}]", head, imagefmt::formatName(d.format), extents);
+}
+
+// An image's pixels packed tightly (rows, then slices), as the command line holds them.
+std::vector<uint8_t> packedPixels(const ImageDesc& d) {
+  const uint64_t rowBytes = d.width * imagefmt::bytesPerPixel(d.format);
+  const uint64_t slices = d.type == ImageType::Image3D ? d.depth
+                          : d.type == ImageType::Image2DArray || d.type == ImageType::Image1DArray
+                              ? d.arraySize
+                              : 1;
+  std::vector<uint8_t> out;
+  out.reserve(rowBytes * d.height * slices);
+  for (uint64_t s = 0; s < slices; ++s)
+    for (uint64_t y = 0; y < d.height; ++y) {
+      const uint8_t* row = d.data + s * d.slicePitch + y * d.rowPitch;
+      out.insert(out.end(), row, row + rowBytes);
+    }
+  return out;
+}
+
+std::string imageFile(size_t arg, const char* when) {
+  return fmt::format("image{}.{}.bin", arg, when);
 }
 
 // One "arg" line; buffers name their root allocation, added to `buffers` once.
@@ -166,6 +198,9 @@ std::string argLine(size_t i, const KernelArg& a, const spirv::ParamSignature& p
       return head + fmt::format("local size={}\n", b.localBytes);
     case ArgBinding::Kind::Null:
       return head + "null\n";
+    case ArgBinding::Kind::Image:
+      return head + fmt::format("image shape={} before={} after={}\n", imageShape(a.mem->image),
+                                imageFile(i, "before"), imageFile(i, "after"));
     case ArgBinding::Kind::Sampler:
       return head + fmt::format("sampler normalized={} addressing={:#x} filter={:#x}\n",
                                 int(b.sampler.normalizedCoords), b.sampler.addressing,
@@ -214,8 +249,12 @@ std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k) {
 }
 
 LaunchCapture::LaunchCapture(std::string dir, std::string manifest,
-                             std::vector<const _cl_mem*> buffers)
-    : dir_(std::move(dir)), manifest_(std::move(manifest)), buffers_(std::move(buffers)) {}
+                             std::vector<const _cl_mem*> buffers,
+                             std::vector<std::pair<size_t, const _cl_mem*>> images)
+    : dir_(std::move(dir)),
+      manifest_(std::move(manifest)),
+      buffers_(std::move(buffers)),
+      images_(std::move(images)) {}
 
 std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
   try {
@@ -229,8 +268,15 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
     std::vector<const _cl_mem*> buffers;
     std::string args;
     const auto& params = in.kernel.signature().params;
-    for (size_t i = 0; i < in.args.size() && i < params.size(); ++i)
+    std::vector<std::pair<size_t, const _cl_mem*>> images;
+    for (size_t i = 0; i < in.args.size() && i < params.size(); ++i) {
       args += argLine(i, in.args[i], params[i], buffers);
+      if (in.args[i].binding.kind == ArgBinding::Kind::Image) {
+        images.emplace_back(i, in.args[i].mem);
+        const std::vector<uint8_t> pixels = packedPixels(in.args[i].mem->image);
+        writeFile(dir / imageFile(i, "before"), pixels.data(), pixels.size());
+      }
+    }
     for (size_t i = 0; i < buffers.size(); ++i) {
       writeFile(dir / bufferFile(i, "before"), buffers[i]->data, buffers[i]->size);
       manifest += fmt::format("buffer {} size={} before={} after={} initialized={}\n", i,
@@ -238,7 +284,8 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
                               int(buffers[i]->contentsWritten.load()));
     }
     manifest += globalLines(in.program, dir) + args;
-    return std::make_unique<LaunchCapture>(dir.string(), std::move(manifest), std::move(buffers));
+    return std::make_unique<LaunchCapture>(dir.string(), std::move(manifest), std::move(buffers),
+                                           std::move(images));
   } catch (const std::exception& e) {
     reportOnce(e.what());
   } catch (...) {
@@ -252,6 +299,10 @@ void LaunchCapture::finish(int status) {
     const fs::path dir = dir_;
     for (size_t i = 0; i < buffers_.size(); ++i)
       writeFile(dir / bufferFile(i, "after"), buffers_[i]->data, buffers_[i]->size);
+    for (const auto& [arg, mem] : images_) {
+      const std::vector<uint8_t> pixels = packedPixels(mem->image);
+      writeFile(dir / imageFile(arg, "after"), pixels.data(), pixels.size());
+    }
     // Written last: a bundle with a manifest is complete.
     const std::string text =
         manifest_ + fmt::format("status {}\n", status == CL_COMPLETE ? "complete" : "failed");

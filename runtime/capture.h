@@ -1,7 +1,8 @@
 // SPVSIM_CAPTURE=DIR: every kernel launch written as a replayable bundle (src/DESIGN.md,
 // "Capture and replay"; the manifest format is in README.md). A bundle is a folder
 // DIR/NNNN-KERNEL/ holding module.spv (the SPIR-V the ICD executed), one file per buffer
-// allocation before the launch and one after it, and launch.txt tying them together.
+// allocation (and image argument, pixels packed) before the launch and one after it, and
+// launch.txt tying them together.
 // `spvsim run|debug|check BUNDLE` replays it.
 //
 // Capturing never changes a launch or its status: a bundle that cannot be written is
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/kernel.h"
@@ -45,12 +47,14 @@ class LaunchCapture {
   // `status` is the launch's event status (CL_COMPLETE or an error).
   void finish(int status);
 
-  LaunchCapture(std::string dir, std::string manifest, std::vector<const _cl_mem*> buffers);
+  LaunchCapture(std::string dir, std::string manifest, std::vector<const _cl_mem*> buffers,
+                std::vector<std::pair<size_t, const _cl_mem*>> images);
 
  private:
   std::string dir_;
-  std::string manifest_;                 // every line but the status line
-  std::vector<const _cl_mem*> buffers_;  // root allocations, in manifest order
+  std::string manifest_;                                   // every line but the status line
+  std::vector<const _cl_mem*> buffers_;                    // root allocations, in manifest order
+  std::vector<std::pair<size_t, const _cl_mem*>> images_;  // (argument, image)
 };
 
 }  // namespace spvsim::rt

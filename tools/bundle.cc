@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "spirv/error.h"
+#include "tools/image_arg.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
@@ -40,6 +41,7 @@ class ManifestReader {
   void readGlobal(std::istringstream& rest, Bundle& b);
   void readArg(std::istringstream& rest, Bundle& b);
   BundleArg argOfKind(const std::string& kind, std::istringstream& rest);
+  ArgValue imageOf(const std::string& shape) const;
   void checkComplete(const Bundle& b, const std::map<std::string, size_t>& seen) const;
 
   std::string path_;
@@ -197,13 +199,32 @@ BundleArg ManifestReader::argOfKind(const std::string& kind, std::istringstream&
     a.sampler.normalizedCoords = number(field(f, "normalized"), "normalized") != 0;
     a.sampler.addressing = uint32_t(number(field(f, "addressing"), "addressing"));
     a.sampler.filter = uint32_t(number(field(f, "filter"), "filter"));
+  } else if (kind == "image") {
+    const Fields f = fields(rest, {"shape", "before", "after"});
+    a.kind = BundleArg::Kind::Image;
+    a.shape = field(f, "shape");
+    a.size = imageOf(a.shape).bytes.size();
+    a.before = file(field(f, "before"), a.size);
+    a.after = file(field(f, "after"), a.size);
   } else {
     fail(
-        fmt::format("unknown argument kind '{}' (expected value, buffer, local, null, sampler or "
-                    "not-captured)",
+        fmt::format("unknown argument kind '{}' (expected value, buffer, local, null, sampler, "
+                    "image or not-captured)",
                     kind));
   }
   return a;
+}
+
+// The image "HEAD:SHAPE" names, pixels zeroed (tools/image_arg.h).
+ArgValue ManifestReader::imageOf(const std::string& shape) const {
+  const size_t colon = shape.find(':');
+  if (colon == std::string::npos || !isImageHead(shape.substr(0, colon)))
+    fail(fmt::format("shape={} is not an image shape such as image2d:RGBA,UNORM_INT8[4,2]", shape));
+  try {
+    return parseImageShape(shape.substr(0, colon), shape.substr(colon + 1));
+  } catch (const Error& e) {
+    fail(fmt::format("shape={}: {}", shape, e.what()));
+  }
 }
 
 void ManifestReader::readArg(std::istringstream& rest, Bundle& b) {
@@ -411,6 +432,14 @@ std::vector<ArgValue> bundleArguments(const Bundle& bundle,
         a.sampler = b.sampler;
         a.text = "captured sampler";
         break;
+      case BundleArg::Kind::Image: {
+        const size_t colon = b.shape.find(':');
+        a = parseImageShape(b.shape.substr(0, colon), b.shape.substr(colon + 1));
+        memory.reserve(b.size, "the captured images");
+        a.bytes = readBundleBytes(b.before, 0, b.size);
+        a.text = "captured " + b.shape;
+        break;
+      }
       case BundleArg::Kind::Buffer: {
         const BundleBuffer& buf = bundle.buffers[b.buffer];
         a.kind = ArgValue::Kind::Buffer;
@@ -444,6 +473,11 @@ std::vector<ExpectedArg> bundleExpectations(const Bundle& bundle,
   std::vector<ExpectedArg> out;
   for (size_t i = 0; i < bundle.args.size() && i < args.size(); ++i) {
     const BundleArg& b = bundle.args[i];
+    if (b.kind == BundleArg::Kind::Image) {
+      ExpectedArg e{i, b.line, args[i]};
+      e.value.bytes = readBundleBytes(b.after, 0, b.size);
+      out.push_back(std::move(e));
+    }
     if (b.kind != BundleArg::Kind::Buffer) continue;
     ExpectedArg e{i, b.line, args[i]};
     e.value.storage.clear();

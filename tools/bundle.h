@@ -13,7 +13,8 @@
 //   arg I buffer buffer=I offset=BYTES size=BYTES type=TYPE access=rw|r|w|-
 //   arg I local size=BYTES | arg I null
 //   arg I sampler normalized=0|1 addressing=N filter=N   (cl_addressing_mode, cl_filter_mode)
-//   arg I not-captured WHAT            (images, pipes, ...: replay refuses the bundle)
+//   arg I image shape=image2d:ORDER,TYPE[W,H] before=FILE after=FILE   (pixels packed)
+//   arg I not-captured WHAT            (pipes, ...: replay refuses the bundle)
 //   status complete|failed
 //
 // Several arguments naming one buffer (sub-buffers, one buffer passed twice) share its
@@ -44,7 +45,7 @@ struct BundleGlobal {
 };
 
 struct BundleArg {
-  enum class Kind { Value, Buffer, Local, Null, Sampler, NotCaptured };
+  enum class Kind { Value, Buffer, Local, Null, Sampler, Image, NotCaptured };
   Kind kind = Kind::Value;
   size_t line = 0;
   std::string type;            // Value, Buffer: the parameter's OpenCL C type ("float*")
@@ -54,7 +55,9 @@ struct BundleArg {
   size_t buffer = 0;           // Buffer: index into Bundle::buffers
   bool readable = true, writable = true;
   SamplerDesc sampler;
-  std::string notCaptured;  // NotCaptured: what ("images")
+  std::string shape;          // Image: "image2d:RGBA,UNORM_INT8[4,2]"
+  std::string before, after;  // Image: paths of the packed pixels (`size` bytes each)
+  std::string notCaptured;    // NotCaptured: what ("pipes")
 };
 
 struct Bundle {
@@ -88,7 +91,7 @@ std::vector<ArgValue> bundleArguments(const Bundle& bundle,
 // `size` bytes at `offset` of a bundle's data file (checked by readBundle).
 std::vector<uint8_t> readBundleBytes(const std::string& path, uint64_t offset, uint64_t size);
 
-// Each buffer argument's "after" contents, as `spvsim check`'s reference.
+// Each buffer and image argument's "after" contents, as `spvsim check`'s reference.
 std::vector<ExpectedArg> bundleExpectations(const Bundle& bundle,
                                             const std::vector<ArgValue>& args);
 

@@ -197,17 +197,17 @@ TEST_F(BundleTest, MalformedManifestsGiveClearErrors) {
 }
 
 TEST_F(BundleTest, ArgumentsThatDoNotFitTheKernel) {
-  manifest("arg 0 not-captured images\n");
+  manifest("arg 0 not-captured pipes\n");
   const Bundle b = readBundle(dir_.string());
   ArgMemory memory;
   try {
-    bundleArguments(b, {param(0, "image2d_t", Kind::Image)}, memory);
+    bundleArguments(b, {param(0, "pipe int", Kind::Pipe)}, memory);
     ADD_FAILURE() << "an uncaptured argument was replayed";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
-    EXPECT_NE(
-        std::string(e.what()).find("argument 0 (global image2d_t p0) was not captured: images"),
-        std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(
+                  "launch.txt:11: argument 0 (global pipe int p0) was not captured: pipes"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_THROW(bundleArguments(b, {}, memory), Error);  // the kernel takes no arguments
@@ -220,6 +220,32 @@ TEST_F(BundleTest, ArgumentsThatDoNotFitTheKernel) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
   }
+}
+
+// Images: the shape of the command line's image2d:... form, pixels packed.
+TEST_F(BundleTest, ImagesWithTheirPixels) {
+  write("i.before", bytesOf<uint8_t>({1, 2, 3, 4, 5, 6, 7, 8}));
+  write("i.after", bytesOf<uint8_t>({9, 9, 9, 9, 9, 9, 9, 9}));
+  manifest("arg 0 image shape=image2d:RGBA,UNORM_INT8[2,1] before=i.before after=i.after\n");
+  const Bundle b = readBundle(dir_.string());
+  ArgMemory memory;
+  const std::vector<ArgValue> args =
+      bundleArguments(b, {param(0, "image2d_t", Kind::Image)}, memory);
+  EXPECT_EQ(args[0].kind, ArgValue::Kind::Image);
+  EXPECT_EQ(args[0].image.width, 2u);
+  EXPECT_EQ(args[0].bytes, bytesOf<uint8_t>({1, 2, 3, 4, 5, 6, 7, 8}));
+  const std::vector<ExpectedArg> expect = bundleExpectations(b, args);
+  ASSERT_EQ(expect.size(), 1u);
+  EXPECT_EQ(expect[0].value.bytes, std::vector<uint8_t>(8, 9));
+  EXPECT_NE(error("arg 0 image shape=image2d:RGBA,UNORM_INT8[4,1] before=i.before after=i.after\n")
+                .find("holds 8 bytes but the manifest says 16"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 image shape=texture:RGBA before=i.before after=i.after\n")
+                .find("is not an image shape"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 image shape=image2d:RGBA,NOPE[2,1] before=i.before after=i.after\n")
+                .find("launch.txt:11: shape=image2d:RGBA,NOPE[2,1]: "),
+            std::string::npos);
 }
 
 // Element types come from the parameter's type; what names none is bytes.

@@ -43,10 +43,20 @@ kernel void grid(global int* a, global int* b, int w) {
 }
 """
 
-IMAGE_KERNEL = """
+IMAGE_KERNELS = """
 kernel void copy_image(read_only image2d_t img, global float4* out) {
-  int x = get_global_id(0);
-  out[x] = read_imagef(img, (int2)(x, 0));
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * 4 + x] = read_imagef(img, (int2)(x, y)) * 2.0f;
+}
+kernel void fill_image(write_only image2d_t img) {
+  int x = get_global_id(0), y = get_global_id(1);
+  write_imagef(img, (int2)(x, y), (float4)(x, y, x + y, 1));
+}
+"""
+
+PIPE_KERNEL = """
+kernel void produce(__write_only pipe int p, global const int* src) {
+  write_pipe(p, &src[get_global_id(0)]);
 }
 """
 
@@ -126,12 +136,39 @@ def app(out_path, options, with_image):
     np.testing.assert_array_equal(a, m["scaled"])
     np.testing.assert_array_equal(p, m["p_after"])
     np.testing.assert_array_equal(g, m["g_after"])
+    saved = dict(a=a, p=p, g=g)
     if with_image:
-        img = cl.image_from_array(ctx, np.ones((1, 4, 4), np.float32), 4)
-        out = cl.Buffer(ctx, mf.WRITE_ONLY, 4 * 16)
-        cl.Program(ctx, IMAGE_KERNEL).build().copy_image(q, (4,), None, img, out)
+        images = cl.Program(ctx, IMAGE_KERNELS).build(options=options)
+        pixels = image_pixels()
+        img = cl.image_from_array(ctx, pixels, 4)  # 4 wide, 2 high, RGBA float
+        out = cl.Buffer(ctx, mf.WRITE_ONLY, 4 * 4 * 8)
+        images.copy_image(q, (4, 2), None, img, out)
+        copied = np.empty(32, np.float32)
+        cl.enqueue_copy(q, copied, out)
+        np.testing.assert_array_equal(copied, 2 * pixels.reshape(-1))
+        filled = cl.Image(ctx, mf.WRITE_ONLY, cl.ImageFormat(cl.channel_order.RGBA,
+                                                            cl.channel_type.FLOAT), (4, 2))
+        images.fill_image(q, (4, 2), None, filled)
         q.finish()
-    np.savez(out_path, a=a, p=p, g=g)
+        saved["copied"] = copied
+        pipe = cl.Pipe(ctx, 0, 4, 8)
+        src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(8, dtype=np.int32))
+        cl.Program(ctx, PIPE_KERNEL).build(options="-cl-std=CL2.0").produce(q, (8,), None, pipe, src)
+        q.finish()
+    np.savez(out_path, **saved)
+
+
+def image_pixels():
+    return np.arange(32, dtype=np.float32).reshape(2, 4, 4) / 8
+
+
+def filled_model():
+    """fill_image's pixels in memory order (x fastest, RGBA interleaved)."""
+    out = np.zeros((2, 4, 4), np.float32)
+    for y in range(2):
+        for x in range(4):
+            out[y, x] = (x, y, x + y, 1)
+    return out.reshape(-1)
 
 
 class CaptureTest(unittest.TestCase):
@@ -275,16 +312,40 @@ class CaptureTest(unittest.TestCase):
         r = self.spvsim_run("check", second)
         self.assertEqual(r.returncode, 0, r.stderr)
 
-    def test_images_not_captured(self):
+    def test_images_captured_pipes_refused(self):
         capture = os.path.join(self.tmp, "bundles")
-        self.run_app(capture, with_image=True)
-        bundle = os.path.join(capture, "0004-copy_image")
-        with open(os.path.join(bundle, "launch.txt")) as f:
-            self.assertIn("arg 0 not-captured images", f.read())
-        r = self.spvsim_run("run", bundle)
+        got = self.run_app(capture, with_image=True)
+        copy, fill, pipe = (
+            os.path.join(capture, b) for b in ("0004-copy_image", "0005-fill_image", "0006-produce")
+        )
+        r = self.spvsim_run("run", copy, "--dump")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], "arg0 image2d RGBA,FLOAT[4,2] = " +
+                         " ".join(f"{v:g}" for v in image_pixels().reshape(-1)))
+        out = re.fullmatch(r"arg1 float4\[8\] = (.*)", lines[1]).group(1)
+        values = [float(v) for v in re.findall(r"[-0-9.e]+", out)]
+        np.testing.assert_array_equal(np.array(values, np.float32), got["copied"])
+        r = self.spvsim_run("run", fill, "--dump")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "arg0 image2d RGBA,FLOAT[4,2] = " +
+                         " ".join(f"{v:g}" for v in filled_model()))
+        for b in (copy, fill):
+            r = self.spvsim_run("check", b)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("matches expect", r.stderr)
+        after = os.path.join(fill, "image0.after.bin")
+        pixels = np.fromfile(after, np.float32)
+        pixels[6] = 9
+        pixels.tofile(after)
+        r = self.spvsim_run("check", fill)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("argument 0 (image2d RGBA,FLOAT[4,2]): element 6: expected 9, actual 1", r.stderr)
+        with open(os.path.join(pipe, "launch.txt")) as f:
+            self.assertIn("arg 0 not-captured pipes", f.read())
+        r = self.spvsim_run("run", pipe)
         self.assertEqual(r.returncode, 1)
-        self.assertIn("was not captured: images", r.stderr)
-
+        self.assertRegex(r.stderr, r"launch.txt:11: argument 0 \(.* p\) was not captured: pipes")
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--app-globals":
