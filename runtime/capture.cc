@@ -116,11 +116,15 @@ std::string triple(const std::array<uint64_t, 3>& v) {
   return fmt::format("{} {} {}", v[0], v[1], v[2]);
 }
 
+// The local size the launch runs with.
+std::array<uint64_t, 3> localSize(const LaunchCapture::Input& in) {
+  return in.range.localGiven ? in.range.local : chooseLocalSize(in.kernel.entryPoint(), in.range);
+}
+
 // The manifest lines of the launch itself (module, kernel, NDRange as run, sub-group size).
 std::string launchLines(const LaunchCapture::Input& in) {
   const NDRange& r = in.range;
-  const std::array<uint64_t, 3> local =
-      r.localGiven ? r.local : chooseLocalSize(in.kernel.entryPoint(), r);
+  const std::array<uint64_t, 3> local = localSize(in);
   std::string out = "spvsim-capture 1\n";
   out += fmt::format("kernel {}\n", in.kernel.name());
   out += "module module.spv\n";
@@ -284,6 +288,12 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
                               int(buffers[i]->contentsWritten.load()));
     }
     manifest += globalLines(in.program, dir) + args;
+    std::string why;
+    const std::string sim = simFile(in, localSize(in), why);
+    if (sim.empty())
+      manifest += fmt::format("# no launch.sim: {} does not fit Oclgrind's format\n", why);
+    else
+      writeFile(dir / "launch.sim", sim.data(), sim.size());
     return std::make_unique<LaunchCapture>(dir.string(), std::move(manifest), std::move(buffers),
                                            std::move(images));
   } catch (const std::exception& e) {

@@ -9,6 +9,7 @@
 // reported once on stderr and the launch runs as without capture.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -56,5 +57,10 @@ class LaunchCapture {
   std::vector<const _cl_mem*> buffers_;                    // root allocations, in manifest order
   std::vector<std::pair<size_t, const _cl_mem*>> images_;  // (argument, image)
 };
+
+// The launch as an Oclgrind .sim file (runtime/capture_sim.cc) with `local` the local
+// size it ran with; "" and the reason in `why` when it does not fit that format.
+std::string simFile(const LaunchCapture::Input& in, const std::array<uint64_t, 3>& local,
+                    std::string& why);
 
 }  // namespace spvsim::rt

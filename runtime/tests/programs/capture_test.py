@@ -224,6 +224,14 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(list(d), [0])  # only the buffer is dumped
         np.testing.assert_array_equal(d[0], m["scaled"])
         np.testing.assert_array_equal(d[0], got["a"])
+        # The launch that fits Oclgrind's format has a .sim too, with the same result.
+        d = self.dump(os.path.join(b1, "launch.sim"))
+        np.testing.assert_array_equal(d[0], m["scaled"])
+        for b, why in ((b2, "argument 0 (global int* dst: shares its buffer with another "
+                            "argument)"), (b3, "a global offset")):
+            self.assertFalse(os.path.exists(os.path.join(b, "launch.sim")))
+            with open(os.path.join(b, "launch.txt")) as f:
+                self.assertIn(f"# no launch.sim: {why} does not fit", f.read())
         d = self.dump(os.path.join(b2, "launch.txt"))  # the manifest path works too
         np.testing.assert_array_equal(d[0], m["p_after"][32:])  # the sub-buffer's window
         np.testing.assert_array_equal(d[1], m["p_after"])
