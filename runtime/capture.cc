@@ -70,26 +70,31 @@ uint64_t firstFreeNumber(const fs::path& dir) {
   return next;
 }
 
-// Reserves the next bundle folder's number, or nullopt past SPVSIM_CAPTURE_LIMIT.
-std::optional<uint64_t> reserveNumber(const fs::path& dir) {
-  CaptureSession& s = session();
-  std::lock_guard lock(s.mutex);
-  if (s.written >= knobs().captureLimit) return std::nullopt;
-  if (!s.started) {
-    fs::create_directories(dir);  // throws with the reason
-    s.next = firstFreeNumber(dir);
-    s.started = true;
-  }
-  ++s.written;
-  return s.next++;
-}
-
 // Kernel names are identifiers, but the folder name must be safe whatever the module says.
 std::string folderName(uint64_t number, const std::string& kernel) {
   std::string safe;
   for (char c : kernel.substr(0, 64))
     safe += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
   return fmt::format("{:04}-{}", number, safe);
+}
+
+// Creates the next bundle's folder, or nullopt past SPVSIM_CAPTURE_LIMIT. A name some
+// other process created meanwhile (creating a folder is atomic) takes the next number.
+std::optional<fs::path> claimFolder(const fs::path& root, const std::string& kernel) {
+  CaptureSession& s = session();
+  std::lock_guard lock(s.mutex);
+  if (s.written >= knobs().captureLimit) return std::nullopt;
+  if (!s.started) {
+    fs::create_directories(root);  // throws with the reason
+    s.next = firstFreeNumber(root);
+    s.started = true;
+  }
+  ++s.written;
+  for (int tries = 0; tries < 1000; ++tries) {
+    const fs::path dir = root / folderName(s.next++, kernel);
+    if (fs::create_directory(dir)) return dir;
+  }
+  throw std::runtime_error(fmt::format("no free bundle folder in {}", root.string()));
 }
 
 void writeFile(const fs::path& path, const void* data, size_t bytes) {
@@ -263,10 +268,9 @@ LaunchCapture::LaunchCapture(std::string dir, std::string manifest,
 std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
   try {
     const fs::path root = knobs().captureDir;
-    const std::optional<uint64_t> number = reserveNumber(root);
-    if (!number) return nullptr;
-    const fs::path dir = root / folderName(*number, in.kernel.name());
-    fs::create_directories(dir);
+    const std::optional<fs::path> folder = claimFolder(root, in.kernel.name());
+    if (!folder) return nullptr;
+    const fs::path dir = *folder;
     writeFile(dir / "module.spv", in.source.words.data(), in.source.words.size() * 4);
     std::string manifest = launchLines(in);
     std::vector<const _cl_mem*> buffers;

@@ -383,7 +383,9 @@ std::vector<size_t> bufferUsers(const Bundle& bundle) {
 
 bool isBundlePath(const std::string& path) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) return fs::is_regular_file(fs::path(path) / kManifest, ec);
+  if (fs::is_directory(path, ec))  // a bundle's folder, complete or not (readBundle says)
+    return fs::exists(fs::path(path) / kManifest, ec) ||
+           fs::exists(fs::path(path) / "module.spv", ec);
   return fs::path(path).filename() == kManifest;
 }
 
@@ -391,6 +393,11 @@ Bundle readBundle(const std::string& path) {
   std::error_code ec;
   const fs::path manifest =
       fs::is_directory(path, ec) ? fs::path(path) / kManifest : fs::path(path);
+  if (!fs::exists(manifest, ec) && fs::is_directory(path, ec))
+    throw Error(DiagnosticKind::Input,
+                fmt::format("'{}' is an incomplete capture bundle: it has no {} (the launch did "
+                            "not finish, or writing the bundle failed)",
+                            path, kManifest));
   ManifestReader reader(manifest.string(), manifest.parent_path());
   return reader.read(readTextFile(manifest.string()));
 }

@@ -72,7 +72,8 @@ struct Bundle {
   std::vector<BundleArg> args;
 };
 
-// Whether `path` names a bundle: a folder holding launch.txt, or a file named launch.txt.
+// Whether `path` names a bundle: a folder holding launch.txt (or module.spv: an incomplete
+// bundle, which readBundle refuses), or a file named launch.txt.
 bool isBundlePath(const std::string& path);
 
 // Reads the manifest and checks it: every key known, every required one present, the

@@ -192,8 +192,17 @@ TEST_F(BundleTest, MalformedManifestsGiveClearErrors) {
   std::ofstream(dir_ / "launch.txt") << "spvsim-capture 2\n";
   EXPECT_THROW(readBundle(dir_.string()), Error);
   fs::remove(dir_ / "launch.txt");
+  EXPECT_TRUE(isBundlePath(dir_.string()));  // module.spv: a bundle, but incomplete
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "a bundle without launch.txt was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is an incomplete capture bundle: it has no launch.txt"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(dir_ / "module.spv");
   EXPECT_FALSE(isBundlePath(dir_.string()));
-  EXPECT_THROW(readBundle(dir_.string()), Error);  // unreadable: no manifest
 }
 
 TEST_F(BundleTest, ArgumentsThatDoNotFitTheKernel) {

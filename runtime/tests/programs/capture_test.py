@@ -278,6 +278,20 @@ class CaptureTest(unittest.TestCase):
         r = self.spvsim_run("run", b1, "--stats", "--sub-group-size", "8")
         self.assertIn("sub-group size 8", r.stderr)
 
+    def test_debug_opens_a_bundle(self):
+        capture = os.path.join(self.tmp, "bundles")
+        self.run_app(capture)
+        r = subprocess.run(
+            [self.spvsim, "debug", os.path.join(capture, "0002-alias_update"), "--dump"],
+            input="continue\nquit\n", capture_output=True, text=True,
+        )
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("Kernel alias_update finished", r.stdout)
+        line = [l for l in r.stdout.splitlines() if l.startswith("arg1 int[64] = ")]
+        self.assertEqual(len(line), 1, r.stdout)
+        values = [int(v) for v in line[0].split("=")[1].split()]
+        self.assertEqual(values, models(7)["p_after"].tolist())  # shared storage in the debugger
+
     def test_filter(self):
         capture = os.path.join(self.tmp, "bundles")
         self.run_app(capture, extra_env={"SPVSIM_CAPTURE_FILTER": "*alias*"})
