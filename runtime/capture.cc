@@ -133,13 +133,19 @@ std::string launchLines(const LaunchCapture::Input& in) {
   std::string out = "spvsim-capture 1\n";
   out += fmt::format("kernel {}\n", in.kernel.name());
   out += "module module.spv\n";
-  out += fmt::format("build-options {}\n", in.source.buildOptions);
+  std::string options = in.source.buildOptions;
+  std::replace(options.begin(), options.end(), '\n', ' ');  // one line
+  out += fmt::format("build-options {}\n", options);
   out += fmt::format("work-dim {}\n", r.dims);
   out += fmt::format("global-offset {}\n", triple(r.offset));
   out += fmt::format("global-size {}\n", triple(r.global));
   out += fmt::format("local-size {}\n", triple(local));
   out += fmt::format("sub-group-size {}\n",
                      in.program.subGroupSizeFor(in.kernel, knobs().subGroupSize));
+  if (in.svm)
+    out +=
+        "warning the context has SVM allocations, which are not captured: a kernel reaching "
+        "them through pointers stored in buffers does not replay\n";
   return out;
 }
 

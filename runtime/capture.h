@@ -41,6 +41,7 @@ class LaunchCapture {
     const Program::Kernel& kernel;
     const NDRange& range;  // as enqueued
     const std::vector<KernelArg>& args;
+    bool svm = false;  // the context has SVM allocations (not captured)
   };
   // Null when SPVSIM_CAPTURE_LIMIT bundles exist already or the bundle cannot be written
   // (reported once).

@@ -166,7 +166,8 @@ cl_int runLaunch(const Launch& l) {
   if (l.empty) return CL_COMPLETE;
   std::unique_ptr<LaunchCapture> capture;
   if (l.capture)
-    capture = LaunchCapture::begin({*l.capture, *l.executable, l.kernel, l.range, l.args});
+    capture = LaunchCapture::begin(
+        {*l.capture, *l.executable, l.kernel, l.range, l.args, !l.svm.empty()});
   const cl_int status = execute(l);
   if (capture) capture->finish(status);
   return status;

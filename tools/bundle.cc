@@ -270,6 +270,10 @@ void ManifestReader::readLine(const std::string& key, std::istringstream& rest, 
     readGlobal(rest, b);
   } else if (key == "arg") {
     readArg(rest, b);
+  } else if (key == "warning") {
+    std::string text;
+    std::getline(rest, text);
+    b.warnings.emplace_back(trim(text));
   } else if (key == "status") {
     b.status = word("status");
   } else {
@@ -320,7 +324,8 @@ Bundle ManifestReader::read(const std::string& text) {
       versioned = true;
       continue;
     }
-    const bool repeatable = key == "buffer" || key == "arg" || key == "global-variable";
+    const bool repeatable =
+        key == "buffer" || key == "arg" || key == "global-variable" || key == "warning";
     if (seen.count(key) && !repeatable)
       fail(fmt::format("'{}' is given twice (first on line {})", key, seen[key]));
     seen.emplace(key, line_);

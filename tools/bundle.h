@@ -15,6 +15,7 @@
 //   arg I sampler normalized=0|1 addressing=N filter=N   (cl_addressing_mode, cl_filter_mode)
 //   arg I image shape=image2d:ORDER,TYPE[W,H] before=FILE after=FILE   (pixels packed)
 //   arg I not-captured WHAT            (pipes, ...: replay refuses the bundle)
+//   warning TEXT                       what the capture could not hold (printed by replay)
 //   status complete|failed
 //
 // Several arguments naming one buffer (sub-buffers, one buffer passed twice) share its
@@ -70,6 +71,7 @@ struct Bundle {
   std::vector<BundleBuffer> buffers;
   std::vector<BundleGlobal> globals;
   std::vector<BundleArg> args;
+  std::vector<std::string> warnings;
 };
 
 // Whether `path` names a bundle: a folder holding launch.txt (or module.spv: an incomplete

@@ -76,7 +76,8 @@ TEST_F(BundleTest, ReadsLaunchAndArguments) {
            "arg 0 value size=4 type=int bytes=05000000\n"
            "arg 1 buffer buffer=0 offset=0 size=32 type=const%20int* access=r\n"
            "arg 2 local size=64\narg 3 null\n"
-           "arg 4 sampler normalized=1 addressing=0x1132 filter=0x1141\n");
+           "arg 4 sampler normalized=1 addressing=0x1132 filter=0x1141\n"
+           "warning SVM is not captured\nwarning twice\n");
   EXPECT_TRUE(isBundlePath(dir_.string()));
   EXPECT_TRUE(isBundlePath((dir_ / "launch.txt").string()));
   EXPECT_FALSE(isBundlePath((dir_ / "module.spv").string()));
@@ -88,6 +89,7 @@ TEST_F(BundleTest, ReadsLaunchAndArguments) {
   EXPECT_EQ(b.global, (std::array<uint64_t, 3>{8, 4, 1}));
   EXPECT_EQ(b.local, (std::array<uint64_t, 3>{4, 2, 1}));
   EXPECT_EQ(b.subGroupSize, 8u);
+  EXPECT_EQ(b.warnings, (std::vector<std::string>{"SVM is not captured", "twice"}));
   ASSERT_EQ(b.args.size(), 5u);
   EXPECT_EQ(b.args[1].type, "const int*");
   EXPECT_FALSE(b.args[1].writable);

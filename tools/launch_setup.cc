@@ -134,6 +134,8 @@ PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile
         "warning: {}: the captured launch ended with status '{}': its \"after\" "
         "contents may be partial\n",
         bundle.manifest, bundle.status);
+  for (const std::string& w : bundle.warnings)
+    err << fmt::format("warning: {}: {}\n", bundle.manifest, w);
   PreparedLaunch launch;
   loadProgram(launch, bundle.module, o, compile, err);
   launch.kernel =

@@ -106,6 +106,21 @@ def app_globals():
     assert out[0] == 12, out
 
 
+def app_svm():
+    import pyopencl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    prog = cl.Program(ctx, "kernel void svm_inc(global int* p) { p[get_global_id(0)] += 1; }")
+    prog = prog.build(options="-cl-std=CL2.0")
+    sf = cl.svm_mem_flags
+    data = cl.svm_empty(ctx, sf.READ_WRITE | sf.SVM_FINE_GRAIN_BUFFER, 4, np.int32)
+    data[:] = [1, 2, 3, 4]
+    prog.svm_inc(q, (4,), None, cl.SVM(data))
+    q.finish()
+    assert list(data) == [2, 3, 4, 5], list(data)
+
+
 def app(out_path, options, with_image):
     """The application: runs the kernels through the ICD and checks them against numpy."""
     import pyopencl as cl
@@ -272,11 +287,26 @@ class CaptureTest(unittest.TestCase):
         r = self.spvsim_run("run", b1, "--global", "8")
         self.assertEqual(r.returncode, 1)
         self.assertIn("a capture bundle gives the kernel, sizes and arguments itself", r.stderr)
+        r = self.spvsim_run("info", b1)  # dis and info read the bundle's module
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("kernel scale_local", r.stdout)
         # The sub-group size is the captured one unless the command line sets it.
         r = self.spvsim_run("run", b1, "--stats")
         self.assertIn("sub-group size 16", r.stderr)
         r = self.spvsim_run("run", b1, "--stats", "--sub-group-size", "8")
         self.assertIn("sub-group size 8", r.stderr)
+
+    def test_svm_refused_with_a_warning(self):
+        capture = os.path.join(self.tmp, "bundles")
+        env = dict(os.environ, SPVSIM_CAPTURE=capture)
+        r = subprocess.run(
+            [sys.executable, __file__, "--app-svm"], env=env, capture_output=True, text=True
+        )
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.spvsim_run("run", os.path.join(capture, "0001-svm_inc"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("the context has SVM allocations, which are not captured", r.stderr)
+        self.assertIn("was not captured: SVM pointers", r.stderr)
 
     def test_debug_opens_a_bundle(self):
         capture = os.path.join(self.tmp, "bundles")
@@ -372,6 +402,8 @@ class CaptureTest(unittest.TestCase):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--app-globals":
         app_globals()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--app-svm":
+        app_svm()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app":
         app(sys.argv[2], sys.argv[3], "--image" in sys.argv[4:])
     else:
