@@ -197,8 +197,15 @@ BundleArg ManifestReader::argOfKind(const std::string& kind, std::istringstream&
     const Fields f = fields(rest, {"normalized", "addressing", "filter"});
     a.kind = BundleArg::Kind::Sampler;
     a.sampler.normalizedCoords = number(field(f, "normalized"), "normalized") != 0;
-    a.sampler.addressing = uint32_t(number(field(f, "addressing"), "addressing"));
-    a.sampler.filter = uint32_t(number(field(f, "filter"), "filter"));
+    const uint64_t addressing = number(field(f, "addressing"), "addressing");
+    const uint64_t filter = number(field(f, "filter"), "filter");
+    // CL_ADDRESS_NONE..CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_NEAREST / CL_FILTER_LINEAR
+    if (addressing < 0x1130 || addressing > 0x1134)
+      fail(fmt::format("addressing={:#x} is not a cl_addressing_mode", addressing));
+    if (filter != 0x1140 && filter != 0x1141)
+      fail(fmt::format("filter={:#x} is not a cl_filter_mode", filter));
+    a.sampler.addressing = uint32_t(addressing);
+    a.sampler.filter = uint32_t(filter);
   } else if (kind == "image") {
     const Fields f = fields(rest, {"shape", "before", "after"});
     a.kind = BundleArg::Kind::Image;
@@ -263,7 +270,9 @@ void ManifestReader::readLine(const std::string& key, std::istringstream& rest, 
   } else if (key == "local-size") {
     b.local = triple(rest, "local-size");
   } else if (key == "sub-group-size") {
-    b.subGroupSize = uint32_t(number(word("sub-group-size"), "sub-group-size"));
+    const uint64_t size = number(word("sub-group-size"), "sub-group-size");
+    if (size < 1 || size > 128) fail(fmt::format("sub-group-size {} is outside 1..128", size));
+    b.subGroupSize = uint32_t(size);
   } else if (key == "buffer") {
     readBuffer(rest, b);
   } else if (key == "global-variable") {
@@ -287,6 +296,12 @@ void ManifestReader::checkComplete(const Bundle& b,
        {"kernel", "module", "work-dim", "global-size", "local-size", "sub-group-size", "status"})
     if (!seen.count(key))
       throw Error(DiagnosticKind::Input, fmt::format("{}: missing '{}' line", path_, key));
+  for (uint32_t d = b.dims; d < 3; ++d)  // dimensions beyond work-dim are unused
+    if (b.global[d] != 1 || b.local[d] != 1 || b.offset[d] != 0)
+      throw Error(DiagnosticKind::Input,
+                  fmt::format("{}: work-dim is {} but dimension {} has global size {}, local size "
+                              "{}, offset {} (expected 1, 1, 0)",
+                              path_, b.dims, d, b.global[d], b.local[d], b.offset[d]));
   for (const BundleArg& a : b.args) {
     if (a.kind != BundleArg::Kind::Buffer) continue;
     auto fail = [&](const std::string& m) {

@@ -172,6 +172,14 @@ TEST_F(BundleTest, MalformedManifestsGiveClearErrors) {
                 .find("not a file name inside the bundle"),
             std::string::npos);
   EXPECT_NE(error("arg 0 local size=abc\n").find("size 'abc' is not a number"), std::string::npos);
+  EXPECT_NE(error("sub-group-size 200\n").find("'sub-group-size' is given twice"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 sampler normalized=1 addressing=0x1200 filter=0x1140\n")
+                .find("addressing=0x1200 is not a cl_addressing_mode"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 sampler normalized=1 addressing=0x1130 filter=3\n")
+                .find("filter=0x3 is not a cl_filter_mode"),
+            std::string::npos);
 
   std::ofstream(dir_ / "launch.txt") << "kernel k\n";
   EXPECT_THROW(
@@ -205,6 +213,30 @@ TEST_F(BundleTest, MalformedManifestsGiveClearErrors) {
   }
   fs::remove(dir_ / "module.spv");
   EXPECT_FALSE(isBundlePath(dir_.string()));
+}
+
+TEST_F(BundleTest, LaunchShapeOutOfRange) {
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = std::string(kHead) + "status complete\n";
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream(dir_ / "launch.txt") << text;
+    try {
+      readBundle(dir_.string());
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(replaced("sub-group-size 8", "sub-group-size 999999999999")
+                .find("launch.txt:10: sub-group-size 999999999999 is outside 1..128"),
+            std::string::npos);
+  EXPECT_NE(replaced("global-size 8 4 1", "global-size 8 4 2")
+                .find("work-dim is 2 but dimension 2 has global size 2"),
+            std::string::npos);
+  EXPECT_NE(replaced("work-dim 2", "work-dim 0").find("work-dim must be 1, 2 or 3"),
+            std::string::npos);
+  EXPECT_NE(replaced("global-offset 1 2 0", "global-offset 1 2").find("needs three numbers"),
+            std::string::npos);
 }
 
 TEST_F(BundleTest, ArgumentsThatDoNotFitTheKernel) {
