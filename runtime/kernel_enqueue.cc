@@ -22,6 +22,7 @@
 #include <new>
 
 #include "runtime/arg_errors.h"
+#include "runtime/capture.h"
 #include "runtime/kernel.h"
 #include "runtime/knobs.h"
 #include "runtime/mem.h"
@@ -61,6 +62,7 @@ struct Launch {
   std::vector<SvmAllocation> svm;   // the context's live SVM allocations (runtime/svm.cc)
   bool empty = false;               // a zero global size: nothing to run
   DeviceQueueOptions deviceQueues;  // the context's device queues at enqueue time
+  std::shared_ptr<const CaptureSource> capture;  // SPVSIM_CAPTURE: null unless captured
 };
 
 // Diagnostics go to stderr, nowhere, or are appended to a file (SPVSIM_DIAGNOSTICS).
@@ -124,9 +126,8 @@ void markArgumentsWritten(const std::vector<KernelArg>& args) {
       markContentsWritten(a.mem);
 }
 
-// Runs on the queue's worker thread.
-cl_int runLaunch(const Launch& l) {
-  if (l.empty) return CL_COMPLETE;
+// The launch itself, on the queue's worker thread.
+cl_int execute(const Launch& l) {
   LaunchOptions options;
   options.subGroupSize = knobs().subGroupSize;
   options.threads = knobs().threads;
@@ -157,6 +158,19 @@ cl_int runLaunch(const Launch& l) {
   }
   reportDiagnostics(result.diagnostics);
   return result.aborted ? kAbortedStatus : CL_COMPLETE;
+}
+
+// Runs on the queue's worker thread; a captured launch is written before it runs (its
+// inputs) and after (its outputs).
+cl_int runLaunch(const Launch& l) {
+  if (l.empty) return CL_COMPLETE;
+  std::unique_ptr<LaunchCapture> capture;
+  if (l.capture)
+    capture = LaunchCapture::begin(
+        {*l.capture, *l.executable, l.kernel, l.range, l.args, !l.svm.empty()});
+  const cl_int status = execute(l);
+  if (capture) capture->finish(status);
+  return status;
 }
 
 // Buffers, images and pipes: arguments whose cl_mem the launch holds (a pipe's packets
@@ -196,6 +210,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   l.kernel = k->kernel;
   l.deviceQueues = deviceQueueOptions(k->program->context);
   if (cl_int err = snapshotArgs(k, l)) return err;
+  l.capture = captureSourceFor(k);
   l.svm = static_cast<_cl_context*>(k->program->context)->svm.allocations();
   // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.
   l.empty = !global;

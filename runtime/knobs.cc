@@ -70,6 +70,9 @@ Knobs readKnobs() {
   k.maxMemory = envBytes("SPVSIM_MAX_MEMORY", defaultMaxMemory());
   if (const char* d = std::getenv("SPVSIM_DIAGNOSTICS"); d && *d) k.diagnostics = d;
   readChecks(k);
+  if (const char* d = std::getenv("SPVSIM_CAPTURE"); d && *d) k.captureDir = d;
+  if (const char* f = std::getenv("SPVSIM_CAPTURE_FILTER"); f && *f) k.captureFilter = f;
+  k.captureLimit = envNumber("SPVSIM_CAPTURE_LIMIT", 0, ~0ull, ~0ull);
   return k;
 }
 

@@ -13,6 +13,9 @@
 //                          (spvsim::defaultMaxMemory()). A launch that needs more stops
 //                          with its event at CL_OUT_OF_RESOURCES and the reason in the
 //                          diagnostics (SPVSIM_DIAGNOSTICS).
+//   SPVSIM_CAPTURE         a folder: every launch is written there as a replayable bundle
+//                          (runtime/capture.h); SPVSIM_CAPTURE_FILTER a glob on kernel
+//                          names (fnmatch), SPVSIM_CAPTURE_LIMIT the most bundles written
 #pragma once
 
 #include <cstdint>
@@ -27,8 +30,11 @@ struct Knobs {
   uint64_t instructionBudget = 1ull << 30;
   bool checkRaces = false;
   bool checkUninitialized = false;
-  bool checkUndefined = false;  // SPVSIM_CHECKS=undefined: value-level undefinedness
-  uint64_t maxMemory = 0;       // SPVSIM_MAX_MEMORY, or the simulator's default
+  bool checkUndefined = false;    // SPVSIM_CHECKS=undefined: value-level undefinedness
+  uint64_t maxMemory = 0;         // SPVSIM_MAX_MEMORY, or the simulator's default
+  std::string captureDir;         // SPVSIM_CAPTURE; empty: no capture
+  std::string captureFilter;      // SPVSIM_CAPTURE_FILTER; empty: every kernel
+  uint64_t captureLimit = ~0ull;  // SPVSIM_CAPTURE_LIMIT; unset: no limit
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

@@ -1,5 +1,7 @@
 #include "tools/arg_value.h"
 
+#include <algorithm>
+
 namespace spvsim::tools {
 namespace {
 
@@ -47,8 +49,18 @@ std::vector<ArgBinding> bindings(std::vector<ArgValue>& args) {
   for (ArgValue& a : args) {
     out.push_back(binding(a));
     out.back().text = a.text;
+    if (a.kind == ArgValue::Kind::Buffer && a.storageArg)
+      out.back().data = args[*a.storageArg].storage.data() + a.storageOffset;
   }
   return out;
+}
+
+void syncSharedStorage(std::vector<ArgValue>& args) {
+  for (ArgValue& a : args)
+    if (a.kind == ArgValue::Kind::Buffer && a.storageArg) {
+      const std::vector<uint8_t>& from = args[*a.storageArg].storage;
+      std::copy_n(from.begin() + int64_t(a.storageOffset), a.bytes.size(), a.bytes.begin());
+    }
 }
 
 }  // namespace spvsim::tools

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct ArgValue {
   uint64_t maxPackets = 0;  // Pipe: capacity (packets of type.size() bytes)
   // Pipe: the pipe of the latest bindings(), holding `bytes` then what the launch left.
   std::shared_ptr<PipeStorage> pipe;
+  // Buffer sharing an allocation with other arguments (a capture bundle's sub-buffers, one
+  // buffer passed twice): the kernel sees bytes [storageOffset, storageOffset + bytes.size())
+  // of args[*storageArg].storage; `bytes` is a copy, refreshed by syncSharedStorage.
+  std::optional<size_t> storageArg;
+  uint64_t storageOffset = 0;
+  std::vector<uint8_t> storage;  // the shared allocation, held by one of its arguments
 
   bool isPointerKind() const { return kind != Kind::Value; }
   bool isStruct() const { return !structName.empty(); }
@@ -60,5 +67,9 @@ struct ArgMemory {
 // buffers point into `args`, and each carries its type and text for messages. Each call
 // gives every pipe argument a fresh pipe holding its initial packets (ArgValue::pipe).
 std::vector<ArgBinding> bindings(std::vector<ArgValue>& args);
+
+// After a launch: each argument with a shared allocation copies its window into `bytes`
+// (what dumps and comparisons read).
+void syncSharedStorage(std::vector<ArgValue>& args);
 
 }  // namespace spvsim::tools

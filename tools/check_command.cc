@@ -45,9 +45,11 @@ struct Run {
 
 std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
   std::vector<uint32_t> sizes;
+  // A capture bundle fixes the size the application ran with, as --sub-group-size does.
+  const std::optional<uint32_t> fixed = o.subGroupSize ? o.subGroupSize : p.subGroupSize;
   for (uint32_t s :
-       o.subGroupSize ? std::vector<uint32_t>{*o.subGroupSize}
-                      : std::vector<uint32_t>(std::begin(kDefaultSizes), std::end(kDefaultSizes))) {
+       fixed ? std::vector<uint32_t>{*fixed}
+             : std::vector<uint32_t>(std::begin(kDefaultSizes), std::end(kDefaultSizes))) {
     const uint32_t actual = p.program->subGroupSizeFor(p.kernel, s);
     if (std::find(sizes.begin(), sizes.end(), actual) == sizes.end()) sizes.push_back(actual);
   }
@@ -61,7 +63,13 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
   return configs;
 }
 
-Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
+// Program-scope variables keep what a launch left in them: every run starts from the
+// values they had before the first (a capture bundle's captured values).
+using ProgramVariables = std::vector<Program::ProgramVariable>;
+
+Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
+            const ProgramVariables& initial) {
+  p.program->globalVariables() = initial;
   Run run{c, {}, p.args};
   LaunchOptions lo = launchOptions(o, p);
   lo.subGroupSize = c.subGroupSize;
@@ -70,6 +78,7 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
   lo.observers =
       check::observersFor({.races = true, .uninitialized = true, .undefinedValues = true});
   run.result = p.program->launch(p.kernel, p.range, bindings(run.args), lo);
+  syncSharedStorage(run.args);
   return run;
 }
 
@@ -167,9 +176,9 @@ void reportFindings(const CheckVerdicts& v, std::vector<std::string>& json, std:
 int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   PreparedLaunch p = prepareLaunch(options, err);
   const std::vector<ArgMode> modes = argModes(options, p.args);
-  const std::vector<ExpectedArg> expect = options.expectPath.empty()
-                                              ? std::vector<ExpectedArg>{}
-                                              : readExpectFile(options.expectPath, p.args);
+  // A capture bundle's "after" contents are the reference unless --expect gives one.
+  const std::vector<ExpectedArg> expect =
+      options.expectPath.empty() ? p.captured : readExpectFile(options.expectPath, p.args);
   const std::vector<Config> configs = configsFor(options, p);
   // Every run keeps its own copy of the buffers until they are compared.
   checkMemory(
@@ -177,7 +186,8 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
       fmt::format("the buffers of {} runs (check keeps every run's results)", configs.size()));
   p.argumentBytes *= configs.size() + 1;
   std::vector<Run> runs;
-  for (const Config& c : configs) runs.push_back(runOnce(options, p, c));
+  const ProgramVariables initial = p.program->globalVariables();
+  for (const Config& c : configs) runs.push_back(runOnce(options, p, c, initial));
   CheckTotals totals{0, 0, 0, options.strict, options.expectPath};
   std::vector<std::string> diagnostics = reportDiagnostics(runs, err, totals);
   const std::vector<CheckRun> checkRuns = toCheckRuns(runs);

@@ -40,8 +40,11 @@ debugger::DebugLaunch debugLaunch(PreparedLaunch& launch, const RunOptions& opti
   d.range = launch.range;
   d.bindings = bindings(launch.args);
   for (ArgValue& a : launch.args) d.args.push_back(debugArgument(a));
+  for (size_t i = 0; i < launch.args.size(); ++i)  // shared storage: what the kernel sees
+    if (launch.args[i].storageArg) d.args[i].bytes = d.bindings[i].data;
   d.options = launchOptions(options, launch);
   d.results = [&launch] {
+    syncSharedStorage(launch.args);
     std::string text;
     for (size_t i = 0; i < launch.args.size(); ++i)
       if (launch.args[i].dump) text += formatDumpLine(i, launch.args[i]) + '\n';

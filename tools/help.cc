@@ -12,9 +12,12 @@ sub-group in lockstep, and reports undefined behaviour.
 Usage:
   spvsim run KERNEL --global X[,Y[,Z]] [options] [--arg SPEC]...   run a kernel
   spvsim run FILE.sim [options]                  run an Oclgrind .sim file
-  spvsim check KERNEL ... | FILE.sim             the oracle: several sub-group sizes and
+  spvsim run BUNDLE [options]                    replay a launch the ICD captured
+                                                 (SPVSIM_CAPTURE=DIR; BUNDLE: DIR/NNNN-KERNEL)
+  spvsim check KERNEL ... | FILE.sim | BUNDLE    the oracle: several sub-group sizes and
                                                  schedules, every checker, results compared
-  spvsim debug KERNEL ... | FILE.sim             step through a kernel sub-group by sub-group
+                                                 (a BUNDLE's with the captured results)
+  spvsim debug KERNEL ... | FILE.sim | BUNDLE    step through a kernel sub-group by sub-group
   spvsim dis KERNEL                              disassemble, with source lines
   spvsim info KERNEL                             kernels, execution modes, parameters,
                                                  and how the module was compiled
@@ -113,6 +116,12 @@ write to ro or read of wo is an access-violation); values follow the header othe
 Images: <image2d RGBA,UNORM_INT8[4,2] fill=V|range=..|noinit dump hex> (channel values
 follow otherwise); samplers: <sampler NORMALIZED,CLAMP,LINEAR>.
 Only arguments marked dump are printed (all buffers with --dump).
+
+Capture bundles (an application run with SPVSIM_CAPTURE=DIR through the spvsim ICD writes
+DIR/NNNN-KERNEL/ per launch): give the folder or its launch.txt. The bundle fixes the
+module, kernel, NDRange, sub-group size (unless --sub-group-size) and arguments; every
+buffer starts with the contents it had before the launch. spvsim check compares the
+results with the contents the application's launch left.
 
 Examples (quote specs that contain ( ) [ ] for the shell):
   spvsim run saxpy.cl --global 1024 --arg float:2 --arg 'buffer:float[1024]=range(0)' \

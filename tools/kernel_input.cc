@@ -6,12 +6,15 @@
 
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "tools/bundle.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
 
 compiler::CompileResult readKernel(const std::string& path, std::string_view buildOptions,
                                    bool useCache) {
+  // A capture bundle stands for its module (spvsim dis|info BUNDLE).
+  if (isBundlePath(path)) return readKernel(readBundle(path).module, buildOptions, useCache);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw Error(DiagnosticKind::Input, fmt::format("cannot open '{}': no such file", path));

@@ -1,5 +1,6 @@
 // KERNEL files: .spv (binary), .spvasm (assembly) or .cl (OpenCL C, compiled by the
-// compile driver, src/compiler/compile_driver.h), chosen by extension.
+// compile driver, src/compiler/compile_driver.h), chosen by extension; a capture bundle
+// (tools/bundle.h) stands for its module.spv.
 #pragma once
 
 #include <string>

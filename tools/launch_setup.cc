@@ -13,6 +13,7 @@
 #include "src/exec/device_enqueue.h"
 #include "src/exec/diagnostics.h"
 #include "tools/arg_spec.h"
+#include "tools/bundle.h"
 #include "tools/info_command.h"
 #include "tools/kernel_input.h"
 #include "tools/output.h"
@@ -112,6 +113,51 @@ PreparedLaunch prepareFromSim(const RunOptions& o, std::ostream& err, Compile co
   return launch;
 }
 
+// Program-scope variables as the captured launch found them.
+void restoreGlobals(Program& program, const Bundle& bundle) {
+  for (const BundleGlobal& g : bundle.globals) {
+    auto& vars = program.globalVariables();
+    auto it = std::find_if(vars.begin(), vars.end(),
+                           [&](const Program::ProgramVariable& v) { return v.id == g.id; });
+    if (it == vars.end() || it->storage.size() != g.size)
+      throw Error(DiagnosticKind::Input,
+                  fmt::format("{}: the module has no program-scope variable %{} of {} bytes",
+                              bundle.manifest, g.id, g.size));
+    it->storage = readBundleBytes(g.before, 0, g.size);
+  }
+}
+
+PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile compile) {
+  const Bundle bundle = readBundle(o.input);
+  if (bundle.status != "complete")
+    err << fmt::format(
+        "warning: {}: the captured launch ended with status '{}': its \"after\" "
+        "contents may be partial\n",
+        bundle.manifest, bundle.status);
+  for (const std::string& w : bundle.warnings)
+    err << fmt::format("warning: {}: {}\n", bundle.manifest, w);
+  PreparedLaunch launch;
+  loadProgram(launch, bundle.module, o, compile, err);
+  launch.kernel =
+      launch.program->kernel(chooseKernel(launch.program->module(), bundle.kernel).name);
+  restoreGlobals(*launch.program, bundle);
+  ArgMemory memory{o.maxMemory.value_or(defaultMaxMemory())};
+  launch.args = bundleArguments(bundle, launch.kernel.signature().params, memory);
+  launch.maxMemory = memory.limit;
+  launch.argumentBytes = memory.used;
+  checkArguments(launch, err);
+  launch.range.dims = bundle.dims;
+  launch.range.global = bundle.global;
+  launch.range.offset = bundle.offset;
+  launch.range.local = bundle.local;
+  launch.range.localGiven = true;
+  launch.subGroupSize = bundle.subGroupSize;
+  launch.captured = bundleExpectations(bundle, launch.args);
+  if (o.dump)
+    for (ArgValue& a : launch.args) a.dump = a.holdsData();
+  return launch;
+}
+
 std::string jsonList(const std::vector<std::string>& items) {
   std::string out = "[";
   for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + jsonQuote(items[i]);
@@ -132,6 +178,7 @@ std::string buildJson(const PreparedLaunch& launch) {
 }  // namespace
 
 PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err, Compile compile) {
+  if (options.isBundle()) return prepareFromBundle(options, err, compile);
   return options.isSim() ? prepareFromSim(options, err, compile)
                          : prepareFromArgs(options, err, compile);
 }
@@ -147,7 +194,10 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
   LaunchOptions options;
   options.maxMemory = launch.maxMemory;
   options.argumentMemory = launch.argumentBytes;
-  if (o.subGroupSize) options.subGroupSize = *o.subGroupSize;
+  if (o.subGroupSize)
+    options.subGroupSize = *o.subGroupSize;
+  else if (launch.subGroupSize)
+    options.subGroupSize = *launch.subGroupSize;
   if (o.threads) options.threads = *o.threads;
   if (o.instructionBudget) options.instructionBudget = *o.instructionBudget;
   if (o.scheduleSeed) {

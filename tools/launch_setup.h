@@ -1,9 +1,11 @@
-// Preparing one launch from the command line (KERNEL + --arg specs, or a .sim file):
+// Preparing one launch from the command line (KERNEL + --arg specs, a .sim file or a
+// capture bundle):
 // shared by `spvsim run` and `spvsim debug`.
 #pragma once
 
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -13,6 +15,7 @@
 #include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 #include "tools/arg_value.h"
+#include "tools/check_expect.h"
 #include "tools/options.h"
 
 namespace spvsim::tools {
@@ -25,6 +28,10 @@ struct PreparedLaunch {
   std::vector<ArgValue> args;  // buffers hold the storage the launch reads and writes
   uint64_t maxMemory = 0;      // --max-memory, or the default: the buffers and the launch
   uint64_t argumentBytes = 0;  // what the buffers in `args` take of it
+  // A capture bundle's sub-group size (unless --sub-group-size) and "after" contents
+  // (spvsim check's reference unless --expect).
+  std::optional<uint32_t> subGroupSize;
+  std::vector<ExpectedArg> captured;
 };
 
 // How the kernel is compiled when it is OpenCL C.

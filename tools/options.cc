@@ -8,6 +8,7 @@
 
 #include "spirv/error.h"
 #include "src/exec/memory_limit.h"
+#include "tools/bundle.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
@@ -126,6 +127,13 @@ void checkCombination(Command command, const RunOptions& o) {
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
+  if (o.isBundle()) {
+    if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
+      fail(
+          "a capture bundle gives the kernel, sizes and arguments itself: drop --kernel, "
+          "--global, --local, --global-offset and --arg");
+    return;
+  }
   if (o.isSim()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
       fail(
@@ -206,6 +214,7 @@ std::string_view commandName(Command c) {
 }
 
 bool RunOptions::isSim() const { return endsWith(input, ".sim"); }
+bool RunOptions::isBundle() const { return isBundlePath(input); }
 
 CommandLine parseCommandLine(const std::vector<std::string>& args) {
   CommandLine out;

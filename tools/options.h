@@ -41,6 +41,7 @@ struct RunOptions {
   std::string outputPath;  // spvsim compile -o
 
   bool isSim() const;
+  bool isBundle() const;  // a capture bundle's folder or launch.txt (tools/bundle.h)
 };
 
 struct CommandLine {

@@ -38,6 +38,7 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   const LaunchResult result =
       launch.program->launch(launch.kernel, launch.range, bindings(launch.args), launchOpts);
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  syncSharedStorage(launch.args);
   if (options.stats) err << formatStats(result, seconds.count()) << '\n';
   out << result.printfOutput;
   for (const Diagnostic& d : result.diagnostics) {

@@ -1,0 +1,67 @@
+// SPVSIM_CAPTURE=DIR: every kernel launch written as a replayable bundle (src/DESIGN.md,
+// "Capture and replay"; the manifest format is in README.md). A bundle is a folder
+// DIR/NNNN-KERNEL/ holding module.spv (the SPIR-V the ICD executed), one file per buffer
+// allocation (and image argument, pixels packed) before the launch and one after it, and
+// launch.txt tying them together.
+// `spvsim run|debug|check BUNDLE` replays it.
+//
+// Capturing never changes a launch or its status: a bundle that cannot be written is
+// reported once on stderr and the launch runs as without capture.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/kernel.h"
+
+namespace spvsim::rt {
+
+// What enqueue time fixes for a captured launch: the module as executed (without the
+// ICD's binary markers) and the program's build options.
+struct CaptureSource {
+  std::vector<uint32_t> words;
+  std::string buildOptions;
+};
+
+// The source of a launch of `k` when SPVSIM_CAPTURE is set and the kernel's name
+// matches SPVSIM_CAPTURE_FILTER; else null (nothing is copied).
+std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k);
+
+// One bundle being written: begun before the launch runs (the module, the "before"
+// contents), finished after it (the "after" contents, then the manifest).
+class LaunchCapture {
+ public:
+  struct Input {
+    const CaptureSource& source;
+    Program& program;  // its program-scope variables are read
+    const Program::Kernel& kernel;
+    const NDRange& range;  // as enqueued
+    const std::vector<KernelArg>& args;
+    bool svm = false;  // the context has SVM allocations (not captured)
+  };
+  // Null when SPVSIM_CAPTURE_LIMIT bundles exist already or the bundle cannot be written
+  // (reported once).
+  static std::unique_ptr<LaunchCapture> begin(const Input& in);
+  // `status` is the launch's event status (CL_COMPLETE or an error).
+  void finish(int status);
+
+  LaunchCapture(std::string dir, std::string manifest, std::vector<const _cl_mem*> buffers,
+                std::vector<std::pair<size_t, const _cl_mem*>> images);
+
+ private:
+  std::string dir_;
+  std::string manifest_;                                   // every line but the status line
+  std::vector<const _cl_mem*> buffers_;                    // root allocations, in manifest order
+  std::vector<std::pair<size_t, const _cl_mem*>> images_;  // (argument, image)
+};
+
+// The launch as an Oclgrind .sim file (runtime/capture_sim.cc) with `local` the local
+// size it ran with; "" and the reason in `why` when it does not fit that format.
+std::string simFile(const LaunchCapture::Input& in, const std::array<uint64_t, 3>& local,
+                    std::string& why);
+
+}  // namespace spvsim::rt

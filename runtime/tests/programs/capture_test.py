@@ -1,0 +1,410 @@
+"""SPVSIM_CAPTURE bundles from a PyOpenCL application, replayed by `spvsim run|check`.
+
+Run by capture_test.sh with OCL_ICD_VENDORS naming libspvsim-opencl.so and SPVSIM_BIN the
+spvsim binary. The application (this file with --app) runs three kernels: a scalar and a
+local argument; a sub-buffer and its parent buffer passed together (aliasing); one buffer
+passed twice to a 2-D NDRange with a global offset. It checks its results against numpy
+models and saves them; the test then replays every bundle and compares `spvsim run
+--dump` with both, runs `spvsim check BUNDLE`, corrupts an "after" file and expects
+check to name the buffer and element. SPVSIM_CAPTURE_FILTER and SPVSIM_CAPTURE_LIMIT are
+read once per process, so each setting runs the application in a child process.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+KERNELS = """
+kernel void scale_local(global float* a, float s, local float* tmp) {
+  size_t i = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  tmp[l] = a[i] * s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  a[i] = tmp[n - 1 - l] + 0.5f;
+}
+
+// dst is a sub-buffer of src's buffer (dst[i] is src[i + 32]): the second read of
+// src[i + 32] sees the first write only when the two arguments share storage.
+kernel void alias_update(global int* dst, global const int* src, int k) {
+  size_t i = get_global_id(0);
+  dst[i] = src[i] * k;
+  dst[i] = dst[i] + src[i + 32];
+}
+
+// a and b are one buffer: b[j] reads back what a[j] just wrote.
+kernel void grid(global int* a, global int* b, int w) {
+  int x = get_global_id(0), y = get_global_id(1);
+  a[y * w + x] = x * 100 + y;
+  b[y * w + x] += 1;
+}
+"""
+
+IMAGE_KERNELS = """
+kernel void copy_image(read_only image2d_t img, global float4* out) {
+  int x = get_global_id(0), y = get_global_id(1);
+  out[y * 4 + x] = read_imagef(img, (int2)(x, y)) * 2.0f;
+}
+kernel void fill_image(write_only image2d_t img) {
+  int x = get_global_id(0), y = get_global_id(1);
+  write_imagef(img, (int2)(x, y), (float4)(x, y, x + y, 1));
+}
+"""
+
+PIPE_KERNEL = """
+kernel void produce(__write_only pipe int p, global const int* src) {
+  write_pipe(p, &src[get_global_id(0)]);
+}
+"""
+
+# A program-scope variable keeps its value between launches: the second launch's bundle
+# must start from the value the first one left.
+GLOBAL_KERNEL = """
+global int total = 0;
+kernel void accumulate(global int* out, int add) {
+  if (get_global_id(0) == 0) {
+    total += add;
+    out[0] = total;
+  }
+}
+"""
+
+W, H = 10, 5
+K = 3
+
+
+def models(seed):
+    """Inputs and the numpy model of each kernel's results."""
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal(16).astype(np.float32)
+    scaled = (a * np.float32(2.5)).reshape(2, 8)[:, ::-1].reshape(16) + np.float32(0.5)
+    p = rng.integers(-1000, 1000, 64).astype(np.int32)
+    p_after = p.copy()
+    p_after[32:] = 2 * K * p[:32]
+    g = rng.integers(-1000, 1000, W * H).astype(np.int32)
+    g_after = g.copy().reshape(H, W)
+    for y in range(1, 5):
+        for x in range(2, 10):
+            g_after[y, x] = x * 100 + y + 1
+    return dict(a=a, scaled=scaled, p=p, p_after=p_after, g=g, g_after=g_after.reshape(-1))
+
+
+def app_globals():
+    import pyopencl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    prog = cl.Program(ctx, GLOBAL_KERNEL).build(options="-cl-std=CL2.0")
+    out = np.zeros(1, np.int32)
+    ob = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=out)
+    for add in (5, 7):
+        prog.accumulate(q, (4,), None, ob, np.int32(add))
+    cl.enqueue_copy(q, out, ob)
+    assert out[0] == 12, out
+
+
+def app_svm():
+    import pyopencl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    prog = cl.Program(ctx, "kernel void svm_inc(global int* p) { p[get_global_id(0)] += 1; }")
+    prog = prog.build(options="-cl-std=CL2.0")
+    sf = cl.svm_mem_flags
+    data = cl.svm_empty(ctx, sf.READ_WRITE | sf.SVM_FINE_GRAIN_BUFFER, 4, np.int32)
+    data[:] = [1, 2, 3, 4]
+    prog.svm_inc(q, (4,), None, cl.SVM(data))
+    q.finish()
+    assert list(data) == [2, 3, 4, 5], list(data)
+
+
+def app(out_path, options, with_image):
+    """The application: runs the kernels through the ICD and checks them against numpy."""
+    import pyopencl as cl
+
+    mf = cl.mem_flags
+    m = models(7)
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    prog = cl.Program(ctx, KERNELS).build(options=options)
+
+    a = m["a"].copy()
+    ab = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=a)
+    prog.scale_local(q, (16,), (8,), ab, np.float32(2.5), cl.LocalMemory(8 * 4))
+    cl.enqueue_copy(q, a, ab)
+
+    p = m["p"].copy()
+    pb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=p)
+    sub = pb.get_sub_region(32 * 4, 32 * 4)
+    prog.alias_update(q, (32,), (8,), sub, pb, np.int32(K))
+    cl.enqueue_copy(q, p, pb)
+
+    g = m["g"].copy()
+    gb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=g)
+    prog.grid(q, (8, 4), (4, 2), gb, gb, np.int32(W), global_offset=(2, 1))
+    cl.enqueue_copy(q, g, gb)
+    q.finish()
+
+    np.testing.assert_array_equal(a, m["scaled"])
+    np.testing.assert_array_equal(p, m["p_after"])
+    np.testing.assert_array_equal(g, m["g_after"])
+    saved = dict(a=a, p=p, g=g)
+    if with_image:
+        images = cl.Program(ctx, IMAGE_KERNELS).build(options=options)
+        pixels = image_pixels()
+        img = cl.image_from_array(ctx, pixels, 4)  # 4 wide, 2 high, RGBA float
+        out = cl.Buffer(ctx, mf.WRITE_ONLY, 4 * 4 * 8)
+        images.copy_image(q, (4, 2), None, img, out)
+        copied = np.empty(32, np.float32)
+        cl.enqueue_copy(q, copied, out)
+        np.testing.assert_array_equal(copied, 2 * pixels.reshape(-1))
+        filled = cl.Image(ctx, mf.WRITE_ONLY, cl.ImageFormat(cl.channel_order.RGBA,
+                                                            cl.channel_type.FLOAT), (4, 2))
+        images.fill_image(q, (4, 2), None, filled)
+        q.finish()
+        saved["copied"] = copied
+        pipe = cl.Pipe(ctx, 0, 4, 8)
+        src = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=np.arange(8, dtype=np.int32))
+        cl.Program(ctx, PIPE_KERNEL).build(options="-cl-std=CL2.0").produce(q, (8,), None, pipe, src)
+        q.finish()
+    np.savez(out_path, **saved)
+
+
+def image_pixels():
+    return np.arange(32, dtype=np.float32).reshape(2, 4, 4) / 8
+
+
+def filled_model():
+    """fill_image's pixels in memory order (x fastest, RGBA interleaved)."""
+    out = np.zeros((2, 4, 4), np.float32)
+    for y in range(2):
+        for x in range(4):
+            out[y, x] = (x, y, x + y, 1)
+    return out.reshape(-1)
+
+
+class CaptureTest(unittest.TestCase):
+    spvsim = os.environ.get("SPVSIM_BIN", "spvsim")
+
+    def run_app(self, capture, options="", extra_env=None, with_image=False):
+        results = os.path.join(self.tmp, "results.npz")
+        env = dict(os.environ, SPVSIM_CAPTURE=capture)
+        env.update(extra_env or {})
+        cmd = [sys.executable, __file__, "--app", results, options]
+        if with_image:
+            cmd.append("--image")
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("SPVSIM_CAPTURE", r.stderr)  # no capture error was reported
+        return dict(np.load(results))
+
+    def spvsim_run(self, *args):
+        return subprocess.run([self.spvsim, *args], capture_output=True, text=True)
+
+    def dump(self, bundle):
+        r = self.spvsim_run("run", bundle, "--dump", "--threads", "2")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        out = {}
+        for line in r.stdout.splitlines():
+            m = re.fullmatch(r"arg(\d+) (\w+)\[(\d+)\] = (.*)", line)
+            self.assertIsNotNone(m, line)
+            dtype = {"float": np.float32, "int": np.int32}[m.group(2)]
+            values = np.array([float(v) for v in m.group(4).split()]).astype(dtype)
+            self.assertEqual(len(values), int(m.group(3)))
+            out[int(m.group(1))] = values
+        return out
+
+    def bundles(self, capture):
+        return sorted(os.listdir(capture))
+
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory()
+        self.tmp = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def check_replays(self, options):
+        capture = os.path.join(self.tmp, "bundles")
+        got = self.run_app(capture, options)
+        m = models(7)
+        self.assertEqual(
+            self.bundles(capture), ["0001-scale_local", "0002-alias_update", "0003-grid"]
+        )
+        b1, b2, b3 = (os.path.join(capture, b) for b in self.bundles(capture))
+        d = self.dump(b1)
+        self.assertEqual(list(d), [0])  # only the buffer is dumped
+        np.testing.assert_array_equal(d[0], m["scaled"])
+        np.testing.assert_array_equal(d[0], got["a"])
+        # The launch that fits Oclgrind's format has a .sim too, with the same result.
+        d = self.dump(os.path.join(b1, "launch.sim"))
+        np.testing.assert_array_equal(d[0], m["scaled"])
+        for b, why in ((b2, "argument 0 (global int* dst: shares its buffer with another "
+                            "argument)"), (b3, "a global offset")):
+            self.assertFalse(os.path.exists(os.path.join(b, "launch.sim")))
+            with open(os.path.join(b, "launch.txt")) as f:
+                self.assertIn(f"# no launch.sim: {why} does not fit", f.read())
+        d = self.dump(os.path.join(b2, "launch.txt"))  # the manifest path works too
+        np.testing.assert_array_equal(d[0], m["p_after"][32:])  # the sub-buffer's window
+        np.testing.assert_array_equal(d[1], m["p_after"])
+        np.testing.assert_array_equal(d[1], got["p"])
+        d = self.dump(b3)
+        np.testing.assert_array_equal(d[0], m["g_after"])
+        np.testing.assert_array_equal(d[1], got["g"])
+        # The bundle holds the inputs as the application had them.
+        before = np.fromfile(os.path.join(b3, "buffer0.before.bin"), np.int32)
+        np.testing.assert_array_equal(before, m["g"])
+        for b in (b1, b2, b3):
+            r = self.spvsim_run("check", b)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("matches expect", r.stderr)
+            self.assertIn("no problems found", r.stderr)
+        return capture
+
+    def test_replay_O0(self):
+        self.check_replays("-cl-opt-disable")
+
+    def test_replay_O2_and_corrupted_after(self):
+        capture = self.check_replays("")
+        grid = os.path.join(capture, "0003-grid")
+        after = os.path.join(grid, "buffer0.after.bin")
+        values = np.fromfile(after, np.int32)
+        values[23] += 5
+        values.tofile(after)
+        r = self.spvsim_run("check", grid)
+        self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+        self.assertIn("expect-mismatch", r.stderr)
+        self.assertRegex(r.stderr, r"argument 0 \(int\[50\]\): element 23: expected \d+, actual")
+        self.assertIn("mismatch", r.stderr)
+
+    def test_options_alongside(self):
+        capture = os.path.join(self.tmp, "bundles")
+        self.run_app(capture)
+        b1 = os.path.join(capture, "0001-scale_local")
+        r = self.spvsim_run("run", b1, "--global", "8")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("a capture bundle gives the kernel, sizes and arguments itself", r.stderr)
+        r = self.spvsim_run("info", b1)  # dis and info read the bundle's module
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("kernel scale_local", r.stdout)
+        # The sub-group size is the captured one unless the command line sets it.
+        r = self.spvsim_run("run", b1, "--stats")
+        self.assertIn("sub-group size 16", r.stderr)
+        r = self.spvsim_run("run", b1, "--stats", "--sub-group-size", "8")
+        self.assertIn("sub-group size 8", r.stderr)
+
+    def test_svm_refused_with_a_warning(self):
+        capture = os.path.join(self.tmp, "bundles")
+        env = dict(os.environ, SPVSIM_CAPTURE=capture)
+        r = subprocess.run(
+            [sys.executable, __file__, "--app-svm"], env=env, capture_output=True, text=True
+        )
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.spvsim_run("run", os.path.join(capture, "0001-svm_inc"))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("the context has SVM allocations, which are not captured", r.stderr)
+        self.assertIn("was not captured: SVM pointers", r.stderr)
+
+    def test_debug_opens_a_bundle(self):
+        capture = os.path.join(self.tmp, "bundles")
+        self.run_app(capture)
+        r = subprocess.run(
+            [self.spvsim, "debug", os.path.join(capture, "0002-alias_update"), "--dump"],
+            input="continue\nquit\n", capture_output=True, text=True,
+        )
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("Kernel alias_update finished", r.stdout)
+        line = [l for l in r.stdout.splitlines() if l.startswith("arg1 int[64] = ")]
+        self.assertEqual(len(line), 1, r.stdout)
+        values = [int(v) for v in line[0].split("=")[1].split()]
+        self.assertEqual(values, models(7)["p_after"].tolist())  # shared storage in the debugger
+
+    def test_filter(self):
+        capture = os.path.join(self.tmp, "bundles")
+        self.run_app(capture, extra_env={"SPVSIM_CAPTURE_FILTER": "*alias*"})
+        self.assertEqual(self.bundles(capture), ["0001-alias_update"])
+        self.run_app(capture, extra_env={"SPVSIM_CAPTURE_FILTER": "[gs]*"})
+        # A second run adds to the folder after the bundles already there.
+        self.assertEqual(
+            self.bundles(capture), ["0001-alias_update", "0002-scale_local", "0003-grid"]
+        )
+
+    def test_limit(self):
+        capture = os.path.join(self.tmp, "bundles")
+        self.run_app(capture, extra_env={"SPVSIM_CAPTURE_LIMIT": "2"})
+        self.assertEqual(self.bundles(capture), ["0001-scale_local", "0002-alias_update"])
+        other = os.path.join(self.tmp, "none")
+        self.run_app(other, extra_env={"SPVSIM_CAPTURE_LIMIT": "0"})
+        self.assertFalse(os.path.exists(other) and os.listdir(other))
+
+    def test_unwritable_capture_dir_does_not_break_the_app(self):
+        blocker = os.path.join(self.tmp, "file")
+        open(blocker, "w").close()
+        results = os.path.join(self.tmp, "results.npz")
+        env = dict(os.environ, SPVSIM_CAPTURE=os.path.join(blocker, "sub"))
+        r = subprocess.run(
+            [sys.executable, __file__, "--app", results, ""], env=env, capture_output=True,
+            text=True,
+        )
+        self.assertEqual(r.returncode, 0, r.stderr)  # the app's own numpy checks passed
+        self.assertEqual(r.stderr.count("spvsim: SPVSIM_CAPTURE:"), 1, r.stderr)
+
+    def test_program_scope_variables(self):
+        capture = os.path.join(self.tmp, "bundles")
+        env = dict(os.environ, SPVSIM_CAPTURE=capture)
+        r = subprocess.run(
+            [sys.executable, __file__, "--app-globals"], env=env, capture_output=True, text=True
+        )
+        self.assertEqual(r.returncode, 0, r.stderr)
+        second = os.path.join(capture, "0002-accumulate")
+        self.assertEqual(self.dump(second)[0].tolist(), [12])  # 5 from the first launch, + 7
+        r = self.spvsim_run("check", second)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_images_captured_pipes_refused(self):
+        capture = os.path.join(self.tmp, "bundles")
+        got = self.run_app(capture, with_image=True)
+        copy, fill, pipe = (
+            os.path.join(capture, b) for b in ("0004-copy_image", "0005-fill_image", "0006-produce")
+        )
+        r = self.spvsim_run("run", copy, "--dump")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], "arg0 image2d RGBA,FLOAT[4,2] = " +
+                         " ".join(f"{v:g}" for v in image_pixels().reshape(-1)))
+        out = re.fullmatch(r"arg1 float4\[8\] = (.*)", lines[1]).group(1)
+        values = [float(v) for v in re.findall(r"[-0-9.e]+", out)]
+        np.testing.assert_array_equal(np.array(values, np.float32), got["copied"])
+        r = self.spvsim_run("run", fill, "--dump")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "arg0 image2d RGBA,FLOAT[4,2] = " +
+                         " ".join(f"{v:g}" for v in filled_model()))
+        for b in (copy, fill):
+            r = self.spvsim_run("check", b)
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertIn("matches expect", r.stderr)
+        after = os.path.join(fill, "image0.after.bin")
+        pixels = np.fromfile(after, np.float32)
+        pixels[6] = 9
+        pixels.tofile(after)
+        r = self.spvsim_run("check", fill)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("argument 0 (image2d RGBA,FLOAT[4,2]): element 6: expected 9, actual 1", r.stderr)
+        with open(os.path.join(pipe, "launch.txt")) as f:
+            self.assertIn("arg 0 not-captured pipes", f.read())
+        r = self.spvsim_run("run", pipe)
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr, r"launch.txt:11: argument 0 \(.* p\) was not captured: pipes")
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--app-globals":
+        app_globals()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--app-svm":
+        app_svm()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--app":
+        app(sys.argv[2], sys.argv[3], "--image" in sys.argv[4:])
+    else:
+        unittest.main()
