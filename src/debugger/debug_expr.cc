@@ -151,6 +151,9 @@ LaneMask assign(const ExprValue& target, const ExprValue& value, const LaneMask&
   which.forEach([&](uint32_t l) {
     if (l >= sg.liveLanes) return;
     const size_t e = entryOf(target, l);
+    if (!target.v.errors[e].empty())
+      throw DebugError(
+          fmt::format("cannot write {} in lane {}: {}", target.v.label, l, target.v.errors[e]));
     Num n;
     try {
       n = loadNum(value, value.lane ? 0 : entryOf(value, l), m);

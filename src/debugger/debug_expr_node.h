@@ -30,6 +30,7 @@ struct ExprNode {
   double real = 0;
   Arith arith;
   std::shared_ptr<const ExprNode> a, b;
+  uint32_t depth = 1;  // of the tree below it (evaluation recurses this deep)
 };
 
 }  // namespace spvsim::debugger

@@ -1,6 +1,7 @@
 // Parsing debugger expressions: recursive descent over C's precedence levels.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -24,6 +25,10 @@ constexpr const char* kLevels[][4] = {
 };
 constexpr size_t kLevelCount = sizeof kLevels / sizeof kLevels[0];
 
+// Parsing and evaluation recurse as deep as the expression nests: a bound keeps
+// "((((..." and "1+1+1+..." typed or pasted by mistake from exhausting the stack.
+constexpr uint32_t kMaxDepth = 256;
+
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -40,6 +45,23 @@ class Parser {
 
  private:
   [[noreturn]] void fail(const std::string& why) const { throw DebugError(why); }
+
+  // Sets `n`'s depth from its children's; too deep is an error.
+  Node seal(std::shared_ptr<ExprNode> n) const {
+    n->depth = 1 + std::max(n->a ? n->a->depth : 0, n->b ? n->b->depth : 0);
+    if (n->depth > kMaxDepth || nesting_ > kMaxDepth)
+      fail(fmt::format("nested more than {} deep", kMaxDepth));
+    return n;
+  }
+
+  // Counts the parser's own recursion (operands inside operands) while it lasts.
+  struct Nest {
+    explicit Nest(Parser& p) : p_(p) {
+      if (++p_.nesting_ > kMaxDepth) p_.fail(fmt::format("nested more than {} deep", kMaxDepth));
+    }
+    ~Nest() { --p_.nesting_; }
+    Parser& p_;
+  };
 
   void skip() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
@@ -76,11 +98,12 @@ class Parser {
       n->text = matched;
       n->a = left;
       n->b = binary(level + 1);
-      left = n;
+      left = seal(n);
     }
   }
 
   Node unary() {
+    const Nest nest(*this);
     skip();
     if (pos_ < s_.size() && std::strchr("-!~+", s_[pos_]) && s_[pos_] != '\0') {
       const char op = s_[pos_++];
@@ -90,7 +113,7 @@ class Parser {
       n->kind = ExprNode::Kind::Unary;
       n->text = std::string(1, op);
       n->a = operand;
-      return n;
+      return seal(n);
     }
     return postfix(primary());
   }
@@ -120,7 +143,7 @@ class Parser {
       } else {
         return base;
       }
-      base = n;
+      base = seal(n);
     }
   }
 
@@ -134,7 +157,7 @@ class Parser {
       n->kind = ExprNode::Kind::Paren;
       n->a = binary(0);
       if (!takeOperator(")")) fail("a '(' without its ')'");
-      return n;
+      return seal(n);
     }
     if (c == '%') return idNode(n);
     if (c == '$') {
@@ -232,6 +255,7 @@ class Parser {
 
   std::string_view s_;
   size_t pos_ = 0;
+  uint32_t nesting_ = 0;
 };
 
 }  // namespace

@@ -72,6 +72,13 @@ TEST(DebugExpr, MalformedTextIsAnError) {
   for (const char* bad : {"", "x +", "(x", "x[1", "x ~ 3", "$foo", "%x", "%", "3x", "1.2.3", "x )",
                           "== 3", "18446744073709551616", "x @", "[1]"})
     EXPECT_THROW(Expression::parse(bad), DebugError) << bad;
+  // Nesting is bounded (parsing and evaluation recurse): no stack overflow.
+  EXPECT_THROW(Expression::parse(std::string(100000, '(') + "1"), DebugError);
+  EXPECT_THROW(Expression::parse(std::string(100000, '-') + "1"), DebugError);
+  std::string chain = "1";
+  for (int k = 0; k < 50000; ++k) chain += "+1";
+  EXPECT_THROW(Expression::parse(chain), DebugError);
+  EXPECT_NO_THROW(Expression::parse(std::string(200, '(') + "1" + std::string(200, ')')));
   try {
     Expression::parse("x ~ 3");
   } catch (const DebugError& e) {

@@ -69,6 +69,13 @@ void DebugSession::launchFresh() {
 }
 
 void DebugSession::restart() {
+  // Only buffers are copied at the start; other storage the kernel may change is not.
+  for (const ArgBinding& b : launch_.bindings)
+    if (b.kind == ArgBinding::Kind::Image || b.kind == ArgBinding::Kind::Pipe ||
+        b.kind == ArgBinding::Kind::SvmPointer)
+      throw DebugError(
+          "restart: the launch has image, pipe or SVM arguments, whose contents the "
+          "debugger cannot put back; start spvsim debug again");
   for (size_t i = 0; i < launch_.args.size(); ++i)
     if (launch_.args[i].bytes)
       std::copy(initialBuffers_[i].begin(), initialBuffers_[i].end(), launch_.args[i].bytes);
@@ -599,7 +606,14 @@ void DebugSession::addWatchpoint(std::string_view what) {
     if (params[i].name == name || fmt::format("arg{}", i) == name) arg = i;
   if (arg == params.size() || launch_.args[arg].kind != DebugArgument::Kind::Buffer)
     return addValueWatchpoint(what);
-  const ElementRange range = parseElementRange(what);
+  // out[I:J] is always a range; out[i] with a name inside is an expression.
+  ElementRange range;
+  try {
+    range = parseElementRange(what);
+  } catch (const DebugError&) {
+    if (what.find(':') != std::string_view::npos) throw;
+    return addValueWatchpoint(what);
+  }
   const DebugArgument& a = launch_.args[arg];
   const auto [first, end] = elementBounds(range, a.count, a.count);
   Breakpoint w;
