@@ -146,5 +146,26 @@ TEST(DebugExpr, ConditionsHoldPerLane) {
   EXPECT_HAS(v.reply(4), "Kernel branchy finished");
 }
 
+// The same expressions at -O2 (names bound to SSA values by DebugValue) give the same
+// values; out[i] = x + vin[i].y is what the kernel stores (3, 107, 15, 117).
+TEST(DebugExpr, TheSameValuesAtO2) {
+  std::vector<std::string> args = kBranch;
+  args.insert(args.end(), {"--build-options", "-O2"});
+  const auto t = debugSession(args,
+                              "break 17\n"
+                              "continue\n"
+                              "print x * 2 + i\n"
+                              "print vin[i].y + x\n"
+                              "break twice\n"
+                              "continue\n"
+                              "print v\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(3), "x * 2 + i (uint) = [0]=4 [1]=205 [2]=14 [3]=211\n");
+  EXPECT_HAS(t.reply(4), "vin[i].s1 + x (uint) = [0]=3 [1]=107 [2]=15 [3]=117\n");
+  // Sub-group 1's even lanes (i = 4, 6) call twice(i + 1); its parameter reads back.
+  EXPECT_HAS(t.reply(6), "sub-group 1 at branch.cl:4");
+  EXPECT_HAS(t.reply(7), "v (uint) = [0]=5 [1]=- [2]=7 [3]=-\n");
+}
+
 }  // namespace
 }  // namespace spvsim::tools

@@ -222,5 +222,16 @@ TEST(DebugHabits, RestartRunsTheKernelAgainFromTheGivenBuffers) {
   EXPECT_HAS(t.reply(11), "1: x@3 (uint) = 104\n");
 }
 
+TEST(DebugHabits, HelpDescribesTheNewCommands) {
+  const auto t = debugSession(kBranch, "help\nhelp down\nhelp set\n");
+  for (const char* command : {"tbreak LOC", "until [LOC]", "watch EXPR", "display[/x|d|u] EXPR",
+                              "undisplay", "set var X = EXPR", "lane [N]", "workitem X[,Y,Z]",
+                              "frame [N]", "up [N]", "down [N]", "restart", "Ctrl-C"})
+    EXPECT_HAS(t.reply(1), command);
+  EXPECT_HAS(t.reply(2), "  down [N]            select the callee");
+  EXPECT_LACKS(t.reply(2), "up [N]");
+  EXPECT_HAS(t.reply(3), "set var X@all = EXPR");
+}
+
 }  // namespace
 }  // namespace spvsim::tools

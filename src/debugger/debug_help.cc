@@ -41,7 +41,8 @@ constexpr const char* kCommands =
                       sub-group and lane)
   frame [N]           [f] select frame N of the call stack: print and info locals see its
                       names (0: innermost; execution resets it)
-  up [N], down [N]    select the caller (up) or the callee (down)
+  up [N]              select the caller (N frames out)
+  down [N]            select the callee (N frames in)
   restart             [r, run] launch the kernel again from its start, buffers as they
                       were given; breakpoints, buffer watchpoints and displays are kept
   lanes               the current sub-group's active lanes
