@@ -97,7 +97,8 @@ TEST(DebugHabits, SetVarWritesTheFocusedLaneOrAllAndChangesTheRun) {
                               "set var v = 1\n"
                               "set var x = 1.5\n"
                               "set var x = -1\n"
-                              "set x = 1\n");
+                              "set x = 1\n"
+                              "set var x[all] = i + 1\n");
   EXPECT_EQ(t.status, 0) << t.text;
   EXPECT_HAS(t.reply(3), "x (uint) = [0]=77 [1]=102 [2]=6 [3]=104\n");  // lane 0: first active
   EXPECT_HAS(t.reply(4), "Focus on lane 2 of sub-group 0: work-item (2,0,0), local id (2,0,0)\n");
@@ -113,6 +114,7 @@ TEST(DebugHabits, SetVarWritesTheFocusedLaneOrAllAndChangesTheRun) {
   EXPECT_HAS(t.reply(14), "[2]=1 ");           // C converts 1.5 to 1
   EXPECT_HAS(t.reply(15), "[2]=4294967295 ");  // and -1 to 2^32 - 1
   EXPECT_HAS(t.reply(16), "error: set: the one form is set var NAME = VALUE");
+  EXPECT_HAS(t.reply(17), "x (uint) = [0]=1 [1]=2 [2]=3 [3]=4\n");  // [all]: as @all
 }
 
 TEST(DebugHabits, LaneAndWorkItemFocus) {
