@@ -1,5 +1,9 @@
 #include "tools/debug_command.h"
 
+#include <signal.h>
+
+#include <csignal>
+
 #include "src/debugger/debug_commands.h"
 #include "src/debugger/debug_input.h"
 #include "src/debugger/debug_session.h"
@@ -8,6 +12,31 @@
 
 namespace spvsim::tools {
 namespace {
+
+// Ctrl-C while a command runs: the handler can only reach process-wide state, so this
+// flag is the one global; the session polls it between instructions (and clears it).
+volatile std::sig_atomic_t interruptRequested = 0;
+
+void onInterrupt(int) { interruptRequested = 1; }
+
+// Routes SIGINT to the flag while one command runs; readline (and the default action
+// between commands of a script) keep it otherwise.
+class InterruptScope {
+ public:
+  InterruptScope() {
+    interruptRequested = 0;
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &previous_);
+  }
+  ~InterruptScope() { sigaction(SIGINT, &previous_, nullptr); }
+  InterruptScope(const InterruptScope&) = delete;
+  InterruptScope& operator=(const InterruptScope&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+};
 
 void warnIgnored(const RunOptions& o, std::ostream& err) {
   auto warn = [&](const char* option, const char* why) {
@@ -62,9 +91,12 @@ int debugCommand(const RunOptions& options, std::istream& in, std::ostream& out,
   debugger::DebugSession session(debugLaunch(launch, options), out);
   debugger::CommandInterpreter commands(session, out, err, interactive);
   const auto reader = interactive ? debugger::terminalReader(out) : debugger::streamReader(in, out);
+  session.setInterruptFlag(&interruptRequested);
   session.start();
-  while (const auto line = reader->readLine("(spvsim) "))
+  while (const auto line = reader->readLine("(spvsim) ")) {
+    const InterruptScope interrupts;
     if (!commands.execute(*line)) break;
+  }
   out.flush();
   return session.exitStatus();
 }

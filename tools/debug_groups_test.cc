@@ -168,7 +168,7 @@ TEST(DebugGroups, CommandMistakesLeaveTheSessionRunning) {
   EXPECT_HAS(t.reply(3), "error: next: '0' is not a positive count\n");
   EXPECT_HAS(t.reply(4), "error: finish takes no arguments\n");
   EXPECT_HAS(t.reply(5), "error: info nothing: the topics are");
-  EXPECT_HAS(t.reply(6), "error: ambiguous command 'w': watch, workgroup\n");
+  EXPECT_HAS(t.reply(6), "error: ambiguous command 'w': watch, workgroup, workitem\n");
   EXPECT_HAS(t.reply(9), "sub-group 0: lanes 0-3 active (4/4)  [####]\n");
 }
 

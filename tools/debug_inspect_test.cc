@@ -26,7 +26,8 @@ TEST(DebugInspect, PrintsEveryLaneOfScalarsVectorsAndPointers) {
                               "print out\n"
                               "print vin[3]\n"
                               "p i\n"
-                              "print/d x[0]\n");
+                              "print/d x[0]\n"
+                              "print vin@3\n");
   EXPECT_EQ(t.status, 0) << t.text;
   EXPECT_HAS(t.reply(3), "x (uint) = [0]=2 [1]=102 [2]=6 [3]=104\n");
   EXPECT_HAS(t.reply(4),
@@ -39,7 +40,11 @@ TEST(DebugInspect, PrintsEveryLaneOfScalarsVectorsAndPointers) {
   EXPECT_HAS(t.reply(9),
              "out (uint*) = [0]=global:out+0 [1]=global:out+0 [2]=global:out+0 "
              "[3]=global:out+0\n");
-  EXPECT_HAS(t.reply(10), "vin[3] (uint4*) = global:vin+0\n");
+  // A pointer indexed is memory: element 3 of vin, the same for every lane. The lane of
+  // a pointer is vin@3.
+  EXPECT_HAS(t.reply(10),
+             "vin[3] (uint4, global memory, one for the work-group) = (12,13,14,15)\n");
+  EXPECT_HAS(t.reply(13), "vin@3 (uint4*) = global:vin+0\n");
   EXPECT_HAS(t.reply(11), "i (uint) = [0]=0 [1]=1 [2]=2 [3]=3\n");
   EXPECT_HAS(t.reply(12), "x[0] (uint) = 2\n");
 }

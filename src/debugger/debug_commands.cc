@@ -69,6 +69,17 @@ const CommandInterpreter::Command* CommandInterpreter::find(std::string_view nam
       {"x", {nullptr, nullptr, nullptr}, &CI::examine, false},
       {"info", {"i", nullptr, nullptr}, &CI::info, false},
       {"help", {"h", nullptr, nullptr}, &CI::help, false},
+      {"tbreak", {"tb", nullptr, nullptr}, &CI::tbreak, false},
+      {"until", {"u", nullptr, nullptr}, &CI::until, true},
+      {"display", {"disp", nullptr, nullptr}, &CI::display, false},
+      {"undisplay", {nullptr, nullptr, nullptr}, &CI::undisplay, false},
+      {"set", {nullptr, nullptr, nullptr}, &CI::set, false},
+      {"lane", {nullptr, nullptr, nullptr}, &CI::lane, false},
+      {"workitem", {"wi", nullptr, nullptr}, &CI::workItem, false},
+      {"frame", {"f", nullptr, nullptr}, &CI::frame, false},
+      {"up", {nullptr, nullptr, nullptr}, &CI::up, false},
+      {"down", {nullptr, nullptr, nullptr}, &CI::down, false},
+      {"restart", {"r", "run", nullptr}, &CI::restart, false},
   };
   for (const Command& c : kCommands) {
     if (name == c.name) return &c;
@@ -124,7 +135,7 @@ bool CommandInterpreter::dispatch(std::string_view line) {
   if (word == "quit" || word == "q" || word == "exit") return false;
   const Command* c = find(word);
   if (!c) throw DebugError(fmt::format("unknown command '{}' (`help` lists the commands)", word));
-  if (!format.empty() && c->run != &CI::print && c->run != &CI::examine)
+  if (!format.empty() && c->run != &CI::print && c->run != &CI::examine && c->run != &CI::display)
     throw DebugError(fmt::format("{} takes no /FORMAT", c->name));
   repeat_ = c->repeatable ? std::string(line) : std::string();
   (this->*c->run)(args, format);
@@ -150,15 +161,28 @@ void CommandInterpreter::cont(std::string_view args, std::string_view) {
 }
 
 void CommandInterpreter::breakpoint(std::string_view args, std::string_view) {
-  if (args.empty()) throw DebugError("break: give a location: FILE:LINE, LINE, %ID or FUNCTION");
+  addBreakpoint(args, false);
+}
+
+void CommandInterpreter::tbreak(std::string_view args, std::string_view) {
+  addBreakpoint(args, true);
+}
+
+void CommandInterpreter::addBreakpoint(std::string_view args, bool temporary) {
+  const char* name = temporary ? "tbreak" : "break";
+  if (args.empty())
+    throw DebugError(fmt::format("{}: give a location: FILE:LINE, LINE, %ID or FUNCTION", name));
   std::string_view location = args, condition;
   if (const size_t at = args.find(" if "); at != std::string_view::npos) {
     location = trim(args.substr(0, at));
     condition = trim(args.substr(at + 4));
-    if (condition.empty()) throw DebugError("break: 'if' needs a condition, e.g. x[3] == 7");
+    if (condition.empty())
+      throw DebugError(fmt::format("{}: 'if' needs a condition, e.g. x[3] == 7", name));
   }
-  session_.addBreakpoint(location, condition);
+  session_.addBreakpoint(location, condition, temporary);
 }
+
+void CommandInterpreter::until(std::string_view args, std::string_view) { session_.until(args); }
 
 void CommandInterpreter::watch(std::string_view args, std::string_view) {
   if (args.empty()) throw DebugError("watch: give a buffer range, e.g. watch out[0:4]");
@@ -182,22 +206,141 @@ void CommandInterpreter::remove(std::string_view args, std::string_view) {
   }
 }
 
-void CommandInterpreter::print(std::string_view args, std::string_view format) {
-  if (args.empty()) throw DebugError("print: give a value: %ID or NAME, optionally [LANE]");
+namespace {
+
+ValueStyle printStyle(std::string_view format, std::string_view command) {
   ValueStyle style;
   if (!format.empty()) {
     if (format.size() != 1 || std::string_view("xdu").find(format[0]) == std::string_view::npos)
       throw DebugError(
-          fmt::format("print/{}: the formats are /x (hex), /d (signed), /u "
+          fmt::format("{}/{}: the formats are /x (hex), /d (signed), /u "
                       "(unsigned)",
-                      format));
+                      command, format));
     style.format = format[0];
   }
-  const ValueRef ref = parseValueRef(args);
-  const ValueReader reader(session_.symbols(), session_.subGroup());
-  out_ << reader.format(reader.read(ref), ref.lane, style, [this](uint64_t p) {
-    return session_.pointerName(p);
-  }) << '\n';
+  return style;
+}
+
+// "x = 5": the '=' that is not part of == != <= >=.
+size_t assignmentAt(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '=') continue;
+    const char before = i ? text[i - 1] : ' ', after = i + 1 < text.size() ? text[i + 1] : ' ';
+    if (after == '=') {
+      ++i;
+      continue;
+    }
+    if (before == '!' || before == '<' || before == '>' || before == '=') continue;
+    return i;
+  }
+  return std::string_view::npos;
+}
+
+std::optional<uint64_t> optionalNumber(std::string_view args, std::string_view command) {
+  if (args.empty()) return std::nullopt;
+  uint64_t n = 0;
+  if (!parseUnsigned(args, n) || n > 0xffffffffu)
+    throw DebugError(fmt::format("{}: '{}' is not a number", command, args));
+  return n;
+}
+
+}  // namespace
+
+void CommandInterpreter::print(std::string_view args, std::string_view format) {
+  const ValueStyle style = printStyle(format, "print");
+  if (args.empty())
+    throw DebugError("print: give a value: an expression such as x, in[3] or x + 1");
+  out_ << session_.valueText(Expression::parse(args), style) << '\n';
+}
+
+void CommandInterpreter::display(std::string_view args, std::string_view format) {
+  const ValueStyle style = printStyle(format, "display");
+  if (args.empty()) {
+    session_.showDisplays();
+    return;
+  }
+  session_.addDisplay(Expression::parse(args), style);
+}
+
+void CommandInterpreter::undisplay(std::string_view args, std::string_view) {
+  if (args.empty()) {
+    session_.deleteDisplay(0);
+    out_ << "Deleted all displays.\n";
+    return;
+  }
+  for (std::string_view word = args; !word.empty();) {
+    auto [number, rest] = splitWord(word);
+    uint64_t n = 0;
+    if (!parseUnsigned(number, n) || n == 0 || n > 1000000)
+      throw DebugError(fmt::format("undisplay: '{}' is not a display number", number));
+    session_.deleteDisplay(static_cast<int>(n));
+    word = rest;
+  }
+}
+
+// set var TARGET = VALUE: the focused lane; TARGET@all (or TARGET[all]): every active lane.
+void CommandInterpreter::set(std::string_view args, std::string_view) {
+  auto [word, rest] = splitWord(args);
+  if (word != "var" && word != "variable")
+    throw DebugError("set: the one form is set var NAME = VALUE (NAME@all: every active lane)");
+  const size_t eq = assignmentAt(rest);
+  if (eq == std::string_view::npos)
+    throw DebugError("set var: give NAME = VALUE, e.g. set var x = 5 or set var x@all = $lane");
+  std::string_view target = trim(rest.substr(0, eq));
+  const std::string_view value = trim(rest.substr(eq + 1));
+  bool all = false;
+  for (std::string_view suffix : {"@all", "[all]"})
+    if (target.size() > suffix.size() && target.substr(target.size() - suffix.size()) == suffix) {
+      target = trim(target.substr(0, target.size() - suffix.size()));
+      all = true;
+    }
+  session_.setVariable(Expression::parse(target), Expression::parse(value), all);
+}
+
+void CommandInterpreter::lane(std::string_view args, std::string_view) {
+  const std::optional<uint64_t> n = optionalNumber(args, "lane");
+  if (!n) {
+    out_ << fmt::format("Focus: lane {} of sub-group {}{}\n", session_.currentLane(),
+                        session_.subGroupIndex(),
+                        session_.focusLane() ? "" : " (the first active lane; `lane N` sets it)");
+    return;
+  }
+  session_.selectLane(static_cast<uint32_t>(*n));
+}
+
+void CommandInterpreter::workItem(std::string_view args, std::string_view) {
+  std::string text(args);
+  for (char& c : text)
+    if (c == ' ' || c == '(' || c == ')') c = c == ' ' ? ',' : ' ';
+  std::array<uint64_t, 3> id{0, 0, 0};
+  std::vector<std::string_view> parts;
+  for (std::string_view p : split(trim(text), ','))
+    if (!p.empty()) parts.push_back(p);
+  if (parts.empty() || parts.size() > 3)
+    throw DebugError("workitem: give a global id X[,Y[,Z]], e.g. workitem 5,0,0");
+  for (size_t d = 0; d < parts.size(); ++d)
+    if (!parseUnsigned(parts[d], id[d]))
+      throw DebugError(fmt::format("workitem: '{}' is not a number", parts[d]));
+  session_.selectWorkItem(id);
+}
+
+void CommandInterpreter::frame(std::string_view args, std::string_view) {
+  session_.selectFrame(optionalNumber(args, "frame").value_or(session_.frame()));
+}
+
+void CommandInterpreter::up(std::string_view args, std::string_view) {
+  session_.selectFrame(session_.frame() + countArgument(args, "up"));
+}
+
+void CommandInterpreter::down(std::string_view args, std::string_view) {
+  const uint64_t n = countArgument(args, "down");
+  if (n > session_.frame()) throw DebugError("down: already at the innermost frame (#0)");
+  session_.selectFrame(session_.frame() - n);
+}
+
+void CommandInterpreter::restart(std::string_view args, std::string_view) {
+  noArguments(args, "restart");
+  session_.restart();
 }
 
 void CommandInterpreter::lanes(std::string_view args, std::string_view) {

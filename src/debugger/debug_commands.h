@@ -40,6 +40,18 @@ class CommandInterpreter {
   void examine(std::string_view args, std::string_view format);
   void info(std::string_view args, std::string_view format);
   void help(std::string_view args, std::string_view format);
+  void tbreak(std::string_view args, std::string_view format);
+  void until(std::string_view args, std::string_view format);
+  void display(std::string_view args, std::string_view format);
+  void undisplay(std::string_view args, std::string_view format);
+  void set(std::string_view args, std::string_view format);
+  void lane(std::string_view args, std::string_view format);
+  void workItem(std::string_view args, std::string_view format);
+  void frame(std::string_view args, std::string_view format);
+  void up(std::string_view args, std::string_view format);
+  void down(std::string_view args, std::string_view format);
+  void restart(std::string_view args, std::string_view format);
+  void addBreakpoint(std::string_view args, bool temporary);
 
   DebugSession& session_;
   std::ostream& out_;

@@ -83,7 +83,8 @@ class Examiner {
     const spirv::Type& pointee = module_.type(t.element);
     const uint64_t size = bytes ? 1 : std::max<uint64_t>(pointee.size, 1);
     AccessError error = AccessError::Ok;
-    const uint8_t* host = sg.resolve(p, lane, count * size, false, error);
+    // locate(): the debugger's reads are not the kernel's (checkers must not see them).
+    const uint8_t* host = sg.locate(p, lane, count * size, false, error);
     if (!host)
       throw DebugError(fmt::format("cannot read {} byte{} at {} as lane {} sees memory: {}",
                                    count * size, count * size == 1 ? "" : "s",

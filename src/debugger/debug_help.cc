@@ -15,14 +15,36 @@ constexpr const char* kCommands =
   continue            [c] run the work-group's sub-groups as 'spvsim run' schedules them
                       (round-robin, or --schedule random[:SEED]), then the next
                       work-groups, until a breakpoint, a watchpoint, an error or the end
-  break LOC [if COND] [b] LOC: FILE:LINE, LINE, %ID (a result id) or FUNCTION; COND:
-                      VALUE OP NUMBER, OP one of == != < <= > >=, e.g. x[3] == 7 (lane 3)
-                      or x > 100 (any active lane)
+  break LOC [if COND] [b] LOC: FILE:LINE, LINE, %ID (a result id) or FUNCTION (stops
+                      after its prologue: parameters are readable); COND: an expression
+                      (see print) tested per active lane, e.g. x > 100 (any active
+                      lane), x[3] == 7 or $lane == 3 (lane 3), in[i] != 0 && i < 4
+  tbreak LOC [if COND] [tb] a breakpoint deleted when it first stops
+  until [LOC]         [u] run the current sub-group until it reaches a later line of this
+                      function (out of a loop), or LOC in it, or the function returns
   watch NAME[I:J]     stop when a buffer argument's elements I..J-1 change (NAME[I]: one)
+  watch EXPR          stop when a variable or memory element changes (x, tile[2], p[3]);
+                      per lane for private values, in the current work-group
   delete [N...]       [d] delete breakpoints/watchpoints N (all without N)
-  print[/x|d|u] VALUE [p] every lane's value; VALUE: %ID or NAME (a variable or value
-                      name from -g or OpName), optionally [LANE] and .x .y .z .w .sN;
+  print[/x|d|u] EXPR [p] every lane's value of an expression: names (variables and
+                      values from -g or OpName), %ID, $lane (the focused lane), numbers;
+                      - ! ~ * / % + - << >> < <= > >= == != & ^ | && || ( ); P[I]: element I
+                      of the memory pointer P points at (in[3]); A[I]: an array element;
+                      X@N or X[N] (X not a pointer or array): lane N; .x .y .z .w .sN;
                       /x hex, /d signed, /u unsigned
+  display[/x|d|u] EXPR [disp] print EXPR at every stop (display: show them now)
+  undisplay [N...]    delete displays N (all without N)
+  set var X = EXPR    write X (a variable, component or memory element) in the focused
+                      lane; set var X@all = EXPR: in every active lane ($lane per lane)
+  lane [N]            focus on lane N of the sub-group ($lane, set var, print shows it first)
+  workitem X[,Y,Z]    [wi] focus on the work-item with that global id (its work-group,
+                      sub-group and lane)
+  frame [N]           [f] select frame N of the call stack: print and info locals see its
+                      names (0: innermost; execution resets it)
+  up [N]              select the caller (N frames out)
+  down [N]            select the callee (N frames in)
+  restart             [r, run] launch the kernel again from its start, buffers as they
+                      were given; breakpoints, buffer watchpoints and displays are kept
   lanes               the current sub-group's active lanes
   subgroup N          [sg] switch to sub-group N of the current work-group
   workgroup X[,Y,Z]   [wg] switch to a work-group (started on first visit; each keeps its
@@ -41,7 +63,8 @@ constexpr const char* kCommands =
   info lanes          the same as lanes
   help [COMMAND]      [h] this list
   quit                [q] end the session (also end of input)
-An empty line repeats step, next or continue at the terminal.
+An empty line repeats step, next, until or continue at the terminal. Ctrl-C stops a
+running continue (or step, next, until, finish) between instructions.
 
 Output: after each stop
   work-group (0,0,0) sub-group 1 at k.cl:7  %23 = OpIAdd %uint %21 %22

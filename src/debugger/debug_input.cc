@@ -17,9 +17,11 @@ class StreamReader : public LineReader {
 
   std::optional<std::string> readLine(const std::string& prompt) override {
     std::string line;
+    echo_.flush();  // a program driving a pipe sees each reply before it writes more
     if (!std::getline(in_, line)) return std::nullopt;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     echo_ << prompt << line << '\n';
+    echo_.flush();
     return line;
   }
 

@@ -60,22 +60,6 @@ TEST(DebugValues, ValueExpressions) {
     EXPECT_THROW(parseValueRef(bad), DebugError) << bad;
 }
 
-TEST(DebugValues, Conditions) {
-  Condition c = parseCondition("x[3] == 7");
-  EXPECT_EQ(c.value.name, "x");
-  EXPECT_EQ(c.value.lane, 3u);
-  EXPECT_EQ(c.op, "==");
-  EXPECT_EQ(c.literal, "7");
-  c = parseCondition("%12<=-4");
-  EXPECT_EQ(c.value.id, 12u);
-  EXPECT_EQ(c.op, "<=");
-  EXPECT_EQ(c.literal, "-4");
-  EXPECT_EQ(parseCondition("y != 0x10").op, "!=");
-  EXPECT_EQ(parseCondition("y > 1").op, ">");
-  for (const char* bad : {"x", "x == ", "== 3", "x ~ 3"})
-    EXPECT_THROW(parseCondition(bad), DebugError) << bad;
-}
-
 TEST(DebugValues, ElementRanges) {
   ElementRange r = parseElementRange("out");
   EXPECT_EQ(r.name, "out");

@@ -45,11 +45,59 @@ std::string shortRegionName(const std::string& name) {
 DebugSession::DebugSession(DebugLaunch launch, std::ostream& out)
     : launch_(std::move(launch)), out_(out) {
   launch_.options.builtinStorage = true;  // built-in variables print from private memory
+  for (const DebugArgument& a : launch_.args)
+    initialBuffers_.emplace_back(a.bytes, a.bytes ? a.bytes + a.count * a.type.size() : a.bytes);
+  launchFresh();
+}
+
+// A new LaunchState over the arguments: the launch from its start.
+void DebugSession::launchFresh() {
+  groups_.clear();
+  group_ = nullptr;
+  symbols_.reset();
   state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range,
                                          launch_.bindings, launch_.options);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());
   finishedGroups_.assign(state_->groupCount(), false);
+  nextUnfinished_ = 0;
+  releasedDiagnostics_.clear();
+  released_ = 0;
+  finished_ = aborted_ = false;
+  focus_.reset();
+  frame_ = 0;
   enterGroup(startGroup(0));
+}
+
+void DebugSession::restart() {
+  // Only buffers are copied at the start; other storage the kernel may change is not.
+  for (const ArgBinding& b : launch_.bindings)
+    if (b.kind == ArgBinding::Kind::Image || b.kind == ArgBinding::Kind::Pipe ||
+        b.kind == ArgBinding::Kind::SvmPointer)
+      throw DebugError(
+          "restart: the launch has image, pipe or SVM arguments, whose contents the "
+          "debugger cannot put back; start spvsim debug again");
+  for (size_t i = 0; i < launch_.args.size(); ++i)
+    if (launch_.args[i].bytes)
+      std::copy(initialBuffers_[i].begin(), initialBuffers_[i].end(), launch_.args[i].bytes);
+  std::vector<Breakpoint> kept;
+  for (Breakpoint& b : breakpoints_) {
+    if (b.onValue) {
+      out_ << fmt::format("Watchpoint {} ({}) deleted: its variable belongs to the old launch.\n",
+                          b.number, b.what);
+      continue;
+    }
+    if (b.watch)
+      b.snapshot.assign(launch_.args[b.arg].bytes + b.offset,
+                        launch_.args[b.arg].bytes + b.offset + b.bytes);
+    b.hits = 0;
+    kept.push_back(std::move(b));
+  }
+  breakpoints_ = std::move(kept);
+  launchFresh();
+  rebuildSites();
+  out_ << "Restarted: the kernel runs again from its start (buffers as given; breakpoints and "
+          "displays kept).\n";
+  start();
 }
 
 DebugSession::~DebugSession() = default;
@@ -139,7 +187,16 @@ bool DebugSession::canRun() {
 }
 
 void DebugSession::resume() {
+  frame_ = 0;
   if (group_->slot) group_->reportedAt[sg_] = subGroup().steps;
+}
+
+// Ctrl-C: the front end's handler set the flag; reading it clears it.
+bool DebugSession::interrupted() {
+  if (!interrupt_ || !*interrupt_) return false;
+  *interrupt_ = 0;
+  out_ << "Interrupted.\n";
+  return true;
 }
 
 void DebugSession::flushPrintf(GroupRun& g) {
@@ -197,6 +254,10 @@ DebugSession::Stop DebugSession::checkWatchpoints(SubGroup& sg) {
   Stop s;
   for (Breakpoint& w : breakpoints_) {
     if (!w.watch) continue;
+    if (w.onValue) {
+      if (checkValueWatch(w, sg)) s.kind = Stop::Kind::Watchpoint;
+      continue;
+    }
     const DebugArgument& arg = launch_.args[w.arg];
     const uint8_t* now = arg.bytes + w.offset;
     if (std::memcmp(now, w.snapshot.data(), w.bytes) == 0) continue;
@@ -214,6 +275,7 @@ DebugSession::Stop DebugSession::checkWatchpoints(SubGroup& sg) {
     std::memcpy(w.snapshot.data(), now, w.bytes);
     s.kind = Stop::Kind::Watchpoint;
   }
+  if (std::erase_if(breakpoints_, [](const Breakpoint& b) { return b.number < 0; })) rebuildSites();
   return s;
 }
 
@@ -228,19 +290,25 @@ bool DebugSession::breakpointHit(GroupRun& g, size_t index) {
     std::string detail;
     if (bp.condition) {
       try {
-        const LaneMask lanes = evaluate(*bp.condition, ValueReader(*symbols_, sg), sg);
+        const ExprScope scope{*symbols_, sg, std::nullopt, std::nullopt,
+                              [this](uint64_t p) { return pointerName(p); }};
+        const LaneMask lanes =
+            conditionLanes(evaluate(*bp.condition, scope), symbols_->module(), sg);
         if (lanes.none()) continue;
-        detail = fmt::format(" ({} holds in lane{} {})", bp.condition->text,
+        detail = fmt::format(" ({} holds in lane{} {})", bp.condition->text(),
                              lanes.count() == 1 ? "" : "s", formatLaneList(lanes));
       } catch (const DebugError& e) {
         detail = fmt::format(" (cannot evaluate its condition: {})", e.what());
       }
     }
     ++bp.hits;
-    hits += fmt::format("{}Breakpoint {}, {}{}", hits.empty() ? "" : "; ", bp.number,
-                        bp.location.description, detail);
+    hits +=
+        fmt::format("{}{}reakpoint {}, {}{}", hits.empty() ? "" : "; ",
+                    bp.temporary ? "Temporary b" : "B", bp.number, bp.location.description, detail);
+    if (bp.temporary) bp.number = -bp.number;  // deleted below, after the report
   }
   if (hits.empty()) return false;
+  if (std::erase_if(breakpoints_, [](const Breakpoint& b) { return b.number < 0; })) rebuildSites();
   g.reportedAt[index] = sg.steps;
   sg_ = index;
   out_ << hits << '\n';
@@ -252,6 +320,7 @@ bool DebugSession::breakpointHit(GroupRun& g, size_t index) {
 DebugSession::Stop DebugSession::runGroup(GroupRun& g, const std::function<bool()>& done) {
   for (;;) {
     if (done()) return {};
+    if (interrupted()) return Stop{Stop::Kind::Interrupted};
     const std::optional<size_t> turn = g.run->turn();
     if (!turn) return groupOver(g);
     if (breakpointHit(g, *turn)) return Stop{Stop::Kind::Breakpoint};
@@ -304,6 +373,7 @@ DebugSession::Stop DebugSession::advanceCurrent() {
       break;
   }
   if (breakpointHit(*group_, sg_)) return Stop{Stop::Kind::Breakpoint};
+  if (interrupted()) return Stop{Stop::Kind::Interrupted};
   return execute(*group_, sg_, false);
 }
 
@@ -311,6 +381,7 @@ DebugSession::Stop DebugSession::advanceCurrent() {
 // of the launch after a fatal error.
 void DebugSession::endCommand() {
   printLocation();
+  showDisplays();
   if (aborted_ && !finished_) {
     out_ << "The error is fatal: the launch ends here, as it does in `spvsim run`.\n";
     finishKernel();
@@ -439,17 +510,18 @@ void DebugSession::finishKernel() {
   if (launch_.results) out_ << launch_.results();
 }
 
-void DebugSession::selectSubGroup(uint64_t index) {
+void DebugSession::selectSubGroup(uint64_t index, bool show) {
   if (!group_->slot)
     throw DebugError(fmt::format("{} has finished; its sub-groups are gone", groupText(*group_)));
   if (index >= group_->slot->count())
     throw DebugError(
         fmt::format("{} has sub-groups 0-{}", groupText(*group_), group_->slot->count() - 1));
   sg_ = index;
-  printLocation();
+  frame_ = 0;
+  if (show) printLocation();
 }
 
-void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id) {
+void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id, bool show) {
   const auto& n = state_->context().numGroups;
   for (int d = 0; d < 3; ++d)
     if (id[d] >= n[d])
@@ -470,7 +542,8 @@ void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id) {
     group_ = it->second.get();
   }
   sg_ = 0;
-  printLocation();
+  frame_ = 0;
+  if (show) printLocation();
 }
 
 // A serial observer follows one work-group from its start to its end
@@ -495,42 +568,53 @@ void DebugSession::rebuildSites() {
   }
 }
 
-void DebugSession::addBreakpoint(std::string_view location, std::string_view condition) {
+void DebugSession::addBreakpoint(std::string_view location, std::string_view condition,
+                                 bool temporary) {
   Breakpoint bp;
+  bp.temporary = temporary;
   spirv::Id file = 0;
   if (group_->slot) file = symbols_->lineAt(locationPc(subGroup())).file;
   bp.location = symbols_->resolve(location, file);
-  if (!trim(condition).empty()) bp.condition = parseCondition(condition);
+  if (!trim(condition).empty()) {
+    try {
+      bp.condition = Expression::parse(condition);
+    } catch (const DebugError& e) {
+      throw DebugError(fmt::format("condition {}", e.what()));
+    }
+  }
   bp.number = nextNumber_++;
   if (!bp.location.note.empty()) out_ << bp.location.note << '\n';
-  out_ << fmt::format("Breakpoint {} at {}", bp.number, bp.location.description);
+  out_ << fmt::format("{}reakpoint {} at {}", temporary ? "Temporary b" : "B", bp.number,
+                      bp.location.description);
   if (bp.location.pcs.size() > 1)
     out_ << fmt::format(" ({} locations)", bp.location.pcs.size());
   else
     out_ << ": " << symbols_->instructionText(bp.location.pcs[0]);
-  if (bp.condition) out_ << " if " << bp.condition->text;
+  if (bp.condition) out_ << " if " << bp.condition->text();
   out_ << '\n';
   breakpoints_.push_back(std::move(bp));
   rebuildSites();
 }
 
+// A buffer argument's elements (NAME, NAME[I], NAME[I:J]) are watched in the buffer, in
+// every work-group; anything else is an expression naming a variable or memory element.
 void DebugSession::addWatchpoint(std::string_view what) {
-  const ElementRange range = parseElementRange(what);
   const auto& params = state_->kernel().entry->signature.params;
+  const std::string_view name = trim(what.substr(0, what.find('[')));
   size_t arg = params.size();
   for (size_t i = 0; i < params.size(); ++i)
-    if (params[i].name == range.name || fmt::format("arg{}", i) == range.name) arg = i;
-  if (arg == params.size())
-    throw DebugError(
-        fmt::format("watch: '{}' is not a kernel argument (watchpoints watch buffer "
-                    "arguments: NAME[I] or NAME[I:J])",
-                    range.name));
+    if (params[i].name == name || fmt::format("arg{}", i) == name) arg = i;
+  if (arg == params.size() || launch_.args[arg].kind != DebugArgument::Kind::Buffer)
+    return addValueWatchpoint(what);
+  // out[I:J] is always a range; out[i] with a name inside is an expression.
+  ElementRange range;
+  try {
+    range = parseElementRange(what);
+  } catch (const DebugError&) {
+    if (what.find(':') != std::string_view::npos) throw;
+    return addValueWatchpoint(what);
+  }
   const DebugArgument& a = launch_.args[arg];
-  if (a.kind != DebugArgument::Kind::Buffer)
-    throw DebugError(
-        fmt::format("watch: {} is not a buffer argument; watchpoints watch global "
-                    "or constant buffers",
-                    range.name));
   const auto [first, end] = elementBounds(range, a.count, a.count);
   Breakpoint w;
   w.watch = true;

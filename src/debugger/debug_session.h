@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "src/debugger/debug_expr.h"
 #include "src/debugger/debug_launch.h"
 #include "src/debugger/debug_symbols.h"
 #include "src/debugger/debug_values.h"
@@ -45,14 +47,30 @@ struct GroupRun {
 struct Breakpoint {
   int number = 0;
   bool watch = false;
-  CodeLocation location;               // breakpoints
-  std::optional<Condition> condition;  // breakpoints
+  bool temporary = false;               // tbreak: deleted when it stops
+  CodeLocation location;                // breakpoints
+  std::optional<Expression> condition;  // breakpoints
   // Watchpoints: bytes [offset, offset + bytes) of buffer argument `arg`.
   size_t arg = 0;
   uint64_t offset = 0, bytes = 0;
   std::string what;  // "out[0:4]"
   std::vector<uint8_t> snapshot;
+  // Watchpoints on a variable or memory element (`watch EXPR`): where its entries live
+  // in work-group `group` (ValueHomes), one snapshot of `bytes` per entry.
+  bool onValue = false;
+  uint64_t group = 0;
+  std::vector<uint8_t*> hosts;
+  std::vector<uint32_t> hostLanes;  // per entry: its lane, or ~0u for one shared value
+  spirv::Id valueType = 0;
+  bool valueSigned = false;
   uint64_t hits = 0;
+};
+
+// An expression shown at every stop (`display`).
+struct Display {
+  int number = 0;
+  Expression expression;
+  ValueStyle style;
 };
 
 class DebugSession {
@@ -68,13 +86,44 @@ class DebugSession {
   void next(uint64_t count);  // source lines (instructions without line info), over calls
   void finish();              // until the current function returns
   void continueRun();         // until a breakpoint, watchpoint, error or the end
+  // Until the current frame reaches `location` (none: a line after the current one, so
+  // that a loop's back edge does not stop it) or returns.
+  void until(std::string_view location);
+  // Polled between instructions: when it reads non-zero, execution stops ("Interrupted")
+  // and the flag is cleared. Front ends point it at what their SIGINT handler sets.
+  void setInterruptFlag(volatile std::sig_atomic_t* flag) { interrupt_ = flag; }
+  // Relaunches the kernel from its start: buffers as they were given, breakpoints,
+  // watchpoints on buffers and displays kept.
+  void restart();
 
   // Focus.
-  void selectSubGroup(uint64_t index);
-  void selectWorkGroup(const std::array<uint64_t, 3>& id);
+  // `show`: print where the new focus stands.
+  void selectSubGroup(uint64_t index, bool show = true);
+  void selectWorkGroup(const std::array<uint64_t, 3>& id, bool show = true);
+
+  // Focus: the lane `$lane`, `set var` and `print` (first) use, and the call-stack frame
+  // names are looked up in (0: innermost; reset by execution and switching). Throw
+  // DebugError for lanes, work-items and frames that do not exist.
+  void selectLane(uint32_t lane);
+  void selectWorkItem(const std::array<uint64_t, 3>& globalId);
+  void selectFrame(size_t depth);
+  size_t frame() const { return frame_; }
+  std::optional<uint32_t> focusLane() const { return focus_; }  // explicit focus
+  uint32_t currentLane();  // the focus, else the first active lane
+
+  // Expressions in the selected frame; `perLane`: $lane is each lane's own (conditions).
+  ExprScope scope(bool perLane);
+  // `print`: the value's text; `set var`: writes TARGET in the focused lane (`allLanes`:
+  // every active lane, $lane each lane's own) and prints what it wrote.
+  std::string valueText(const Expression& e, const ValueStyle& style);
+  void setVariable(const Expression& target, const Expression& value, bool allLanes);
+  void addDisplay(const Expression& e, const ValueStyle& style);
+  void deleteDisplay(int number);  // 0: all
+  void showDisplays();
+  const std::vector<Display>& displays() const { return displays_; }
 
   // Breakpoints and watchpoints share one numbering. Throw DebugError.
-  void addBreakpoint(std::string_view location, std::string_view condition);
+  void addBreakpoint(std::string_view location, std::string_view condition, bool temporary = false);
   void addWatchpoint(std::string_view what);
   void deleteBreakpoint(int number);
   void deleteAllBreakpoints();
@@ -102,7 +151,7 @@ class DebugSession {
 
  private:
   struct Stop {
-    enum class Kind { None, Done, Breakpoint, Watchpoint, Error, GroupFinished };
+    enum class Kind { None, Done, Breakpoint, Watchpoint, Error, GroupFinished, Interrupted };
     Kind kind = Kind::None;
     explicit operator bool() const { return kind != Kind::None; }
   };
@@ -116,6 +165,12 @@ class DebugSession {
   Stop afterStep(GroupRun& g, SubGroup& sg);
   Stop checkDiagnostics(GroupRun& g);
   Stop checkWatchpoints(SubGroup& sg);
+  bool checkValueWatch(Breakpoint& w, SubGroup& sg);
+  bool interrupted();
+  void addValueWatchpoint(std::string_view what);
+  bool untilDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line,
+                 const std::vector<uint32_t>& pcs) const;
+  void launchFresh();
   bool breakpointHit(GroupRun& g, size_t index);
   Stop runGroup(GroupRun& g, const std::function<bool()>& done);
   Stop groupOver(GroupRun& g);
@@ -147,6 +202,13 @@ class DebugSession {
   int nextNumber_ = 1;
   bool finished_ = false;
   bool aborted_ = false;
+  std::optional<uint32_t> focus_;
+  size_t frame_ = 0;
+  std::vector<Display> displays_;
+  int nextDisplay_ = 1;
+  volatile std::sig_atomic_t* interrupt_ = nullptr;
+  // The buffers' contents at the start, for `restart`.
+  std::vector<std::vector<uint8_t>> initialBuffers_;
 };
 
 }  // namespace spvsim::debugger

@@ -246,13 +246,37 @@ CodeLocation Symbols::resolve(std::string_view text, spirv::Id currentFile) cons
     return lineLocation(files[0], parseLineNumber(text.substr(colon + 1), text));
   }
   if (auto f = findFunction(text))
-    return {{kernel_.functions[*f].entryPc}, "function " + kernel_.functions[*f].name, ""};
+    return {{afterPrologue(*f)}, "function " + kernel_.functions[*f].name, ""};
   std::string known;
   for (const auto& f : kernel_.functions) known += (known.empty() ? "" : ", ") + f.name;
   throw DebugError(
       fmt::format("no function '{}' in kernel {} (functions: {}); a location is "
                   "FILE:LINE, LINE, %ID or FUNCTION",
                   text, kernel_.entry ? kernel_.entry->name : "?", known));
+}
+
+const spirv::Instruction* Symbols::instructionAt(uint32_t pc) const {
+  const uint32_t src = kernel_.code[pc].src;
+  if (src >= places_.size() || places_[src].block < 0) return nullptr;
+  const Place& p = places_[src];
+  return &module_.functions[p.function].blocks[p.block].instructions[p.position];
+}
+
+uint32_t Symbols::afterPrologue(uint32_t function) const {
+  const LoweredFunction& f = kernel_.functions[function];
+  const spirv::Function* fn = nullptr;
+  for (const spirv::Function& candidate : module_.functions)
+    if (candidate.id == f.id) fn = &candidate;
+  if (!fn || !hasLines_) return f.entryPc;
+  for (uint32_t pc = f.entryPc; pc < f.exitPc; ++pc) {
+    const spirv::Instruction* in = instructionAt(pc);
+    if (!in) continue;
+    const bool storesParameter =
+        in->opcode == spv::Op::OpStore && in->operands.size() > 1 &&
+        std::find(fn->params.begin(), fn->params.end(), in->operands[1]) != fn->params.end();
+    if (!storesParameter && lineAt(pc)) return pc;
+  }
+  return f.entryPc;
 }
 
 const ValueName* Symbols::pick(std::string_view name, uint32_t function, uint32_t src) const {

@@ -52,6 +52,10 @@ class Symbols {
   const std::string& functionName(uint32_t function) const;
   bool isFunctionExit(uint32_t pc) const;
   std::optional<uint32_t> findFunction(std::string_view name) const;
+  // Where `break FUNCTION` stops: the first instruction with a source line that is not
+  // a store of a parameter into its variable (clang's -O0 prologue), so that parameters
+  // read back; the entry when there is none.
+  uint32_t afterPrologue(uint32_t function) const;
 
   // Parses "FILE:LINE", "LINE" (in `currentFile`), "%ID" or "FUNCTION". Throws DebugError.
   CodeLocation resolve(std::string_view text, spirv::Id currentFile) const;
@@ -76,6 +80,7 @@ class Symbols {
   const ValueName* pick(std::string_view name, uint32_t function, uint32_t src) const;
   void buildDominators();
   std::optional<uint64_t> bindingDistance(uint32_t from, uint32_t src) const;
+  const spirv::Instruction* instructionAt(uint32_t pc) const;
 
   // Where each SPIR-V instruction is (by index): its function in the module, block and
   // position; and each function's immediate dominators (-1: none). DebugValue bindings

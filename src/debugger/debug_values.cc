@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -42,74 +43,6 @@ std::string accessProblem(AccessError e) {
     default:
       return "unreadable";
   }
-}
-
-// A scalar as a wide integer (sign-extended when `isSigned`) or a double.
-struct Number {
-  bool isFloat = false;
-  __int128 i = 0;
-  double f = 0;
-};
-
-Number loadNumber(const spirv::Type& t, const uint8_t* bytes, bool isSigned) {
-  Number n;
-  if (t.kind == spirv::TypeKind::Float) {
-    n.isFloat = true;
-    if (t.width == 64) {
-      double d;
-      std::memcpy(&d, bytes, 8);
-      n.f = d;
-    } else if (t.width == 32) {
-      float f;
-      std::memcpy(&f, bytes, 4);
-      n.f = f;
-    } else {
-      _Float16 h;
-      std::memcpy(&h, bytes, 2);
-      n.f = static_cast<double>(h);
-    }
-    return n;
-  }
-  uint64_t bits = 0;
-  std::memcpy(&bits, bytes, std::min<uint64_t>(t.size, 8));
-  const unsigned width = t.kind == spirv::TypeKind::Bool ? 8 : unsigned(t.size * 8);
-  if (isSigned && width < 64 && (bits >> (width - 1)) & 1) bits |= ~0ull << width;
-  n.i = isSigned ? __int128(int64_t(bits)) : __int128(bits);
-  return n;
-}
-
-Number parseLiteral(std::string_view text, bool wantFloat) {
-  Number n;
-  const std::string s(text);
-  if (s == "true" || s == "false") {
-    n.i = s == "true";
-    return n;
-  }
-  if (wantFloat) {
-    char* end = nullptr;
-    n.isFloat = true;
-    n.f = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end) throw DebugError(fmt::format("'{}' is not a number", text));
-    return n;
-  }
-  std::string_view digits = text;
-  const bool negative = !digits.empty() && digits[0] == '-';
-  if (negative) digits.remove_prefix(1);
-  uint64_t v = 0;
-  if (!parseUnsigned(digits, v))
-    throw DebugError(fmt::format("'{}' is not an integer (the value compared is one)", text));
-  n.i = negative ? -__int128(v) : __int128(v);
-  return n;
-}
-
-template <class T>
-bool compare(const T& a, const std::string& op, const T& b) {
-  if (op == "==") return a == b;
-  if (op == "!=") return a != b;
-  if (op == "<") return a < b;
-  if (op == "<=") return a <= b;
-  if (op == ">") return a > b;
-  return a >= b;
 }
 
 }  // namespace
@@ -205,14 +138,33 @@ ValueRef parseValueRef(std::string_view text) {
   return ref;
 }
 
-ValueReader::ValueReader(const Symbols& symbols, SubGroup& subGroup)
-    : symbols_(symbols), sg_(subGroup) {}
+uint32_t framePc(const SubGroup& sg, size_t depth) {
+  if (depth == 0 || depth >= sg.frames.size()) return locationPc(sg);
+  // A caller resumes after its call: the SIMT entry pushed at the call holds that pc.
+  const uint32_t base = sg.frames[sg.frames.size() - depth].simtBase;
+  return base > 0 && base <= sg.simt.size() ? sg.simt[base - 1].pc - 1 : locationPc(sg);
+}
+
+FrameScope frameScope(const SubGroup& sg, size_t depth) {
+  if (depth >= std::max<size_t>(sg.frames.size(), 1))
+    throw DebugError(fmt::format("no frame {}: the call stack has frames 0-{}", depth,
+                                 std::max<size_t>(sg.frames.size(), 1) - 1));
+  FrameScope f;
+  f.function = sg.frames.empty() ? 0 : sg.frames[sg.frames.size() - 1 - depth].function;
+  f.src = sg.code[framePc(sg, depth)].src;
+  return f;
+}
+
+ValueReader::ValueReader(const Symbols& symbols, SubGroup& subGroup,
+                         std::optional<FrameScope> scope)
+    : symbols_(symbols), sg_(subGroup), scope_(scope) {}
 
 uint32_t ValueReader::function() const {
+  if (scope_) return scope_->function;
   return sg_.frames.empty() ? 0 : sg_.frames.back().function;
 }
 
-uint32_t ValueReader::src() const { return sg_.code[locationPc(sg_)].src; }
+uint32_t ValueReader::src() const { return scope_ ? scope_->src : sg_.code[locationPc(sg_)].src; }
 
 LaneValues ValueReader::read(const ValueRef& ref) const {
   if (ref.lane && *ref.lane >= sg_.liveLanes)
@@ -266,10 +218,12 @@ LaneValues ValueReader::read(const ValueRef& ref) const {
 
 void ValueReader::readRegister(const ValueSlot& slot, LaneValues& out) const {
   out.type = slot.type;
+  out.inRegisters = true;
   for (uint32_t l = 0; l < sg_.liveLanes; ++l) {
     const uint8_t* p = sg_.regs + slot.reg + size_t(l) * slot.bytes;
     out.bytes.emplace_back(p, p + slot.bytes);
     out.errors.emplace_back();
+    out.homes.push_back(slot.reg + uint64_t(l) * slot.bytes);
   }
 }
 
@@ -288,7 +242,10 @@ void ValueReader::readStorage(const ValueSlot& slot, LaneValues& out) const {
     uint64_t p = 0;
     std::memcpy(&p, sg_.regs + slot.reg + size_t(l) * 8, sizeof p);
     AccessError error = AccessError::Ok;
-    const uint8_t* host = sg_.resolve(p, l, size, false, error);
+    // locate(), not resolve(): the debugger's reads are not the kernel's accesses
+    // (checkers must not see them).
+    const uint8_t* host = sg_.locate(p, l, size, false, error);
+    out.homes.push_back(p);
     if (host) {
       out.bytes.emplace_back(host, host + size);
       out.errors.emplace_back();
@@ -312,6 +269,7 @@ void ValueReader::selectComponent(uint32_t component, LaneValues& out) const {
   for (auto& b : out.bytes)
     if (!b.empty())
       b = std::vector<uint8_t>(b.begin() + component * size, b.begin() + (component + 1) * size);
+  for (uint64_t& h : out.homes) h += component * size;
   out.type = t.element;
   // "uint4" -> "uint": the element of a vector type name.
   while (!out.typeName.empty() && std::isdigit(static_cast<unsigned char>(out.typeName.back())))
@@ -341,56 +299,6 @@ std::string ValueReader::format(const LaneValues& v, std::optional<uint32_t> lan
   for (uint32_t l = 0; l < sg_.liveLanes; ++l)
     head += fmt::format(" [{}]={}", l, sg_.mask.test(l) ? text(l) : "-");
   return head;
-}
-
-Condition parseCondition(std::string_view text) {
-  text = trim(text);
-  static constexpr const char* kOps[] = {"==", "!=", "<=", ">=", "<", ">"};
-  for (const char* op : kOps) {
-    const size_t at = text.find(op);
-    if (at == std::string_view::npos) continue;
-    Condition c;
-    c.value = parseValueRef(text.substr(0, at));
-    c.op = op;
-    c.literal = std::string(trim(text.substr(at + std::strlen(op))));
-    if (c.literal.empty())
-      throw DebugError(fmt::format("condition '{}' has no value after {}", text, op));
-    c.text = std::string(text);
-    return c;
-  }
-  throw DebugError(
-      fmt::format("condition '{}' must be VALUE OP NUMBER with OP one of == != < <= "
-                  "> >=, e.g. x[3] == 7",
-                  text));
-}
-
-LaneMask evaluate(const Condition& c, const ValueReader& reader, const SubGroup& sg) {
-  const LaneValues v = reader.read(c.value);
-  const spirv::Type& t = reader.module().type(v.type);
-  if (t.kind != spirv::TypeKind::Int && t.kind != spirv::TypeKind::Float &&
-      t.kind != spirv::TypeKind::Bool)
-    throw DebugError(
-        fmt::format("condition '{}': {} is a {}; conditions compare scalars (use a "
-                    "component such as .x)",
-                    c.text, v.label, v.typeName));
-  const Number literal = parseLiteral(c.literal, t.kind == spirv::TypeKind::Float);
-  auto holds = [&](size_t entry) {
-    if (!v.errors[entry].empty())
-      throw DebugError(
-          fmt::format("condition '{}': {} is unreadable ({})", c.text, v.label, v.errors[entry]));
-    const Number n = loadNumber(t, v.bytes[entry].data(), v.isSigned);
-    return n.isFloat ? compare(n.f, c.op, literal.isFloat ? literal.f : double(literal.i))
-                     : compare(n.i, c.op, literal.i);
-  };
-  LaneMask out;
-  if (c.value.lane) {
-    if (holds(v.shared ? 0 : *c.value.lane)) out.set(*c.value.lane);
-    return out;
-  }
-  sg.mask.forEach([&](uint32_t l) {
-    if (l < sg.liveLanes && holds(v.shared ? 0 : l)) out.set(l);
-  });
-  return out;
 }
 
 }  // namespace spvsim::debugger

@@ -41,11 +41,29 @@ struct LaneValues {
   std::string note;     // e.g. "variable of function twice"
   std::vector<std::vector<uint8_t>> bytes;  // per live lane (shared: one entry)
   std::vector<std::string> errors;          // per entry: why it could not be read, or ""
+  // Where each entry lives, for `set var` and watchpoints: a kernel pointer, or with
+  // `inRegisters` a byte offset into the sub-group's register file; empty when computed.
+  bool inRegisters = false;
+  std::vector<uint64_t> homes;
 };
+
+// The function and SPIR-V instruction names are looked up from: a frame of the call
+// stack (`frame N`), by default the innermost one where the sub-group stands.
+struct FrameScope {
+  uint32_t function = 0;
+  uint32_t src = 0;
+};
+
+// Frame `depth` of the sub-group's call stack (0: innermost): its function and the
+// instruction it stands at (callers: their call). Throws DebugError past the outermost.
+FrameScope frameScope(const SubGroup& sg, size_t depth);
+// The instruction (pc) frame `depth` stands at: callers at their call.
+uint32_t framePc(const SubGroup& sg, size_t depth);
 
 class ValueReader {
  public:
-  ValueReader(const Symbols& symbols, SubGroup& subGroup);
+  ValueReader(const Symbols& symbols, SubGroup& subGroup,
+              std::optional<FrameScope> scope = std::nullopt);
 
   const spirv::Module& module() const { return symbols_.module(); }
 
@@ -66,24 +84,9 @@ class ValueReader {
   void selectComponent(uint32_t component, LaneValues& out) const;
 
   const Symbols& symbols_;
-  SubGroup& sg_;  // resolve() reads memory as a lane sees it
+  SubGroup& sg_;  // locate() reads memory as a lane sees it
+  std::optional<FrameScope> scope_;
 };
-
-// A breakpoint condition: VALUE OP LITERAL, OP one of == != < <= > >=. VALUE without a
-// lane holds when any active lane satisfies it.
-struct Condition {
-  ValueRef value;
-  std::string op;
-  std::string literal;
-  std::string text;
-};
-
-// Throws DebugError for a malformed condition.
-Condition parseCondition(std::string_view text);
-
-// The lanes (active ones, or the condition's lane) for which it holds; throws DebugError
-// when the value cannot be read or compared (not a scalar, a literal of the wrong kind).
-LaneMask evaluate(const Condition& c, const ValueReader& reader, const SubGroup& sg);
 
 // "NAME", "NAME[I]" or "NAME[I:J]" (elements I to J-1) of a buffer or local memory.
 struct ElementRange {

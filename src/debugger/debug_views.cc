@@ -78,8 +78,8 @@ std::string backtraceText(DebugSession& session) {
       const uint32_t base = sg.frames[i + 1].simtBase;
       pc = base > 0 && base <= sg.simt.size() ? sg.simt[base - 1].pc - 1 : pc;
     }
-    out += fmt::format("#{}  {} at {}\n", depth, functionLabel(session, sg.frames[i].function),
-                       s.describe(pc));
+    out += fmt::format("{}#{}  {} at {}\n", depth == session.frame() && depth ? "=>" : "", depth,
+                       functionLabel(session, sg.frames[i].function), s.describe(pc));
   }
   return out;
 }
@@ -158,7 +158,7 @@ std::string breakpointsText(const DebugSession& session) {
     std::string where = b.watch ? b.what : b.location.description;
     if (!b.watch && b.location.pcs.size() > 1)
       where += fmt::format(" ({} locations)", b.location.pcs.size());
-    if (b.condition) where += " if " + b.condition->text;
+    if (b.condition) where += " if " + b.condition->text();
     out += fmt::format("{:<4} {:<11} {:<5} {}\n", b.number, b.watch ? "watchpoint" : "breakpoint",
                        b.hits, where);
   }
@@ -189,12 +189,13 @@ std::string listText(DebugSession& session, std::string_view location) {
 std::string localsText(DebugSession& session) {
   SubGroup& sg = session.subGroup();
   const Symbols& s = session.symbols();
-  const uint32_t function = sg.frames.back().function;
-  const std::vector<const ValueName*> names = s.localNames(function, sg.code[locationPc(sg)].src);
+  const FrameScope frame = frameScope(sg, session.frame());
+  const uint32_t function = frame.function;
+  const std::vector<const ValueName*> names = s.localNames(function, frame.src);
   if (names.empty())
     return fmt::format("No named values in function {} (compile with -g).\n",
                        s.functionName(function));
-  const ValueReader reader(s, sg);
+  const ValueReader reader(s, sg, frame);
   std::string out;
   for (const ValueName* n : names) {
     ValueRef ref;
