@@ -224,6 +224,19 @@ TEST(DebugHabits, RestartRunsTheKernelAgainFromTheGivenBuffers) {
   EXPECT_HAS(t.reply(11), "1: x@3 (uint) = 104\n");
 }
 
+// counter.cl: one work-item adds 1 to a program-scope variable that starts at 5. Each
+// run from the start must see 5 again: 6 both times (7 the second time if restart left
+// the variable as the first run did).
+TEST(DebugHabits, RestartPutsProgramScopeVariablesBack) {
+  const auto t = debugSession({"testdata/debug/counter.cl", "--global", "1", "--arg",
+                               "buffer:int[1]", "--build-options", "-cl-std=CL2.0"},
+                              "continue\nx out[0:1]\nrestart\ncontinue\nx out[0:1]\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(2), "  [0] 6\n");
+  EXPECT_HAS(t.reply(3), "Restarted: the kernel runs again from its start");
+  EXPECT_HAS(t.reply(5), "  [0] 6\n");
+}
+
 TEST(DebugHabits, HelpDescribesTheNewCommands) {
   const auto t = debugSession(kBranch, "help\nhelp down\nhelp set\n");
   for (const char* command : {"tbreak LOC", "until [LOC]", "watch EXPR", "display[/x|d|u] EXPR",

@@ -47,6 +47,7 @@ DebugSession::DebugSession(DebugLaunch launch, std::ostream& out)
   launch_.options.builtinStorage = true;  // built-in variables print from private memory
   for (const DebugArgument& a : launch_.args)
     initialBuffers_.emplace_back(a.bytes, a.bytes ? a.bytes + a.count * a.type.size() : a.bytes);
+  for (const auto& g : launch_.program->globalVariables()) initialGlobals_.push_back(g.storage);
   launchFresh();
 }
 
@@ -79,6 +80,10 @@ void DebugSession::restart() {
   for (size_t i = 0; i < launch_.args.size(); ++i)
     if (launch_.args[i].bytes)
       std::copy(initialBuffers_[i].begin(), initialBuffers_[i].end(), launch_.args[i].bytes);
+  // Program-scope variables persist across launches of a program: put them back too.
+  auto& globals = launch_.program->globalVariables();
+  for (size_t i = 0; i < globals.size(); ++i)
+    std::copy(initialGlobals_[i].begin(), initialGlobals_[i].end(), globals[i].storage.begin());
   std::vector<Breakpoint> kept;
   for (Breakpoint& b : breakpoints_) {
     if (b.onValue) {

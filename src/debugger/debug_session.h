@@ -207,8 +207,9 @@ class DebugSession {
   std::vector<Display> displays_;
   int nextDisplay_ = 1;
   volatile std::sig_atomic_t* interrupt_ = nullptr;
-  // The buffers' contents at the start, for `restart`.
+  // The buffers' and program-scope variables' contents at the start, for `restart`.
   std::vector<std::vector<uint8_t>> initialBuffers_;
+  std::vector<std::vector<uint8_t>> initialGlobals_;
 };
 
 }  // namespace spvsim::debugger
