@@ -266,13 +266,16 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
       progress.fail(std::current_exception());
     }
   };
-  if (!pool_->tryRun(threads, work)) {
+  auto ownArena = [&](unsigned t) {
+    WorkerArena arena;
+    work(t, arena);
+  };
+  const bool pooled = pool_->tryRun(threads, work);
+  if (!pooled && threads == 1) {  // another launch has the pool: this thread, its own arena
+    ownArena(0);
+  } else if (!pooled) {
     // Another launch has the pool (ICD queues running at once): threads of our own.
     std::vector<std::thread> pool;
-    auto ownArena = [&](unsigned t) {
-      WorkerArena arena;
-      work(t, arena);
-    };
     try {
       for (unsigned t = 0; t < threads; ++t) pool.emplace_back(ownArena, t);
     } catch (...) {  // no more threads: stop those started, then report
