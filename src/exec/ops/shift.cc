@@ -8,7 +8,8 @@
 // the container width. Base and Shift may have different integer widths.
 //
 // Inst: r, a = Base, b = Shift, n = elements per lane, aux = components, aux2 = Base's
-// bit width (odd widths such as i24 live in a wider container).
+// bit width (odd widths such as i24 live in a wider container). A scalar constant Shift
+// below the width has a handler of its own, with b the count itself (ShiftByConstant).
 #include <fmt/core.h>
 
 #include "src/exec/ops/elementwise.h"
@@ -98,6 +99,50 @@ struct Shift {
   }
 };
 
+// Every element of a register shifted by one count (blocks of ops::kBlock).
+template <ShiftKind K, class T>
+void shiftAllBy(T* __restrict r, const T* __restrict a, unsigned count, uint32_t e) {
+  for (; e >= ops::kBlock; e -= ops::kBlock, r += ops::kBlock, a += ops::kBlock)
+    for (uint32_t i = 0; i < ops::kBlock; ++i) r[i] = shiftBy<K>(a[i], count);
+  for (uint32_t i = 0; i < e; ++i) r[i] = shiftBy<K>(a[i], count);
+}
+
+// A constant count below the width, known at lowering (`x << 2`, and clang's `shl 32`
+// then `ashr 32` that sign-extends an int index): no count register to read and nothing
+// to report. Inst: b = the count itself.
+template <ShiftKind K, class T>
+struct ShiftByConstant {
+  static void run(SubGroup& sg, const Inst& in) {
+    T* r = sg.reg<T>(in.r);
+    const T* a = sg.reg<T>(in.a);
+    const uint32_t n = in.n;
+    if (sg.allActive) return shiftAllBy<K>(r, a, in.b, n * sg.width);
+    for (uint32_t l = 0; l < sg.width; ++l)
+      if (sg.active[l])
+        for (uint32_t i = l * n; i < (l + 1) * n; ++i) r[i] = shiftBy<K>(a[i], in.b);
+  }
+};
+
+template <ShiftKind K>
+ExecFn pickConstantCount(Scalar base) {
+  switch (base) {
+    case Scalar::U8:
+      return ops::fastest(&ShiftByConstant<K, uint8_t>::run,
+                          &ops::onAvx2<&ShiftByConstant<K, uint8_t>::run>);
+    case Scalar::U16:
+      return ops::fastest(&ShiftByConstant<K, uint16_t>::run,
+                          &ops::onAvx2<&ShiftByConstant<K, uint16_t>::run>);
+    case Scalar::U32:
+      return ops::fastest(&ShiftByConstant<K, uint32_t>::run,
+                          &ops::onAvx2<&ShiftByConstant<K, uint32_t>::run>);
+    case Scalar::U64:
+      return ops::fastest(&ShiftByConstant<K, uint64_t>::run,
+                          &ops::onAvx2<&ShiftByConstant<K, uint64_t>::run>);
+    default:
+      return nullptr;
+  }
+}
+
 template <ShiftKind K, class T>
 ExecFn pickCount(Scalar shift) {
   switch (shift) {
@@ -133,7 +178,15 @@ ExecFn pickShift(Scalar base, Scalar shift) {
 template <ShiftKind K>
 void lowerShift(Lowerer& lw, const spirv::Instruction& inst) {
   const Shape base = lw.shape(inst.resultType);
-  const Shape shift = lw.shapeOfValue(Lowerer::operand(inst, 1));
+  const spirv::Id count = Lowerer::operand(inst, 1);
+  const Shape shift = lw.shapeOfValue(count);
+  if (shift.components == 1 && lw.isConstant(count) && lw.constantValue(count) < base.bits)
+    if (ExecFn fn = pickConstantCount<K>(base.scalar)) {
+      Inst& in = ops::emitElementwise(lw, inst, fn, 1);
+      in.b = static_cast<uint32_t>(lw.constantValue(count));
+      in.aux2 = base.bits;
+      return;
+    }
   Inst& in = ops::emitElementwise(lw, inst, pickShift<K>(base.scalar, shift.scalar), 2);
   in.aux2 = base.bits;
 }

@@ -128,5 +128,50 @@ kernel void k(global uint* x, global uint* n) {
                                       (3u << 1) | (3u >> 5), 0x80000000u}));
 }
 
+// Constant counts (their own handler, ShiftByConstant): every width, each kind, scalar
+// and vector, on all lanes, on odd lanes only (a partly active sub-group) and in a
+// partial last sub-group; the host computes the same expressions.
+TEST(Shift, ConstantCountsOfEveryWidthAndKind) {
+  const char* source = R"(
+kernel void k(global ulong* v, global ulong* out) {
+  size_t i = get_global_id(0);
+  ulong x = v[i];
+  ulong r = (uchar)((uchar)x << 3) ^ ((ulong)(ushort)((ushort)x >> 5) << 8) ^
+            ((ulong)((uint)x << 7) << 16) ^ ((ulong)x >> 13) ^ (ulong)((long)x >> 41);
+  r ^= (ulong)(uint)((int)x >> 3) ^ (ulong)(ushort)((short)x >> 2) ^ (ulong)(uchar)((char)x >> 1);
+  if (i & 1) {
+    uint4 w = (uint4)((uint)x, (uint)(x >> 32), (uint)i, 7u) << 5;
+    r += w.x ^ w.y ^ w.z ^ w.w;
+    r += (x << 63) | (x << 1);
+  }
+  out[i] = r;
+})";
+  auto model = [](uint64_t x, uint64_t i) {
+    uint64_t r = uint8_t(uint8_t(x) << 3) ^ (uint64_t(uint16_t(uint16_t(x) >> 5)) << 8) ^
+                 (uint64_t(uint32_t(uint32_t(x) << 7)) << 16) ^ (x >> 13) ^
+                 uint64_t(int64_t(x) >> 41);
+    r ^= uint64_t(uint32_t(int32_t(uint32_t(x)) >> 3)) ^
+         uint64_t(uint16_t(int16_t(uint16_t(x)) >> 2)) ^ uint64_t(uint8_t(int8_t(uint8_t(x)) >> 1));
+    if (i & 1) {
+      const uint32_t w[4] = {uint32_t(x) << 5, uint32_t(x >> 32) << 5, uint32_t(i) << 5, 7u << 5};
+      r += w[0] ^ w[1] ^ w[2] ^ w[3];
+      r += (x << 63) | (x << 1);
+    }
+    return r;
+  };
+  const size_t n = 13;  // sub-groups of 8: the second has 5 lanes
+  std::vector<uint64_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = 0x9e3779b97f4a7c15ull * (i + 1) ^ (i << 60);
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = Program::load(testing::compileOpenCL(source, opt));
+    std::vector<uint64_t> in = v, out(n, 0);
+    LaunchOptions o;
+    o.subGroupSize = 8;
+    auto res = prog->launch("k", range1(n, n), {bufferOf(in), bufferOf(out)}, o);
+    EXPECT_TRUE(res.diagnostics.empty()) << describe(res);
+    for (size_t i = 0; i < n; ++i) EXPECT_EQ(out[i], model(v[i], i)) << opt << " item " << i;
+  }
+}
+
 }  // namespace
 }  // namespace spvsim
