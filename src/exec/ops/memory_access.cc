@@ -462,18 +462,58 @@ SPVSIM_VECTORISE_REDUCTIONS bool bigIndex(const SubGroup& sg, const I* idx) {
 
 // One dynamic index of accessChainN: folded into `constant` when uniform, else added to
 // the lanes' deltas (`perLane` says some were). Returns false for a big index.
+// With every lane active, bigIndex and uniformIndex in one pass over whole blocks:
+// returns false for a big index, and says whether every index equals the first.
+template <class I>
+SPVSIM_VECTORISE_REDUCTIONS bool scanAllIndices(const I* __restrict idx, uint32_t width,
+                                                bool& uniform) {
+  const I first = idx[0];
+  I diff = 0;
+  uint64_t big = 0;
+  auto scan = [&](I v) {
+    diff |= v ^ first;
+    if constexpr (sizeof(I) == 8) big |= (uint64_t(v) + (uint64_t(1) << 31)) >> 32;
+  };
+  for (; width >= kLaneBlock; width -= kLaneBlock, idx += kLaneBlock)
+    for (uint32_t i = 0; i < kLaneBlock; ++i) scan(idx[i]);
+  for (uint32_t i = 0; i < width; ++i) scan(idx[i]);
+  uniform = diff == 0;
+  return big == 0;
+}
+
+// addScaledIndices for a power-of-two stride: a shift (x86 has no 64-bit vector multiply
+// before AVX-512).
+template <class I>
+SPVSIM_VECTORISE_REDUCTIONS void addShiftedIndices(const I* __restrict idx, unsigned shift,
+                                                   uint64_t* __restrict delta, uint32_t width) {
+  for (; width >= kLaneBlock; width -= kLaneBlock, idx += kLaneBlock, delta += kLaneBlock)
+    for (uint32_t i = 0; i < kLaneBlock; ++i) delta[i] += uint64_t(int64_t(idx[i])) << shift;
+  for (uint32_t i = 0; i < width; ++i) delta[i] += uint64_t(int64_t(idx[i])) << shift;
+}
+
 template <class I>
 SPVSIM_VECTORISE_REDUCTIONS bool addIndex(const SubGroup& sg, const uint32_t* q, uint64_t& constant,
                                           uint64_t* delta, bool& perLane) {
   const I* idx = sg.reg<I>(q[0]);
-  if (bigIndex(sg, idx)) return false;
-  if (uniformIndex(idx, sg.width)) {
-    constant += uint64_t(int64_t(idx[0])) * q[2];
+  bool uniform;
+  if (sg.allActive) {
+    if (!scanAllIndices(idx, sg.width, uniform)) return false;
+  } else {
+    if (bigIndex(sg, idx)) return false;
+    uniform = uniformIndex(idx, sg.width);
+  }
+  const uint64_t stride = q[2];
+  if (uniform) {
+    constant += uint64_t(int64_t(idx[0])) * stride;
     return true;
   }
   if (!perLane) std::fill_n(delta, sg.width, uint64_t(0));
   perLane = true;
-  addScaledIndices(idx, q[2], delta, sg.width);
+  if ((stride & (stride - 1)) == 0)
+    addShiftedIndices(idx, unsigned(std::countr_zero(stride | (uint64_t(1) << 63))), delta,
+                      sg.width);
+  else
+    addScaledIndices(idx, stride, delta, sg.width);
   return true;
 }
 
