@@ -19,19 +19,6 @@ const char* spaceName(Space s) {
   }
 }
 
-const std::vector<Region>& MemoryMap::regions(Space s) const {
-  switch (s) {
-    case Space::Global:
-      return global;
-    case Space::Constant:
-      return constant;
-    case Space::Local:
-      return local;
-    default:
-      return priv;
-  }
-}
-
 const Region* MemoryMap::regionOf(uint64_t p) const {
   const Space s = pointerSpace(p);
   if (s == Space::Invalid || s > Space::Private) return nullptr;

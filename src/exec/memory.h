@@ -166,7 +166,19 @@ struct MemoryMap {
   // The SVM allocations bound as Global regions, sorted by host address (src/exec/svm.h).
   std::vector<SvmRange> svm;
 
-  const std::vector<Region>& regions(Space s) const;
+  // Inline: the memory access fast path asks once per access.
+  const std::vector<Region>& regions(Space s) const {
+    switch (s) {
+      case Space::Global:
+        return global;
+      case Space::Constant:
+        return constant;
+      case Space::Local:
+        return local;
+      default:
+        return priv;
+    }
+  }
   // The region `p` points into, or nullptr for null, invalid and garbage pointers.
   const Region* regionOf(uint64_t p) const;
   // A raw SVM address as the encoded Global pointer of its allocation's region (offsets
