@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "tools/check_verdict.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
+#include "tools/progress_line.h"
 
 namespace spvsim::tools {
 namespace {
@@ -61,9 +64,36 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
   return configs;
 }
 
-Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c) {
+// The progress line of each run (tools/progress_line.h), labelled with the run; a
+// terminal's line appears a second after the check started, whichever run that is in.
+class CheckProgress {
+ public:
+  CheckProgress(const RunOptions& o, std::ostream& err, size_t runs)
+      : choice_(progressChoice(o, isTerminalStderr(err))), err_(err), runs_(runs) {}
+  std::optional<ProgressLine> start(const Config& c, size_t index, LaunchCounters& counters,
+                                    LaunchOptions& lo) const {
+    if (!choice_) return std::nullopt;
+    lo.counters = &counters;
+    using namespace std::chrono;
+    const auto elapsed = duration_cast<milliseconds>(steady_clock::now() - start_);
+    return std::optional<ProgressLine>(std::in_place, err_, choice_->style, counters,
+                                       fmt::format("run {}/{} ({})", index + 1, runs_, c.name()),
+                                       std::max(milliseconds(0), choice_->delay - elapsed));
+  }
+
+ private:
+  const std::optional<ProgressChoice> choice_;
+  std::ostream& err_;
+  const size_t runs_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
+            const CheckProgress& progress, size_t index) {
   Run run{c, {}, p.args};
   LaunchOptions lo = launchOptions(o, p);
+  LaunchCounters counters;
+  std::optional<ProgressLine> line = progress.start(c, index, counters, lo);
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
@@ -177,7 +207,9 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
       fmt::format("the buffers of {} runs (check keeps every run's results)", configs.size()));
   p.argumentBytes *= configs.size() + 1;
   std::vector<Run> runs;
-  for (const Config& c : configs) runs.push_back(runOnce(options, p, c));
+  const CheckProgress progress(options, err, configs.size());
+  for (size_t i = 0; i < configs.size(); ++i)
+    runs.push_back(runOnce(options, p, configs[i], progress, i));
   CheckTotals totals{0, 0, 0, options.strict, options.expectPath};
   std::vector<std::string> diagnostics = reportDiagnostics(runs, err, totals);
   const std::vector<CheckRun> checkRuns = toCheckRuns(runs);

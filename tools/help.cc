@@ -62,6 +62,11 @@ constexpr const char* kRunOptions = R"(Options:
                            (work-groups then run one at a time, on one host thread)
   --stats                  print execution statistics to stderr: launch time (without
                            compiling/loading), sub-group and lane instructions, lanes/s
+  --progress               always show the progress line (work-groups done/total, lane
+                           instructions/s, ETA) on stderr: redrawn in place on a terminal,
+                           plain "progress: ..." lines otherwise (default: on a terminal
+                           only, from a second into the launch)
+  --quiet                  no progress line
   -h, --help               this help
 
 --arg SPEC forms:
@@ -134,7 +139,8 @@ when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
 Sub-groups are scheduled as in 'spvsim run' (`continue` interleaves them as run does
 with the same --schedule and seed, and reports the same deadlocks); --check-races,
 --check-uninitialized and --check-undefined report as in run, stopping at each report.
---json, --stats and --threads do not apply (work-groups run one at a time).
+--json, --stats, --threads, --progress and --quiet do not apply (work-groups run one
+at a time).
 
 )";
 

@@ -90,6 +90,9 @@ const std::vector<Option>& options() {
       {"--max-memory", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.maxMemory = byteCount(n, v); }},
       {"--stats", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.stats = true; }},
+      {"--quiet", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.quiet = true; }},
+      {"--progress", false, kLaunching, false,
+       [](RunOptions& o, auto, auto) { o.progress = true; }},
       {"--schedule", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
@@ -126,6 +129,7 @@ void checkCombination(Command command, const RunOptions& o) {
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
+  if (o.quiet && o.progress) fail("--quiet and --progress contradict each other");
   if (o.isSim()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
       fail(
