@@ -87,6 +87,9 @@ constexpr const char* kRunOptions = R"(Options:
       file(PATH)             raw little-endian bytes; the size must be N * sizeof(TYPE)
                            Vectors count components in order; a vec3 element occupies 4
                            components in memory and its fourth stays zero.
+                           A TYPE other than the pointer parameter's (its size, or integer
+                           against floating point) runs as given with a warning:
+                           argument-mismatch (char* and void* parameters take any TYPE).
   buffer:ro:TYPE[N]=INIT   a buffer created read-only (wo: write-only), as CL_MEM_READ_ONLY
                            (WRITE_ONLY): a kernel write (read) is an access-violation
   local:BYTES              local memory for a local pointer parameter
@@ -152,13 +155,20 @@ information (compile with --build-options -g).
 )";
 
 constexpr const char* kInfo =
-    R"(Usage: spvsim info KERNEL [--kernel NAME] [--build-options OPTS] [--no-cache]
+    R"(Usage: spvsim info KERNEL [--kernel NAME] [--json] [--build-options OPTS] [--no-cache]
 
 Prints the SPIR-V version, capabilities and extensions, then for each kernel (or just
 NAME) its execution modes (LocalSize, SubgroupSize, ...) and parameters: index, name,
 type, address space and access. Then how the module was made: for a .cl, the exact
 commands (clang-15, opt-15, llvm-spirv-15) and whether it came from the compile cache;
 what the compile driver rewrote in the LLVM IR; what the loader repaired in the SPIR-V.
+  --json    the same facts as one JSON document on stdout: {"spirv_version",
+            "generator", "capabilities", "extensions", "kernels": [{"name",
+            "execution_modes", "required_work_group_size", "work_group_size_hint",
+            "vec_type_hint", "required_sub_group_size", "args": [{"index", "name",
+            "named", "type", "address_space", "access", "qualifiers", "kind",
+            "argument", "size", "read_only", "pointee_size", ...}]}], "build":
+            {"from_cache", "commands", "notes", "repairs"}} (README.md lists them)
 )";
 
 constexpr const char* kCompile =

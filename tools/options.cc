@@ -83,6 +83,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto v) { o.args.emplace_back(v); }},
       {"--dump", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.dump = true; }},
       {"--json", true, kLaunching, false, [](RunOptions& o, auto, auto v) { o.jsonPath = v; }},
+      {"--json", false, bit(Command::Info), false,
+       [](RunOptions& o, auto, auto) { o.infoJson = true; }},
       {"--threads", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.threads = number(n, v, 0, 4096); }},
       {"--instruction-budget", true, kLaunching, false,
@@ -178,13 +180,16 @@ class Parser {
   }
 
  private:
+  // An option may have entries for different commands (--json FILE for launches, a plain
+  // --json for info): the one of this command.
   const Option& find(std::string_view name) const {
+    bool known = false;
     for (const Option& o : options())
       if (o.name == name) {
-        if (!(o.commands & bit(command_)))
-          fail(fmt::format("{} is not an option of 'spvsim {}'", name, commandName(command_)));
-        return o;
+        if (o.commands & bit(command_)) return o;
+        known = true;
       }
+    if (known) fail(fmt::format("{} is not an option of 'spvsim {}'", name, commandName(command_)));
     fail(fmt::format("unknown option '{}' for 'spvsim {}'", name, commandName(command_)));
   }
 

@@ -24,6 +24,7 @@ struct RunOptions {
   std::vector<std::string> args;  // --arg specs, in order
   bool dump = false;
   std::string jsonPath;
+  bool infoJson = false;  // spvsim info --json: the facts as one JSON document
   std::optional<unsigned> threads;
   std::optional<uint64_t> instructionBudget;
   std::optional<uint64_t> maxMemory;  // --max-memory BYTES[K|M|G]; unset: defaultMaxMemory()
