@@ -382,8 +382,8 @@ class Decoder {
         break;
       default:
         throw Error(DiagnosticKind::Unsupported,
-                    fmt::format("unsupported SPIR-V instruction {} (%{})", opcodeName(inst.opcode),
-                                inst.result));
+                    fmt::format("unsupported SPIR-V instruction {} ({})", opcodeName(inst.opcode),
+                                idName(m_, inst.result)));
     }
     switch (inst.opcode) {
       case Op::OpSpecConstant:

@@ -149,9 +149,12 @@ at a time).
 
 constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS] [--no-cache]
 
-Prints the module's disassembly (SPIRV-Tools syntax, raw ids such as %42, as diagnostics
-name them), each instruction followed by its source line where the module has line
-information (compile with --build-options -g).
+Prints the module's disassembly (SPIRV-Tools syntax), each instruction followed by its
+source line where the module has line information (compile with --build-options -g).
+Ids have SPIRV-Tools' friendly names: %in (an OpName), %uint, %v4float,
+%_ptr_CrossWorkgroup_uint (types), %uint_3 (constants), %42 (an id without one).
+Diagnostics, error messages and the debugger name ids the same way; the debugger also
+takes %NUMBER.
 )";
 
 constexpr const char* kInfo =

@@ -14,7 +14,7 @@ using Kind = spirv::ParamKind;
 
 ModuleText scanDisassembly(const spirv::Module& module) {
   ModuleText out;
-  for (const std::string& raw : spirv::disassembleLines(module)) {
+  for (const std::string& raw : spirv::disassembleLines(module, true)) {
     const std::string_view line = trim(raw);
     if (line.rfind("OpCapability ", 0) == 0) {
       out.capabilities.emplace_back(trim(line.substr(13)));

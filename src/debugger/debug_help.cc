@@ -17,7 +17,8 @@ constexpr const char* kCommands =
                       work-groups, until a breakpoint, a watchpoint, an error or the end
   break LOC [if COND] [b] LOC: FILE:LINE, LINE, %ID (a result id) or FUNCTION; COND:
                       VALUE OP NUMBER, OP one of == != < <= > >=, e.g. x[3] == 7 (lane 3)
-                      or x > 100 (any active lane)
+                      or x > 100 (any active lane); %ID is a number (%23) or the name
+                      spvsim dis and the debugger print for it (%in, %uint)
   watch NAME[I:J]     stop when a buffer argument's elements I..J-1 change (NAME[I]: one)
   delete [N...]       [d] delete breakpoints/watchpoints N (all without N)
   print[/x|d|u] VALUE [p] every lane's value; VALUE: %ID or NAME (a variable or value

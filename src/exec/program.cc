@@ -34,7 +34,7 @@ std::vector<uint8_t> Program::initialValue(const spirv::Variable& v) const {
     throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("the initializer of {} is not a constant", module_.nameOf(v.id)));
   if (c->zeroFill) return {};
-  return resolvedBytes(module_, *c,
+  return resolvedBytes(*facts_, *c,
                        [&](spirv::Id var) { return programVariablePointer(module_, var); });
 }
 
