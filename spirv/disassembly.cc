@@ -54,14 +54,42 @@ std::string openclStdName(uint32_t instruction) {
   return fmt::format("<{}>", instruction);
 }
 
-std::vector<std::string> disassembleLines(const Module& module) {
+std::vector<std::string> disassembleLines(const Module& module, bool rawIds) {
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
   std::string text;
   tools.Disassemble(module.words, &text,
-                    SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_INDENT);
+                    SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_INDENT |
+                        (rawIds ? 0 : SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES));
   std::vector<std::string> lines = splitLines(text);
   for (std::string& line : lines) line.erase(0, std::min(line.size(), line.find_first_not_of(' ')));
   return lines;
+}
+
+std::unordered_map<Id, std::string> friendlyNames(const Module& module) {
+  return friendlyNames(disassembleLines(module, true), disassembleLines(module));
+}
+
+std::string idName(const Module& module, Id id) {
+  const auto names = friendlyNames(module);
+  auto it = names.find(id);
+  return it == names.end() ? fmt::format("%{}", id) : "%" + it->second;
+}
+
+// SPIRV-Tools' name mapper is internal to the library; its names show in the text.
+std::unordered_map<Id, std::string> friendlyNames(const std::vector<std::string>& raw,
+                                                  const std::vector<std::string>& named) {
+  std::unordered_map<Id, std::string> names;
+  auto resultOf = [](const std::string& line) -> std::string {
+    const size_t eq = line.find(" = ");
+    return line.size() > 1 && line[0] == '%' && eq != std::string::npos ? line.substr(1, eq - 1)
+                                                                        : "";
+  };
+  for (size_t i = 0; i < raw.size() && i < named.size(); ++i) {
+    const std::string id = resultOf(raw[i]), name = resultOf(named[i]);
+    if (id.empty() || name.empty() || id == name) continue;
+    names.emplace(static_cast<Id>(std::stoul(id)), name);
+  }
+  return names;
 }
 
 std::string disassembleWithLines(const Module& module) {

@@ -72,7 +72,7 @@ TEST(LoaderLimits, NamesAndStringsReachMessagesEscaped) {
   EXPECT_EQ(m.describeLine(store.line), "dir/\\nk.cl:12");
   // One disassembly line per instruction: the newline inside the OpString's quotes does
   // not shift the lines that diagnostics quote.
-  const std::vector<std::string> lines = disassembleLines(m);
+  const std::vector<std::string> lines = disassembleLines(m, true);
   ASSERT_EQ(lines.size(), m.instructionWordOffsets.size());
   EXPECT_EQ(lines[store.index], "OpStore %" + std::to_string(out) + " %" +
                                     std::to_string(store.operands[1]) + " Aligned 4");

@@ -139,6 +139,35 @@ TEST(Loader, NamesUnsupportedCapability) {
   }
 }
 
+// Messages name ids as `spvsim dis` does: the OpName of the constant, not its number.
+TEST(Loader, UnsupportedSpecConstantOpNamesItsResult) {
+  const char* text = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %sum "sum"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+        %sum = OpSpecConstantOp %uint IAdd %uint_1 %uint_2
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+  try {
+    loadModule(assemble(text));
+    FAIL() << "expected an unsupported OpSpecConstantOp";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), DiagnosticKind::Unsupported);
+    EXPECT_EQ(std::string(e.what()),
+              "unsupported SPIR-V instruction OpSpecConstantOp OpIAdd (%sum)");
+  }
+}
+
 TEST(Loader, AssemblerErrorsNameTheLine) {
   try {
     assemble("OpCapability Kernel\n%x = OpBogus\n");

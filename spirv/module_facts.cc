@@ -133,6 +133,8 @@ const std::vector<uint32_t>& ModuleFacts::debugVariablesOf(Id id) const {
 
 void ModuleFacts::computeText() const {
   text_ = disassembleLines(module_);
+  names_ = friendlyNames(disassembleLines(module_, true), text_);
+  for (const auto& [id, name] : names_) ids_.emplace(name, id);
   lines_.assign(std::max(text_.size(), module_.instructionWordOffsets.size()), "");
   for (const auto& f : module_.functions)
     for (const auto& b : f.blocks)
@@ -144,6 +146,18 @@ const std::string& ModuleFacts::instructionText(uint32_t index) const {
   static const std::string kNone;
   std::call_once(textOnce_, [this] { computeText(); });
   return index < text_.size() ? text_[index] : kNone;
+}
+
+std::string ModuleFacts::idName(Id id) const {
+  std::call_once(textOnce_, [this] { computeText(); });
+  auto it = names_.find(id);
+  return it == names_.end() ? fmt::format("%{}", id) : "%" + it->second;
+}
+
+Id ModuleFacts::idNamed(std::string_view name) const {
+  std::call_once(textOnce_, [this] { computeText(); });
+  auto it = ids_.find(std::string(name));
+  return it == ids_.end() ? 0 : it->second;
 }
 
 const std::string& ModuleFacts::instructionLine(uint32_t index) const {

@@ -59,11 +59,17 @@ class ModuleFacts {
   // Indices into debugVariables() of those bound to `id` (ascending).
   const std::vector<uint32_t>& debugVariablesOf(Id id) const;
 
-  // By Instruction::index: the instruction's disassembly (raw ids, as diagnostics name
+  // By Instruction::index: the instruction's disassembly (ids named as `spvsim dis` names
   // them) and its source position "file:line"; "" where there is none. Computed for the
   // whole module on first use (thread-safe): only messages and the debugger need them.
   const std::string& instructionText(uint32_t index) const;
   const std::string& instructionLine(uint32_t index) const;
+
+  // An id as messages name it, the way `spvsim dis` does: "%uint", "%in", or "%42" for an
+  // id without a friendly name (src/DESIGN.md "Names of ids").
+  std::string idName(Id id) const;
+  // The id `spvsim dis` names "%NAME" (`name` without '%'), or 0.
+  Id idNamed(std::string_view name) const;
 
  private:
   // What one function uses directly.
@@ -92,6 +98,8 @@ class ModuleFacts {
   mutable std::once_flag textOnce_;
   mutable std::vector<std::string> text_;
   mutable std::vector<std::string> lines_;
+  mutable std::unordered_map<Id, std::string> names_;  // friendlyNames(), by id
+  mutable std::unordered_map<std::string, Id> ids_;    // and by name
 };
 
 }  // namespace spvsim::spirv

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "spirv/loader.h"
 
@@ -172,6 +173,69 @@ TEST_F(ModuleFactsTest, ValueTypes) {
 TEST_F(ModuleFactsTest, FindsEntryPointsByName) {
   EXPECT_EQ(facts.findEntryPoint("kB"), &m.entryPoints[1]);
   EXPECT_EQ(facts.findEntryPoint("kC"), nullptr);
+}
+
+// Ids as `spvsim dis` names them (SPIRV-Tools' friendly names): OpNames, types and
+// constants spelled from their definitions, a second "x" made unique, numbers for the
+// rest. Only `in`, `x` and `y` have OpNames here.
+const char* kNames = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %in "in"
+               OpName %x "x"
+               OpName %y "x"
+          %t_void = OpTypeVoid
+          %t_uint = OpTypeInt 32 0
+          %t_ptr = OpTypePointer CrossWorkgroup %t_uint
+          %c7 = OpConstant %t_uint 7
+          %t_fn = OpTypeFunction %t_void %t_ptr
+          %k = OpFunction %t_void None %t_fn
+         %in = OpFunctionParameter %t_ptr
+      %entry = OpLabel
+          %x = OpLoad %t_uint %in Aligned 4
+          %y = OpIAdd %t_uint %x %c7
+          %z = OpIMul %t_uint %y %y
+               OpStore %in %z Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(IdNames, AsSpvsimDisNamesThem) {
+  const Module m = loadModule(assemble(kNames));
+  const ModuleFacts facts(m);
+  const Id uint = facts.idNamed("uint");
+  ASSERT_NE(uint, 0u);
+  EXPECT_EQ(m.type(uint).kind, TypeKind::Int);
+  EXPECT_EQ(facts.idName(uint), "%uint");
+  const Id ptr = facts.idNamed("_ptr_CrossWorkgroup_uint");
+  ASSERT_NE(ptr, 0u);
+  EXPECT_EQ(m.type(ptr).element, uint);
+  EXPECT_NE(facts.idNamed("uint_7"), 0u);
+  Id in = 0;
+  std::vector<Id> xs;
+  for (const auto& [id, name] : m.names) {
+    if (name == "in") in = id;
+    if (name == "x") xs.push_back(id);
+  }
+  ASSERT_EQ(xs.size(), 2u);
+  EXPECT_EQ(facts.idName(in), "%in");
+  EXPECT_EQ(facts.idNamed("in"), in);
+  // The store's operands: %in and z's id, which has no name (it stays a number).
+  const Instruction* store = nullptr;
+  for (const auto& i : m.functions[0].blocks[0].instructions)
+    if (i.opcode == spv::Op::OpStore) store = &i;
+  ASSERT_NE(store, nullptr);
+  const Id z = store->operands[1];
+  EXPECT_EQ(facts.idName(z), "%" + std::to_string(z));
+  EXPECT_EQ(facts.idNamed(std::to_string(z)), 0u);
+  EXPECT_EQ(facts.instructionText(store->index),
+            "OpStore %in %" + std::to_string(z) + " Aligned 4");
+  // Two values named "x": distinct names, "%x" and "%x_" with a number.
+  const std::string a = facts.idName(xs[0]), b = facts.idName(xs[1]);
+  EXPECT_NE(a, b);
+  EXPECT_TRUE(a == "%x" ? b.rfind("%x_", 0) == 0 : b == "%x" && a.rfind("%x_", 0) == 0) << a << b;
 }
 
 }  // namespace

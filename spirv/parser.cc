@@ -337,9 +337,9 @@ class Decoder {
     if (t.size > kMaxConstantBytes - constantBytes_)
       throw Error(DiagnosticKind::Unsupported,
                   fmt::format("unsupported: the module's constants take more than {} MiB (at "
-                              "%{}, {} of {} bytes); spvsim expands at most {} MiB",
-                              kMaxConstantBytes >> 20, c.id, escapeText(typeName(m_, c.type)),
-                              t.size, kMaxConstantBytes >> 20));
+                              "{}, {} of {} bytes); spvsim expands at most {} MiB",
+                              kMaxConstantBytes >> 20, idName(m_, c.id),
+                              escapeText(typeName(m_, c.type)), t.size, kMaxConstantBytes >> 20));
     constantBytes_ += t.size;
     c.bytes.assign(t.size, 0);
   }
@@ -382,8 +382,8 @@ class Decoder {
         break;
       default:
         throw Error(DiagnosticKind::Unsupported,
-                    fmt::format("unsupported SPIR-V instruction {} (%{})", opcodeName(inst.opcode),
-                                inst.result));
+                    fmt::format("unsupported SPIR-V instruction {} ({})", opcodeName(inst.opcode),
+                                idName(m_, inst.result)));
     }
     switch (inst.opcode) {
       case Op::OpSpecConstant:

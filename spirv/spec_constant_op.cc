@@ -12,17 +12,18 @@ namespace {
 
 using spv::Op;
 
-[[noreturn]] void unsupported(Op op, const Instruction& inst, const std::string& why = "") {
+[[noreturn]] void unsupported(const Module& m, Op op, const Instruction& inst,
+                              const std::string& why = "") {
   throw Error(DiagnosticKind::Unsupported,
-              fmt::format("unsupported SPIR-V instruction OpSpecConstantOp {} (%{}){}",
-                          opcodeName(op), inst.result, why));
+              fmt::format("unsupported SPIR-V instruction OpSpecConstantOp {} ({}){}",
+                          opcodeName(op), idName(m, inst.result), why));
 }
 
 // A constant index, sign-extended from its type's width.
 int64_t indexValue(const Module& m, Id id, Op op, const Instruction& inst) {
   auto it = m.constants.find(id);
   if (it == m.constants.end() || it->second.isUndef)
-    unsupported(op, inst, ": an index is not a constant");
+    unsupported(m, op, inst, ": an index is not a constant");
   const Constant& c = it->second;
   uint64_t v = 0;
   std::memcpy(&v, c.bytes.data(), std::min<size_t>(8, c.bytes.size()));
@@ -33,10 +34,11 @@ int64_t indexValue(const Module& m, Id id, Op op, const Instruction& inst) {
 
 // a * b + c for byte offsets of constant access chains; a module's indices are arbitrary,
 // so an offset beyond int64 is refused rather than overflowing.
-int64_t offsetTerm(int64_t a, int64_t b, int64_t c, Op op, const Instruction& inst) {
+int64_t offsetTerm(const Module& m, int64_t a, int64_t b, int64_t c, Op op,
+                   const Instruction& inst) {
   int64_t product, sum;
   if (__builtin_mul_overflow(a, b, &product) || __builtin_add_overflow(product, c, &sum))
-    unsupported(op, inst, ": the byte offset exceeds 64 bits");
+    unsupported(m, op, inst, ": the byte offset exceeds 64 bits");
   return sum;
 }
 
@@ -48,15 +50,15 @@ int64_t walk(const Module& m, Id type, const std::vector<int64_t>& indexes, Op o
   for (int64_t index : indexes) {
     const Type& t = m.type(type);
     if (t.kind == TypeKind::Struct) {
-      if (index < 0 || size_t(index) >= t.members.size()) unsupported(op, inst, ": bad member");
-      offset = offsetTerm(1, static_cast<int64_t>(t.memberOffsets[index]), offset, op, inst);
+      if (index < 0 || size_t(index) >= t.members.size()) unsupported(m, op, inst, ": bad member");
+      offset = offsetTerm(m, 1, static_cast<int64_t>(t.memberOffsets[index]), offset, op, inst);
       type = t.members[index];
     } else if (t.kind == TypeKind::Array || t.kind == TypeKind::RuntimeArray ||
                t.kind == TypeKind::Vector) {
-      offset = offsetTerm(index, static_cast<int64_t>(m.type(t.element).size), offset, op, inst);
+      offset = offsetTerm(m, index, static_cast<int64_t>(m.type(t.element).size), offset, op, inst);
       type = t.element;
     } else {
-      unsupported(op, inst, ": indexes into a scalar");
+      unsupported(m, op, inst, ": indexes into a scalar");
     }
   }
   return offset;
@@ -66,27 +68,27 @@ int64_t walk(const Module& m, Id type, const std::vector<int64_t>& indexes, Op o
 Relocation addressOf(const Module& m, Id id, Op op, const Instruction& inst) {
   std::optional<Constant> base = m.constantValue(id);
   if (!base || base->relocations.size() != 1 || base->relocations[0].at != 0)
-    unsupported(op, inst, ": the base is not the address of a program-scope variable");
+    unsupported(m, op, inst, ": the base is not the address of a program-scope variable");
   return base->relocations[0];
 }
 
 void accessChain(const Module& m, Op op, const Instruction& inst, Constant& c) {
   const auto& o = inst.operands;  // opcode, base, [element], indexes...
-  if (o.size() < 2) unsupported(op, inst);
+  if (o.size() < 2) unsupported(m, op, inst);
   Relocation r = addressOf(m, o[1], op, inst);
   const Type& pointer = m.type(m.constantValue(o[1])->type);
   const bool element = op == Op::OpPtrAccessChain || op == Op::OpInBoundsPtrAccessChain;
   size_t first = 2;
   int64_t offset = 0;
   if (element) {
-    if (o.size() < 3) unsupported(op, inst);
-    offset = offsetTerm(indexValue(m, o[2], op, inst),
+    if (o.size() < 3) unsupported(m, op, inst);
+    offset = offsetTerm(m, indexValue(m, o[2], op, inst),
                         static_cast<int64_t>(m.type(pointer.element).size), 0, op, inst);
     first = 3;
   }
   std::vector<int64_t> indexes;
   for (size_t k = first; k < o.size(); ++k) indexes.push_back(indexValue(m, o[k], op, inst));
-  offset = offsetTerm(1, walk(m, pointer.element, indexes, op, inst), offset, op, inst);
+  offset = offsetTerm(m, 1, walk(m, pointer.element, indexes, op, inst), offset, op, inst);
   r.offset += static_cast<uint64_t>(offset);
   c.relocations = {r};
 }
@@ -94,7 +96,7 @@ void accessChain(const Module& m, Op op, const Instruction& inst, Constant& c) {
 }  // namespace
 
 void evaluateSpecConstantOp(const Module& m, const Instruction& inst, Constant& c) {
-  if (inst.operands.empty()) unsupported(Op::OpNop, inst);
+  if (inst.operands.empty()) unsupported(m, Op::OpNop, inst);
   const auto op = static_cast<Op>(inst.operands[0]);
   switch (op) {
     case Op::OpAccessChain:
@@ -108,13 +110,13 @@ void evaluateSpecConstantOp(const Module& m, const Instruction& inst, Constant& 
       // The same bits: spvsim's pointers carry their address space.
       std::optional<Constant> v =
           inst.operands.size() > 1 ? m.constantValue(inst.operands[1]) : std::nullopt;
-      if (!v || v->bytes.size() != c.bytes.size()) unsupported(op, inst);
+      if (!v || v->bytes.size() != c.bytes.size()) unsupported(m, op, inst);
       c.bytes = v->bytes;
       c.relocations = v->relocations;
       return;
     }
     default:
-      unsupported(op, inst);
+      unsupported(m, op, inst);
   }
 }
 

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "tools/check_verdict.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
+#include "tools/progress_line.h"
 
 namespace spvsim::tools {
 namespace {
@@ -67,11 +70,37 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
 // values they had before the first (a capture bundle's captured values).
 using ProgramVariables = std::vector<Program::ProgramVariable>;
 
+// The progress line of each run (tools/progress_line.h), labelled with the run; a
+// terminal's line appears a second after the check started, whichever run that is in.
+class CheckProgress {
+ public:
+  CheckProgress(const RunOptions& o, std::ostream& err, size_t runs)
+      : choice_(progressChoice(o, isTerminalStderr(err))), err_(err), runs_(runs) {}
+  std::optional<ProgressLine> start(const Config& c, size_t index, LaunchCounters& counters,
+                                    LaunchOptions& lo) const {
+    if (!choice_) return std::nullopt;
+    lo.counters = &counters;
+    using namespace std::chrono;
+    const auto elapsed = duration_cast<milliseconds>(steady_clock::now() - start_);
+    return std::optional<ProgressLine>(std::in_place, err_, choice_->style, counters,
+                                       fmt::format("run {}/{} ({})", index + 1, runs_, c.name()),
+                                       std::max(milliseconds(0), choice_->delay - elapsed));
+  }
+
+ private:
+  const std::optional<ProgressChoice> choice_;
+  std::ostream& err_;
+  const size_t runs_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
-            const ProgramVariables& initial) {
+            const ProgramVariables& initial, const CheckProgress& progress, size_t index) {
   p.program->globalVariables() = initial;
   Run run{c, {}, p.args};
   LaunchOptions lo = launchOptions(o, p);
+  LaunchCounters counters;
+  std::optional<ProgressLine> line = progress.start(c, index, counters, lo);
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
@@ -187,7 +216,9 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
   p.argumentBytes *= configs.size() + 1;
   std::vector<Run> runs;
   const ProgramVariables initial = p.program->globalVariables();
-  for (const Config& c : configs) runs.push_back(runOnce(options, p, c, initial));
+  const CheckProgress progress(options, err, configs.size());
+  for (size_t i = 0; i < configs.size(); ++i)
+    runs.push_back(runOnce(options, p, configs[i], initial, progress, i));
   CheckTotals totals{0, 0, 0, options.strict, options.expectPath};
   std::vector<std::string> diagnostics = reportDiagnostics(runs, err, totals);
   const std::vector<CheckRun> checkRuns = toCheckRuns(runs);

@@ -40,11 +40,25 @@ TEST(DebugBreakpoints, ALineWithoutCodeMovesToTheNextLineWithCode) {
 TEST(DebugBreakpoints, AtAResultId) {
   const auto t = debugSession(kLanes, "break %22\ncontinue\nprint %22\nstep\nprint %22\n");
   EXPECT_EQ(t.status, 0) << t.text;
-  EXPECT_HAS(t.reply(1), "Breakpoint 1 at %22: %22 = OpIAdd %2 %10 %14\n");
+  EXPECT_HAS(t.reply(1), "Breakpoint 1 at %22: %22 = OpIAdd %uint %i %uint_100\n");
   EXPECT_HAS(t.reply(2), "Breakpoint 1, %22\n");
-  EXPECT_HAS(t.reply(2), "sub-group 0 at %22 = OpIAdd %2 %10 %14\n");
+  EXPECT_HAS(t.reply(2), "sub-group 0 at %22 = OpIAdd %uint %i %uint_100\n");
   EXPECT_HAS(t.reply(2), "lanes 0,2 active (2/4)  [#.#.]");  // even i: i + 100
   EXPECT_HAS(t.reply(5), "%22 (int) = [0]=100 [1]=- [2]=102 [3]=-\n");
+}
+
+// Ids by the names spvsim dis gives them: %i is OpName "i" (%10), %uint_100 the constant
+// 100 (%14); a breakpoint at %i stops where i is computed.
+TEST(DebugBreakpoints, AtAndPrintByDisName) {
+  const auto t = debugSession(kLanes,
+                              "break %i\ncontinue\nstep\nprint %i\nprint %10\nprint %uint_100\n"
+                              "print %nosuch\n");
+  EXPECT_HAS(t.reply(1), "Breakpoint 1 at %i: %i = OpUConvert %uint ");
+  EXPECT_HAS(t.reply(4), "%i (int) = [0]=0 [1]=1 [2]=2 [3]=3\n");
+  EXPECT_HAS(t.reply(5), "%i (int) = [0]=0 [1]=1 [2]=2 [3]=3\n");  // the number names it too
+  EXPECT_HAS(t.reply(6), "%uint_100 (int) = ");
+  EXPECT_HAS(t.reply(6), "100");
+  EXPECT_HAS(t.reply(7), "no id is named %nosuch in the module");
 }
 
 TEST(DebugBreakpoints, AtAFunction) {

@@ -109,17 +109,17 @@ TEST(DebugStepping, StepRunsOneInstructionOfAllActiveLanes) {
                               "step 2\n");
   EXPECT_EQ(t.status, 0) << t.text;
   EXPECT_HAS(t.reply(0), "The module has no source lines");
-  EXPECT_HAS(t.reply(2), "sub-group 0 at %21 = OpIMul %2 %10 %13\n");
+  EXPECT_HAS(t.reply(2), "sub-group 0 at %21 = OpIMul %uint %i %uint_3\n");
   EXPECT_HAS(t.reply(2), "lanes 1,3 active (2/4)  [.#.#]");  // odd i run the true branch first
   EXPECT_HAS(t.reply(3), "%21 (int) = [0]=- [1]=0 [2]=- [3]=0\n");  // not computed yet
   EXPECT_HAS(t.reply(4), "at OpBranch %26\n");
   EXPECT_HAS(t.reply(5), "%21 (int) = [0]=- [1]=3 [2]=- [3]=9\n");  // 3 * i
   // The branch reaches the reconvergence point: the even lanes run the false branch.
-  EXPECT_HAS(t.reply(6), "at %22 = OpIAdd %2 %10 %14\n");
+  EXPECT_HAS(t.reply(6), "at %22 = OpIAdd %uint %i %uint_100\n");
   EXPECT_HAS(t.reply(6), "lanes 0,2 active (2/4)  [#.#.]");
   EXPECT_HAS(t.reply(8), "%22 (int) = [0]=100 [1]=- [2]=102 [3]=-\n");  // i + 100
   // Reconverged at block %26: the phi r merges both.
-  EXPECT_HAS(t.reply(9), "at %31 = OpInBoundsPtrAccessChain %7 %16 %19\n");
+  EXPECT_HAS(t.reply(9), "at %31 = OpInBoundsPtrAccessChain %_ptr_CrossWorkgroup_uint %out %19\n");
   EXPECT_HAS(t.reply(9), "lanes 0-3 active (4/4)  [####]");
   EXPECT_HAS(t.reply(10), "r (int) = [0]=100 [1]=3 [2]=102 [3]=9\n");
   EXPECT_HAS(t.reply(11), "i[2] (int) = 2\n");

@@ -66,6 +66,11 @@ constexpr const char* kRunOptions = R"(Options:
   --stats                  print execution statistics to stderr: launch time (without
                            compiling, loading, lowering or starting host threads),
                            sub-group and lane instructions, lanes/s
+  --progress               always show the progress line (work-groups done/total, lane
+                           instructions/s, ETA) on stderr: redrawn in place on a terminal,
+                           plain "progress: ..." lines otherwise (default: on a terminal
+                           only, from a second into the launch)
+  --quiet                  no progress line
   -h, --help               this help
 
 --arg SPEC forms:
@@ -86,6 +91,9 @@ constexpr const char* kRunOptions = R"(Options:
       file(PATH)             raw little-endian bytes; the size must be N * sizeof(TYPE)
                            Vectors count components in order; a vec3 element occupies 4
                            components in memory and its fourth stays zero.
+                           A TYPE other than the pointer parameter's (its size, or integer
+                           against floating point) runs as given with a warning:
+                           argument-mismatch (char* and void* parameters take any TYPE).
   buffer:ro:TYPE[N]=INIT   a buffer created read-only (wo: write-only), as CL_MEM_READ_ONLY
                            (WRITE_ONLY): a kernel write (read) is an access-violation
   local:BYTES              local memory for a local pointer parameter
@@ -144,25 +152,36 @@ when no error diagnostic was reported, 2 otherwise; 1 for usage or input errors.
 Sub-groups are scheduled as in 'spvsim run' (`continue` interleaves them as run does
 with the same --schedule and seed, and reports the same deadlocks); --check-races,
 --check-uninitialized and --check-undefined report as in run, stopping at each report.
---json, --stats and --threads do not apply (work-groups run one at a time).
+--json, --stats, --threads, --progress and --quiet do not apply (work-groups run one
+at a time).
 
 )";
 
 constexpr const char* kDis = R"(Usage: spvsim dis KERNEL [--build-options OPTS] [--no-cache]
 
-Prints the module's disassembly (SPIRV-Tools syntax, raw ids such as %42, as diagnostics
-name them), each instruction followed by its source line where the module has line
-information (compile with --build-options -g).
+Prints the module's disassembly (SPIRV-Tools syntax), each instruction followed by its
+source line where the module has line information (compile with --build-options -g).
+Ids have SPIRV-Tools' friendly names: %in (an OpName), %uint, %v4float,
+%_ptr_CrossWorkgroup_uint (types), %uint_3 (constants), %42 (an id without one).
+Diagnostics, error messages and the debugger name ids the same way; the debugger also
+takes %NUMBER.
 )";
 
 constexpr const char* kInfo =
-    R"(Usage: spvsim info KERNEL [--kernel NAME] [--build-options OPTS] [--no-cache]
+    R"(Usage: spvsim info KERNEL [--kernel NAME] [--json] [--build-options OPTS] [--no-cache]
 
 Prints the SPIR-V version, capabilities and extensions, then for each kernel (or just
 NAME) its execution modes (LocalSize, SubgroupSize, ...) and parameters: index, name,
 type, address space and access. Then how the module was made: for a .cl, the exact
 commands (clang-15, opt-15, llvm-spirv-15) and whether it came from the compile cache;
 what the compile driver rewrote in the LLVM IR; what the loader repaired in the SPIR-V.
+  --json    the same facts as one JSON document on stdout: {"spirv_version",
+            "generator", "capabilities", "extensions", "kernels": [{"name",
+            "execution_modes", "required_work_group_size", "work_group_size_hint",
+            "vec_type_hint", "required_sub_group_size", "args": [{"index", "name",
+            "named", "type", "address_space", "access", "qualifiers", "kind",
+            "argument", "size", "read_only", "pointee_size", ...}]}], "build":
+            {"from_cache", "commands", "notes", "repairs"}} (README.md lists them)
 )";
 
 constexpr const char* kCompile =

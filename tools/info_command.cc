@@ -9,20 +9,12 @@
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
-namespace {
 
 using Kind = spirv::ParamKind;
 
-// Capability and execution-mode names come from the disassembler (SPIRV-Tools, which
-// reads them from the grammar): "OpCapability Kernel", "OpExecutionMode %5 LocalSize 8 1 1".
-struct ModuleText {
-  std::vector<std::string> capabilities;
-  std::vector<std::pair<std::string, std::string>> modes;  // function id "%5", mode text
-};
-
 ModuleText scanDisassembly(const spirv::Module& module) {
   ModuleText out;
-  for (const std::string& raw : spirv::disassembleLines(module)) {
+  for (const std::string& raw : spirv::disassembleLines(module, true)) {
     const std::string_view line = trim(raw);
     if (line.rfind("OpCapability ", 0) == 0) {
       out.capabilities.emplace_back(trim(line.substr(13)));
@@ -60,6 +52,17 @@ std::string passedAs(const spirv::ParamSignature& p) {
   }
 }
 
+std::vector<std::string> kernelModes(const spirv::Module& module, const spirv::EntryPoint& ep,
+                                     const ModuleText& text) {
+  std::vector<std::string> modes;
+  const std::string id = fmt::format("%{}", ep.function);
+  for (const auto& [fn, mode] : text.modes)
+    if (fn == id || fn == "%" + module.nameOf(ep.function)) modes.push_back(mode);
+  return modes;
+}
+
+namespace {
+
 std::string join(const std::vector<std::string>& items, std::string_view sep) {
   std::string out;
   for (const std::string& s : items) out += (out.empty() ? "" : std::string(sep)) + s;
@@ -68,10 +71,7 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
 
 std::string formatKernel(const spirv::Module& module, const spirv::EntryPoint& ep,
                          const ModuleText& text) {
-  std::vector<std::string> modes;
-  const std::string id = fmt::format("%{}", ep.function);
-  for (const auto& [fn, mode] : text.modes)
-    if (fn == id || fn == "%" + module.nameOf(ep.function)) modes.push_back(mode);
+  const std::vector<std::string> modes = kernelModes(module, ep, text);
   std::string out = fmt::format("kernel {}\n  execution modes: {}\n", ep.name, join(modes, ", "));
   const auto& params = ep.signature.params;
   if (params.empty()) return out + "  parameters: (none)\n";

@@ -15,6 +15,7 @@
 #include "tools/arg_spec.h"
 #include "tools/bundle.h"
 #include "tools/info_command.h"
+#include "tools/info_json.h"
 #include "tools/kernel_input.h"
 #include "tools/output.h"
 #include "tools/sim_file.h"
@@ -158,23 +159,6 @@ PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile
   return launch;
 }
 
-std::string jsonList(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + jsonQuote(items[i]);
-  return out + "]";
-}
-
-// {"from_cache": B, "commands": [...], "notes": [...], "repairs": [...]}: what the compile
-// driver ran and changed, and what the loader repaired.
-std::string buildJson(const PreparedLaunch& launch) {
-  std::vector<std::string> repairs;
-  for (const spirv::Repair& r : launch.program->module().repairs)
-    repairs.push_back(fmt::format("{} ({}, {}x)", r.rule, r.producer, r.count));
-  return fmt::format("{{\"from_cache\": {}, \"commands\": {}, \"notes\": {}, \"repairs\": {}}}",
-                     launch.build.fromCache, jsonList(launch.build.commands),
-                     jsonList(launch.build.notes), jsonList(repairs));
-}
-
 }  // namespace
 
 PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err, Compile compile) {
@@ -221,7 +205,9 @@ JsonReport::JsonReport(const std::string& path) : path_(path) {
 void JsonReport::write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
                        const std::vector<ArgValue>& args, const std::string& check) {
   if (!file_.is_open()) return;
-  if (!(file_ << formatJsonReport(diagnostics, args, buildJson(launch), check)).flush())
+  if (!(file_ << formatJsonReport(diagnostics, args,
+                                  buildJson(launch.build, launch.program->module()), check))
+           .flush())
     throw Error(DiagnosticKind::Input, fmt::format("cannot write the JSON report to '{}'", path_));
 }
 

@@ -14,6 +14,7 @@
 #include "tools/error_text.h"
 #include "tools/help.h"
 #include "tools/info_command.h"
+#include "tools/info_json.h"
 #include "tools/kernel_input.h"
 #include "tools/options.h"
 #include "tools/run_command.h"
@@ -58,6 +59,10 @@ int dispatch(const CommandLine& cl) {
       return 0;
     case Command::Info: {
       const Inspected i = loadForInspection(o);
+      if (o.infoJson) {
+        std::cout << formatModuleInfoJson(i.module, o.kernel, i.build);
+        return 0;
+      }
       std::cout << formatModuleInfo(i.module, o.kernel) << formatBuildInfo(i.build, i.module);
       return 0;
     }

@@ -84,6 +84,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto v) { o.args.emplace_back(v); }},
       {"--dump", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.dump = true; }},
       {"--json", true, kLaunching, false, [](RunOptions& o, auto, auto v) { o.jsonPath = v; }},
+      {"--json", false, bit(Command::Info), false,
+       [](RunOptions& o, auto, auto) { o.infoJson = true; }},
       {"--threads", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.threads = number(n, v, 0, 4096); }},
       {"--instruction-budget", true, kLaunching, false,
@@ -91,6 +93,9 @@ const std::vector<Option>& options() {
       {"--max-memory", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.maxMemory = byteCount(n, v); }},
       {"--stats", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.stats = true; }},
+      {"--quiet", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.quiet = true; }},
+      {"--progress", false, kLaunching, false,
+       [](RunOptions& o, auto, auto) { o.progress = true; }},
       {"--schedule", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
@@ -127,6 +132,7 @@ void checkCombination(Command command, const RunOptions& o) {
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
+  if (o.quiet && o.progress) fail("--quiet and --progress contradict each other");
   if (o.isBundle()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
       fail(
@@ -182,13 +188,16 @@ class Parser {
   }
 
  private:
+  // An option may have entries for different commands (--json FILE for launches, a plain
+  // --json for info): the one of this command.
   const Option& find(std::string_view name) const {
+    bool known = false;
     for (const Option& o : options())
       if (o.name == name) {
-        if (!(o.commands & bit(command_)))
-          fail(fmt::format("{} is not an option of 'spvsim {}'", name, commandName(command_)));
-        return o;
+        if (o.commands & bit(command_)) return o;
+        known = true;
       }
+    if (known) fail(fmt::format("{} is not an option of 'spvsim {}'", name, commandName(command_)));
     fail(fmt::format("unknown option '{}' for 'spvsim {}'", name, commandName(command_)));
   }
 

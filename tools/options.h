@@ -24,10 +24,13 @@ struct RunOptions {
   std::vector<std::string> args;  // --arg specs, in order
   bool dump = false;
   std::string jsonPath;
+  bool infoJson = false;  // spvsim info --json: the facts as one JSON document
   std::optional<unsigned> threads;
   std::optional<uint64_t> instructionBudget;
   std::optional<uint64_t> maxMemory;  // --max-memory BYTES[K|M|G]; unset: defaultMaxMemory()
   bool stats = false;
+  // The progress line (tools/progress_line.h): --quiet never, --progress always.
+  bool quiet = false, progress = false;
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness

@@ -3,12 +3,14 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 
 #include "spirv/error.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/program.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
+#include "tools/progress_line.h"
 
 namespace spvsim::tools {
 
@@ -34,10 +36,18 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   launch.program->reserveThreads(options.threads.value_or(0));
   launch.program->lowered(launch.kernel,
                           launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
+  LaunchOptions lo = launchOpts;
+  LaunchCounters counters;
+  std::optional<ProgressLine> progress;
+  if (const auto choice = progressChoice(options, isTerminalStderr(err))) {
+    lo.counters = &counters;
+    progress.emplace(err, choice->style, counters, "", choice->delay);
+  }
   const auto start = std::chrono::steady_clock::now();
   const LaunchResult result =
-      launch.program->launch(launch.kernel, launch.range, bindings(launch.args), launchOpts);
+      launch.program->launch(launch.kernel, launch.range, bindings(launch.args), lo);
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  progress.reset();  // the line is gone (or complete) before anything else is written
   syncSharedStorage(launch.args);
   if (options.stats) err << formatStats(result, seconds.count()) << '\n';
   out << result.printfOutput;

@@ -58,10 +58,13 @@ const char* useText(ShadowUse u) {
 
 void reportValue(SubGroup& sg, const Inst& in, spirv::Id id, const std::string& how,
                  const LaneMask& lanes) {
+  const ShadowKernel& k = kernelOf(sg);
+  // Named as spvsim dis names it (src/DESIGN.md "Names of ids").
+  const std::string name = k.facts ? k.facts->idName(id) : k.module->nameOf(id);
   sg.report(in, DiagnosticKind::UninitializedValue,
             fmt::format("undefined value {} {} (it comes from OpUndef, memory never written or "
                         "a buffer the host never initialised)",
-                        kernelOf(sg).module->nameOf(id), how),
+                        name, how),
             lanes);
 }
 

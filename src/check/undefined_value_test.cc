@@ -202,7 +202,7 @@ TEST_F(UndefinedAssembled, PartiallyWrittenVectorOnlyItsUnwrittenComponentIsUnde
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
   const Diagnostic& d = r.diagnostics[0];
   EXPECT_EQ(d.kind, DiagnosticKind::UninitializedValue);
-  EXPECT_NE(d.message.find("value y "), std::string::npos) << d.message;
+  EXPECT_NE(d.message.find("value %y "), std::string::npos) << d.message;
   EXPECT_EQ(d.lanes, lanes({0, 1, 2, 3, 4, 5, 6, 7}));
   for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(a[l], 5 + l) << l;  // x + z: defined, computed
 }
@@ -229,8 +229,8 @@ TEST_F(UndefinedAssembled, SelectTakesTheChosenOperandsShadow) {
   LaunchResult r = run("select");
   ASSERT_EQ(r.diagnostics.size(), 2u) << describe(r);
   for (const Diagnostic& d : r.diagnostics) {
-    const bool sv = d.message.find("value sv ") != std::string::npos;
-    EXPECT_TRUE(sv || d.message.find("value su ") != std::string::npos) << d.message;
+    const bool sv = d.message.find("value %sv ") != std::string::npos;
+    EXPECT_TRUE(sv || d.message.find("value %su ") != std::string::npos) << d.message;
     EXPECT_EQ(d.lanes, sv ? lanes({1, 3, 5, 7}) : lanes({0, 1, 2, 3, 4, 5, 6, 7})) << d.message;
   }
 }
@@ -239,7 +239,7 @@ TEST_F(UndefinedAssembled, SelectTakesTheChosenOperandsShadow) {
 TEST_F(UndefinedAssembled, VectorShuffleUndefinedComponentIsUndefined) {
   LaunchResult r = run("vshuffle");
   ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
-  EXPECT_NE(r.diagnostics[0].message.find("value w "), std::string::npos) << describe(r);
+  EXPECT_NE(r.diagnostics[0].message.find("value %w "), std::string::npos) << describe(r);
   for (uint32_t l = 0; l < 8; ++l) EXPECT_EQ(a[l], l) << l;
 }
 

@@ -161,7 +161,10 @@ class Evaluator {
     ValueRef ref;
     ref.byId = n.kind == Kind::Id;
     ref.id = n.id;
-    ref.name = n.text;
+    if (ref.byId)
+      ref.idName = n.text;  // %in: named as spvsim dis names it (n.id 0)
+    else
+      ref.name = n.text;
     ExprValue r;
     r.v = ValueReader(s_.symbols, s_.sg, s_.frame).read(ref);
     return r;

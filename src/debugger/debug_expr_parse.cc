@@ -187,14 +187,19 @@ class Parser {
     fail(fmt::format("unexpected '{}'", s_.substr(pos_)));
   }
 
+  // %23, or %in as spvsim dis names ids ([A-Za-z0-9_]; resolved when read).
   Node idNode(std::shared_ptr<ExprNode> n) {
     const size_t start = ++pos_;
-    while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    while (pos_ < s_.size() && isIdentChar(s_[pos_])) ++pos_;
+    const std::string_view text = s_.substr(start, pos_ - start);
     uint64_t id = 0;
-    if (!values::parseUnsigned(s_.substr(start, pos_ - start), id) || id == 0 || id > 0xffffffffu)
-      fail("a result id is % and a number, e.g. %23");
+    const bool numeric = !text.empty() && std::isdigit(static_cast<unsigned char>(text[0]));
+    if (text.empty() ||
+        (numeric && (!values::parseUnsigned(text, id) || id == 0 || id > 0xffffffffu)))
+      fail("an id is % and a number or a name as spvsim dis prints it, e.g. %23, %in");
     n->kind = ExprNode::Kind::Id;
     n->id = static_cast<uint32_t>(id);
+    if (!numeric) n->text = std::string(text);
     return n;
   }
 

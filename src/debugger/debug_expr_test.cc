@@ -69,9 +69,12 @@ TEST(DebugExpr, LiteralTypesFollowC) {
 }
 
 TEST(DebugExpr, MalformedTextIsAnError) {
-  for (const char* bad : {"", "x +", "(x", "x[1", "x ~ 3", "$foo", "%x", "%", "3x", "1.2.3", "x )",
-                          "== 3", "18446744073709551616", "x @", "[1]"})
+  for (const char* bad : {"", "x +", "(x", "x[1", "x ~ 3", "$foo", "%1x", "%0", "%", "3x", "1.2.3",
+                          "x )", "== 3", "18446744073709551616", "x @", "[1]"})
     EXPECT_THROW(Expression::parse(bad), DebugError) << bad;
+  // %NAME is an id named as spvsim dis names it, resolved when read.
+  EXPECT_EQ(Expression::parse("%in").root().kind, ExprNode::Kind::Id);
+  EXPECT_EQ(Expression::parse("%in").root().text, "in");
   // Nesting is bounded (parsing and evaluation recurse): no stack overflow.
   EXPECT_THROW(Expression::parse(std::string(100000, '(') + "1"), DebugError);
   EXPECT_THROW(Expression::parse(std::string(100000, '-') + "1"), DebugError);

@@ -18,7 +18,8 @@ constexpr const char* kCommands =
   break LOC [if COND] [b] LOC: FILE:LINE, LINE, %ID (a result id) or FUNCTION (stops
                       after its prologue: parameters are readable); COND: an expression
                       (see print) tested per active lane, e.g. x > 100 (any active
-                      lane), x[3] == 7 or $lane == 3 (lane 3), in[i] != 0 && i < 4
+                      lane), x[3] == 7 or $lane == 3 (lane 3), in[i] != 0 && i < 4;
+                      %ID is a number (%23) or the name spvsim dis prints (%in, %uint)
   tbreak LOC [if COND] [tb] a breakpoint deleted when it first stops
   until [LOC]         [u] run the current sub-group until it reaches a later line of this
                       function (out of a loop), or LOC in it, or the function returns

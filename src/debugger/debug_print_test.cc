@@ -56,7 +56,12 @@ TEST(DebugValues, ValueExpressions) {
   EXPECT_EQ(r.id, 7u);
   EXPECT_EQ(r.lane, 1u);
   EXPECT_EQ(r.component, 3u);
-  for (const char* bad : {"", "%", "%x", "3x", "x[", "x[a]", "x[1]junk", "x[1].s"})
+  r = parseValueRef("%in[1]");  // as spvsim dis names an id: resolved when read
+  EXPECT_TRUE(r.byId);
+  EXPECT_EQ(r.id, 0u);
+  EXPECT_EQ(r.idName, "in");
+  EXPECT_EQ(r.lane, 1u);
+  for (const char* bad : {"", "%", "%0", "%1x", "%x-", "3x", "x[", "x[a]", "x[1]junk", "x[1].s"})
     EXPECT_THROW(parseValueRef(bad), DebugError) << bad;
 }
 

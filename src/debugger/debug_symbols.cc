@@ -204,7 +204,8 @@ CodeLocation Symbols::resolve(std::string_view text, spirv::Id currentFile) cons
   if (text.empty()) throw DebugError("give a location: FILE:LINE, LINE, %ID or FUNCTION");
   if (text[0] == '%') {
     uint64_t id = 0;
-    if (!parseUnsigned(text.substr(1), id) || id == 0 || id >= resultIndex_.size())
+    if (!parseUnsigned(text.substr(1), id)) id = kernel_.facts->idNamed(text.substr(1));
+    if (id == 0 || id >= resultIndex_.size())
       throw DebugError(fmt::format("'{}' is not a result id of this module", text));
     for (uint32_t f = 0; f < kernel_.functions.size(); ++f)
       if (kernel_.functions[f].id == id)

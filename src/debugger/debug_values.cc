@@ -95,11 +95,20 @@ ValueRef parseValueRef(std::string_view text) {
   if (!text.empty() && text[0] == '%') {
     ref.byId = true;
     pos = 1;
-    while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) ++pos;
-    uint64_t id = 0;
-    if (!parseUnsigned(text.substr(1, pos - 1), id) || id == 0 || id > 0xffffffffu)
-      throw DebugError(fmt::format("'{}': a result id is % and a number, e.g. %23", text));
-    ref.id = static_cast<spirv::Id>(id);
+    // %NAME as `spvsim dis` names ids ([A-Za-z0-9_]), or %NUMBER.
+    while (pos < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[pos])) || text[pos] == '_'))
+      ++pos;
+    const std::string_view id = text.substr(1, pos - 1);
+    uint64_t number = 0;
+    if (id.empty() || (std::isdigit(static_cast<unsigned char>(id[0])) &&
+                       (!parseUnsigned(id, number) || number == 0 || number > 0xffffffffu)))
+      throw DebugError(fmt::format(
+          "'{}': an id is % and a number or a name as spvsim dis prints it, e.g. %23, %in", text));
+    if (number)
+      ref.id = static_cast<spirv::Id>(number);
+    else
+      ref.idName = std::string(id);
   } else {
     while (pos < text.size() && isNameChar(text[pos])) ++pos;
     ref.name = std::string(text.substr(0, pos));
@@ -177,13 +186,17 @@ LaneValues ValueReader::read(const ValueRef& ref) const {
   // Without a source type the label is SPIR-V's sign-less "int", and values print signed.
   out.isSigned = true;
   if (ref.byId) {
-    out.label = fmt::format("%{}", ref.id);
-    slot = k.findValue(ref.id);
+    const spirv::Id id = ref.id ? ref.id : k.facts->idNamed(ref.idName);
+    if (!id)
+      throw DebugError(
+          fmt::format("no id is named %{} in the module (spvsim dis shows the names)", ref.idName));
+    out.label = k.facts->idName(id);
+    slot = k.findValue(id);
     if (!slot)
       throw DebugError(
-          fmt::format("%{} has no value in kernel {} (not a result, parameter or "
+          fmt::format("{} has no value in kernel {} (not a result, parameter or "
                       "constant that the kernel uses)",
-                      ref.id, k.entry ? k.entry->name : "?"));
+                      out.label, k.entry ? k.entry->name : "?"));
   } else {
     out.label = ref.name;
     name = symbols_.findName(ref.name, function(), src());

@@ -19,7 +19,8 @@ namespace spvsim::debugger {
 // `.x` `.y` `.z` `.w` or `.sN` (N hexadecimal, as in OpenCL C).
 struct ValueRef {
   bool byId = false;
-  spirv::Id id = 0;
+  spirv::Id id = 0;    // %23; 0 with idName
+  std::string idName;  // %in: `spvsim dis`'s name, resolved when read
   std::string name;
   std::optional<uint32_t> lane;
   std::optional<uint32_t> component;

@@ -240,8 +240,8 @@ void Lowerer::layoutModuleVariables() {
     std::optional<spirv::Constant> c = module.constantValue(init);
     if (!c)
       throw Error(DiagnosticKind::InvalidModule,
-                  fmt::format("initializer %{} is not a constant", init));
-    out.privateInits.push_back({region, resolvedBytes(module, *c, placedVariable())});
+                  fmt::format("initializer {} is not a constant", facts.idName(init)));
+    out.privateInits.push_back({region, resolvedBytes(facts, *c, placedVariable())});
   }
 }
 
@@ -387,7 +387,8 @@ uint32_t Lowerer::scratch(uint32_t bytesPerLane) { return allocate(bytesPerLane)
 
 spirv::Id Lowerer::typeIdOfValue(Id id) const {
   const Id t = facts.valueType(id);
-  if (!t) throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} has no type", id));
+  if (!t)
+    throw Error(DiagnosticKind::InvalidModule, fmt::format("{} has no type", facts.idName(id)));
   return t;
 }
 
@@ -432,7 +433,8 @@ Shape Lowerer::shape(Id typeId) const {
 uint64_t Lowerer::constantValue(Id id) const {
   auto it = module.constants.find(id);
   if (it == module.constants.end())
-    throw Error(DiagnosticKind::InvalidModule, fmt::format("%{} is not a constant", id));
+    throw Error(DiagnosticKind::InvalidModule,
+                fmt::format("{} is not a constant", facts.idName(id)));
   uint64_t v = 0;
   std::memcpy(&v, it->second.bytes.data(), std::min<size_t>(8, it->second.bytes.size()));
   return v;
@@ -454,7 +456,7 @@ uint32_t Lowerer::reg(Id id) {
     }
     setConstantRegister(id, c->second.relocations.empty()
                                 ? c->second.bytes
-                                : resolvedBytes(module, c->second, placedVariable()));
+                                : resolvedBytes(facts, c->second, placedVariable()));
     return regs_[id];
   }
   if (auto v = variablePointer_.find(id); v != variablePointer_.end()) {
@@ -559,7 +561,8 @@ uint32_t Lowerer::edgeTo(Id target) {
   for (const auto& b : fn_->blocks)
     if (b.label == target) to = &b;
   if (!to)
-    throw Error(DiagnosticKind::InvalidModule, fmt::format("branch to unknown block %{}", target));
+    throw Error(DiagnosticKind::InvalidModule,
+                fmt::format("branch to unknown block {}", facts.idName(target)));
   struct Copy {
     uint32_t dst, src, bytes;
     Id dstId;
@@ -614,7 +617,7 @@ uint32_t Lowerer::functionIndex(Id function) {
   const spirv::Function* f = module.findFunction(function);
   if (!f)
     throw Error(DiagnosticKind::InvalidModule,
-                fmt::format("call to unknown function %{}", function));
+                fmt::format("call to unknown function {}", facts.idName(function)));
   if (f->blocks.empty())
     throw Error(DiagnosticKind::Unsupported,
                 fmt::format("unsupported: call to function {} that has no "
@@ -744,7 +747,7 @@ std::string Lowerer::describeWithType(const spirv::Instruction& inst) const {
 
 void Lowerer::unsupported(const spirv::Instruction& inst, const std::string& detail) const {
   std::string what = detail.empty() ? spirv::opcodeName(inst.opcode) : detail;
-  std::string at = inst.result ? fmt::format(" at %{}", inst.result)
+  std::string at = inst.result ? " at " + facts.idName(inst.result)
                                : fmt::format(" (instruction {})", inst.index);
   std::string line = module.describeLine(inst.line);
   throw Error(DiagnosticKind::Unsupported,

@@ -34,7 +34,7 @@ std::vector<uint8_t> Program::initialValue(const spirv::Variable& v) const {
     throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("the initializer of {} is not a constant", module_.nameOf(v.id)));
   if (c->zeroFill) return {};
-  return resolvedBytes(module_, *c,
+  return resolvedBytes(*facts_, *c,
                        [&](spirv::Id var) { return programVariablePointer(module_, var); });
 }
 
@@ -155,7 +155,7 @@ struct LaunchProgress {
 
 // Runs work-groups, taken in order from `progress`, on one host thread.
 void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
-               std::vector<GroupOutput>& out) {
+               std::vector<GroupOutput>& out, LaunchCounters* counters) {
   WorkGroupSlot slot(state, &arena);
   uint64_t mySteps = 0, myLaneSteps = 0;
   const uint64_t groups = state.groupCount();
@@ -166,9 +166,15 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
     WorkGroupContext& wg = slot.workGroup();
     runWorkGroup(wg, slot.subGroups(), slot.count());
     slot.finish();
+    const uint64_t laneStepsBefore = myLaneSteps;
     for (size_t i = 0; i < slot.count(); ++i) {
       mySteps += slot.subGroups()[i].steps;
       myLaneSteps += slot.subGroups()[i].laneSteps;
+    }
+    if (counters) {
+      counters->laneInstructions.fetch_add(myLaneSteps - laneStepsBefore,
+                                           std::memory_order_relaxed);
+      counters->groupsDone.fetch_add(1, std::memory_order_relaxed);
     }
     if (wg.aborted) progress.noteAborted(g);
     if (!o.diagnostics.empty() || !o.printf.empty()) out.push_back(std::move(o));
@@ -257,11 +263,12 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   LaunchState state(*this, kernel, requested, args, options, &enqueue, inherited);
   const std::vector<size_t> openBefore = openReservations(state);
   const unsigned threads = threadCount(state, options);
+  if (options.counters) options.counters->groupsTotal.fetch_add(state.groupCount());
   LaunchProgress progress;
   std::vector<std::vector<GroupOutput>> outputs(threads);
   auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, arena, progress, outputs[t]);
+      runWorker(state, arena, progress, outputs[t], options.counters);
     } catch (...) {
       progress.fail(std::current_exception());
     }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -35,6 +36,14 @@ struct NDRange {
   std::array<uint64_t, 3> offset{0, 0, 0};
   std::array<uint64_t, 3> local{1, 1, 1};
   bool localGiven = false;  // otherwise spvsim picks a local size (see chooseLocalSize)
+};
+
+// Counters a front end may poll from another thread while a launch runs (a progress
+// line): each work-group adds to them once, when it ends, so the executor's cost is two
+// relaxed atomic adds per work-group. Launches of kernels enqueued on the device add
+// their work-groups to `groupsTotal` as they start.
+struct LaunchCounters {
+  std::atomic<uint64_t> groupsTotal{0}, groupsDone{0}, laneInstructions{0};
 };
 
 struct LaunchOptions {
@@ -73,6 +82,8 @@ struct LaunchOptions {
   // read built-ins from there (the debugger shows them as variables). Launches with
   // observers do so too, so that checkers see each built-in load as a private read.
   bool builtinStorage = false;
+  // Progress counters to update (none: nothing is counted).
+  LaunchCounters* counters = nullptr;
 };
 
 // The global and constant regions of a launch: the kernels it enqueues see them too, at

@@ -25,16 +25,16 @@ std::optional<uint64_t> programVariablePointer(const spirv::Module& module, spir
 }
 
 std::vector<uint8_t> resolvedBytes(
-    const spirv::Module& module, const spirv::Constant& c,
+    const spirv::ModuleFacts& facts, const spirv::Constant& c,
     const std::function<std::optional<uint64_t>(spirv::Id)>& pointerOf) {
   std::vector<uint8_t> bytes = c.bytes;
   for (const spirv::Relocation& r : c.relocations) {
     std::optional<uint64_t> p = pointerOf(r.variable);
     if (!p)
       throw Error(DiagnosticKind::Unsupported,
-                  fmt::format("unsupported: %{} holds the address of {}, which is not a "
+                  fmt::format("unsupported: {} holds the address of {}, which is not a "
                               "program-scope global or constant variable",
-                              c.id, module.nameOf(r.variable)));
+                              facts.idName(c.id), facts.module().nameOf(r.variable)));
     // The offset is an int64 byte offset within the variable (spirv/spec_constant_op.cc).
     const uint64_t value = offsetPointer(*p, clampDelta(int64_t(r.offset)));
     if (r.at + 8 <= bytes.size()) std::memcpy(bytes.data() + r.at, &value, 8);

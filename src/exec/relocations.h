@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "spirv/module.h"
+#include "spirv/module_facts.h"
 
 namespace spvsim {
 
@@ -19,7 +20,7 @@ std::optional<uint64_t> programVariablePointer(const spirv::Module& module, spir
 // c.bytes with each relocation's pointer, pointerOf(variable) + offset, written in. Throws
 // Error(DiagnosticKind::Unsupported) for a variable pointerOf does not place.
 std::vector<uint8_t> resolvedBytes(
-    const spirv::Module& module, const spirv::Constant& c,
+    const spirv::ModuleFacts& facts, const spirv::Constant& c,
     const std::function<std::optional<uint64_t>(spirv::Id)>& pointerOf);
 
 }  // namespace spvsim

@@ -183,7 +183,8 @@ struct BallotFind {
 void requireBallotType(Lowerer& lw, const spirv::Instruction& inst, spirv::Id typeId) {
   const Shape s = lw.shape(typeId);
   if (s.scalar != Scalar::U32 || s.components != 4)
-    lw.unsupported(inst, fmt::format("a ballot of type %{} (only uint4 is supported)", typeId));
+    lw.unsupported(inst, fmt::format("a ballot of type {} (only uint4 is supported)",
+                                     lw.facts.idName(typeId)));
 }
 
 template <template <class> class H, bool HasId>

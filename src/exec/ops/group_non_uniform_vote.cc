@@ -69,8 +69,8 @@ void lowerAllEqual(Lowerer& lw, const spirv::Instruction& inst) {
               : s.scalar == Scalar::Bool ? &AllEqual<uint8_t>::run
                                          : pickUnsigned<AllEqual>(s.scalar);
   if (!fn)
-    lw.unsupported(inst, fmt::format("OpGroupNonUniformAllEqual on a value of type %{}",
-                                     lw.typeIdOfValue(value)));
+    lw.unsupported(inst, fmt::format("OpGroupNonUniformAllEqual on a value of type {}",
+                                     lw.facts.idName(lw.typeIdOfValue(value))));
   const uint32_t a = lw.reg(value);
   Inst& in = lw.emit(inst, fn);
   in.a = a;

@@ -354,7 +354,7 @@ uint32_t pipeReg(Lowerer& lw, const spirv::Instruction& inst, size_t at) {
     throw Error(
         DiagnosticKind::InvalidModule,
         fmt::format("{}{} {} a {} pipe", spirv::opcodeName(inst.opcode),
-                    inst.result ? fmt::format(" %{}", inst.result) : "",
+                    inst.result ? " " + lw.facts.idName(inst.result) : "",
                     Write ? "writes to" : "reads from", Write ? "read_only" : "write_only"));
   return lw.reg(pipe);
 }
