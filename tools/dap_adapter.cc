@@ -73,7 +73,7 @@ Adapter::Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_a
       {"stepOut", &Adapter::stepOut},
       {"pause", &Adapter::pause},
       {"disconnect", &Adapter::disconnect},
-      {"terminate", &Adapter::disconnect},
+      {"terminate", &Adapter::terminate},
   };
 }
 
@@ -346,6 +346,7 @@ void Adapter::selectThread(int64_t thread) {
 // Execution requests: the thread named becomes the current sub-group, then the engine
 // runs after the response.
 void Adapter::execute(const JsonValue& args, std::function<void()> run, const char* reason) {
+  if (terminatedSent_ && !session().finished()) throw DebugError("the kernel was terminated");
   selectThread(intMember(args, "threadId", int64_t(session().subGroupIndex()) + 1));
   refs_.clear();
   after_ = [this, run = std::move(run), reason] {
@@ -390,13 +391,19 @@ void Adapter::pause(const JsonValue&, JsonValue&) {
   if (!session_->finished()) after_ = [this] { stopped("pause"); };
 }
 
-void Adapter::disconnect(const JsonValue&, JsonValue&) {
+// `terminate`: the debuggee ends (the client then sends `disconnect`, which ends the
+// adapter). The reader thread set the interrupt flag for both.
+void Adapter::terminate(const JsonValue&, JsonValue&) {
   if (interrupt_) *interrupt_ = 0;
-  ending_ = true;
   if (session_ && !terminatedSent_) {
     terminatedSent_ = true;
     after_ = [this] { event("terminated", jsonObject()); };
   }
+}
+
+void Adapter::disconnect(const JsonValue& args, JsonValue& body) {
+  terminate(args, body);
+  ending_ = true;
 }
 
 }  // namespace spvsim::tools::dap

@@ -59,6 +59,7 @@ class Adapter {
   void stepIn(const JsonValue& args, JsonValue& body);
   void stepOut(const JsonValue& args, JsonValue& body);
   void pause(const JsonValue& args, JsonValue& body);
+  void terminate(const JsonValue& args, JsonValue& body);
   void disconnect(const JsonValue& args, JsonValue& body);
   // Inspection (dap_inspect.cc).
   void stackTrace(const JsonValue& args, JsonValue& body);
