@@ -254,6 +254,65 @@ def pause_a_loop():
     check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
 
 
+def stop_on_error():
+    """faults.cl `shifted`: lanes 4-7 store out[i + 4] past the end of out[8] (line 6): the
+    session stops with reason "exception"; the run then ends with status 2."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    faults = os.path.join(os.path.dirname(KERNEL), "faults.cl")
+    ok(client.request("launch", program=faults,
+                      args=["--kernel", "shifted", "--global", "8", "--sub-group-size", "8",
+                            "--arg", "buffer:int[8]", "--dump"]), "launch shifted")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    stop = client.wait_event("stopped", "terminated")
+    check(stop.get("body", {}).get("reason") == "exception", f"stopped on the error: {stop}")
+    check("out-of-bounds" in client.output and "lanes 4-7" in client.output,
+          f"the diagnostic is output:\n{client.output}")
+    v = ok(client.request("evaluate", expression="v", frameId=top_frame(client, 1)["id"]),
+           "evaluate v")
+    check(v.get("result") == " ".join(f"[{l}]={3 * l}" for l in range(8)), f"v = 3i: {v}")
+    ok(client.request("continue", threadId=1), "continue")
+    exited = client.wait_event("exited")
+    check(exited["body"]["exitCode"] == 2, f"exit code 2 after an error: {exited}")
+    client.wait_event("terminated")
+    # out[i] = 3i + 1 (line 7) in every lane.
+    check("arg0 int[8] = 1 4 7 10 13 16 19 22" in client.output, "shifted's results")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def bad_input():
+    """Malformed messages and requests answer success=false; the adapter goes on."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    for raw in (b"Content-Length: abc\r\n\r\n", b"Content-Length: 2\r\n\r\n[]",
+                b"Content-Length: 4\r\n\r\nnull"):
+        client.send_raw(raw)
+        m = client.receive()
+        check(m["type"] == "response" and not m["success"], f"{raw}: {m}")
+    check(ok(client.request("threads"), "threads before launch")["threads"] == [],
+          "no threads before launch")
+    r = client.request("stackTrace", threadId=1)
+    check(not r["success"] and "launch" in r["message"], f"stackTrace before launch: {r}")
+    r = client.request("launch", program="/nonexistent/k.cl", args=["--global", "4"])
+    check(not r["success"] and "k.cl" in r["message"], f"missing program: {r}")
+    r = client.request("launch", program=KERNEL, args="--global 8")
+    check(not r["success"] and "args" in r["message"], f"args not an array: {r}")
+    ok(client.request("launch", program=KERNEL, args=LAUNCH_ARGS), "launch")
+    r = client.request("variables", variablesReference=99)
+    check(not r["success"] and "99" in r["message"], f"bad reference: {r}")
+    r = client.request("setBreakpoints", source={"path": "/elsewhere/other.cl"},
+                       breakpoints=[{"line": 3}])
+    check(r["success"] and not r["body"]["breakpoints"][0]["verified"], f"other file: {r}")
+    r = client.request("setBreakpoints", source={"path": KERNEL},
+                       breakpoints=[{"line": 14, "condition": "x +"}])
+    check(not r["body"]["breakpoints"][0]["verified"], f"bad condition: {r}")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
 def over_port():
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
@@ -273,6 +332,8 @@ signal.alarm(240)  # a hang fails the test rather than stalling it
 over_stdio()
 into_a_call()
 pause_a_loop()
+stop_on_error()
+bad_input()
 over_port()
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")

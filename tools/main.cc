@@ -85,6 +85,10 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
     // `spvsim dap` takes its own arguments (the launch's come in the DAP `launch` request).
+    if (args.size() == 2 && args[0] == "help" && args[1] == "dap") {
+      std::cout << dapHelp();
+      return 0;
+    }
     if (!args.empty() && args[0] == "dap")
       return dapCommand({args.begin() + 1, args.end()}, std::cout, std::cerr);
     return dispatch(parseCommandLine(args));
