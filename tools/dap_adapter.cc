@@ -72,6 +72,7 @@ Adapter::Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_a
       {"stepIn", &Adapter::stepIn},
       {"stepOut", &Adapter::stepOut},
       {"pause", &Adapter::pause},
+      {"restart", &Adapter::restart},
       {"disconnect", &Adapter::disconnect},
       {"terminate", &Adapter::terminate},
   };
@@ -275,12 +276,23 @@ void Adapter::setExceptionBreakpoints(const JsonValue&, JsonValue& body) {
 
 void Adapter::configurationDone(const JsonValue&, JsonValue&) {
   session();
-  after_ = [this] {
-    if (stopOnEntry_) return stopped("entry");
-    refs_.clear();
-    session_->continueRun();
-    afterRun("pause");
-  };
+  after_ = [this] { start(); };
+}
+
+// The launch's first stop: at the entry, or where `continue` from there stops.
+void Adapter::start() {
+  if (stopOnEntry_) return stopped("entry");
+  refs_.clear();
+  session_->continueRun();
+  afterRun("pause");
+}
+
+// The kernel again from its start (the engine keeps buffers as given and breakpoints).
+void Adapter::restart(const JsonValue&, JsonValue&) {
+  session().restart();
+  refs_.clear();
+  terminatedSent_ = false;
+  after_ = [this] { start(); };
 }
 
 void Adapter::threads(const JsonValue&, JsonValue& body) {

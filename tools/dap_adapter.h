@@ -59,6 +59,7 @@ class Adapter {
   void stepIn(const JsonValue& args, JsonValue& body);
   void stepOut(const JsonValue& args, JsonValue& body);
   void pause(const JsonValue& args, JsonValue& body);
+  void restart(const JsonValue& args, JsonValue& body);
   void terminate(const JsonValue& args, JsonValue& body);
   void disconnect(const JsonValue& args, JsonValue& body);
   // Inspection (dap_inspect.cc).
@@ -70,6 +71,7 @@ class Adapter {
 
   debugger::DebugSession& session();
   void runAfter();
+  void start();
   void execute(const JsonValue& args, std::function<void()> run, const char* reason);
   void stopped(const std::string& reason);
   void afterRun(const char* fallback);

@@ -223,6 +223,13 @@ def into_a_call():
     check(client.wait_event("stopped")["body"]["reason"] == "step", "stepOut stops")
     top = top_frame(client, 1)
     check((top["name"], top["line"]) == ("branchy", 12), f"back in the caller: {top}")
+    # restart: at the entry again (stopOnEntry), then the same breakpoint in twice().
+    ok(client.request("restart"), "restart")
+    check(client.wait_event("stopped")["body"]["reason"] == "entry", "restart stops at entry")
+    ok(client.request("continue", threadId=1), "continue after restart")
+    stop = client.wait_event("stopped")["body"]
+    check(stop["reason"] == "breakpoint", f"breakpoint again after restart: {stop}")
+    check(top_frame(client, 1)["line"] == 4, "in twice() again")
     ok(client.request("terminate"), "terminate")
     client.wait_event("terminated")
     ok(client.request("threads"), "threads after terminate")
