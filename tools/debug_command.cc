@@ -61,7 +61,8 @@ debugger::DebugArgument debugArgument(ArgValue& a) {
   return d;
 }
 
-// The session's view of `launch`, which must outlive it (buffers stay in its args).
+}  // namespace
+
 debugger::DebugLaunch debugLaunch(PreparedLaunch& launch, const RunOptions& options) {
   debugger::DebugLaunch d;
   d.program = launch.program;
@@ -81,8 +82,6 @@ debugger::DebugLaunch debugLaunch(PreparedLaunch& launch, const RunOptions& opti
   };
   return d;
 }
-
-}  // namespace
 
 int debugCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
                  bool interactive) {

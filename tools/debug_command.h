@@ -5,6 +5,8 @@
 #include <istream>
 #include <ostream>
 
+#include "src/debugger/debug_launch.h"
+#include "tools/launch_setup.h"
 #include "tools/options.h"
 
 namespace spvsim::tools {
@@ -13,6 +15,10 @@ namespace spvsim::tools {
 // line from `in` (each echoed after the prompt). The session's output goes to `out`,
 // mistakes in commands and compiler warnings to `err`. Returns 0 when no error
 // diagnostic was reported, 2 otherwise; usage and input errors throw Error (status 1).
+// The session's view of `launch`, which must outlive it (buffers stay in its args);
+// `spvsim dap` builds its sessions the same way.
+debugger::DebugLaunch debugLaunch(PreparedLaunch& launch, const RunOptions& options);
+
 int debugCommand(const RunOptions& options, std::istream& in, std::ostream& out, std::ostream& err,
                  bool interactive);
 

@@ -18,6 +18,8 @@ Usage:
                                                  schedules, every checker, results compared
                                                  (a BUNDLE's with the captured results)
   spvsim debug KERNEL ... | FILE.sim | BUNDLE    step through a kernel sub-group by sub-group
+  spvsim dap [--port N]                          the debugger as a Debug Adapter Protocol
+                                                 server for IDEs (see 'spvsim dap --help')
   spvsim dis KERNEL                              disassemble, with source lines
   spvsim info KERNEL                             kernels, execution modes, parameters,
                                                  and how the module was compiled

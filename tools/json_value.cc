@@ -196,4 +196,120 @@ JsonValue parseJson(std::string_view text, const std::string& name) {
   return Reader(text, name).document();
 }
 
+JsonValue jsonString(std::string text) {
+  JsonValue v;
+  v.type = JsonValue::Type::String;
+  v.text = std::move(text);
+  return v;
+}
+
+JsonValue jsonNumber(int64_t number) {
+  JsonValue v;
+  v.type = JsonValue::Type::Number;
+  v.text = std::to_string(number);
+  return v;
+}
+
+JsonValue jsonBool(bool value) {
+  JsonValue v;
+  v.type = JsonValue::Type::Bool;
+  v.text = value ? "true" : "false";
+  return v;
+}
+
+JsonValue jsonArray() {
+  JsonValue v;
+  v.type = JsonValue::Type::Array;
+  return v;
+}
+
+JsonValue jsonObject() {
+  JsonValue v;
+  v.type = JsonValue::Type::Object;
+  return v;
+}
+
+JsonValue& setMember(JsonValue& object, std::string_view key, JsonValue value) {
+  for (size_t i = 0; i < object.keys.size(); ++i)
+    if (object.keys[i] == key) {
+      object.items[i] = std::move(value);
+      return object;
+    }
+  object.keys.emplace_back(key);
+  object.items.push_back(std::move(value));
+  return object;
+}
+
+namespace {
+
+void writeString(std::string_view s, std::string& out) {
+  out += '"';
+  for (const char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20)
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        else
+          out += c;
+    }
+  }
+  out += '"';
+}
+
+void write(const JsonValue& v, std::string& out) {
+  switch (v.type) {
+    case JsonValue::Type::Null:
+      out += "null";
+      return;
+    case JsonValue::Type::Bool:
+    case JsonValue::Type::Number:
+      out += v.text;
+      return;
+    case JsonValue::Type::String:
+      writeString(v.text, out);
+      return;
+    case JsonValue::Type::Array:
+      out += '[';
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out += ',';
+        write(v.items[i], out);
+      }
+      out += ']';
+      return;
+    case JsonValue::Type::Object:
+      out += '{';
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out += ',';
+        writeString(v.keys[i], out);
+        out += ':';
+        write(v.items[i], out);
+      }
+      out += '}';
+      return;
+  }
+}
+
+}  // namespace
+
+std::string writeJson(const JsonValue& value) {
+  std::string out;
+  write(value, out);
+  return out;
+}
+
 }  // namespace spvsim::tools

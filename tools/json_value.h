@@ -28,4 +28,16 @@ struct JsonValue {
 // malformed text (and for nesting deeper than 256, which no report of spvsim has).
 JsonValue parseJson(std::string_view text, const std::string& name);
 
+// Builders for JSON that spvsim writes (the DAP adapter's messages).
+JsonValue jsonString(std::string text);
+JsonValue jsonNumber(int64_t number);
+JsonValue jsonBool(bool value);
+JsonValue jsonArray();
+JsonValue jsonObject();
+// Adds (or replaces) member `key` of an Object; returns the object for chaining.
+JsonValue& setMember(JsonValue& object, std::string_view key, JsonValue value);
+
+// Compact JSON text of `value` (strings escaped; Number text written as it is).
+std::string writeJson(const JsonValue& value);
+
 }  // namespace spvsim::tools

@@ -10,6 +10,7 @@
 #include "spirv/loader.h"
 #include "tools/check_command.h"
 #include "tools/compile_command.h"
+#include "tools/dap_command.h"
 #include "tools/debug_command.h"
 #include "tools/error_text.h"
 #include "tools/help.h"
@@ -88,6 +89,13 @@ int main(int argc, char** argv) {
   using namespace spvsim::tools;
   const std::vector<std::string> args(argv + 1, argv + argc);
   try {
+    // `spvsim dap` takes its own arguments (the launch's come in the DAP `launch` request).
+    if (args.size() == 2 && args[0] == "help" && args[1] == "dap") {
+      std::cout << dapHelp();
+      return 0;
+    }
+    if (!args.empty() && args[0] == "dap")
+      return dapCommand({args.begin() + 1, args.end()}, std::cout, std::cerr);
     return dispatch(parseCommandLine(args));
   } catch (const spvsim::Error& e) {
     std::cerr << formatError(e.kind(), e.what())

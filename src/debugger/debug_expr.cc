@@ -75,17 +75,20 @@ std::vector<uint8_t> convert(const Num& n, const spirv::Type& t, bool isSigned) 
 
 }  // namespace
 
+std::string entryText(const ExprValue& x, size_t e, const spirv::Module& m, const ValueStyle& style,
+                      const PointerNamer& namer) {
+  if (!x.v.errors[e].empty()) return "<" + x.v.errors[e] + ">";
+  ValueStyle s = style;
+  s.isSigned = x.v.isSigned;
+  return x.v.type ? formatValue(m, x.v.type, x.v.bytes[e].data(), s, namer)
+                  : formatArith(x.arith, x.v.bytes[e], style);
+}
+
 std::string formatExpr(const ExprValue& x, const spirv::Module& m, const SubGroup& sg,
                        const ValueStyle& style, const PointerNamer& namer,
                        std::optional<uint32_t> focus) {
   throwIfAllFailed(x, sg);
-  ValueStyle s = style;
-  s.isSigned = x.v.isSigned;
-  auto text = [&](size_t e) {
-    if (!x.v.errors[e].empty()) return "<" + x.v.errors[e] + ">";
-    return x.v.type ? formatValue(m, x.v.type, x.v.bytes[e].data(), s, namer)
-                    : formatArith(x.arith, x.v.bytes[e], style);
-  };
+  auto text = [&](size_t e) { return entryText(x, e, m, style, namer); };
   std::string what = x.v.typeName;
   const bool memory = !x.v.storage.empty() && x.v.storage != "private";
   if (x.v.shared && !x.lane && memory)

@@ -78,6 +78,11 @@ std::string formatExpr(const ExprValue& value, const spirv::Module& module, cons
                        const ValueStyle& style, const PointerNamer& namer,
                        std::optional<uint32_t> focus);
 
+// The text of entry `entry` of `value` (a lane's value, or the shared one), as
+// formatExpr shows it; "<why>" when that entry failed.
+std::string entryText(const ExprValue& value, size_t entry, const spirv::Module& module,
+                      const ValueStyle& style, const PointerNamer& namer);
+
 // A condition: the lanes where it is true (non-zero), of the active ones; one lane's
 // value (x[3] == 7, $lane == 3 is per lane) is checked on that lane. Throws DebugError
 // when it is not a scalar or an active lane's value failed.

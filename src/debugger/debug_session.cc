@@ -184,6 +184,7 @@ void DebugSession::printLocation(const std::string& prefix) {
 }
 
 bool DebugSession::canRun() {
+  lastStop_ = StopReason::None;
   if (finished_) {
     out_ << "The kernel has finished; nothing is left to run (`quit` ends the session).\n";
     return false;
@@ -200,6 +201,7 @@ void DebugSession::resume() {
 bool DebugSession::interrupted() {
   if (!interrupt_ || !*interrupt_) return false;
   *interrupt_ = 0;
+  lastStop_ = StopReason::Interrupted;
   out_ << "Interrupted.\n";
   return true;
 }
@@ -251,7 +253,10 @@ DebugSession::Stop DebugSession::checkDiagnostics(GroupRun& g) {
       if (d.subGroup && *d.subGroup < g.slot->count()) sg_ = *d.subGroup;
     }
   }
-  if (s) out_ << "Stopped on the error.\n";
+  if (s) {
+    lastStop_ = StopReason::Error;
+    out_ << "Stopped on the error.\n";
+  }
   return s;
 }
 
@@ -281,6 +286,7 @@ DebugSession::Stop DebugSession::checkWatchpoints(SubGroup& sg) {
     s.kind = Stop::Kind::Watchpoint;
   }
   if (std::erase_if(breakpoints_, [](const Breakpoint& b) { return b.number < 0; })) rebuildSites();
+  if (s) lastStop_ = StopReason::Watchpoint;
   return s;
 }
 
@@ -316,6 +322,7 @@ bool DebugSession::breakpointHit(GroupRun& g, size_t index) {
   if (std::erase_if(breakpoints_, [](const Breakpoint& b) { return b.number < 0; })) rebuildSites();
   g.reportedAt[index] = sg.steps;
   sg_ = index;
+  lastStop_ = StopReason::Breakpoint;
   out_ << hits << '\n';
   return true;
 }
@@ -428,6 +435,29 @@ void DebugSession::next(uint64_t count) {
       if (advanceCurrent()) return endCommand();
     } while (!nextDone(subGroup(), depth, line));
   }
+  endCommand();
+}
+
+// Whether `stepLine` is done: at a line (any line without line information) that is
+// another line or in another frame, or the sub-group finished.
+bool DebugSession::stepLineDone(const SubGroup& sg, size_t depth,
+                                const spirv::SourceLine& line) const {
+  if (sg.state == SubGroupState::Done || !symbols_->hasLineInfo()) return true;
+  const spirv::SourceLine now = symbols_->lineAt(sg.pc);
+  if (!now) return false;
+  return sg.frames.size() != depth || now.file != line.file || now.line != line.line;
+}
+
+void DebugSession::stepLine() {
+  if (!canRun()) return;
+  const SubGroup& start = subGroup();
+  if (start.state == SubGroupState::Done) return endCommand();
+  const size_t depth = start.frames.size();
+  const spirv::SourceLine line = symbols_->lineAt(locationPc(start));
+  resume();
+  do {
+    if (advanceCurrent()) return endCommand();
+  } while (!stepLineDone(subGroup(), depth, line));
   endCommand();
 }
 

@@ -85,7 +85,9 @@ class DebugSession {
   void step(uint64_t count);  // SPIR-V instructions of the current sub-group
   void next(uint64_t count);  // source lines (instructions without line info), over calls
   void finish();              // until the current function returns
-  void continueRun();         // until a breakpoint, watchpoint, error or the end
+  // Source lines like `next`, but into calls: until another line, in any frame.
+  void stepLine();
+  void continueRun();  // until a breakpoint, watchpoint, error or the end
   // Until the current frame reaches `location` (none: a line after the current one, so
   // that a loop's back edge does not stop it) or returns.
   void until(std::string_view location);
@@ -146,6 +148,11 @@ class DebugSession {
   // Prints where the current sub-group stands and its active lanes.
   void printLocation(const std::string& prefix = "");
 
+  // Why the last execution command stopped, for front ends that report it as data (DAP):
+  // None when it ran to its natural end (a step done, the kernel finished).
+  enum class StopReason { None, Breakpoint, Watchpoint, Error, Interrupted };
+  StopReason lastStop() const { return lastStop_; }
+
   // 0 no error diagnostics so far, 2 otherwise (as `spvsim run`).
   int exitStatus() const;
 
@@ -177,6 +184,7 @@ class DebugSession {
   Stop waitForRelease();
   Stop advanceCurrent();
   bool nextDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const;
+  bool stepLineDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const;
   void finishKernel();
   void release(GroupRun& g);
   bool moreGroupsToRun() const;
@@ -207,6 +215,7 @@ class DebugSession {
   std::vector<Display> displays_;
   int nextDisplay_ = 1;
   volatile std::sig_atomic_t* interrupt_ = nullptr;
+  StopReason lastStop_ = StopReason::None;
   // The buffers' and program-scope variables' contents at the start, for `restart`.
   std::vector<std::vector<uint8_t>> initialBuffers_;
   std::vector<std::vector<uint8_t>> initialGlobals_;

@@ -1,0 +1,81 @@
+#include "tools/dap_protocol.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <charconv>
+#include <optional>
+
+namespace spvsim::tools::dap {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string frame(std::string_view body) {
+  return fmt::format("Content-Length: {}\r\n\r\n{}", body.size(), body);
+}
+
+// The header block buffer_[0, end) (without its empty line): Content-Length is required,
+// other fields (Content-Type) are allowed and ignored.
+Frame MessageReader::header(size_t end) {
+  const std::string block = buffer_.substr(0, end);
+  buffer_.erase(0, end + 4);
+  std::optional<size_t> length;
+  size_t at = 0;
+  while (at <= block.size()) {
+    size_t eol = block.find("\r\n", at);
+    if (eol == std::string::npos) eol = block.size();
+    const std::string_view line(block.data() + at, eol - at);
+    at = eol + 2;
+    const size_t colon = line.find(':');
+    if (colon == std::string_view::npos)
+      return {Frame::Kind::Error, fmt::format("malformed header line '{}'", line)};
+    if (lower(trim(line.substr(0, colon))) != "content-length") continue;
+    const std::string_view value = trim(line.substr(colon + 1));
+    size_t n = 0;
+    const auto [end2, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end2 != value.data() + value.size() || value.empty())
+      return {Frame::Kind::Error, fmt::format("bad Content-Length '{}'", value)};
+    if (n > kMaxBody)
+      return {Frame::Kind::Error,
+              fmt::format("Content-Length {} is more than the {} bytes accepted", n, kMaxBody)};
+    length = n;
+  }
+  if (!length) return {Frame::Kind::Error, "header without Content-Length"};
+  pending_ = *length;
+  inBody_ = true;
+  return {};
+}
+
+Frame MessageReader::next() {
+  if (!inBody_) {
+    const size_t end = buffer_.find("\r\n\r\n");
+    if (end == std::string::npos) {
+      if (buffer_.size() <= kMaxHeader) return {};
+      buffer_.clear();
+      return {Frame::Kind::Error, "no end of header within 8192 bytes"};
+    }
+    Frame f = header(end);
+    if (f.kind == Frame::Kind::Error) return f;
+  }
+  if (buffer_.size() < pending_) return {};
+  Frame f{Frame::Kind::Message, buffer_.substr(0, pending_)};
+  buffer_.erase(0, pending_);
+  inBody_ = false;
+  pending_ = 0;
+  return f;
+}
+
+}  // namespace spvsim::tools::dap

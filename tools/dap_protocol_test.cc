@@ -1,0 +1,81 @@
+#include "tools/dap_protocol.h"
+
+#include <gtest/gtest.h>
+
+namespace spvsim::tools::dap {
+namespace {
+
+using Kind = Frame::Kind;
+
+TEST(DapFraming, FrameWritesTheLengthInBytes) {
+  EXPECT_EQ(frame("{}"), "Content-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(frame("\"\xc3\xa9\""), "Content-Length: 4\r\n\r\n\"\xc3\xa9\"");  // é: 2 bytes
+}
+
+TEST(DapFraming, MessagesSplitAnywhereComeOutWhole) {
+  const std::string stream = frame("{\"a\":1}") + frame("[2,3]");
+  for (size_t cut = 0; cut <= stream.size(); ++cut) {
+    MessageReader r;
+    std::vector<std::string> got;
+    for (std::string_view part :
+         {std::string_view(stream).substr(0, cut), std::string_view(stream).substr(cut)}) {
+      r.feed(part);
+      for (Frame f = r.next(); f.kind != Kind::NeedMore; f = r.next()) {
+        ASSERT_EQ(f.kind, Kind::Message) << "cut at " << cut << ": " << f.body;
+        got.push_back(f.body);
+      }
+    }
+    EXPECT_EQ(got, (std::vector<std::string>{"{\"a\":1}", "[2,3]"})) << "cut at " << cut;
+    EXPECT_EQ(r.buffered(), 0u);
+  }
+}
+
+TEST(DapFraming, PartialHeaderWaits) {
+  MessageReader r;
+  r.feed("Content-Len");
+  EXPECT_EQ(r.next().kind, Kind::NeedMore);
+  r.feed("gth: 3\r\n");
+  EXPECT_EQ(r.next().kind, Kind::NeedMore);
+  r.feed("\r\nab");
+  EXPECT_EQ(r.next().kind, Kind::NeedMore);  // 2 of 3 body bytes
+  r.feed("c");
+  const Frame f = r.next();
+  EXPECT_EQ(f.kind, Kind::Message);
+  EXPECT_EQ(f.body, "abc");
+}
+
+TEST(DapFraming, OtherHeaderFieldsAndCaseAreAccepted) {
+  MessageReader r;
+  r.feed("content-length:2\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}");
+  const Frame f = r.next();
+  EXPECT_EQ(f.kind, Kind::Message);
+  EXPECT_EQ(f.body, "{}");
+}
+
+TEST(DapFraming, BadLengthsAreErrorsAndReadingResumes) {
+  for (const char* bad :
+       {"Content-Length: abc\r\n\r\n", "Content-Length: -1\r\n\r\n", "Content-Length: 12x\r\n\r\n",
+        "Content-Length: \r\n\r\n", "Content-Length: 99999999999999999999\r\n\r\n",
+        "Content-Length: 1000000000\r\n\r\n", "Content-Type: x\r\n\r\n", "garbage\r\n\r\n"}) {
+    MessageReader r;
+    r.feed(std::string(bad) + frame("{}"));
+    const Frame e = r.next();
+    EXPECT_EQ(e.kind, Kind::Error) << bad;
+    EXPECT_FALSE(e.body.empty());
+    const Frame f = r.next();  // the next message still arrives
+    EXPECT_EQ(f.kind, Kind::Message) << bad;
+    EXPECT_EQ(f.body, "{}") << bad;
+  }
+}
+
+TEST(DapFraming, EndlessHeaderIsAnErrorNotUnboundedBuffering) {
+  MessageReader r;
+  r.feed(std::string(kMaxHeader + 1, 'x'));
+  EXPECT_EQ(r.next().kind, Kind::Error);
+  EXPECT_EQ(r.buffered(), 0u);
+  r.feed(frame("1"));
+  EXPECT_EQ(r.next().body, "1");
+}
+
+}  // namespace
+}  // namespace spvsim::tools::dap

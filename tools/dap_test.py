@@ -1,0 +1,347 @@
+"""A scripted Debug Adapter Protocol client for `spvsim dap` (stdlib only).
+
+Drives testdata/debug/branch.cl (8 work-items, one work-group, sub-groups of 4) through
+breakpoints, per-lane variables, steps, set variable and the end of the kernel. The
+expected values are worked out by hand from the kernel:
+  i = get_global_id(0); x = i + 1; even i: x = twice(x) = 2x; odd i: x = x + 100;
+  vin = range(0) as uint4, so vin[i].y = 4i + 1; out[i] = x + 4i + 1.
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+SPVSIM, KERNEL = sys.argv[1], sys.argv[2]
+LAUNCH_ARGS = ["--global", "8", "--local", "8", "--sub-group-size", "4",
+               "--arg", "buffer:uint[8]", "--arg", "buffer:uint4[8]=range(0)", "--dump"]
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what, file=sys.stderr)
+
+
+class Client:
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.seq = 0
+        self.output = ""  # every output event's text
+        self.events = []  # events not yet taken by wait_event
+
+    def send_raw(self, data):
+        self.writer.write(data)
+        self.writer.flush()
+
+    def send(self, command, **arguments):
+        self.seq += 1
+        body = json.dumps({"seq": self.seq, "type": "request", "command": command,
+                           "arguments": arguments}).encode()
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        return self.seq
+
+    def receive(self):
+        length = None
+        while True:
+            line = self.reader.readline()
+            if not line:
+                raise EOFError("spvsim dap closed its output")
+            if line == b"\r\n":
+                break
+            name, _, value = line.decode().partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        message = json.loads(self.reader.read(length))
+        if message.get("event") == "output":
+            self.output += message["body"]["output"]
+        return message
+
+    def request(self, command, **arguments):
+        seq = self.send(command, **arguments)
+        while True:
+            m = self.receive()
+            if m["type"] == "response":
+                check(m["request_seq"] == seq, f"{command}: response to request {seq}")
+                return m
+            self.events.append(m)
+
+    def wait_event(self, *names):
+        while True:
+            for i, e in enumerate(self.events):
+                if e.get("event") in names:
+                    return self.events.pop(i)
+            self.events.append(self.receive())
+
+
+def ok(response, what):
+    check(response["success"], f"{what}: {response.get('message')}")
+    return response.get("body", {})
+
+
+def variables(client, ref):
+    body = ok(client.request("variables", variablesReference=ref), "variables")
+    return {v["name"]: v for v in body["variables"]}
+
+
+def top_frame(client, thread):
+    frames = ok(client.request("stackTrace", threadId=thread), "stackTrace")["stackFrames"]
+    return frames[0]
+
+
+def scopes(client, frame):
+    body = ok(client.request("scopes", frameId=frame["id"]), "scopes")
+    return {s["name"]: s["variablesReference"] for s in body["scopes"]}
+
+
+def session(client):
+    caps = ok(client.request("initialize", adapterID="spvsim", linesStartAt1=True), "initialize")
+    for c in ("supportsConditionalBreakpoints", "supportsConfigurationDoneRequest",
+              "supportsEvaluateForHovers", "supportsSetVariable"):
+        check(caps.get(c) is True, f"capability {c}")
+    ok(client.request("launch", program=KERNEL, args=LAUNCH_ARGS), "launch")
+    client.wait_event("initialized")
+
+    # The conditional breakpoint holds only in sub-group 1's odd lanes (i = 5, 7);
+    # line 99 has no code.
+    bps = ok(client.request("setBreakpoints", source={"path": os.path.abspath(KERNEL)},
+                            breakpoints=[{"line": 14, "condition": "i > 4"}, {"line": 99}]),
+             "setBreakpoints")["breakpoints"]
+    check([b["verified"] for b in bps] == [True, False], f"verified: {bps}")
+    check(bps[0].get("line") == 14, f"breakpoint line: {bps[0]}")
+    check("99" in bps[1].get("message", ""), f"line 99 message: {bps[1]}")
+    ok(client.request("configurationDone"), "configurationDone")
+
+    stop = client.wait_event("stopped", "terminated")["body"]
+    check(stop.get("reason") == "breakpoint", f"first stop: {stop}")
+    thread = stop.get("threadId")
+    check(thread == 2, f"stopped in sub-group 1 (thread 2): {stop}")
+    names = [t["name"] for t in ok(client.request("threads"), "threads")["threads"]]
+    check(names == ["wg (0,0,0) sg 0", "wg (0,0,0) sg 1"], f"threads: {names}")
+
+    frame = top_frame(client, thread)
+    check(frame["line"] == 14 and frame["source"]["path"] == os.path.abspath(KERNEL),
+          f"frame: {frame}")
+    check(frame["name"] == "branchy", f"frame name: {frame}")
+    refs = scopes(client, frame)
+    check(set(refs) == {"Locals", "Lanes", "SIMT"}, f"scopes: {refs}")
+
+    lanes = variables(client, refs["Lanes"])
+    check(lanes["active"]["value"].startswith("lanes 1,3 active (2/4)"), f"mask: {lanes}")
+    simt = variables(client, refs["SIMT"])
+    check(len(simt) >= 2, f"a split sub-group has at least 2 SIMT entries: {simt}")
+    top = max(simt, key=lambda n: int(n.lstrip("#")))
+    check(simt[top]["value"].startswith("lanes 1,3"), f"SIMT top: {simt}")
+
+    local = variables(client, refs["Locals"])
+    check({"i", "x"} <= set(local), f"locals: {list(local)}")
+    # Inactive lanes show "-" in the summary; i = 4..7 in this sub-group, x = i + 1.
+    check(local["i"]["value"] == "[0]=- [1]=5 [2]=- [3]=7", f"i: {local['i']}")
+    check(local["x"]["value"] == "[0]=- [1]=6 [2]=- [3]=8", f"x: {local['x']}")
+    i_lanes = variables(client, local["i"]["variablesReference"])
+    check([i_lanes[f"[{l}]"]["value"] for l in range(4)] ==
+          ["4 (inactive)", "5", "6 (inactive)", "7"], f"i lanes: {i_lanes}")
+
+    result = ok(client.request("evaluate", expression="x + 100", frameId=frame["id"],
+                               context="watch"), "evaluate")
+    check(result["result"] == "[0]=- [1]=106 [2]=- [3]=108", f"evaluate: {result}")
+    bad = client.request("evaluate", expression="x +", frameId=frame["id"])
+    check(not bad["success"] and "x +" in bad.get("message", ""), f"bad expression: {bad}")
+
+    ok(client.request("next", threadId=thread), "next")
+    check(client.wait_event("stopped")["body"]["reason"] == "step", "next stops with 'step'")
+    frame = top_frame(client, thread)
+    refs = scopes(client, frame)
+    x = variables(client, variables(client, refs["Locals"])["x"]["variablesReference"])
+    check(x["[1]"]["value"].split()[0] == "106" and x["[3]"]["value"].split()[0] == "108",
+          f"x after line 14: {x}")
+    # x of lane 3 (i = 7) becomes 1000: out[7] = 1000 + 29.
+    local = variables(client, refs["Locals"])
+    done = ok(client.request("setVariable", variablesReference=local["x"]["variablesReference"],
+                             name="[3]", value="1000"), "setVariable")
+    check(done.get("value") == "1000", f"setVariable: {done}")
+
+    ok(client.request("pause", threadId=thread), "pause")
+    check(client.wait_event("stopped")["body"]["reason"] == "pause", "pause stops with 'pause'")
+    ok(client.request("stepIn", threadId=thread), "stepIn")
+    check(client.wait_event("stopped")["body"]["reason"] == "step", "stepIn stops with 'step'")
+
+    bogus = client.request("bogus")
+    check(not bogus["success"] and "bogus" in bogus.get("message", ""), f"unknown: {bogus}")
+    client.send_raw(b"Content-Length: 5\r\n\r\n{bad}")
+    m = client.receive()
+    check(m["type"] == "response" and not m["success"] and "malformed" in m["message"],
+          f"malformed message: {m}")
+
+    ok(client.request("setBreakpoints", source={"path": os.path.abspath(KERNEL)},
+                      breakpoints=[]), "clear breakpoints")
+    ok(client.request("continue", threadId=thread), "continue")
+    exited = client.wait_event("exited", "stopped")
+    check(exited.get("event") == "exited" and exited["body"]["exitCode"] == 0, f"{exited}")
+    client.wait_event("terminated")
+    check("Kernel branchy finished" in client.output, "the end of the kernel is output")
+    # out[i] = x + 4i + 1 with x[7] set to 1000.
+    check("arg0 uint[8] = 3 107 15 117 27 127 39 1029" in client.output,
+          f"results in output:\n{client.output}")
+    ok(client.request("disconnect"), "disconnect")
+
+
+def over_stdio():
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    session(Client(p.stdout, p.stdin))
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def into_a_call():
+    """stopOnEntry, a breakpoint in twice(): the call stack, its parameter per lane, stepOut;
+    then terminate while the kernel is still stopped."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    ok(client.request("launch", program=KERNEL, args=LAUNCH_ARGS, stopOnEntry=True), "launch")
+    client.wait_event("initialized")
+    bps = ok(client.request("setBreakpoints", source={"path": KERNEL}, breakpoints=[{"line": 4}]),
+             "setBreakpoints")["breakpoints"]
+    check(bps[0]["verified"] and bps[0]["line"] == 4, f"line 4: {bps}")
+    ok(client.request("configurationDone"), "configurationDone")
+    check(client.wait_event("stopped")["body"]["reason"] == "entry", "stopOnEntry")
+    ok(client.request("continue", threadId=1), "continue")
+    stop = client.wait_event("stopped")["body"]
+    check(stop["reason"] == "breakpoint" and stop["threadId"] == 1, f"in twice: {stop}")
+    frames = ok(client.request("stackTrace", threadId=1), "stackTrace")["stackFrames"]
+    check([(f["name"], f["line"]) for f in frames[:2]] == [("twice", 4), ("branchy", 12)],
+          f"frames: {frames}")
+    local = variables(client, scopes(client, frames[0])["Locals"])
+    # Even lanes (i = 0, 2) call twice(x) with x = i + 1.
+    check(local["v"]["value"] == "[0]=1 [1]=- [2]=3 [3]=-", f"v: {local.get('v')}")
+    caller = variables(client, scopes(client, frames[1])["Locals"])
+    check(caller["i"]["value"] == "[0]=0 [1]=- [2]=2 [3]=-", f"caller's i: {caller.get('i')}")
+    ok(client.request("stepOut", threadId=1), "stepOut")
+    check(client.wait_event("stopped")["body"]["reason"] == "step", "stepOut stops")
+    top = top_frame(client, 1)
+    check((top["name"], top["line"]) == ("branchy", 12), f"back in the caller: {top}")
+    # restart: at the entry again (stopOnEntry), then the same breakpoint in twice().
+    ok(client.request("restart"), "restart")
+    check(client.wait_event("stopped")["body"]["reason"] == "entry", "restart stops at entry")
+    ok(client.request("continue", threadId=1), "continue after restart")
+    stop = client.wait_event("stopped")["body"]
+    check(stop["reason"] == "breakpoint", f"breakpoint again after restart: {stop}")
+    check(top_frame(client, 1)["line"] == 4, "in twice() again")
+    ok(client.request("terminate"), "terminate")
+    client.wait_event("terminated")
+    ok(client.request("threads"), "threads after terminate")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def pause_a_loop():
+    """`pause` interrupts a `continue` that would run for 2^30 instructions (faults.cl spin)."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    faults = os.path.join(os.path.dirname(KERNEL), "faults.cl")
+    ok(client.request("launch", program=faults,
+                      args=["--kernel", "spin", "--global", "4", "--local", "4",
+                            "--sub-group-size", "4", "--arg", "buffer:int[1]",
+                            "--arg", "buffer:int[4]"]), "launch spin")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    time.sleep(1)  # well inside the loop
+    ok(client.request("pause", threadId=1), "pause")
+    stop = client.wait_event("stopped", "terminated")
+    check(stop.get("body", {}).get("reason") == "pause", f"paused: {stop}")
+    top = top_frame(client, 1)
+    check(top["line"] in (12, 13), f"stopped in the loop: {top}")
+    n = ok(client.request("evaluate", expression="n > 0", frameId=top["id"]), "evaluate")
+    check(n.get("result") == "[0]=1 [1]=1 [2]=1 [3]=1", f"n counted up in every lane: {n}")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def stop_on_error():
+    """faults.cl `shifted`: lanes 4-7 store out[i + 4] past the end of out[8] (line 6): the
+    session stops with reason "exception"; the run then ends with status 2."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    faults = os.path.join(os.path.dirname(KERNEL), "faults.cl")
+    ok(client.request("launch", program=faults,
+                      args=["--kernel", "shifted", "--global", "8", "--sub-group-size", "8",
+                            "--arg", "buffer:int[8]", "--dump"]), "launch shifted")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    stop = client.wait_event("stopped", "terminated")
+    check(stop.get("body", {}).get("reason") == "exception", f"stopped on the error: {stop}")
+    check("out-of-bounds" in client.output and "lanes 4-7" in client.output,
+          f"the diagnostic is output:\n{client.output}")
+    v = ok(client.request("evaluate", expression="v", frameId=top_frame(client, 1)["id"]),
+           "evaluate v")
+    check(v.get("result") == " ".join(f"[{l}]={3 * l}" for l in range(8)), f"v = 3i: {v}")
+    ok(client.request("continue", threadId=1), "continue")
+    exited = client.wait_event("exited")
+    check(exited["body"]["exitCode"] == 2, f"exit code 2 after an error: {exited}")
+    client.wait_event("terminated")
+    # out[i] = 3i + 1 (line 7) in every lane.
+    check("arg0 int[8] = 1 4 7 10 13 16 19 22" in client.output, "shifted's results")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def bad_input():
+    """Malformed messages and requests answer success=false; the adapter goes on."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    for raw in (b"Content-Length: abc\r\n\r\n", b"Content-Length: 2\r\n\r\n[]",
+                b"Content-Length: 4\r\n\r\nnull"):
+        client.send_raw(raw)
+        m = client.receive()
+        check(m["type"] == "response" and not m["success"], f"{raw}: {m}")
+    check(ok(client.request("threads"), "threads before launch")["threads"] == [],
+          "no threads before launch")
+    r = client.request("stackTrace", threadId=1)
+    check(not r["success"] and "launch" in r["message"], f"stackTrace before launch: {r}")
+    r = client.request("launch", program="/nonexistent/k.cl", args=["--global", "4"])
+    check(not r["success"] and "k.cl" in r["message"], f"missing program: {r}")
+    r = client.request("launch", program=KERNEL, args="--global 8")
+    check(not r["success"] and "args" in r["message"], f"args not an array: {r}")
+    ok(client.request("launch", program=KERNEL, args=LAUNCH_ARGS), "launch")
+    r = client.request("variables", variablesReference=99)
+    check(not r["success"] and "99" in r["message"], f"bad reference: {r}")
+    r = client.request("setBreakpoints", source={"path": "/elsewhere/other.cl"},
+                       breakpoints=[{"line": 3}])
+    check(r["success"] and not r["body"]["breakpoints"][0]["verified"], f"other file: {r}")
+    r = client.request("setBreakpoints", source={"path": KERNEL},
+                       breakpoints=[{"line": 14, "condition": "x +"}])
+    check(not r["body"]["breakpoints"][0]["verified"], f"bad condition: {r}")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def over_port():
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    p = subprocess.Popen([SPVSIM, "dap", "--port", str(port)], stderr=subprocess.PIPE)
+    check(b"listening on 127.0.0.1:%d" % port in p.stderr.readline(), "listening message")
+    connection = socket.create_connection(("127.0.0.1", port), timeout=60)
+    stream = connection.makefile("rwb")
+    client = Client(stream, stream)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize over --port")
+    ok(client.request("disconnect"), "disconnect over --port")
+    check(p.wait(timeout=30) == 0, "spvsim dap --port exits with 0")
+
+
+signal.alarm(240)  # a hang fails the test rather than stalling it
+over_stdio()
+into_a_call()
+pause_a_loop()
+stop_on_error()
+bad_input()
+over_port()
+if failures:
+    sys.exit(f"{len(failures)} check(s) failed")
+print("PASS")
