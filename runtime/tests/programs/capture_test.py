@@ -10,6 +10,7 @@ check to name the buffer and element. SPVSIM_CAPTURE_FILTER and SPVSIM_CAPTURE_L
 read once per process, so each setting runs the application in a child process.
 """
 
+import json
 import os
 import re
 import subprocess
@@ -321,6 +322,64 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(len(line), 1, r.stdout)
         values = [int(v) for v in line[0].split("=")[1].split()]
         self.assertEqual(values, models(7)["p_after"].tolist())  # shared storage in the debugger
+
+    def test_dap_opens_a_bundle(self):
+        """spvsim dap launches a bundle as spvsim debug does: stops on entry, runs to the end
+        and reports the replayed results (the --dump lines) as output events."""
+        capture = os.path.join(self.tmp, "bundles")
+        self.run_app(capture)
+        dap = subprocess.Popen([self.spvsim, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        seq = [0]
+
+        def send(command, arguments):
+            seq[0] += 1
+            body = json.dumps({"seq": seq[0], "type": "request", "command": command,
+                               "arguments": arguments}).encode()
+            dap.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            dap.stdin.flush()
+
+        def receive():
+            length = 0
+            while True:
+                line = dap.stdout.readline()
+                self.assertTrue(line, "the adapter closed its output")
+                if not line.strip():
+                    break
+                key, value = line.split(b":", 1)
+                if key.strip().lower() == b"content-length":
+                    length = int(value)
+            return json.loads(dap.stdout.read(length))
+
+        output = []
+
+        def until(predicate):
+            while True:
+                m = receive()
+                if m.get("event") == "output":
+                    output.append(m["body"]["output"])
+                if predicate(m):
+                    return m
+
+        try:
+            send("initialize", {"adapterID": "spvsim"})
+            until(lambda m: m.get("command") == "initialize")
+            send("launch", {"program": os.path.join(capture, "0002-alias_update"),
+                            "args": ["--dump"], "stopOnEntry": True})
+            self.assertTrue(until(lambda m: m.get("command") == "launch")["success"])
+            send("configurationDone", {})
+            stopped = until(lambda m: m.get("event") == "stopped")
+            self.assertEqual(stopped["body"]["reason"], "entry")
+            send("continue", {"threadId": stopped["body"]["threadId"]})
+            until(lambda m: m.get("event") == "terminated")
+            send("disconnect", {})
+            until(lambda m: m.get("command") == "disconnect")
+        finally:
+            dap.stdin.close()
+            dap.wait(timeout=30)
+        lines = [l for l in "".join(output).splitlines() if l.startswith("arg1 int[64] = ")]
+        self.assertEqual(len(lines), 1, output)
+        values = [int(v) for v in lines[0].split("=")[1].split()]
+        self.assertEqual(values, models(7)["p_after"].tolist())
 
     def test_filter(self):
         capture = os.path.join(self.tmp, "bundles")
