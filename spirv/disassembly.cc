@@ -92,4 +92,15 @@ std::string disassembleWithLines(const Module& module) {
   return out;
 }
 
+std::vector<std::string> disassembleFriendlyLines(const Module& module) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string text;
+  tools.Disassemble(module.words, &text,
+                    SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_INDENT |
+                        SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES);
+  std::vector<std::string> lines = splitLines(text);
+  for (std::string& line : lines) line.erase(0, std::min(line.size(), line.find_first_not_of(' ')));
+  return lines;
+}
+
 }  // namespace spvsim::spirv

@@ -99,6 +99,10 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto) { o.checkUndefined = true; }},
       {"--check-races", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkRaces = true; }},
+      {"--profile", true, bit(Command::Run), false,
+       [](RunOptions& o, auto, auto v) { o.profilePath = v; }},
+      {"--profile-json", true, bit(Command::Run), false,
+       [](RunOptions& o, auto, auto v) { o.profileJsonPath = v; }},
       {"--no-cache", false, kAll, false, [](RunOptions& o, auto, auto) { o.noCache = true; }},
       {"--expect", true, bit(Command::Check), false,
        [](RunOptions& o, auto, auto v) { o.expectPath = v; }},
@@ -127,6 +131,9 @@ void checkCombination(Command command, const RunOptions& o) {
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
+  // Both run the launch's kernel instrumented, and a launch runs one instrumented copy.
+  if ((!o.profilePath.empty() || !o.profileJsonPath.empty()) && o.checkUndefined)
+    fail("--profile and --profile-json cannot be combined with --check-undefined");
   if (o.isBundle()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
       fail(
