@@ -53,6 +53,20 @@ BARRIER = """kernel void b(global int *out, local int *tmp) {
 }
 """
 
+# One OpSwitch (at -O0) sends lane 0 to case 0, lane 1 to case 1, lanes 2-3 to the default:
+# one split per sub-group, cases at 1, 1 and 2 of 4 lanes.
+SWITCH = """kernel void s(global int *out) {
+  int lane = (int)(get_global_id(0) % 4);
+  int v;
+  switch (lane) {
+    case 0: v = 10; break;
+    case 1: v = 20; break;
+    default: v = 30; break;
+  }
+  out[get_global_id(0)] = v;
+}
+"""
+
 failures = []
 
 
@@ -275,6 +289,19 @@ def main():
           (16, 64, 16, 64), f"local traffic {tmpb}")
     drawn = check_page(page, launch, steps, "barrier page")
     check(drawn.rects.get("barrier", 0) == 4 + 1, f"barrier rects (4 and the legend's) {drawn.rects}")
+
+    spv_switch = compile_kernel(tmp, SWITCH, "switch", 0)
+    launches, page, err, plain = profiled(
+        tmp, "switch", spv_switch,
+        ["--kernel", "s", "--global", "8", "--local", "8", "--sub-group-size", "4",
+         "--arg", "buffer:int[8]"])
+    check_totals(launches[0], err, plain, "switch")
+    lines = line_rows(launches[0])
+    check(lines[4]["divergent"] == 2, f"switch splits {lines[4]}")
+    for line, share in ((5, 0.25), (6, 0.25), (7, 0.5)):
+        check(abs(lines[line]["utilisation"] - share) < 1e-6, f"switch case {lines[line]}")
+    check(any(i["opcode"] == "OpSwitch" and i["divergent"] == 2
+              for i in launches[0]["instructions"]), "the OpSwitch's splits")
 
     r = spvsim("run", spv, *args, "--profile", os.path.join(tmp, "x.html"), "--check-undefined",
                expect=1)

@@ -13,6 +13,8 @@ namespace {
 // Timeline rows drawn; the JSON has them all.
 constexpr size_t kMaxTimelineRows = 256;
 constexpr double kTimelineWidth = 1000.0;
+// Segments drawn at most (a page stays small enough to open); the JSON has them all.
+constexpr size_t kMaxDrawnSegments = 50000;
 
 const char* kStyle = R"(<style>
 body{font-family:sans-serif;margin:1em 2em;color:#222}
@@ -154,6 +156,8 @@ void divergence(std::string& out, const std::vector<InstructionRow>& rows) {
 
 void timeline(std::string& out, const LaunchProfile& p) {
   const size_t rows = std::min(p.timeline.size(), kMaxTimelineRows);
+  size_t segments = 0, drawn = 0;
+  for (size_t i = 0; i < rows; ++i) segments += p.timeline[i].segments.size();
   const double scale = p.clock ? kTimelineWidth / double(p.clock) : 1.0;
   const double label = 140, rowH = 14;
   out += fmt::format(
@@ -166,7 +170,10 @@ void timeline(std::string& out, const LaunchProfile& p) {
       rows < p.timeline.size()
           ? fmt::format(" The first {} of {} sub-groups are drawn.", rows, p.timeline.size())
           : "",
-      p.timelineTruncated ? " The timeline was cut short (too many turns)." : "");
+      p.timelineTruncated || segments > kMaxDrawnSegments
+          ? fmt::format(" The timeline was cut short after {} turns and waits (see the JSON).",
+                        std::min(segments, kMaxDrawnSegments))
+          : "");
   out += fmt::format(
       "<svg class=timeline xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0f}\" "
       "height=\"{:.0f}\">\n",
@@ -176,13 +183,16 @@ void timeline(std::string& out, const LaunchProfile& p) {
     const double y = rowH * double(i);
     out += fmt::format("<text x=\"0\" y=\"{:.0f}\" font-size=\"11\">group ({}) sg {}</text>\n",
                        y + 11, sizes(t.group, p.dims), t.subGroup);
-    for (const TimelineSegment& s : t.segments)
+    for (const TimelineSegment& s : t.segments) {
+      if (drawn == kMaxDrawnSegments) break;
+      ++drawn;
       out += fmt::format(
           "<rect class=\"{}\" x=\"{:.2f}\" y=\"{:.0f}\" width=\"{:.2f}\" height=\"{:.0f}\">"
           "<title>{} {}..{}</title></rect>\n",
           phaseName(s.phase), label + double(s.start) * scale, y + 1,
           std::max(0.5, double(s.end - s.start) * scale), rowH - 2, phaseName(s.phase), s.start,
           s.end);
+    }
   }
   out += "</svg>\n";
 }
