@@ -73,6 +73,11 @@ constexpr const char* kRunOptions = R"(Options:
                            plain "progress: ..." lines otherwise (default: on a terminal
                            only, from a second into the launch)
   --quiet                  no progress line
+  --profile FILE.html      write a self-contained HTML profile of the launch: executions
+                           and SIMD utilisation per source line and SPIR-V instruction,
+                           divergent branches, a sub-group timeline, memory traffic per
+                           buffer (work-groups then run one at a time, on one host thread)
+  --profile-json FILE      the same profile as JSON (fields: README.md "Profiles")
   -h, --help               this help
 
 --arg SPEC forms:

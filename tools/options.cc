@@ -104,6 +104,10 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto) { o.checkUndefined = true; }},
       {"--check-races", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkRaces = true; }},
+      {"--profile", true, bit(Command::Run), false,
+       [](RunOptions& o, auto, auto v) { o.profilePath = v; }},
+      {"--profile-json", true, bit(Command::Run), false,
+       [](RunOptions& o, auto, auto v) { o.profileJsonPath = v; }},
       {"--no-cache", false, kAll, false, [](RunOptions& o, auto, auto) { o.noCache = true; }},
       {"--expect", true, bit(Command::Check), false,
        [](RunOptions& o, auto, auto v) { o.expectPath = v; }},
@@ -133,6 +137,9 @@ void checkCombination(Command command, const RunOptions& o) {
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
   if (o.quiet && o.progress) fail("--quiet and --progress contradict each other");
+  // Both run the launch's kernel instrumented, and a launch runs one instrumented copy.
+  if ((!o.profilePath.empty() || !o.profileJsonPath.empty()) && o.checkUndefined)
+    fail("--profile and --profile-json cannot be combined with --check-undefined");
   if (o.isBundle()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
       fail(

@@ -36,6 +36,8 @@ struct RunOptions {
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;
   bool noCache = false;  // --no-cache: compile .cl without the compile cache
+  // spvsim run --profile / --profile-json: where the launch profile goes ("": none).
+  std::string profilePath, profileJsonPath;
   // spvsim check: the reference result, arguments left out of every comparison or compared
   // as multisets (indices, as --dump names them argN), and whether warnings fail.
   std::string expectPath;

@@ -10,6 +10,7 @@
 #include "src/exec/program.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
+#include "tools/profile_output.h"
 #include "tools/progress_line.h"
 
 namespace spvsim::tools {
@@ -28,11 +29,13 @@ std::string formatStats(const LaunchResult& r, double seconds) {
 namespace {
 
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
+  ProfileOutput profile(options);  // an unwritable profile path fails first
   PreparedLaunch launch = prepareLaunch(options, err);
   // Host threads and their memory are process setup, and lowering is the kernel's
   // compilation, like an OpenCL runtime's context and clBuildProgram: not part of the
   // launch time.
-  const LaunchOptions launchOpts = launchOptions(options, launch);
+  LaunchOptions launchOpts = launchOptions(options, launch);
+  profile.attach(launchOpts);
   launch.program->reserveThreads(options.threads.value_or(0));
   launch.program->lowered(launch.kernel,
                           launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
@@ -49,6 +52,7 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   progress.reset();  // the line is gone (or complete) before anything else is written
   syncSharedStorage(launch.args);
+  profile.write();
   if (options.stats) err << formatStats(result, seconds.count()) << '\n';
   out << result.printfOutput;
   for (const Diagnostic& d : result.diagnostics) {

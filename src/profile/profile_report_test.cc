@@ -1,0 +1,47 @@
+#include "src/profile/profile_report.h"
+
+#include <gtest/gtest.h>
+
+namespace spvsim::profile {
+namespace {
+
+TEST(ProfileReport, EscapesHtml) {
+  EXPECT_EQ(escapeHtml("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+}
+
+TEST(ProfileReport, QuotesJson) {
+  EXPECT_EQ(jsonString("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\u000a\\u0001\"");
+}
+
+TEST(ProfileReport, UtilisationIsLanesOverSlots) {
+  EXPECT_DOUBLE_EQ(utilisation(Counts{4, 10, 0}, 4), 10.0 / 16.0);
+  EXPECT_DOUBLE_EQ(utilisation(Counts{0, 0, 0}, 4), 0.0);
+}
+
+// Instructions fold by SPIR-V index (several lowered pcs may come from one), lines by
+// file:line, instructions without line info are left out of the lines.
+TEST(ProfileReport, FoldsPcsIntoInstructionsAndLines) {
+  LaunchProfile p;
+  p.subGroupSize = 4;
+  p.instructions = {{7, 0, "OpIAdd", "%a = OpIAdd %uint %b %c", "k.cl:3", "k", false},
+                    {5, 0, "OpLoad", "%b = OpLoad %uint %p", "k.cl:3", "k", false},
+                    {9, 0, "OpReturn", "OpReturn", "", "k", false}};
+  p.pcSource = {1, 0, 0, 2};
+  p.counts = {{2, 8, 0}, {2, 4, 0}, {2, 4, 0}, {2, 8, 0}};
+  const auto rows = instructionRows(p);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].info.index, 5u);
+  EXPECT_EQ(rows[1].info.index, 7u);
+  EXPECT_EQ(rows[1].counts.executions, 4u);
+  EXPECT_EQ(rows[1].counts.laneExecutions, 8u);
+  const auto lines = lineRows(rows);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].file, "k.cl");
+  EXPECT_EQ(lines[0].line, 3u);
+  EXPECT_EQ(lines[0].instructions, 2u);
+  EXPECT_EQ(lines[0].counts.executions, 6u);
+  EXPECT_EQ(lines[0].counts.laneExecutions, 16u);
+}
+
+}  // namespace
+}  // namespace spvsim::profile

@@ -1,0 +1,316 @@
+"""`spvsim run --profile / --profile-json` against hand-worked counts.
+
+Kernel DIVERGE runs 8 work-items in one work-group with sub-groups of 4, so each sub-group
+holds lanes with i % 4 = 0, 1, 2, 3:
+- `if (lane < 2)` is taken by lanes 0-1 of each sub-group: the taken side runs with 2 of
+  4 lanes (utilisation 50%), and the branch splits the mask once per sub-group (2 in all);
+- the loop runs lane + 1 times (1, 2, 3, 4): its body runs 4 times per sub-group with 4, 3,
+  2, 1 lanes (10 lane executions of 16: 62.5%); the loop's branch splits when one lane
+  leaves and others stay: after iterations 1, 2 and 3 of each sub-group (6 in all);
+- memory: `in` is read by lanes 0-1 (4 reads) and by every loop iteration (2 * 10 = 20),
+  4 bytes each; `out` is written once per work-item (8 writes).
+Kernel BARRIER (2 work-groups of 8, sub-groups of 4) has each sub-group run, wait at the
+barrier, run again and finish; it writes and reads the local buffer once per work-item.
+
+Totals must equal `--stats` of the same launch and of a launch without profiling. The HTML
+must parse and hold a row per instruction and per executed line, and one SVG rect per
+timeline segment. The issue asks for a check of the page rendered in headless Chromium:
+chromium_check() runs one where a Chromium binary is installed and says it skipped
+otherwise.
+"""
+
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SPVSIM = os.path.abspath("tools/spvsim")
+
+DIVERGE = """kernel void k(global int *out, global const int *in) {
+  size_t i = get_global_id(0);
+  int lane = (int)(i % 4);  /* <script>alert(1)</script> & "quotes" */
+  int acc = 0;
+  if (lane < 2) {
+    acc = in[i] * 3;
+  }
+  for (int j = 0; j <= lane; j++) {
+    acc += in[j];
+  }
+  out[i] = acc;
+}
+"""
+IF_LINE, TAKEN_LINE, LOOP_LINE, BODY_LINE = 5, 6, 8, 9
+
+BARRIER = """kernel void b(global int *out, local int *tmp) {
+  size_t l = get_local_id(0);
+  tmp[l] = (int)l * 2;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[(l + 1) % get_local_size(0)];
+}
+"""
+
+# One OpSwitch (at -O0) sends lane 0 to case 0, lane 1 to case 1, lanes 2-3 to the default:
+# one split per sub-group, cases at 1, 1 and 2 of 4 lanes.
+SWITCH = """kernel void s(global int *out) {
+  int lane = (int)(get_global_id(0) % 4);
+  int v;
+  switch (lane) {
+    case 0: v = 10; break;
+    case 1: v = 20; break;
+    default: v = 30; break;
+  }
+  out[get_global_id(0)] = v;
+}
+"""
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def spvsim(*args, expect=0):
+    r = subprocess.run([SPVSIM, *args], capture_output=True, text=True)
+    if r.returncode != expect:
+        sys.exit(f"spvsim {' '.join(args)} exited {r.returncode}:\n{r.stderr}")
+    return r
+
+
+def stats(stderr):
+    m = re.search(r"(\d+) sub-group instructions, (\d+) lane instructions", stderr)
+    return int(m.group(1)), int(m.group(2))
+
+
+class Page(html.parser.HTMLParser):
+    """Counts the rows and SVG rects of the page, and keeps table cells' text."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = {}      # tr class -> [[cell text]]
+        self.rects = {}     # rect class -> count
+        self.ids = {}       # element id -> text
+        self.external = []  # anything the page would fetch
+        self._row = None
+        self._cell = None
+        self._id = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for name in ("src", "href"):
+            if name in a:
+                self.external.append(a[name])
+        if tag == "link":
+            self.external.append(str(a))
+        if tag == "tr":
+            self._row = []
+            self.rows.setdefault(a.get("class", ""), []).append(self._row)
+        elif tag == "td" and self._row is not None:
+            self._cell = []
+            self._row.append(self._cell)
+        elif tag == "rect":
+            self.rects[a.get("class", "")] = self.rects.get(a.get("class", ""), 0) + 1
+        if "id" in a:
+            self._id = a["id"]
+            self.ids[self._id] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None and self._row is not None:
+            self._row[-1] = "".join(self._cell)
+            self._cell = None
+        if tag == "tr":
+            self._row = None
+        if tag in ("td", "section"):
+            self._id = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+        if self._id is not None:
+            self.ids[self._id] += data
+
+
+def line_rows(launch):
+    return {l["line"]: l for l in launch["lines"]}
+
+
+def check_totals(launch, profiled_stderr, plain_stderr, name):
+    steps, lanes = stats(profiled_stderr)
+    check(stats(plain_stderr) == (steps, lanes), f"{name}: --stats differ with --profile")
+    check(launch["sub_group_instructions"] == steps, f"{name}: sub-group instructions != --stats")
+    check(launch["lane_instructions"] == lanes, f"{name}: lane instructions != --stats")
+    check(sum(i["executions"] for i in launch["instructions"]) == steps,
+          f"{name}: instruction executions do not add up to --stats")
+    check(sum(i["lane_executions"] for i in launch["instructions"]) == lanes,
+          f"{name}: instruction lane executions do not add up to --stats")
+    for i in launch["instructions"]:
+        if i["executions"]:
+            want = i["lane_executions"] / (i["executions"] * launch["sub_group_size"])
+            check(abs(i["utilisation"] - want) < 1e-6, f"{name}: utilisation of {i['index']}")
+        check(i["divergent"] == 0 or i["branch"], f"{name}: non-branch {i['index']} diverged")
+
+
+def check_diverge(launch, opt):
+    name = f"diverge -O{opt}"
+    lines = line_rows(launch)
+    taken, body = lines[TAKEN_LINE], lines[BODY_LINE]
+    check(taken["lane_executions"] == 2 * taken["executions"],
+          f"{name}: taken side should run 2 of 4 lanes: {taken}")
+    check(abs(taken["utilisation"] - 0.5) < 1e-6, f"{name}: taken side utilisation {taken}")
+    # Each instruction of the body: 4 executions and 10 lane executions per sub-group.
+    check(body["executions"] == 8 * body["instructions"], f"{name}: loop body executions {body}")
+    check(body["lane_executions"] == 20 * body["instructions"],
+          f"{name}: loop body lane executions {body}")
+    check(abs(body["utilisation"] - 0.625) < 1e-6, f"{name}: loop body utilisation {body}")
+    check(lines[IF_LINE]["divergent"] == 2, f"{name}: if splits {lines[IF_LINE]}")
+    check(lines[LOOP_LINE]["divergent"] == 6, f"{name}: loop splits {lines[LOOP_LINE]}")
+    check(sum(l["divergent"] for l in launch["lines"]) == 8, f"{name}: other splits")
+    branch = [i for i in launch["instructions"]
+              if i["branch"] and i["line"].endswith(f":{IF_LINE}")]
+    check(len(branch) == 1 and branch[0]["executions"] == 2 and
+          branch[0]["lane_executions"] == 8 and branch[0]["opcode"] == "OpBranchConditional",
+          f"{name}: the if's branch {branch}")
+    buffers = {b["name"]: b for b in launch["buffers"]}
+    inb, outb = buffers.get("argument 1 (in)"), buffers.get("argument 0 (out)")
+    check(inb and (inb["reads"], inb["bytes_read"], inb["writes"]) == (24, 96, 0),
+          f"{name}: traffic of in {inb}")
+    check(outb and (outb["writes"], outb["bytes_written"], outb["reads"]) == (8, 32, 0),
+          f"{name}: traffic of out {outb}")
+    g = launch["spaces"]["global"]
+    check((g["reads"], g["bytes_read"], g["writes"], g["bytes_written"]) == (24, 96, 8, 32),
+          f"{name}: global traffic {g}")
+
+
+def check_page(path, launch, steps, name, marker=None):
+    text = open(path, encoding="utf-8").read()
+    page = Page()
+    page.feed(text)
+    page.close()
+    check(not page.external, f"{name}: the page fetches {page.external}")
+    check(len(page.rows.get("inst", [])) == len(launch["instructions"]),
+          f"{name}: instruction rows")
+    # Disassembly as `spvsim dis` prints it (friendly names).
+    check(all(row[3] == i["text"] for row, i in zip(page.rows["inst"], launch["instructions"])),
+          f"{name}: instruction text")
+    check(page.ids.get("sub-group-instructions", "").strip() == str(steps),
+          f"{name}: summary total {page.ids.get('sub-group-instructions')}")
+    segments = sum(len(t["segments"]) for t in launch["timeline"])
+    legend = 3
+    check(sum(page.rects.values()) == segments + legend, f"{name}: SVG rects {page.rects}")
+    counted = [r for r in page.rows.get("line", []) if r[1].strip()]
+    check(len(counted) == len(launch["lines"]), f"{name}: source rows with counts")
+    if marker:
+        sources = [r[-1] for r in page.rows.get("line", [])]
+        check(any(marker in s for s in sources),
+              f"{name}: the source text is not shown as text (escaping)")
+        check(marker not in text, f"{name}: unescaped source text in the page")
+    return page
+
+
+def chromium_check(path, launch):
+    """Renders the page headless and counts the drawn rects, where Chromium exists."""
+    browser = next((b for b in ("chromium", "chromium-browser", "google-chrome")
+                    if shutil.which(b)), None)
+    if not browser:
+        print("chromium: not installed, rendering check skipped")
+        return
+    dom = subprocess.run([browser, "--headless", "--disable-gpu", "--dump-dom",
+                          "file://" + os.path.abspath(path)],
+                         capture_output=True, text=True, timeout=120).stdout
+    segments = sum(len(t["segments"]) for t in launch["timeline"])
+    check(dom.count("<rect") == segments + 3, "chromium: rendered rects")
+
+
+def compile_kernel(tmp, source, name, opt):
+    cl = os.path.join(tmp, name + ".cl")
+    with open(cl, "w") as f:
+        f.write(source)
+    spv = os.path.join(tmp, f"{name}{opt}.spv")
+    spvsim("compile", cl, "-o", spv, f"--build-options=-cl-std=CL2.0 -O{opt} -g")
+    return spv
+
+
+def profiled(tmp, tag, spv, launch_args):
+    js, page = os.path.join(tmp, tag + ".json"), os.path.join(tmp, tag + ".html")
+    r = spvsim("run", spv, *launch_args, "--stats", "--profile", page, "--profile-json", js)
+    plain = spvsim("run", spv, *launch_args, "--stats")
+    check(r.stdout == plain.stdout, f"{tag}: results differ with --profile")
+    return json.load(open(js))["launches"], page, r.stderr, plain.stderr
+
+
+def main():
+    tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+    for opt in (0, 2):
+        spv = compile_kernel(tmp, DIVERGE, "diverge", opt)
+        args = ["--kernel", "k", "--global", "8", "--local", "8", "--sub-group-size", "4",
+                "--arg", "buffer:int[8]", "--arg", "buffer:int[8]=range(1)", "--dump"]
+        launches, page, err, plain = profiled(tmp, f"diverge{opt}", spv, args)
+        check(len(launches) == 1, "one launch")
+        launch = launches[0]
+        check((launch["kernel"], launch["global_size"], launch["local_size"],
+               launch["sub_group_size"]) == ("k", [8], [8], 4), "summary")
+        check_totals(launch, err, plain, f"diverge -O{opt}")
+        check_diverge(launch, opt)
+        check_page(page, launch, stats(err)[0], f"diverge -O{opt} page",
+                   "<script>alert(1)</script>")
+        if opt == 0:
+            chromium_check(page, launch)
+
+    spv = compile_kernel(tmp, BARRIER, "barrier", 0)
+    args = ["--kernel", "b", "--global", "16", "--local", "8", "--sub-group-size", "4",
+            "--arg", "buffer:int[16]", "--arg", "local:32"]
+    launches, page, err, plain = profiled(tmp, "barrier", spv, args)
+    launch = launches[0]
+    check_totals(launch, err, plain, "barrier")
+    steps = stats(err)[0]
+    timeline = launch["timeline"]
+    check([(t["group"], t["sub_group"], t["lanes"]) for t in timeline] ==
+          [([0], 0, 4), ([0], 1, 4), ([1], 0, 4), ([1], 1, 4)], "timeline rows")
+    for t in timeline:
+        phases = [s[0] for s in t["segments"]]
+        check(phases == ["running", "barrier", "running", "done"],
+              f"timeline of {t['group']} sg {t['sub_group']}: {phases}")
+        check(all(a[2] <= b[1] for a, b in zip(t["segments"], t["segments"][1:])),
+              "segments in order")
+    # One sub-group runs at a time (serial), and some sub-group runs at every step.
+    running = sorted((s[1], s[2]) for t in timeline for s in t["segments"] if s[0] == "running")
+    check(running[0][0] == 0 and running[-1][1] == steps and
+          all(a[1] == b[0] for a, b in zip(running, running[1:])), f"running segments {running}")
+    buffers = {b["name"]: b for b in launch["buffers"]}
+    tmpb = buffers.get("argument 1 (tmp)")
+    check(tmpb and tmpb["space"] == "local" and
+          (tmpb["writes"], tmpb["bytes_written"], tmpb["reads"], tmpb["bytes_read"]) ==
+          (16, 64, 16, 64), f"local traffic {tmpb}")
+    drawn = check_page(page, launch, steps, "barrier page")
+    check(drawn.rects.get("barrier", 0) == 4 + 1, f"barrier rects (4 and the legend's) {drawn.rects}")
+
+    spv_switch = compile_kernel(tmp, SWITCH, "switch", 0)
+    launches, page, err, plain = profiled(
+        tmp, "switch", spv_switch,
+        ["--kernel", "s", "--global", "8", "--local", "8", "--sub-group-size", "4",
+         "--arg", "buffer:int[8]"])
+    check_totals(launches[0], err, plain, "switch")
+    lines = line_rows(launches[0])
+    check(lines[4]["divergent"] == 2, f"switch splits {lines[4]}")
+    for line, share in ((5, 0.25), (6, 0.25), (7, 0.5)):
+        check(abs(lines[line]["utilisation"] - share) < 1e-6, f"switch case {lines[line]}")
+    check(any(i["opcode"] == "OpSwitch" and i["divergent"] == 2
+              for i in launches[0]["instructions"]), "the OpSwitch's splits")
+
+    r = spvsim("run", spv, *args, "--profile", os.path.join(tmp, "x.html"), "--check-undefined",
+               expect=1)
+    check("--check-undefined" in r.stderr, f"--profile with --check-undefined: {r.stderr}")
+
+    if failures:
+        sys.exit(f"{len(failures)} failure(s)")
+    print("profile_test: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
