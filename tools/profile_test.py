@@ -14,9 +14,9 @@ barrier, run again and finish; it writes and reads the local buffer once per wor
 
 Totals must equal `--stats` of the same launch and of a launch without profiling. The HTML
 must parse and hold a row per instruction and per executed line, and one SVG rect per
-timeline segment. The issue asks for a check of the page rendered in headless Chromium:
-chromium_check() runs one where a Chromium binary is installed and says it skipped
-otherwise.
+timeline segment. The page is also rendered in headless Chromium where it is installed (Debian's
+`chromium`; the check says it skipped otherwise): the DOM it builds holds the timeline's
+rects, and a screenshot shows the timeline's colours.
 """
 
 import html.parser
@@ -24,9 +24,11 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 SPVSIM = os.path.abspath("tools/spvsim")
 
@@ -213,18 +215,68 @@ def check_page(path, launch, steps, name, marker=None):
     return page
 
 
-def chromium_check(path, launch):
-    """Renders the page headless and counts the drawn rects, where Chromium exists."""
+def png_pixels(data):
+    """The RGB(A) pixels of an 8-bit, non-interlaced PNG (what Chromium's screenshots are),
+    decoded with the standard library: a set of (r, g, b) colours."""
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "chromium: a PNG screenshot")
+    pos, idat, width, height, kind = 8, b"", 0, 0, 0
+    while pos < len(data):
+        n = struct.unpack(">I", data[pos:pos + 4])[0]
+        tag, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if tag == b"IHDR":
+            width, height, depth, kind, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            check(depth == 8 and kind in (2, 6) and interlace == 0, "chromium: 8-bit RGB(A) PNG")
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + n
+    bpp = 4 if kind == 6 else 3
+    raw, stride, colours = zlib.decompress(idat), width * bpp, set()
+    prev = bytearray(stride)
+    for y in range(height):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b, c = prev[x], prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        colours.update(tuple(line[x:x + 3]) for x in range(0, stride, bpp))
+        prev = line
+    return colours
+
+
+def chromium_check(path, launch, tmp, colours=()):
+    """Renders the page in headless Chromium, where it is installed: the rects of the DOM it
+    built (one per timeline segment and the legend's 3), and the colours of a screenshot
+    (`colours`: hex fills that must be drawn, e.g. the timeline's running and barrier)."""
     browser = next((b for b in ("chromium", "chromium-browser", "google-chrome")
                     if shutil.which(b)), None)
     if not browser:
         print("chromium: not installed, rendering check skipped")
         return
-    dom = subprocess.run([browser, "--headless", "--disable-gpu", "--dump-dom",
-                          "file://" + os.path.abspath(path)],
+    flags = ["--headless", "--disable-gpu", f"--user-data-dir={tmp}/chromium"]
+    if os.geteuid() == 0:
+        flags.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    url = "file://" + os.path.abspath(path)
+    dom = subprocess.run([browser, *flags, "--dump-dom", url],
                          capture_output=True, text=True, timeout=120).stdout
     segments = sum(len(t["segments"]) for t in launch["timeline"])
-    check(dom.count("<rect") == segments + 3, "chromium: rendered rects")
+    check(dom.count("<rect") == segments + 3, f"chromium: rendered rects ({dom.count('<rect')})")
+    shot = os.path.join(tmp, os.path.basename(path) + ".png")
+    subprocess.run([browser, *flags, f"--screenshot={shot}", "--window-size=1200,2400", url],
+                   capture_output=True, timeout=120)
+    drawn = png_pixels(open(shot, "rb").read())
+    for colour in colours:
+        rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+        check(rgb in drawn, f"chromium: {colour} drawn in the screenshot")
+    print(f"chromium: {os.path.basename(path)} rendered, {segments + 3} rects, colours {colours}")
 
 
 def compile_kernel(tmp, source, name, opt):
@@ -260,7 +312,7 @@ def main():
         check_page(page, launch, stats(err)[0], f"diverge -O{opt} page",
                    "<script>alert(1)</script>")
         if opt == 0:
-            chromium_check(page, launch)
+            chromium_check(page, launch, tmp)
 
     spv = compile_kernel(tmp, BARRIER, "barrier", 0)
     args = ["--kernel", "b", "--global", "16", "--local", "8", "--sub-group-size", "4",
@@ -288,6 +340,7 @@ def main():
           (tmpb["writes"], tmpb["bytes_written"], tmpb["reads"], tmpb["bytes_read"]) ==
           (16, 64, 16, 64), f"local traffic {tmpb}")
     drawn = check_page(page, launch, steps, "barrier page")
+    chromium_check(page, launch, tmp, ("#4a9d4a", "#e0a020"))  # running, at a barrier
     check(drawn.rects.get("barrier", 0) == 4 + 1, f"barrier rects (4 and the legend's) {drawn.rects}")
 
     spv_switch = compile_kernel(tmp, SWITCH, "switch", 0)

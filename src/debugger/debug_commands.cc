@@ -142,6 +142,28 @@ bool CommandInterpreter::dispatch(std::string_view line) {
   return true;
 }
 
+namespace {
+
+// "X[,Y[,Z]]" (or "X Y Z", "(X,Y,Z)") as an id of up to three dimensions, the rest 0.
+std::array<uint64_t, 3> threeIds(std::string_view args, std::string_view command,
+                                 std::string_view form) {
+  std::string text(args);
+  for (char& c : text)
+    if (c == ' ' || c == '(' || c == ')') c = c == ' ' ? ',' : ' ';
+  std::array<uint64_t, 3> id{0, 0, 0};
+  std::vector<std::string_view> parts;
+  for (std::string_view p : split(trim(text), ','))
+    if (!p.empty()) parts.push_back(p);
+  if (parts.empty() || parts.size() > 3)
+    throw DebugError(fmt::format("{}: give {}", command, form));
+  for (size_t d = 0; d < parts.size(); ++d)
+    if (!parseUnsigned(parts[d], id[d]))
+      throw DebugError(fmt::format("{}: '{}' is not a number", command, parts[d]));
+  return id;
+}
+
+}  // namespace
+
 void CommandInterpreter::step(std::string_view args, std::string_view) {
   session_.step(countArgument(args, "step"));
 }
@@ -309,19 +331,7 @@ void CommandInterpreter::lane(std::string_view args, std::string_view) {
 }
 
 void CommandInterpreter::workItem(std::string_view args, std::string_view) {
-  std::string text(args);
-  for (char& c : text)
-    if (c == ' ' || c == '(' || c == ')') c = c == ' ' ? ',' : ' ';
-  std::array<uint64_t, 3> id{0, 0, 0};
-  std::vector<std::string_view> parts;
-  for (std::string_view p : split(trim(text), ','))
-    if (!p.empty()) parts.push_back(p);
-  if (parts.empty() || parts.size() > 3)
-    throw DebugError("workitem: give a global id X[,Y[,Z]], e.g. workitem 5,0,0");
-  for (size_t d = 0; d < parts.size(); ++d)
-    if (!parseUnsigned(parts[d], id[d]))
-      throw DebugError(fmt::format("workitem: '{}' is not a number", parts[d]));
-  session_.selectWorkItem(id);
+  session_.selectWorkItem(threeIds(args, "workitem", "a global id X[,Y[,Z]], e.g. workitem 5,0,0"));
 }
 
 void CommandInterpreter::frame(std::string_view args, std::string_view) {
@@ -357,19 +367,7 @@ void CommandInterpreter::subGroup(std::string_view args, std::string_view) {
 }
 
 void CommandInterpreter::workGroup(std::string_view args, std::string_view) {
-  std::string text(args);
-  for (char& c : text)
-    if (c == ' ' || c == '(' || c == ')') c = c == ' ' ? ',' : ' ';
-  std::array<uint64_t, 3> id{0, 0, 0};
-  std::vector<std::string_view> parts;
-  for (std::string_view p : split(trim(text), ','))
-    if (!p.empty()) parts.push_back(p);
-  if (parts.empty() || parts.size() > 3)
-    throw DebugError("workgroup: give X[,Y[,Z]], e.g. workgroup 1,0,0");
-  for (size_t d = 0; d < parts.size(); ++d)
-    if (!parseUnsigned(parts[d], id[d]))
-      throw DebugError(fmt::format("workgroup: '{}' is not a number", parts[d]));
-  session_.selectWorkGroup(id);
+  session_.selectWorkGroup(threeIds(args, "workgroup", "X[,Y[,Z]], e.g. workgroup 1,0,0"));
 }
 
 void CommandInterpreter::backtrace(std::string_view args, std::string_view) {

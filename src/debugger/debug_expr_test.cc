@@ -34,7 +34,8 @@ TEST(DebugExpr, PrecedenceFollowsC) {
 }
 
 TEST(DebugExpr, PostfixForms) {
-  const ExprNode& r = Expression::parse("in[i + 1].y@3").root();
+  const Expression e = Expression::parse("in[i + 1].y@3");  // root() lives as long as e
+  const ExprNode& r = e.root();
   ASSERT_EQ(r.kind, Kind::At);
   EXPECT_EQ(r.b->integer, 3u);
   ASSERT_EQ(r.a->kind, Kind::Member);

@@ -423,17 +423,23 @@ bool DebugSession::nextDone(const SubGroup& sg, size_t depth, const spirv::Sourc
   return now && (now.file != line.file || now.line != line.line);
 }
 
+// Runs the current sub-group from its line until `done` holds; false when it stopped
+// before (finished, a breakpoint, an error).
+bool DebugSession::runLine(LineDone done) {
+  const SubGroup& start = subGroup();
+  if (start.state == SubGroupState::Done) return false;
+  const size_t depth = start.frames.size();
+  const spirv::SourceLine line = symbols_->lineAt(locationPc(start));
+  resume();
+  do {
+    if (advanceCurrent()) return false;
+  } while (!(this->*done)(subGroup(), depth, line));
+  return true;
+}
+
 void DebugSession::next(uint64_t count) {
   if (!canRun()) return;
-  for (uint64_t k = 0; k < count; ++k) {
-    const SubGroup& start = subGroup();
-    if (start.state == SubGroupState::Done) return endCommand();
-    const size_t depth = start.frames.size();
-    const spirv::SourceLine line = symbols_->lineAt(locationPc(start));
-    resume();
-    do {
-      if (advanceCurrent()) return endCommand();
-    } while (!nextDone(subGroup(), depth, line));
+  for (uint64_t k = 0; k < count && runLine(&DebugSession::nextDone); ++k) {
   }
   endCommand();
 }
@@ -450,14 +456,7 @@ bool DebugSession::stepLineDone(const SubGroup& sg, size_t depth,
 
 void DebugSession::stepLine() {
   if (!canRun()) return;
-  const SubGroup& start = subGroup();
-  if (start.state == SubGroupState::Done) return endCommand();
-  const size_t depth = start.frames.size();
-  const spirv::SourceLine line = symbols_->lineAt(locationPc(start));
-  resume();
-  do {
-    if (advanceCurrent()) return endCommand();
-  } while (!stepLineDone(subGroup(), depth, line));
+  runLine(&DebugSession::stepLineDone);
   endCommand();
 }
 

@@ -185,6 +185,8 @@ class DebugSession {
   Stop advanceCurrent();
   bool nextDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const;
   bool stepLineDone(const SubGroup& sg, size_t depth, const spirv::SourceLine& line) const;
+  using LineDone = bool (DebugSession::*)(const SubGroup&, size_t, const spirv::SourceLine&) const;
+  bool runLine(LineDone done);
   void finishKernel();
   void release(GroupRun& g);
   bool moreGroupsToRun() const;
