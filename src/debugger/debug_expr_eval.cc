@@ -46,23 +46,6 @@ std::string elementName(std::string name) {
   return name;
 }
 
-std::string accessProblem(AccessError e) {
-  switch (e) {
-    case AccessError::Null:
-      return "null pointer";
-    case AccessError::OutOfBounds:
-      return "out of bounds";
-    case AccessError::InvalidSpace:
-      return "invalid pointer";
-    case AccessError::WriteOnly:
-      return "write-only memory";
-    case AccessError::ReadOnly:
-      return "read-only memory";
-    default:
-      return "unreadable";
-  }
-}
-
 class Evaluator {
  public:
   explicit Evaluator(const ExprScope& s) : s_(s), m_(s.symbols.module()) {}

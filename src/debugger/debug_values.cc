@@ -32,6 +32,8 @@ std::optional<uint32_t> parseComponent(std::string_view s) {
   return std::nullopt;
 }
 
+}  // namespace
+
 std::string accessProblem(AccessError e) {
   switch (e) {
     case AccessError::Null:
@@ -40,12 +42,14 @@ std::string accessProblem(AccessError e) {
       return "out of bounds";
     case AccessError::InvalidSpace:
       return "invalid pointer";
+    case AccessError::WriteOnly:
+      return "write-only memory";
+    case AccessError::ReadOnly:
+      return "read-only memory";
     default:
       return "unreadable";
   }
 }
-
-}  // namespace
 
 uint32_t locationPc(const SubGroup& sg) {
   return sg.state == SubGroupState::AtBarrier ? sg.barrierPc : sg.pc;

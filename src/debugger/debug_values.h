@@ -29,6 +29,9 @@ struct ValueRef {
 // Throws DebugError for text that is not a value expression.
 ValueRef parseValueRef(std::string_view text);
 
+// Why a debugger read of memory failed, in a few words ("out of bounds").
+std::string accessProblem(AccessError e);
+
 // One value as a sub-group holds it: per lane, or once when it lives in memory that all
 // lanes share (local, global or constant storage).
 struct LaneValues {
