@@ -21,6 +21,12 @@ uint8_t* WorkerArena::take(size_t bytes) {
   return aligned_;
 }
 
+void WorkerArena::trim() {
+  if (capacity_ <= kKeptBytes) return;
+  storage_.reset();
+  capacity_ = 0, aligned_ = nullptr;
+}
+
 void WorkerArena::touch(size_t bytes) {
   if (bytes > capacity_) grow(bytes);
   std::memset(aligned_, 0, capacity_);

@@ -28,6 +28,10 @@ class WorkerArena {
   uint8_t* take(size_t bytes);
   // Makes the arena hold at least `bytes`, every page written from the calling thread.
   void touch(size_t bytes);
+  // Frees the block when it holds more than kKeptBytes: one launch with a huge work-group
+  // slot must not leave every thread holding that much until the program is destroyed.
+  void trim();
+  static constexpr size_t kKeptBytes = size_t(16) << 20;
   size_t capacity() const { return capacity_; }
 
  private:

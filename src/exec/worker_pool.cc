@@ -64,6 +64,7 @@ bool WorkerPool::tryRun(unsigned n, const Job& job) {
   std::unique_lock<std::mutex> lock(m_);
   done_.wait(lock, [&] { return helpersRunning_ == 0; });
   job_ = nullptr;
+  for (auto& arena : arenas_) arena->trim();
   return true;
 }
 

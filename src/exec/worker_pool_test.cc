@@ -91,6 +91,18 @@ TEST(WorkerPool, GivesEachIndexItsOwnArenaAcrossJobs) {
   for (size_t c : reserved) EXPECT_GE(c, WorkerArena::kReservedBytes);
 }
 
+// An arena grown past kKeptBytes by one job is freed when the job ends; a typical one is
+// kept.
+TEST(WorkerPool, FreesOnlyArenasGrownPastWhatItKeeps) {
+  WorkerPool pool;
+  ASSERT_TRUE(pool.tryRun(
+      2, [&](unsigned t, WorkerArena& a) { a.take(t == 0 ? WorkerArena::kKeptBytes + 1 : 4096); }));
+  std::vector<size_t> after(2);
+  ASSERT_TRUE(pool.tryRun(2, [&](unsigned t, WorkerArena& a) { after[t] = a.capacity(); }));
+  EXPECT_EQ(after[0], 0u);
+  EXPECT_EQ(after[1], 4096u);
+}
+
 // take() hands out zeroed, 64-byte aligned bytes, whatever the previous user left there,
 // and grows when asked for more than it holds.
 TEST(WorkerArena, TakesZeroedAlignedBytesAndGrows) {
