@@ -120,8 +120,4 @@ std::string disassembleWithLines(const Module& module) {
   return out;
 }
 
-std::vector<std::string> disassembleFriendlyLines(const Module& module) {
-  return disassembleLines(module);
-}
-
 }  // namespace spvsim::spirv

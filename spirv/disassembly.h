@@ -23,8 +23,6 @@ std::string idName(const Module& module, Id id);
 // The same from the two disassemblies (disassembleLines with and without rawIds).
 std::unordered_map<Id, std::string> friendlyNames(const std::vector<std::string>& raw,
                                                   const std::vector<std::string>& named);
-// disassembleLines with the friendly names, for reports (the profile's instruction table).
-std::vector<std::string> disassembleFriendlyLines(const Module& module);
 
 // The disassembly of the whole module, each instruction followed by its source line
 // as a comment where the module has line information.

@@ -39,16 +39,15 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   launch.program->reserveThreads(options.threads.value_or(0));
   launch.program->lowered(launch.kernel,
                           launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
-  LaunchOptions lo = launchOpts;
   LaunchCounters counters;
   std::optional<ProgressLine> progress;
   if (const auto choice = progressChoice(options, isTerminalStderr(err))) {
-    lo.counters = &counters;
+    launchOpts.counters = &counters;
     progress.emplace(err, choice->style, counters, "", choice->delay);
   }
   const auto start = std::chrono::steady_clock::now();
   const LaunchResult result =
-      launch.program->launch(launch.kernel, launch.range, bindings(launch.args), lo);
+      launch.program->launch(launch.kernel, launch.range, bindings(launch.args), launchOpts);
   const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
   progress.reset();  // the line is gone (or complete) before anything else is written
   syncSharedStorage(launch.args);

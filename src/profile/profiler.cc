@@ -28,7 +28,7 @@ std::string functionName(const spirv::Module& m, const spirv::Function& f) {
 // InstructionInfo for every SPIR-V instruction inside a function, by index.
 std::unordered_map<uint32_t, InstructionInfo> describeFunctions(const LoweredKernel& k,
                                                                 const spirv::Module& m) {
-  const std::vector<std::string> text = spirv::disassembleFriendlyLines(m);
+  const std::vector<std::string> text = spirv::disassembleLines(m);
   std::unordered_map<uint32_t, InstructionInfo> out;
   for (const spirv::Function& f : m.functions) {
     const std::string name = functionName(m, f);

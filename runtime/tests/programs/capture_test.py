@@ -202,6 +202,15 @@ class CaptureTest(unittest.TestCase):
         self.assertNotIn("SPVSIM_CAPTURE", r.stderr)  # no capture error was reported
         return dict(np.load(results))
 
+    def run_variant(self, flag):
+        """Runs this file's application variant `flag` under SPVSIM_CAPTURE; the folder."""
+        capture = os.path.join(self.tmp, "bundles")
+        env = dict(os.environ, SPVSIM_CAPTURE=capture)
+        r = subprocess.run([sys.executable, __file__, flag], env=env, capture_output=True,
+                           text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return capture
+
     def spvsim_run(self, *args):
         return subprocess.run([self.spvsim, *args], capture_output=True, text=True)
 
@@ -298,12 +307,7 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("sub-group size 8", r.stderr)
 
     def test_svm_refused_with_a_warning(self):
-        capture = os.path.join(self.tmp, "bundles")
-        env = dict(os.environ, SPVSIM_CAPTURE=capture)
-        r = subprocess.run(
-            [sys.executable, __file__, "--app-svm"], env=env, capture_output=True, text=True
-        )
-        self.assertEqual(r.returncode, 0, r.stderr)
+        capture = self.run_variant("--app-svm")
         r = self.spvsim_run("run", os.path.join(capture, "0001-svm_inc"))
         self.assertEqual(r.returncode, 1)
         self.assertIn("the context has SVM allocations, which are not captured", r.stderr)
@@ -412,12 +416,7 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(r.stderr.count("spvsim: SPVSIM_CAPTURE:"), 1, r.stderr)
 
     def test_program_scope_variables(self):
-        capture = os.path.join(self.tmp, "bundles")
-        env = dict(os.environ, SPVSIM_CAPTURE=capture)
-        r = subprocess.run(
-            [sys.executable, __file__, "--app-globals"], env=env, capture_output=True, text=True
-        )
-        self.assertEqual(r.returncode, 0, r.stderr)
+        capture = self.run_variant("--app-globals")
         second = os.path.join(capture, "0002-accumulate")
         self.assertEqual(self.dump(second)[0].tolist(), [12])  # 5 from the first launch, + 7
         r = self.spvsim_run("check", second)
