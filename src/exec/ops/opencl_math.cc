@@ -15,6 +15,7 @@
 
 #include "src/exec/ops/host_cpu.h"
 #include "src/exec/ops/opencl_std_util.h"
+#include "src/exec/ops/vector_libm.h"
 
 namespace spvsim {
 namespace {
@@ -239,6 +240,15 @@ T nanWithCode(U code) {
       return expr;             \
     }                          \
   }
+// A function libmvec also has (vector_libm.h): float registers go through it.
+#define SPVSIM_FN1_LIBMVEC(Name, expr, function)                               \
+  struct Name {                                                                \
+    static constexpr ops::LibmFunction kLibmvec = ops::LibmFunction::function; \
+    template <class X>                                                         \
+    static X f(X x) {                                                          \
+      return expr;                                                             \
+    }                                                                          \
+  }
 #define SPVSIM_FN2(Name, expr) \
   struct Name {                \
     template <class X>         \
@@ -247,44 +257,44 @@ T nanWithCode(U code) {
     }                          \
   }
 
-SPVSIM_FN1(Acos, std::acos(x));
-SPVSIM_FN1(Acosh, std::acosh(x));
+SPVSIM_FN1_LIBMVEC(Acos, std::acos(x), kAcos);
+SPVSIM_FN1_LIBMVEC(Acosh, std::acosh(x), kAcosh);
 SPVSIM_FN1(Acospi, std::acos(x) / kPi<X>);
-SPVSIM_FN1(Asin, std::asin(x));
-SPVSIM_FN1(Asinh, std::asinh(x));
+SPVSIM_FN1_LIBMVEC(Asin, std::asin(x), kAsin);
+SPVSIM_FN1_LIBMVEC(Asinh, std::asinh(x), kAsinh);
 SPVSIM_FN1(Asinpi, std::asin(x) / kPi<X>);
-SPVSIM_FN1(Atan, std::atan(x));
-SPVSIM_FN1(Atanh, std::atanh(x));
+SPVSIM_FN1_LIBMVEC(Atan, std::atan(x), kAtan);
+SPVSIM_FN1_LIBMVEC(Atanh, std::atanh(x), kAtanh);
 SPVSIM_FN1(Atanpi, std::atan(x) / kPi<X>);
-SPVSIM_FN1(Cbrt, std::cbrt(x));
+SPVSIM_FN1_LIBMVEC(Cbrt, std::cbrt(x), kCbrt);
 SPVSIM_FN1(Ceil, std::ceil(x));
-SPVSIM_FN1(Cos, std::cos(x));
-SPVSIM_FN1(Cosh, std::cosh(x));
+SPVSIM_FN1_LIBMVEC(Cos, std::cos(x), kCos);
+SPVSIM_FN1_LIBMVEC(Cosh, std::cosh(x), kCosh);
 SPVSIM_FN1(Cospi, cospi(x));
-SPVSIM_FN1(Erfc, std::erfc(x));
-SPVSIM_FN1(Erf, std::erf(x));
-SPVSIM_FN1(Exp, std::exp(x));
-SPVSIM_FN1(Exp2, std::exp2(x));
-SPVSIM_FN1(Exp10, exp10x(x));
-SPVSIM_FN1(Expm1, std::expm1(x));
+SPVSIM_FN1_LIBMVEC(Erfc, std::erfc(x), kErfc);
+SPVSIM_FN1_LIBMVEC(Erf, std::erf(x), kErf);
+SPVSIM_FN1_LIBMVEC(Exp, std::exp(x), kExp);
+SPVSIM_FN1_LIBMVEC(Exp2, std::exp2(x), kExp2);
+SPVSIM_FN1_LIBMVEC(Exp10, exp10x(x), kExp10);
+SPVSIM_FN1_LIBMVEC(Expm1, std::expm1(x), kExpm1);
 SPVSIM_FN1(Fabs, std::fabs(x));
 SPVSIM_FN1(Floor, std::floor(x));
 SPVSIM_FN1(Lgamma, std::lgamma(x));
-SPVSIM_FN1(Log, std::log(x));
-SPVSIM_FN1(Log2, std::log2(x));
-SPVSIM_FN1(Log10, std::log10(x));
-SPVSIM_FN1(Log1p, std::log1p(x));
+SPVSIM_FN1_LIBMVEC(Log, std::log(x), kLog);
+SPVSIM_FN1_LIBMVEC(Log2, std::log2(x), kLog2);
+SPVSIM_FN1_LIBMVEC(Log10, std::log10(x), kLog10);
+SPVSIM_FN1_LIBMVEC(Log1p, std::log1p(x), kLog1p);
 SPVSIM_FN1(Logb, std::logb(x));
 SPVSIM_FN1(Recip, X(1) / x);
 SPVSIM_FN1(Rint, std::nearbyint(x));  // the default mode: to nearest even
 SPVSIM_FN1(Round, std::round(x));
 SPVSIM_FN1(Rsqrt, X(1) / std::sqrt(x));
-SPVSIM_FN1(Sin, std::sin(x));
-SPVSIM_FN1(Sinh, std::sinh(x));
+SPVSIM_FN1_LIBMVEC(Sin, std::sin(x), kSin);
+SPVSIM_FN1_LIBMVEC(Sinh, std::sinh(x), kSinh);
 SPVSIM_FN1(Sinpi, sinpi(x));
 SPVSIM_FN1(Sqrt, std::sqrt(x));
-SPVSIM_FN1(Tan, std::tan(x));
-SPVSIM_FN1(Tanh, std::tanh(x));
+SPVSIM_FN1_LIBMVEC(Tan, std::tan(x), kTan);
+SPVSIM_FN1_LIBMVEC(Tanh, std::tanh(x), kTanh);
 SPVSIM_FN1(Tanpi, tanpi(x));
 SPVSIM_FN1(Tgamma, std::tgamma(x));
 SPVSIM_FN1(Trunc, std::trunc(x));
@@ -305,6 +315,7 @@ SPVSIM_FN2(Powr, powr(x, y));
 SPVSIM_FN2(Remainder, std::remainder(x, y));
 
 #undef SPVSIM_FN1
+#undef SPVSIM_FN1_LIBMVEC
 #undef SPVSIM_FN2
 
 // ---- Handlers ----
@@ -321,6 +332,25 @@ struct Unary {
       unaryLoop<T, T>(sg, in, [](T x) { return T(F::f(W<T>(x))); });
     }
   };
+};
+
+// Float registers of a function libmvec has go 4 lanes at a time through it, with the
+// scalar path's results (vector_libm.h). A divergent sub-group's go through a copy, so
+// that inactive lanes keep their values.
+template <class F>
+struct Libmvec {
+  static constexpr uint32_t kScratch = 256;
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t count = in.n * sg.width;
+    float* r = sg.reg<float>(in.r);
+    const float* a = sg.reg<float>(in.a);
+    if (sg.allActive) return ops::floatThroughLibmvec(F::kLibmvec, r, a, count);
+    if (count > kScratch) return Unary<F, Wide>::template H<float>::run(sg, in);
+    float scratch[kScratch];
+    ops::floatThroughLibmvec(F::kLibmvec, scratch, a, count);
+    for (uint32_t l = 0; l < sg.width; ++l)
+      if (sg.active[l]) std::memcpy(r + l * in.n, scratch + l * in.n, in.n * sizeof(float));
+  }
 };
 
 template <class F, template <class> class W>
@@ -521,8 +551,20 @@ void lowerWithPointer(Lowerer& lw, const Instruction& inst) {
 }
 
 template <class F>
+void lowerLibmvec(Lowerer& lw, const Instruction& inst) {
+  const Scalar s = lw.shape(inst.resultType).scalar;
+  ops::emitStd(lw, inst,
+               s == Scalar::F32 && ops::hostHasLibmvec() ? &Libmvec<F>::run
+                                                         : pickFloat<Unary<F, Wide>::template H>(s),
+               1);
+}
+
+template <class F>
 void unary(OpTable& t, uint32_t op) {
-  t.openclStd[op] = &lowerFloat<Unary<F, Wide>::template H, 1>;
+  if constexpr (requires { F::kLibmvec; })
+    t.openclStd[op] = &lowerLibmvec<F>;
+  else
+    t.openclStd[op] = &lowerFloat<Unary<F, Wide>::template H, 1>;
 }
 template <class F>
 void unaryExact(OpTable& t, uint32_t op) {
@@ -590,7 +632,8 @@ void registerWithFastForms(OpTable& t) {
   for (uint32_t op : {cl::Log2, cl::Half_log2, cl::Native_log2}) unary<Log2>(t, op);
   for (uint32_t op : {cl::Log10, cl::Half_log10, cl::Native_log10}) unary<Log10>(t, op);
   for (uint32_t op : {cl::Rsqrt, cl::Half_rsqrt, cl::Native_rsqrt}) unaryFast<Rsqrt>(t, op);
-  for (uint32_t op : {cl::Sqrt, cl::Half_sqrt, cl::Native_sqrt}) unaryExactFast<Sqrt>(t, op);
+  for (uint32_t op : {cl::Sqrt, cl::Half_sqrt, cl::Native_sqrt})
+    t.openclStd[op] = &lowerFloatFast<Unary<Sqrt, ops::Own>::template H, 1>;
   for (uint32_t op : {cl::Half_recip, cl::Native_recip}) unaryExact<Recip>(t, op);
   for (uint32_t op : {cl::Half_divide, cl::Native_divide}) binaryExact<Divide>(t, op);
   for (uint32_t op : {cl::Powr, cl::Half_powr, cl::Native_powr}) binary<Powr>(t, op);

@@ -23,6 +23,13 @@ using Wide = std::conditional_t<std::is_same_v<T, double>, long double, double>;
 template <class T>
 using Exact = double;
 
+// Evaluation type for sqrt: float and double themselves (IEEE sqrt is correctly rounded
+// in every format; a double sqrt rounded to float gives the same float, as 53 >= 2*24+2),
+// so that float registers take the CPU's 8-lane single-precision instruction; half
+// through double.
+template <class T>
+using Own = std::conditional_t<std::is_same_v<T, _Float16>, double, T>;
+
 // Emits an element-wise OpenCL.std instruction whose arguments 0..count-1 go to
 // a, b, c. The first `sameShape` arguments must have the result's component count
 // (the validator demands it; clang splats scalars of mixed calls such as
