@@ -21,6 +21,30 @@ unsigned boolLanes(std::string_view type) {
   return r.ptr == end ? n : 0;
 }
 
+// The multiplier that gathers bit 0 of byte i of an 8N-bit integer (bytes 0 or 1) into
+// bit i of its top byte: byte j of it is 2^(N-1-j), so the top byte of the product is
+// the sum of b_i 2^i, and no byte's partial sum reaches 256 to carry into the next.
+uint64_t gatherMultiplier(unsigned n) {
+  uint64_t m = 0;
+  for (unsigned j = 0; j < n; ++j) m |= uint64_t(1) << (n - 1 - j) << (8 * j);
+  return m;
+}
+
+// "%x = bitcast <N x i1> V to iN" for N = 2, 4, 8 in five instructions: the lanes as
+// bytes 0/1 of one 8N-bit integer, gathered into its top byte by one multiplication.
+std::vector<std::string> packByMultiply(std::string_view indent, std::string_view name, unsigned n,
+                                        std::string_view vec, std::string_view md,
+                                        const std::string& t) {
+  const unsigned wide = 8 * n;
+  return {
+      fmt::format("{}{}.w = zext <{} x i1> {} to <{} x i8>{}", indent, t, n, vec, n, md),
+      fmt::format("{}{}.b = bitcast <{} x i8> {}.w to i{}{}", indent, t, n, t, wide, md),
+      fmt::format("{}{}.m = mul i{} {}.b, {}{}", indent, t, wide, t, gatherMultiplier(n), md),
+      fmt::format("{}{}.s = lshr i{} {}.m, {}{}", indent, t, wide, t, wide - 8, md),
+      fmt::format("{}{} = trunc i{} {}.s to i{}{}", indent, name, wide, t, n, md),
+  };
+}
+
 // "%x = bitcast <N x i1> V to iN": the lanes packed into an integer, lane 0 lowest.
 std::vector<std::string> pack(std::string_view indent, std::string_view name, unsigned n,
                               std::string_view vec, std::string_view md, const std::string& t) {
@@ -77,7 +101,8 @@ std::vector<std::string> expand(const std::string& line, int serial) {
   const std::string_view target = ops.substr(to + 4);
   const std::string temp = fmt::format("%spvsim.bits.{}", serial);
   if (const unsigned n = boolLanes(from); n > 0 && n <= 64 && target == fmt::format("i{}", n))
-    return pack(a->indent, a->name, n, value, md, temp);
+    return n == 2 || n == 4 || n == 8 ? packByMultiply(a->indent, a->name, n, value, md, temp)
+                                      : pack(a->indent, a->name, n, value, md, temp);
   if (const unsigned n = boolLanes(target); n > 0 && n <= 64 && from == fmt::format("i{}", n))
     return unpack(a->indent, a->name, n, value, md, temp);
   return {};

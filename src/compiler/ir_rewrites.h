@@ -29,7 +29,8 @@ int widenSwitches(std::vector<std::string>& lines);
 
 // `bitcast <N x i1> %v to iN` and back (InstCombine turns `v.x || v.y || ...` and any()/
 // all() into them; llvm-spirv-15 makes an OpBitcast of a bool vector, which SPIR-V does
-// not allow) become the lanes packed into bits one by one, lane i as bit i.
+// not allow) become the lanes packed into bits, lane i as bit i: 2, 4 and 8 lanes as bytes
+// gathered by one multiplication, other counts one by one.
 int expandBoolVectorBitcasts(std::vector<std::string>& lines);
 
 // A `llvm.dbg.value` whose DIExpression uses a DWARF operation OpenCL.DebugInfo.100 does

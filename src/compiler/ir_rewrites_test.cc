@@ -2,7 +2,11 @@
 // rewrite must produce, worked out from the LLVM language reference.
 #include "src/compiler/ir_rewrites.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
 
 #include "src/compiler/llvm_ir.h"
 
@@ -187,16 +191,58 @@ TEST(DropUntranslatableDebugValues, ConvertsBecomeOptimisedOut) {
 }
 
 TEST(ExpandBoolVectorBitcasts, PacksLaneIIntoBitI) {
-  Lines l = {"  %12 = bitcast <2 x i1> %11 to i2, !dbg !3"};
+  Lines l = {"  %12 = bitcast <3 x i1> %11 to i3, !dbg !3"};
   EXPECT_EQ(expandBoolVectorBitcasts(l), 1);
   EXPECT_EQ(l, (Lines{
-                   "  %spvsim.bits.0.l0 = extractelement <2 x i1> %11, i32 0, !dbg !3",
-                   "  %spvsim.bits.0.z0 = zext i1 %spvsim.bits.0.l0 to i2, !dbg !3",
-                   "  %spvsim.bits.0.l1 = extractelement <2 x i1> %11, i32 1, !dbg !3",
-                   "  %spvsim.bits.0.z1 = zext i1 %spvsim.bits.0.l1 to i2, !dbg !3",
-                   "  %spvsim.bits.0.s1 = shl i2 %spvsim.bits.0.z1, 1, !dbg !3",
-                   "  %12 = or i2 %spvsim.bits.0.z0, %spvsim.bits.0.s1, !dbg !3",
+                   "  %spvsim.bits.0.l0 = extractelement <3 x i1> %11, i32 0, !dbg !3",
+                   "  %spvsim.bits.0.z0 = zext i1 %spvsim.bits.0.l0 to i3, !dbg !3",
+                   "  %spvsim.bits.0.l1 = extractelement <3 x i1> %11, i32 1, !dbg !3",
+                   "  %spvsim.bits.0.z1 = zext i1 %spvsim.bits.0.l1 to i3, !dbg !3",
+                   "  %spvsim.bits.0.s1 = shl i3 %spvsim.bits.0.z1, 1, !dbg !3",
+                   "  %spvsim.bits.0.o1 = or i3 %spvsim.bits.0.z0, %spvsim.bits.0.s1, !dbg !3",
+                   "  %spvsim.bits.0.l2 = extractelement <3 x i1> %11, i32 2, !dbg !3",
+                   "  %spvsim.bits.0.z2 = zext i1 %spvsim.bits.0.l2 to i3, !dbg !3",
+                   "  %spvsim.bits.0.s2 = shl i3 %spvsim.bits.0.z2, 2, !dbg !3",
+                   "  %12 = or i3 %spvsim.bits.0.o1, %spvsim.bits.0.s2, !dbg !3",
                }));
+}
+
+TEST(ExpandBoolVectorBitcasts, PacksFourLanesByOneMultiplication) {
+  Lines l = {"  %12 = bitcast <4 x i1> %11 to i4, !dbg !3"};
+  EXPECT_EQ(expandBoolVectorBitcasts(l), 1);
+  EXPECT_EQ(l, (Lines{
+                   "  %spvsim.bits.0.w = zext <4 x i1> %11 to <4 x i8>, !dbg !3",
+                   "  %spvsim.bits.0.b = bitcast <4 x i8> %spvsim.bits.0.w to i32, !dbg !3",
+                   "  %spvsim.bits.0.m = mul i32 %spvsim.bits.0.b, 16909320, !dbg !3",
+                   "  %spvsim.bits.0.s = lshr i32 %spvsim.bits.0.m, 24, !dbg !3",
+                   "  %12 = trunc i32 %spvsim.bits.0.s to i4, !dbg !3",
+               }));
+}
+
+// The multiplication's arithmetic, for every lane pattern of 2, 4 and 8 lanes: the
+// multiplier and shift are read from the rewritten lines and applied to the lanes as
+// little-endian bytes (what the zext and bitcast make of them).
+TEST(ExpandBoolVectorBitcasts, MultiplicationPutsLaneIAtBitI) {
+  for (unsigned n : {2u, 4u, 8u}) {
+    Lines l = {fmt::format("  %p = bitcast <{} x i1> %v to i{}", n, n)};
+    ASSERT_EQ(expandBoolVectorBitcasts(l), 1);
+    ASSERT_EQ(l.size(), 5u);
+    const std::string mulPrefix =
+        fmt::format("  %spvsim.bits.0.m = mul i{} %spvsim.bits.0.b, ", 8 * n);
+    const std::string shiftPrefix =
+        fmt::format("  %spvsim.bits.0.s = lshr i{} %spvsim.bits.0.m, ", 8 * n);
+    ASSERT_EQ(l[2].rfind(mulPrefix, 0), 0u) << l[2];
+    ASSERT_EQ(l[3].rfind(shiftPrefix, 0), 0u) << l[3];
+    const uint64_t multiplier = std::stoull(l[2].substr(mulPrefix.size()));
+    const unsigned shift = unsigned(std::stoul(l[3].substr(shiftPrefix.size())));
+    const uint64_t widthMask = n == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * n)) - 1;
+    for (uint64_t lanes = 0; lanes < (uint64_t(1) << n); ++lanes) {
+      uint64_t bytes = 0;
+      for (unsigned i = 0; i < n; ++i) bytes |= (lanes >> i & 1) << (8 * i);
+      const uint64_t packed = ((bytes * multiplier) & widthMask) >> shift & ((1u << n) - 1);
+      EXPECT_EQ(packed, lanes) << n << " lanes";
+    }
+  }
 }
 
 TEST(ExpandBoolVectorBitcasts, UnpacksBitIIntoLaneI) {
