@@ -459,6 +459,24 @@ def model_logic_vector(args, c):
         out[i] = r
 
 
+def model_any_equal8(args, c):
+    a, inp, out = (x.values for x in args)
+    for i in gid_range(c):
+        # in[i] * 0.5 is exact, so a contracted fma rounds as the separate operations do.
+        out[i] = inp[i] if 3 in a[i] else f32(inp[i] * 0.5 + inp[i + 1])
+
+
+def model_faces3d(args, c):
+    inp, out = args[0].values, args[1].values
+    w, h = args[2].value, args[3].value
+    for z in range(c.glob[2]):
+        for y in range(c.glob[1]):
+            for x in range(c.glob[0]):
+                i = (z * h + y) * w + x
+                face = x in (0, w - 1, 5) or y in (0, h - 1, 9) or z in (0, 7)
+                out[i] = inp[i] if face else f32(f32(inp[i] * 0.5 + inp[i + 1]) + inp[i - 1])
+
+
 def model_ternary_vector(args, c):
     a, b, x, imax, fsel, s8 = (y.values for y in args)
     q = (1, -2, 3, -4, 5, -6, 7, -8)
@@ -626,6 +644,16 @@ CASES += [
                'buffer:int[32]=zero'],
          model=model_logic_vector, icd=True,
          note='|| chains on components: SLP vectorisation gives freeze <4 x i1> at -O2'),
+    Case('any_equal8', 'any_equal8.cl', 'any_equal8', [64], [16],
+         args=[values_spec('int8', ints(512, 41, 0, 12)), 'buffer:float[65]=range(-8,0.25)',
+               'buffer:float[64]=zero'],
+         model=model_any_equal8,
+         note='|| of eight compares: an <8 x i1> bitcast to i8 at -O2'),
+    Case('faces3d', 'faces3d.cl', 'faces3d', [16, 12, 8], [8, 4, 2],
+         args=['buffer:float[1536]=range(-100,0.25)', 'buffer:float[1536]=zero', 'int:16',
+               'int:12'],
+         model=model_faces3d,
+         note='3-D border tests: two <4 x i1> bitcasts to i4 at -O2'),
     Case('ternary_vector', 'ternary_vector.cl', 'ternary_vector', [16], [8],
          args=[values_spec('int4', ints(64, 36, -30000, 30000)),
                values_spec('int4', ints(64, 37, -30000, 30000)),
