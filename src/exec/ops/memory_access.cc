@@ -589,6 +589,87 @@ SPVSIM_VECTORISE_REDUCTIONS void accessChainN(SubGroup& sg, const Inst& in) {
   exactAccessChain(sg, in, true);
 }
 
+// accessChainN for a full sub-group of a multiple of 4 lanes, built for AVX2: each lane's
+// sum (base + constant + each index times its stride) in 4-lane vectors, without the
+// uniformity scan (the sums are the same), with accessChainN's big-index and exactness
+// tests. False: the exact path must redo the chain.
+using U64Block = uint64_t __attribute__((vector_size(32), aligned(8)));  // may be unaligned
+
+template <class I>
+SPVSIM_HOST_TARGET("avx2,fma")
+inline I64x4 fourIndices(const I* idx) {
+  if constexpr (sizeof(I) == 8) {
+    I64x4 v;
+    std::memcpy(&v, idx, sizeof v);
+    return v;
+  } else {
+    // Spelled out: GCC ignores vector_size on a dependent type.
+    using I8x4 = int8_t __attribute__((vector_size(4)));
+    using I16x4 = int16_t __attribute__((vector_size(8)));
+    using Narrow =
+        std::conditional_t<sizeof(I) == 1, I8x4, std::conditional_t<sizeof(I) == 2, I16x4, I32x4>>;
+    Narrow n;
+    std::memcpy(&n, idx, sizeof n);
+    return __builtin_convertvector(n, I64x4);
+  }
+}
+
+template <class I>
+SPVSIM_HOST_TARGET("avx2,fma")
+inline void addIndexBlocks(U64x4* sum, const I* idx, uint64_t stride, uint32_t blocks, U64x4& big) {
+  if (stride != 0 && (stride & (stride - 1)) == 0) {
+    const int shift = std::countr_zero(stride);
+    for (uint32_t b = 0; b < blocks; ++b) sum[b] += U64x4(fourIndices(idx + 4 * b) << shift);
+  } else {
+    for (uint32_t b = 0; b < blocks; ++b) sum[b] += U64x4(fourIndices(idx + 4 * b)) * stride;
+  }
+  if constexpr (sizeof(I) == 8)
+    for (uint32_t b = 0; b < blocks; ++b)
+      big |= (U64x4(fourIndices(idx + 4 * b)) + (uint64_t(1) << 31)) >> 32;
+}
+
+SPVSIM_HOST_TARGET("avx2,fma")
+bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in) {
+  const uint32_t* p = sg.extra + in.aux;
+  const uint32_t blocks = sg.width / 4;
+  const U64Block* base = reinterpret_cast<const U64Block*>(sg.reg<uint64_t>(in.a));
+  const uint64_t constant = uint64_t(constantDelta(in));
+  U64x4 sum[kMaxSubGroupSize / 4];
+  for (uint32_t b = 0; b < blocks; ++b) sum[b] = base[b] + constant;
+  U64x4 big = {};
+  for (uint32_t k = 0; k < p[0]; ++k) {
+    const uint32_t* q = p + 1 + kIndexWords * k;
+    switch (q[1]) {
+      case 1:
+        addIndexBlocks(sum, sg.reg<int8_t>(q[0]), q[2], blocks, big);
+        break;
+      case 2:
+        addIndexBlocks(sum, sg.reg<int16_t>(q[0]), q[2], blocks, big);
+        break;
+      case 4:
+        addIndexBlocks(sum, sg.reg<int32_t>(q[0]), q[2], blocks, big);
+        break;
+      default:
+        addIndexBlocks(sum, sg.reg<int64_t>(q[0]), q[2], blocks, big);
+        break;
+    }
+  }
+  U64Block* r = reinterpret_cast<U64Block*>(sg.reg<uint64_t>(in.r));
+  U64x4 moved = {};
+  for (uint32_t b = 0; b < blocks; ++b) {
+    moved |= base[b] ^ sum[b];
+    r[b] = sum[b];
+  }
+  return plainSumsExact(moved[0] | moved[1] | moved[2] | moved[3]) &&
+         (big[0] | big[1] | big[2] | big[3]) == 0;
+}
+
+void accessChainNAvx2(SubGroup& sg, const Inst& in) {
+  if (!sg.allActive || sg.width % 4 != 0) return accessChainN(sg, in);
+  if (!plainChainNAllLanesAvx2(sg, in)) [[unlikely]]
+    exactAccessChain(sg, in, true);
+}
+
 // Whether accessChainN computes this chain exactly (see there).
 bool fitsPlainMultiIndex(const std::vector<uint32_t>& dynamic, int64_t constant) {
   if (dynamic[0] < 2 || dynamic[0] > kMaxPlainIndices) return false;
@@ -610,7 +691,9 @@ ExecFn withChecks(bool checked) {
 
 ExecFn pickAccessChain(const std::vector<uint32_t>& dynamic, int64_t constant, bool checked) {
   if (dynamic[0] == 0) return withChecks<&constantAccessChain>(checked);
-  if (fitsPlainMultiIndex(dynamic, constant)) return withChecks<&accessChainN>(checked);
+  if (fitsPlainMultiIndex(dynamic, constant))
+    return ops::hostHasAvx2Fma() ? withChecks<&accessChainNAvx2>(checked)
+                                 : withChecks<&accessChainN>(checked);
   const uint64_t stride = dynamic[3] | (uint64_t(dynamic[4]) << 32);
   if (dynamic[0] > 1 || stride >= kPlainStrideLimit)
     return withChecks<&dynamicAccessChain>(checked);
