@@ -206,11 +206,39 @@ struct CopyBytes {
   }
 };
 
+// Equal sizes (every OpBitcast of a valid module): source and result registers have one
+// layout, so a full sub-group is one copy; U is the element the lane size is made of.
+template <class U>
+struct CopySameSize {
+  static void run(SubGroup& sg, const Inst& in) {
+    U* r = sg.reg<U>(in.r);
+    const U* a = sg.reg<U>(in.a);
+    const uint32_t n = in.n / sizeof(U);
+    if (sg.allActive) {
+      for (uint32_t i = 0, count = n * sg.width; i < count; ++i) r[i] = a[i];
+      return;
+    }
+    sg.forActive([&](uint32_t l) {
+      for (uint32_t i = 0; i < n; ++i) r[l * n + i] = a[l * n + i];
+    });
+  }
+};
+
+ExecFn pickCopy(uint32_t resultBytes, uint32_t sourceBytes) {
+  if (resultBytes != sourceBytes) return &CopyBytes::run;
+  if (resultBytes % 8 == 0) return &CopySameSize<uint64_t>::run;
+  if (resultBytes % 4 == 0) return &CopySameSize<uint32_t>::run;
+  if (resultBytes % 2 == 0) return &CopySameSize<uint16_t>::run;
+  return &CopySameSize<uint8_t>::run;
+}
+
 void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
-  Inst& in = lw.emit(inst, &CopyBytes::run);
+  const auto resultBytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  const auto sourceBytes = static_cast<uint32_t>(lw.typeOfValue(Lowerer::operand(inst, 0)).size);
+  Inst& in = lw.emit(inst, pickCopy(resultBytes, sourceBytes));
   in.a = lw.reg(Lowerer::operand(inst, 0));
-  in.n = static_cast<uint32_t>(lw.type(inst.resultType).size);
-  in.b = static_cast<uint32_t>(lw.typeOfValue(Lowerer::operand(inst, 0)).size);
+  in.n = resultBytes;
+  in.b = sourceBytes;
 }
 
 // OpConvertPtrToU / OpConvertUToPtr: pointers are 64-bit register values.

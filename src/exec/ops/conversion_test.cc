@@ -4,6 +4,7 @@
 // formats; half results are written as bit patterns (sign | 5-bit exponent | 10-bit
 // fraction). Float -> int conversions without _sat that are out of range are undefined
 // in OpenCL C; spvsim saturates them (NaN -> 0), and the tests pin that choice down.
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -361,6 +362,45 @@ TEST(Conversion, BitcastsAndAsType) {
   // (int2)(x, -1) in memory: x in the low word, 0xFFFFFFFF in the high word.
   EXPECT_EQ(ul, (std::vector<uint64_t>{0xFFFFFFFF3F800000ull, 0xFFFFFFFFC0490FDBull}));
   EXPECT_EQ(s, (std::vector<int16_t>{0, 0x3F80, 0x0FDB, (int16_t)0xC049}));
+}
+
+// Bitcasts of every lane of full sub-groups (one register copy) and of the odd lanes only
+// (a divergent branch): each lane's own bits, every element of a vector.
+TEST(Conversion, BitcastsOfFullAndDivergentSubGroups) {
+  auto p = loadOpenCl(R"(
+    kernel void k(global const uint4* in, global float4* all, global ulong2* odd,
+                  global uchar* bytes) {
+      size_t g = get_global_id(0);
+      uint4 v = in[g];
+      all[g] = as_float4(v);
+      if (g & 1) {
+        odd[g] = as_ulong2(v);
+      } else {
+        uchar4 b = as_uchar4(v.x);
+        vstore4(b, g, bytes);
+      }
+    })",
+                      "bitcast_lanes");
+  const size_t n = 40;
+  std::vector<uint32_t> in(4 * n);
+  for (size_t k = 0; k < in.size(); ++k) in[k] = uint32_t(0x3F800000u + k * 0x01010101u);
+  std::vector<float> all(4 * n, -1.0f);
+  std::vector<uint64_t> odd(2 * n, 7);
+  std::vector<uint8_t> bytes(4 * n, 9);
+  auto r = run(*p, "k", n, in, all, odd, bytes);
+  ASSERT_TRUE(r.diagnostics.empty()) << testing::describe(r);
+  for (size_t g = 0; g < n; ++g) {
+    for (size_t c = 0; c < 4; ++c)
+      EXPECT_EQ(std::bit_cast<uint32_t>(all[4 * g + c]), in[4 * g + c]) << g << "." << c;
+    for (size_t c = 0; c < 2; ++c) {
+      const uint64_t want = g & 1 ? uint64_t(in[4 * g + 2 * c + 1]) << 32 | in[4 * g + 2 * c] : 7;
+      EXPECT_EQ(odd[2 * g + c], want) << g << "." << c;
+    }
+    for (size_t c = 0; c < 4; ++c) {
+      const uint8_t want = g & 1 ? 9 : uint8_t(in[4 * g] >> (8 * c));
+      EXPECT_EQ(bytes[4 * g + c], want) << g << "." << c;
+    }
+  }
 }
 
 TEST(Conversion, PointerCasts) {
