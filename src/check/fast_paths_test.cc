@@ -164,6 +164,69 @@ TEST(FastPaths, CompositeMovesMatchTheHostModel) {
   }
 }
 
+// ---- Splats: one scalar repeated in every element ((T)(x) at -O0, a zero-mask
+// shufflevector at -O2), 1-, 2-, 4- and 8-byte elements, 2 to 16 per vector, in every lane
+// and under the divergent mask of `selected` (the splat's own handler).
+
+const char* kSplat = R"(
+kernel void s(global const float* a, global const long* b, global const int* sel,
+              global float4* f4, global long2* l2, global uchar16* c16, global short8* s8,
+              global float4* all) {
+  size_t i = get_global_id(0);
+  all[i] = (float4)(a[i] * 0.5f);
+  if (sel[i] == 0) return;
+  float x = a[i];
+  long y = b[i];
+  f4[i] = (float4)(x * 5.0f);
+  l2[i] = (long2)(y + 3);
+  c16[i] = (uchar16)((uchar)(y >> 3));
+  s8[i] = (short8)((short)(y * 3));
+}
+)";
+
+TEST(FastPaths, SplatsMatchTheHostModel) {
+  std::vector<float> a(kItems);
+  std::vector<int64_t> b(kItems);
+  std::vector<int32_t> sel(kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    a[i] = float(i) * 1.25f - 9.0f;
+    b[i] = int64_t(i * 0x10203) - 77 + (int64_t(i) << 35);
+    sel[i] = selected(i);
+  }
+  std::vector<float> f4(4 * kItems, -9.f), all(4 * kItems);
+  std::vector<int64_t> l2(2 * kItems, -9);
+  std::vector<uint8_t> c16(16 * kItems, 0xee);
+  std::vector<int16_t> s8(8 * kItems, -9);
+  for (size_t i = 0; i < kItems; ++i) {
+    for (size_t c = 0; c < 4; ++c) all[4 * i + c] = a[i] * 0.5f;
+    if (!selected(i)) continue;
+    for (size_t c = 0; c < 4; ++c) f4[4 * i + c] = a[i] * 5.0f;
+    for (size_t c = 0; c < 2; ++c) l2[2 * i + c] = b[i] + 3;
+    for (size_t c = 0; c < 16; ++c) c16[16 * i + c] = uint8_t(b[i] >> 3);
+    for (size_t c = 0; c < 8; ++c) s8[8 * i + c] = int16_t(b[i] * 3);
+  }
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = Program::load(testing::compileOpenCL(kSplat, opt));
+    for (const Config& c : kConfigs) {
+      SCOPED_TRACE(configName(c, opt));
+      std::vector<float> gf4(4 * kItems, -9.f), gall(4 * kItems, -9.f);
+      std::vector<int64_t> gl2(2 * kItems, -9);
+      std::vector<uint8_t> gc16(16 * kItems, 0xee);
+      std::vector<int16_t> gs8(8 * kItems, -9);
+      LaunchResult r = prog->launch("s", range1(kItems, c.local),
+                                    {bufferOf(a), bufferOf(b), bufferOf(sel), bufferOf(gf4),
+                                     bufferOf(gl2), bufferOf(gc16), bufferOf(gs8), bufferOf(gall)},
+                                    optionsFor(c));
+      EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+      EXPECT_EQ(gf4, f4);
+      EXPECT_EQ(gl2, l2);
+      EXPECT_EQ(gc16, c16);
+      EXPECT_EQ(gs8, s8);
+      EXPECT_EQ(gall, all);
+    }
+  }
+}
+
 // ---- Element-wise families: float and integer arithmetic, compares (ordered and
 // unordered NaN forms, signed and unsigned edges), select, shifts, conversions; scalars and
 // float4/int4 (register lengths that are and are not multiples of the loops' blocks).

@@ -38,15 +38,41 @@ void copyPieces(SubGroup& sg, const Inst& in) {
 }
 
 // Scalar extracted from a vector at a fixed component: the common case, kept tight.
-template <class T>
+// N: the vector's elements per lane where it is 2, 4, 8 or 16 (0: read from in.n), so that
+// a full sub-group is blocks of 16 lanes of a known stride, unrolled by the compiler.
+template <class T, uint32_t N>
 struct ExtractElement {
   static void run(SubGroup& sg, const Inst& in) {
     T* r = sg.reg<T>(in.r);
-    const size_t n = in.n;  // locals: the stores could alias `in` for the compiler
+    const size_t n = N ? N : in.n;  // locals: the stores could alias `in` for the compiler
     const T* a = sg.reg<T>(in.a) + in.aux;
+    if (N && sg.allActive) {
+      uint32_t l = 0;
+      for (; l + 16 <= sg.width; l += 16)
+#pragma GCC unroll 16
+        for (uint32_t i = 0; i < 16; ++i) r[l + i] = a[(l + i) * N];
+      for (; l < sg.width; ++l) r[l] = a[l * N];
+      return;
+    }
     sg.forActive([&](uint32_t l) { r[l] = a[l * n]; });
   }
 };
+
+template <class T>
+ExecFn pickExtract(uint32_t elements) {
+  switch (elements) {
+    case 2:
+      return &ExtractElement<T, 2>::run;
+    case 4:
+      return &ExtractElement<T, 4>::run;
+    case 8:
+      return &ExtractElement<T, 8>::run;
+    case 16:
+      return &ExtractElement<T, 16>::run;
+    default:
+      return &ExtractElement<T, 0>::run;
+  }
+}
 
 // The pieces as moves of whole elements of E bytes (E the largest of 8, 4, 2, 1 dividing
 // every register, offset and size), in the pieces' order: copyPieces with the same bytes
@@ -80,6 +106,46 @@ void moveElements(SubGroup& sg, const Inst& in) {
       for (size_t l = 0; l < width; ++l, d += n, src += stride)
         if (sg.active[l]) *d = *src;
     }
+  }
+}
+
+// Moves that repeat one source element in all N elements of the result (a splat:
+// `(float4)(x)`, clang's shufflevector with a zero mask): one read per lane. Same extra
+// table as moveElements.
+template <class T, uint32_t N>
+void splatElement(SubGroup& sg, const Inst& in) {
+  const uint32_t* q = sg.extra + in.aux + 2;
+  const T* src = sg.reg<T>(q[0]) + q[2];
+  const size_t stride = q[1];
+  T* dst = sg.reg<T>(in.r);
+  sg.forActive([&](uint32_t l) {
+    const T v = src[l * stride];
+#pragma GCC unroll 16
+    for (uint32_t j = 0; j < N; ++j) dst[l * N + j] = v;
+  });
+}
+
+// The splat handler for moves `words` (moveElements' table) into `elements` elements per
+// lane, or nullptr when they are not one.
+template <class T>
+ExecFn pickSplat(const std::vector<uint32_t>& words, uint32_t elements) {
+  const uint32_t count = words[0];
+  if (words[1] || count != elements) return nullptr;
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t* q = words.data() + 2 + 4 * k;
+    if (q[0] != words[2] || q[1] != words[3] || q[2] != words[4] || q[3] != k) return nullptr;
+  }
+  switch (elements) {
+    case 2:
+      return &splatElement<T, 2>;
+    case 4:
+      return &splatElement<T, 4>;
+    case 8:
+      return &splatElement<T, 8>;
+    case 16:
+      return &splatElement<T, 16>;
+    default:
+      return nullptr;
   }
 }
 
@@ -123,10 +189,16 @@ bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::ve
   if ((count == 0 && !words[1]) || count > kMaxElementMoves) return false;
   words[0] = count;
   using Seq = std::make_index_sequence<16>;  // counts 1..16 unrolled
-  ExecFn fn = e == 8   ? pickMove<uint64_t>(count, Seq{})
-              : e == 4 ? pickMove<uint32_t>(count, Seq{})
-              : e == 2 ? pickMove<uint16_t>(count, Seq{})
-                       : pickMove<uint8_t>(count, Seq{});
+  const uint32_t elements = dstBytes / e;
+  ExecFn fn = e == 8   ? pickSplat<uint64_t>(words, elements)
+              : e == 4 ? pickSplat<uint32_t>(words, elements)
+              : e == 2 ? pickSplat<uint16_t>(words, elements)
+                       : pickSplat<uint8_t>(words, elements);
+  if (!fn)
+    fn = e == 8   ? pickMove<uint64_t>(count, Seq{})
+         : e == 4 ? pickMove<uint32_t>(count, Seq{})
+         : e == 2 ? pickMove<uint16_t>(count, Seq{})
+                  : pickMove<uint8_t>(count, Seq{});
   uint32_t at = lw.addExtra(words);
   Inst& in = lw.emit(inst, fn);
   in.aux = at;
@@ -172,15 +244,16 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
   if (ct.kind == TypeKind::Vector && inst.operands.size() == 2) {
     Shape s = lw.shape(inst.resultType);
-    ExecFn fn = s.scalar == Scalar::Bool ? &ExtractElement<uint8_t>::run
-                : bytes == 1             ? &ExtractElement<uint8_t>::run
-                : bytes == 2             ? &ExtractElement<uint16_t>::run
-                : bytes == 4             ? &ExtractElement<uint32_t>::run
-                                         : &ExtractElement<uint64_t>::run;
+    const auto elements = static_cast<uint32_t>(ct.size / bytes);
+    ExecFn fn = s.scalar == Scalar::Bool ? pickExtract<uint8_t>(elements)
+                : bytes == 1             ? pickExtract<uint8_t>(elements)
+                : bytes == 2             ? pickExtract<uint16_t>(elements)
+                : bytes == 4             ? pickExtract<uint32_t>(elements)
+                                         : pickExtract<uint64_t>(elements);
     uint32_t src = lw.reg(composite);
     Inst& in = lw.emit(inst, fn);
     in.a = src;
-    in.n = static_cast<uint32_t>(ct.size / bytes);
+    in.n = elements;
     in.aux = inst.operands[1];
     return;
   }
