@@ -125,6 +125,24 @@ void splatElement(SubGroup& sg, const Inst& in) {
   });
 }
 
+// A scalar moved into a copy of a whole N-element value (OpCompositeInsert of a scalar):
+// the copy, then a full sub-group's elements in unrolled blocks of 16 lanes. Same extra
+// table as moveElements.
+template <class T, uint32_t N>
+void insertScalar(SubGroup& sg, const Inst& in) {
+  const uint32_t* p = sg.extra + in.aux;
+  if (!sg.allActive) return moveElements<T, 1>(sg, in);
+  T* dst = sg.reg<T>(in.r);
+  std::memcpy(dst, sg.reg<T>(p[1] - 1), size_t(N) * sg.width * sizeof(T));
+  const T* src = sg.reg<T>(p[2]) + p[4];
+  T* d = dst + p[5];
+  uint32_t l = 0;
+  for (; l + 16 <= sg.width; l += 16)
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < 16; ++i) d[(l + i) * N] = src[l + i];
+  for (; l < sg.width; ++l) d[l * N] = src[l];
+}
+
 // The splat handler for moves `words` (moveElements' table) into `elements` elements per
 // lane, or nullptr when they are not one.
 template <class T>
@@ -147,6 +165,31 @@ ExecFn pickSplat(const std::vector<uint32_t>& words, uint32_t elements) {
     default:
       return nullptr;
   }
+}
+
+// The insert handler for moves `words` (a whole copy, then one scalar) into `elements`
+// elements per lane, or nullptr.
+template <class T>
+ExecFn pickInsertScalar(const std::vector<uint32_t>& words, uint32_t elements) {
+  if (!words[1] || words[0] != 1 || words[3] != 1) return nullptr;
+  switch (elements) {
+    case 2:
+      return &insertScalar<T, 2>;
+    case 4:
+      return &insertScalar<T, 4>;
+    case 8:
+      return &insertScalar<T, 8>;
+    case 16:
+      return &insertScalar<T, 16>;
+    default:
+      return nullptr;
+  }
+}
+
+template <class T>
+ExecFn pickSpecialMove(const std::vector<uint32_t>& words, uint32_t elements) {
+  if (ExecFn fn = pickSplat<T>(words, elements)) return fn;
+  return pickInsertScalar<T>(words, elements);
 }
 
 template <class T, size_t... N>
@@ -190,10 +233,10 @@ bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::ve
   words[0] = count;
   using Seq = std::make_index_sequence<16>;  // counts 1..16 unrolled
   const uint32_t elements = dstBytes / e;
-  ExecFn fn = e == 8   ? pickSplat<uint64_t>(words, elements)
-              : e == 4 ? pickSplat<uint32_t>(words, elements)
-              : e == 2 ? pickSplat<uint16_t>(words, elements)
-                       : pickSplat<uint8_t>(words, elements);
+  ExecFn fn = e == 8   ? pickSpecialMove<uint64_t>(words, elements)
+              : e == 4 ? pickSpecialMove<uint32_t>(words, elements)
+              : e == 2 ? pickSpecialMove<uint16_t>(words, elements)
+                       : pickSpecialMove<uint8_t>(words, elements);
   if (!fn)
     fn = e == 8   ? pickMove<uint64_t>(count, Seq{})
          : e == 4 ? pickMove<uint32_t>(count, Seq{})
