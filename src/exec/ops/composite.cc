@@ -37,6 +37,24 @@ void copyPieces(SubGroup& sg, const Inst& in) {
   });
 }
 
+// Handler<T, N>::run for the vector lengths with handlers of their own (2, 4, 8, 16
+// elements per lane), or nullptr.
+template <class T, template <class, uint32_t> class Handler>
+ExecFn forElements(uint32_t elements) {
+  switch (elements) {
+    case 2:
+      return &Handler<T, 2>::run;
+    case 4:
+      return &Handler<T, 4>::run;
+    case 8:
+      return &Handler<T, 8>::run;
+    case 16:
+      return &Handler<T, 16>::run;
+    default:
+      return nullptr;
+  }
+}
+
 // Scalar extracted from a vector at a fixed component: the common case, kept tight.
 // N: the vector's elements per lane where it is 2, 4, 8 or 16 (0: read from in.n), so that
 // a full sub-group is blocks of 16 lanes of a known stride, unrolled by the compiler.
@@ -60,18 +78,8 @@ struct ExtractElement {
 
 template <class T>
 ExecFn pickExtract(uint32_t elements) {
-  switch (elements) {
-    case 2:
-      return &ExtractElement<T, 2>::run;
-    case 4:
-      return &ExtractElement<T, 4>::run;
-    case 8:
-      return &ExtractElement<T, 8>::run;
-    case 16:
-      return &ExtractElement<T, 16>::run;
-    default:
-      return &ExtractElement<T, 0>::run;
-  }
+  ExecFn fn = forElements<T, ExtractElement>(elements);
+  return fn ? fn : &ExtractElement<T, 0>::run;
 }
 
 // The pieces as moves of whole elements of E bytes (E the largest of 8, 4, 2, 1 dividing
@@ -113,35 +121,39 @@ void moveElements(SubGroup& sg, const Inst& in) {
 // `(float4)(x)`, clang's shufflevector with a zero mask): one read per lane. Same extra
 // table as moveElements.
 template <class T, uint32_t N>
-void splatElement(SubGroup& sg, const Inst& in) {
-  const uint32_t* q = sg.extra + in.aux + 2;
-  const T* src = sg.reg<T>(q[0]) + q[2];
-  const size_t stride = q[1];
-  T* dst = sg.reg<T>(in.r);
-  sg.forActive([&](uint32_t l) {
-    const T v = src[l * stride];
+struct SplatElement {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t* q = sg.extra + in.aux + 2;
+    const T* src = sg.reg<T>(q[0]) + q[2];
+    const size_t stride = q[1];
+    T* dst = sg.reg<T>(in.r);
+    sg.forActive([&](uint32_t l) {
+      const T v = src[l * stride];
 #pragma GCC unroll 16
-    for (uint32_t j = 0; j < N; ++j) dst[l * N + j] = v;
-  });
-}
+      for (uint32_t j = 0; j < N; ++j) dst[l * N + j] = v;
+    });
+  }
+};
 
 // A scalar moved into a copy of a whole N-element value (OpCompositeInsert of a scalar):
 // the copy, then a full sub-group's elements in unrolled blocks of 16 lanes. Same extra
 // table as moveElements.
 template <class T, uint32_t N>
-void insertScalar(SubGroup& sg, const Inst& in) {
-  const uint32_t* p = sg.extra + in.aux;
-  if (!sg.allActive) return moveElements<T, 1>(sg, in);
-  T* dst = sg.reg<T>(in.r);
-  std::memcpy(dst, sg.reg<T>(p[1] - 1), size_t(N) * sg.width * sizeof(T));
-  const T* src = sg.reg<T>(p[2]) + p[4];
-  T* d = dst + p[5];
-  uint32_t l = 0;
-  for (; l + 16 <= sg.width; l += 16)
+struct InsertScalar {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t* p = sg.extra + in.aux;
+    if (!sg.allActive) return moveElements<T, 1>(sg, in);
+    T* dst = sg.reg<T>(in.r);
+    std::memcpy(dst, sg.reg<T>(p[1] - 1), size_t(N) * sg.width * sizeof(T));
+    const T* src = sg.reg<T>(p[2]) + p[4];
+    T* d = dst + p[5];
+    uint32_t l = 0;
+    for (; l + 16 <= sg.width; l += 16)
 #pragma GCC unroll 16
-    for (uint32_t i = 0; i < 16; ++i) d[(l + i) * N] = src[l + i];
-  for (; l < sg.width; ++l) d[l * N] = src[l];
-}
+      for (uint32_t i = 0; i < 16; ++i) d[(l + i) * N] = src[l + i];
+    for (; l < sg.width; ++l) d[l * N] = src[l];
+  }
+};
 
 // The splat handler for moves `words` (moveElements' table) into `elements` elements per
 // lane, or nullptr when they are not one.
@@ -153,18 +165,7 @@ ExecFn pickSplat(const std::vector<uint32_t>& words, uint32_t elements) {
     const uint32_t* q = words.data() + 2 + 4 * k;
     if (q[0] != words[2] || q[1] != words[3] || q[2] != words[4] || q[3] != k) return nullptr;
   }
-  switch (elements) {
-    case 2:
-      return &splatElement<T, 2>;
-    case 4:
-      return &splatElement<T, 4>;
-    case 8:
-      return &splatElement<T, 8>;
-    case 16:
-      return &splatElement<T, 16>;
-    default:
-      return nullptr;
-  }
+  return forElements<T, SplatElement>(elements);
 }
 
 // The insert handler for moves `words` (a whole copy, then one scalar) into `elements`
@@ -172,18 +173,7 @@ ExecFn pickSplat(const std::vector<uint32_t>& words, uint32_t elements) {
 template <class T>
 ExecFn pickInsertScalar(const std::vector<uint32_t>& words, uint32_t elements) {
   if (!words[1] || words[0] != 1 || words[3] != 1) return nullptr;
-  switch (elements) {
-    case 2:
-      return &insertScalar<T, 2>;
-    case 4:
-      return &insertScalar<T, 4>;
-    case 8:
-      return &insertScalar<T, 8>;
-    case 16:
-      return &insertScalar<T, 16>;
-    default:
-      return nullptr;
-  }
+  return forElements<T, InsertScalar>(elements);
 }
 
 template <class T>
