@@ -319,6 +319,26 @@ using U64x4 = uint64_t __attribute__((vector_size(32)));
 using I64x4 = int64_t __attribute__((vector_size(32)));
 using I32x4 = int32_t __attribute__((vector_size(16)));
 
+// Four lanes' indices of type I, sign-extended to 64 bits.
+template <class I>
+SPVSIM_HOST_TARGET("avx2,fma")
+inline I64x4 fourIndices(const I* idx) {
+  if constexpr (sizeof(I) == 8) {
+    I64x4 v;
+    std::memcpy(&v, idx, sizeof v);
+    return v;
+  } else {
+    // Spelled out: GCC ignores vector_size on a dependent type.
+    using I8x4 = int8_t __attribute__((vector_size(4)));
+    using I16x4 = int16_t __attribute__((vector_size(8)));
+    using Narrow =
+        std::conditional_t<sizeof(I) == 1, I8x4, std::conditional_t<sizeof(I) == 2, I16x4, I32x4>>;
+    Narrow n;
+    std::memcpy(&n, idx, sizeof n);
+    return __builtin_convertvector(n, I64x4);
+  }
+}
+
 template <class I, bool kShift>
 SPVSIM_HOST_TARGET("avx2,fma")
 bool plainChainAllLanesAvx2(uint64_t* r, const uint64_t* base, const I* idx, uint32_t width,
@@ -326,14 +346,7 @@ bool plainChainAllLanesAvx2(uint64_t* r, const uint64_t* base, const I* idx, uin
   U64x4 moved = {}, big = {};
   uint32_t l = 0;
   for (; l + 4 <= width; l += 4) {
-    I64x4 i;
-    if constexpr (sizeof(I) == 8) {
-      std::memcpy(&i, idx + l, sizeof i);
-    } else {
-      I32x4 narrow;
-      std::memcpy(&narrow, idx + l, sizeof narrow);
-      i = __builtin_convertvector(narrow, I64x4);
-    }
+    const I64x4 i = fourIndices(idx + l);
     U64x4 b;
     std::memcpy(&b, base + l, sizeof b);
     const U64x4 v = b + constant + U64x4(kShift ? i << scale : i * scale);
@@ -594,25 +607,6 @@ SPVSIM_VECTORISE_REDUCTIONS void accessChainN(SubGroup& sg, const Inst& in) {
 // uniformity scan (the sums are the same), with accessChainN's big-index and exactness
 // tests. False: the exact path must redo the chain.
 using U64Block = uint64_t __attribute__((vector_size(32), aligned(8)));  // may be unaligned
-
-template <class I>
-SPVSIM_HOST_TARGET("avx2,fma")
-inline I64x4 fourIndices(const I* idx) {
-  if constexpr (sizeof(I) == 8) {
-    I64x4 v;
-    std::memcpy(&v, idx, sizeof v);
-    return v;
-  } else {
-    // Spelled out: GCC ignores vector_size on a dependent type.
-    using I8x4 = int8_t __attribute__((vector_size(4)));
-    using I16x4 = int16_t __attribute__((vector_size(8)));
-    using Narrow =
-        std::conditional_t<sizeof(I) == 1, I8x4, std::conditional_t<sizeof(I) == 2, I16x4, I32x4>>;
-    Narrow n;
-    std::memcpy(&n, idx, sizeof n);
-    return __builtin_convertvector(n, I64x4);
-  }
-}
 
 template <class I>
 SPVSIM_HOST_TARGET("avx2,fma")
