@@ -135,6 +135,26 @@ struct SplatElement {
   }
 };
 
+// Every element of an N-element result read from one source register, in any order (a
+// swizzle: `v.wzyx`, `(uint4)(v.xy, v.yx)`): the source offsets are loop constants and
+// each lane's elements one unrolled pass. Same extra table as moveElements.
+template <class T, uint32_t N>
+struct PermuteElements {
+  static void run(SubGroup& sg, const Inst& in) {
+    const uint32_t* p = sg.extra + in.aux;
+    const T* src = sg.reg<T>(p[2]);
+    const size_t stride = p[3];
+    uint32_t from[N];
+    for (uint32_t k = 0; k < N; ++k) from[k] = p[2 + 4 * k + 2];
+    T* dst = sg.reg<T>(in.r);
+    sg.forActive([&](uint32_t l) {
+      const T* s = src + l * stride;
+#pragma GCC unroll 16
+      for (uint32_t k = 0; k < N; ++k) dst[l * N + k] = s[from[k]];
+    });
+  }
+};
+
 // A scalar moved into a copy of a whole N-element value (OpCompositeInsert of a scalar):
 // the copy, then a full sub-group's elements in unrolled blocks of 16 lanes. Same extra
 // table as moveElements.
@@ -176,9 +196,23 @@ ExecFn pickInsertScalar(const std::vector<uint32_t>& words, uint32_t elements) {
   return forElements<T, InsertScalar>(elements);
 }
 
+// The permute handler for moves `words` into `elements` elements per lane (every result
+// element, in order, from one source register), or nullptr.
+template <class T>
+ExecFn pickPermute(const std::vector<uint32_t>& words, uint32_t elements) {
+  const uint32_t count = words[0];
+  if (words[1] || count != elements) return nullptr;
+  for (uint32_t k = 0; k < count; ++k) {
+    const uint32_t* q = words.data() + 2 + 4 * k;
+    if (q[0] != words[2] || q[1] != words[3] || q[3] != k) return nullptr;
+  }
+  return forElements<T, PermuteElements>(elements);
+}
+
 template <class T>
 ExecFn pickSpecialMove(const std::vector<uint32_t>& words, uint32_t elements) {
   if (ExecFn fn = pickSplat<T>(words, elements)) return fn;
+  if (ExecFn fn = pickPermute<T>(words, elements)) return fn;
   return pickInsertScalar<T>(words, elements);
 }
 
