@@ -10,6 +10,7 @@ PACKAGES=(
   spirv-tools spirv-headers                 # SPIR-V validation, assembler, grammar
   clang-15 llvm-spirv-15 llvm-15            # OpenCL C -> SPIR-V (llvm-dis-15: arg info)
   libfmt-dev googletest libgtest-dev        # libraries
+  libc6-dev                                 # libmvec (glibc's vector libm), named for clarity
   libreadline-dev tmux                      # spvsim debug: line editing; its terminal test
   ocl-icd-opencl-dev opencl-headers clinfo  # OpenCL ICD loader + headers
   python3-pyopencl python3-numpy            # host-side clients (bench, cross-checks)
