@@ -602,26 +602,27 @@ SPVSIM_VECTORISE_REDUCTIONS void accessChainN(SubGroup& sg, const Inst& in) {
   exactAccessChain(sg, in, true);
 }
 
-// accessChainN for a full sub-group of a multiple of 4 lanes, built for AVX2: each lane's
-// sum (base + constant + each index times its stride) in 4-lane vectors, without the
-// uniformity scan (the sums are the same), with accessChainN's big-index and exactness
-// tests. False: the exact path must redo the chain.
 using U64Block = uint64_t __attribute__((vector_size(32), aligned(8)));  // may be unaligned
+
+// Adds each lane's index times `stride` to its sum, 4 lanes a block; a 64-bit index of 2^31
+// or more in magnitude sets `big` (as accessChainN's bigIndex).
 
 template <class I>
 SPVSIM_HOST_TARGET("avx2,fma")
 inline void addIndexBlocks(U64x4* sum, const I* idx, uint64_t stride, uint32_t blocks, U64x4& big) {
-  if (stride != 0 && (stride & (stride - 1)) == 0) {
-    const int shift = std::countr_zero(stride);
-    for (uint32_t b = 0; b < blocks; ++b) sum[b] += U64x4(fourIndices(idx + 4 * b) << shift);
-  } else {
-    for (uint32_t b = 0; b < blocks; ++b) sum[b] += U64x4(fourIndices(idx + 4 * b)) * stride;
+  const bool power = stride != 0 && (stride & (stride - 1)) == 0;
+  const int shift = std::countr_zero(stride | (uint64_t(1) << 63));
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const I64x4 i = fourIndices(idx + 4 * b);
+    sum[b] += power ? U64x4(i << shift) : U64x4(i) * stride;
+    if constexpr (sizeof(I) == 8) big |= (U64x4(i) + (uint64_t(1) << 31)) >> 32;
   }
-  if constexpr (sizeof(I) == 8)
-    for (uint32_t b = 0; b < blocks; ++b)
-      big |= (U64x4(fourIndices(idx + 4 * b)) + (uint64_t(1) << 31)) >> 32;
 }
 
+// accessChainN for a full sub-group of a multiple of 4 lanes, built for AVX2: each lane's
+// sum (base + constant + each index times its stride) in 4-lane vectors, without the
+// uniformity scan (the sums are the same), with accessChainN's big-index and exactness
+// tests. False: the exact path must redo the chain.
 SPVSIM_HOST_TARGET("avx2,fma")
 bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in) {
   const uint32_t* p = sg.extra + in.aux;
