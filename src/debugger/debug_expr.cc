@@ -175,6 +175,9 @@ LaneMask assign(const ExprValue& target, const ExprValue& value, const LaneMask&
           fmt::format("cannot write {} in lane {}: {}", target.v.label, l,
                       error == AccessError::ReadOnly ? "read-only memory" : "outside memory"));
     std::memcpy(host, bytes.data(), bytes.size());
+    // A register no longer holds what its defining handler computed: its shape (and any
+    // shape derived from it) is no longer known (src/exec/register_shape.h).
+    if (target.v.inRegisters) sg.forgetShapes();
     written.set(l);
   });
   return written;

@@ -74,4 +74,22 @@ inline LaneAddresses classifyLanes(const uint64_t* p, uint32_t width, uint64_t b
   return {LanePattern::Scattered, lo, hi, ored};
 }
 
+// The pattern of `width` (>= 2) addresses `p` known to be p[0] + l * (p[1] - p[0]) modulo
+// 2^64 (an affine register: src/exec/register_shape.h): from lanes 0, 1 and the end
+// points, reading no other lane. A sequence that wraps around 2^64 is scanned.
+inline LaneAddresses affineLanes(const uint64_t* p, uint32_t width, uint64_t bytes) {
+  const uint64_t p0 = p[0];
+  const int64_t step = int64_t(p[1] - p0);
+  if (step == 0) return {LanePattern::Uniform, p0, p0, p0};
+  int64_t span;
+  if (__builtin_mul_overflow(step, int64_t(width - 1), &span))
+    return classifyLanes(p, width, bytes);
+  const uint64_t last = p0 + uint64_t(span);
+  if (span > 0 ? last < p0 : last > p0) return classifyLanes(p, width, bytes);
+  // Every address a multiple of 2^k exactly when p0 and the step are.
+  const uint64_t alignment = p0 | uint64_t(step);
+  if (step > 0 && uint64_t(step) == bytes) return {LanePattern::Contiguous, p0, last, alignment};
+  return {LanePattern::Scattered, std::min(p0, last), std::max(p0, last), alignment};
+}
+
 }  // namespace spvsim

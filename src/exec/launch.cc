@@ -263,6 +263,7 @@ uint64_t LaunchState::computeSlotBytes() const {
   const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
   const uint64_t registerCopies = ctx_.shadowRegisters ? 2 : 1;
   uint64_t bytes = addBytes(mulBytes(mulBytes(k.registerBytes, registerCopies), maxSubGroups_), 64);
+  bytes = addBytes(bytes, mulBytes(k.initialShapes.size(), maxSubGroups_));
   bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
   bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
   return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
@@ -319,6 +320,7 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch, WorkerArena* arena)
       laneInits_.push_back(
           {mem.priv[k.paramByValRegion[p]].arenaOffset, &launch.args().byValBytes[p]});
   sgs_.resize(maxSubGroups);
+  shapeStorage_.resize(k.initialShapes.size() * maxSubGroups);
   const LoweredFunction& entry = k.functions[0];
   const BoundArgs& args = launch.args();
   for (size_t i = 0; i < maxSubGroups; ++i) {
@@ -413,6 +415,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   for (size_t i = 0; i < count_; ++i) {
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
+    sg.shapes = shapeStorage_.data() + i * launch_.kernel().initialShapes.size();
     sg.shadow = shadowStorage_ ? shadowStorage_ + i * launch_.kernel().registerBytes : nullptr;
     sg.width = width;
     sg.id = static_cast<uint32_t>(i);
@@ -444,6 +447,9 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   sg.setMask(sg.live);
   sg.state = SubGroupState::Running;
   sg.steps = sg.laneSteps = 0;
+  // Registers keep the last work-group's values (each is written before it is read);
+  // their shapes start over, so that a stale one never outlives its values.
+  std::memcpy(sg.shapes, k.initialShapes.data(), k.initialShapes.size());
   // Arenas are reused across work-groups: clear them so that a kernel reading private
   // memory it never wrote sees the same zeros whatever ran before on this host thread.
   if (clearTo_ > clearFrom_)

@@ -131,6 +131,7 @@ class WorkGroupSlot {
   // Parts of one zeroed block of the arena: registers of every sub-group, their shadows
   // (ObserverFactory::shadowsRegisters; null without), lanes' private arenas, local arena.
   uint8_t *regStorage_ = nullptr, *shadowStorage_ = nullptr, *privStorage_ = nullptr;
+  std::vector<uint8_t> shapeStorage_;  // each sub-group's register shapes
   uint8_t* local_ = nullptr;
   size_t localBytes_ = 0;
   uint64_t privStride_ = 0;  // bytes per lane of privStorage_

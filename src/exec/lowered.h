@@ -39,7 +39,12 @@ struct Inst {
   // Work-group collectives: 1 + index into LoweredKernel::combiners (0: none). The
   // handler `fn` parks the sub-group like a work-group barrier.
   uint32_t combine = 0;
+  // Where a handler that knows its result's shape records it (src/exec/register_shape.h):
+  // shapeSlot(r) when this is the only instruction that writes r, else
+  // LoweredKernel::shapeSink (Lowerer::assignShapeSlots).
+  uint32_t shapeOut = 0;
 };
+static_assert(sizeof(Inst) == 48, "an instruction fills its 48 bytes: keep it so");
 
 // A control-flow edge: where it goes and the phi copies it performs.
 // Layout in LoweredKernel::extra at `edge`: [targetPc, copyCount, (dst, src, bytes)*].
@@ -142,6 +147,11 @@ struct LoweredKernel {
   std::vector<WorkGroupCombineFn> combiners;  // see Inst::combine
   std::vector<LoweredFunction> functions;     // [0] is the entry point
   uint32_t registerBytes = 0;                 // whole register file of one sub-group
+  // Each sub-group's register shapes at its start (src/exec/register_shape.h): Uniform
+  // for constants and the entry's parameters, else Unknown; one more entry, shapeSink,
+  // takes the shapes no register keeps.
+  std::vector<uint8_t> initialShapes;
+  uint32_t shapeSink = 0;
   std::vector<RegisterInit> inits;
   std::vector<BuiltinSlot> builtins;
   // Regions fixed by the module: private (the call tree's function variables and

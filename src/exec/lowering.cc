@@ -12,6 +12,7 @@
 #include "spirv/text.h"
 #include "src/exec/builtins.h"
 #include "src/exec/memory.h"
+#include "src/exec/register_shape.h"
 #include "src/exec/relocations.h"
 #include "src/exec/subgroup.h"
 
@@ -65,7 +66,8 @@ const OpTable& opTable() {
 
 namespace {
 
-constexpr uint32_t kRegisterAlign = 64;
+// Registers start on a shape granule: the granule names the register.
+constexpr uint32_t kRegisterAlign = kShapeGranule;
 
 bool isOddWidth(const Shape& s) {
   return s.isInt() && s.bits != 8 && s.bits != 16 && s.bits != 32 && s.bits != 64;
@@ -158,7 +160,29 @@ void Lowerer::run() {
     out.paramByValRegion[k] = allocatePrivate(pointee.size, pointee.align,
                                               "argument " + spirv::escapeText(params[k].name));
   }
+  assignShapeSlots();
   recordValues();
+}
+
+// A handler keeps its result's shape only where nothing else writes that register: no
+// other instruction names it as its result (an odd-width fix-up after the op, say) and
+// no phi copy or call writes it. Function parameters take their shapes from the call's
+// arguments (functionCall copies every lane).
+void Lowerer::assignShapeSlots() {
+  const uint32_t slots = shapeSlot(out.registerBytes);
+  out.shapeSink = slots;
+  std::unordered_map<uint32_t, uint32_t> writers;
+  for (const Inst& in : out.code) ++writers[in.r];
+  for (uint32_t r : copyTargets_) writers[r] += 2;
+  for (const LoweredFunction& f : out.functions)
+    for (uint32_t r : f.paramRegs) writers[r] += 2;
+  for (Inst& in : out.code) {
+    in.shapeOut = in.shapeOut == kKeepsShape && writers[in.r] == 1 ? shapeSlot(in.r) : slots;
+  }
+  out.initialShapes.assign(slots + 1, uint8_t(RegShape::Unknown));
+  for (uint32_t r : uniformRegs_) out.initialShapes[shapeSlot(r)] = uint8_t(RegShape::Uniform);
+  for (uint32_t r : out.functions.at(0).paramRegs)  // every lane gets the argument
+    out.initialShapes[shapeSlot(r)] = uint8_t(RegShape::Uniform);
 }
 
 void Lowerer::recordValues() {
@@ -444,6 +468,7 @@ void Lowerer::setConstantRegister(Id id, const std::vector<uint8_t>& value) {
   uint32_t r = allocate(value.size());
   regs_[id] = r;
   out.inits.push_back({r, value});
+  uniformRegs_.push_back(r);
 }
 
 uint32_t Lowerer::reg(Id id) {
@@ -452,6 +477,7 @@ uint32_t Lowerer::reg(Id id) {
   if (auto c = module.constants.find(id); c != module.constants.end()) {
     if (c->second.zeroFill) {  // registers start zeroed and constants are never written
       regs_[id] = allocate(type(c->second.type).size);
+      uniformRegs_.push_back(regs_[id]);
       return regs_[id];
     }
     setConstantRegister(id, c->second.relocations.empty()
@@ -595,6 +621,7 @@ uint32_t Lowerer::edgeTo(Id target) {
     for (const auto& c : copies) words.insert(words.end(), {c.dst, c.src, c.bytes});
   }
   words[1] = static_cast<uint32_t>((words.size() - 2) / 3);
+  for (size_t k = 2; k < words.size(); k += 3) copyTargets_.push_back(words[k]);
   uint32_t at = addExtra(words);
   pendingPcs_.push_back({at, target});
   return at;

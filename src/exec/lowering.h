@@ -121,6 +121,9 @@ class Lowerer {
   uint32_t allocatePrivate(uint64_t bytes, uint64_t align, const std::string& name);
   // Makes `id` a register that holds `value` in every lane from the start.
   void setConstantRegister(spirv::Id id, const std::vector<uint8_t>& value);
+  // `in`'s handler records its result's shape (src/exec/register_shape.h): it writes
+  // SubGroup::setShape on every execution. assignShapeSlots gives it a slot.
+  static void keepsShape(Inst& in) { in.shapeOut = kKeepsShape; }
   // Index into out.functions of a function id (lowered on demand).
   uint32_t functionIndex(spirv::Id function);
 
@@ -175,6 +178,9 @@ class Lowerer {
   // Where a module-scope variable is (for relocations): after layoutModuleVariables.
   std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
   void recordValues();  // LoweredKernel::values and names, for the debugger
+  // Inst::shapeOut and LoweredKernel::initialShapes, once all code is lowered.
+  void assignShapeSlots();
+  static constexpr uint32_t kKeepsShape = 0xffffffffu;
   void recordDebugVariables();
   uint32_t allocate(uint64_t bytesPerLane);
 
@@ -187,6 +193,8 @@ class Lowerer {
   std::unordered_map<spirv::Id, BuiltinPointer> builtinPointers_;
   std::vector<PendingPc> pendingPcs_;
   std::unordered_map<spirv::Id, uint32_t> signedOverride_;
+  std::vector<uint32_t> uniformRegs_;  // constants: Uniform from the start
+  std::vector<uint32_t> copyTargets_;  // written by phi copies
   std::vector<uint32_t> pendingFunctions_;
   std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer
   const spirv::Function* fn_ = nullptr;

@@ -17,6 +17,7 @@
 #include "src/exec/observer.h"
 #include "src/exec/pipe.h"
 #include "src/exec/program.h"
+#include "src/exec/register_shape.h"
 
 namespace spvsim {
 
@@ -115,6 +116,8 @@ class SubGroup {
  public:
   // Registers and lanes.
   uint8_t* regs = nullptr;
+  // One RegShape per register granule (src/exec/register_shape.h), then the sink.
+  uint8_t* shapes = nullptr;
   uint32_t width = 0;      // lanes per register = the sub-group size
   uint32_t liveLanes = 0;  // lanes that exist (the last sub-group may have fewer)
   LaneMask live;
@@ -155,6 +158,16 @@ class SubGroup {
   T* reg(uint32_t offset) const {
     return reinterpret_cast<T*>(regs + offset);
   }
+
+  RegShape shapeOf(uint32_t reg) const { return RegShape(shapes[shapeSlot(reg)]); }
+  // `in`'s result shape `s` when all `width` lanes ran it (and there are two or more:
+  // Affine reads lane 1), else Unknown.
+  void setShape(const Inst& in, RegShape s) {
+    shapes[in.shapeOut] = uint8_t(keepsShapes() ? s : RegShape::Unknown);
+  }
+  bool keepsShapes() const { return allActive && width > 1; }
+  // After anything but the defining handlers wrote registers (the debugger's `set`).
+  void forgetShapes() { std::memset(shapes, 0, wg->launch->kernel->initialShapes.size()); }
 
   void setMask(const LaneMask& m) {
     mask = m;
@@ -260,8 +273,10 @@ class SubGroup {
     // The host address of a lane's pointer `p`.
     uint8_t* at(uint64_t p) const { return hostAddress(hostOrigin(base), p); }
   };
-  FastAccess uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
-                               uint32_t align) const {
+  // `shape`: the pointer register's (src/exec/register_shape.h); an affine one is
+  // classified from its end points.
+  FastAccess uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write, uint32_t align,
+                               RegShape shape = RegShape::Unknown) const {
     if (!allActive) return {};
     // Every lane's space must be lane 0's: ask about that one before scanning.
     Space s = pointerSpace(ptrs[0]);
@@ -269,7 +284,9 @@ class SubGroup {
     if (wg->observers.spaces & spaceBit(s)) return {};
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
-    const LaneAddresses lanes = classifyLanes(ptrs, width, bytes);
+    const LaneAddresses lanes = affineOrUniform(shape) && width > 1
+                                    ? affineLanes(ptrs, width, bytes)
+                                    : classifyLanes(ptrs, width, bytes);
     const uint64_t lo = lanes.lo, hi = lanes.hi;
     if (((lo ^ hi) >> kOffsetBits) || (lanes.alignment & (align - 1))) return {};
     const MemoryMap& mem = *wg->launch->memory;

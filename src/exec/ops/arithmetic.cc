@@ -15,17 +15,20 @@ using ops::unaryLoop;
 using spv::Op;
 
 // Wrapping integer arithmetic on unsigned containers (SPIR-V integer ops are
-// two's-complement and sign-agnostic).
+// two's-complement and sign-agnostic). They keep their results' shapes (modulo 2^bits,
+// as the values are): src/exec/register_shape.h.
 template <class T>
 struct IAdd {
   static void run(SubGroup& sg, const Inst& in) {
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a + b); });
+    sg.setShape(in, sumShape(sg.shapeOf(in.a), sg.shapeOf(in.b)));
   }
 };
 template <class T>
 struct ISub {
   static void run(SubGroup& sg, const Inst& in) {
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a - b); });
+    sg.setShape(in, sumShape(sg.shapeOf(in.a), sg.shapeOf(in.b)));
   }
 };
 template <class T>
@@ -33,12 +36,14 @@ struct IMul {
   static void run(SubGroup& sg, const Inst& in) {
     using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>;  // avoid int promotion UB
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(W(a) * W(b)); });
+    sg.setShape(in, productShape(sg.shapeOf(in.a), sg.shapeOf(in.b)));
   }
 };
 template <class T>
 struct SNegate {
   static void run(SubGroup& sg, const Inst& in) {
     unaryLoop<T, T>(sg, in, [](T a) { return T(T(0) - a); });
+    sg.setShape(in, sg.shapeOf(in.a));
   }
 };
 
@@ -174,6 +179,12 @@ template <template <class> class H>
 void lowerUnsignedFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
   emitElementwise(lw, inst, ops::pickUnsignedFast<H>(lw.shape(inst.resultType).scalar), arity);
 }
+// The integer ops whose handlers keep their results' shapes.
+template <template <class> class H>
+void lowerShapedFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
+  Lowerer::keepsShape(
+      emitElementwise(lw, inst, ops::pickUnsignedFast<H>(lw.shape(inst.resultType).scalar), arity));
+}
 template <template <class> class H>
 void lowerFloatFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
   emitElementwise(lw, inst, ops::pickFloatFast<H>(lw.shape(inst.resultType).scalar), arity);
@@ -183,16 +194,16 @@ void lowerFloatFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity)
 
 void registerArithmeticOps(OpTable& t) {
   t.core[uint32_t(Op::OpIAdd)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsignedFast<IAdd>(lw, i, 2);
+    lowerShapedFast<IAdd>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpISub)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsignedFast<ISub>(lw, i, 2);
+    lowerShapedFast<ISub>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpIMul)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsignedFast<IMul>(lw, i, 2);
+    lowerShapedFast<IMul>(lw, i, 2);
   };
   t.core[uint32_t(Op::OpSNegate)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    lowerUnsignedFast<SNegate>(lw, i, 1);
+    lowerShapedFast<SNegate>(lw, i, 1);
   };
   t.core[uint32_t(Op::OpUDiv)] = [](Lowerer& lw, const spirv::Instruction& i) {
     lowerUnsigned<UDivOp>(lw, i, 2);

@@ -97,14 +97,20 @@ void putAffine(SubGroup& sg, T* r, uint32_t stride, const uint64_t* base, const 
 template <class T>
 struct ReadBuiltin {
   static void run(SubGroup& sg, const Inst& in) {
-    if (sg.wg->launch->builtinStorage) return loadThroughMemory(sg, in);
+    if (sg.wg->launch->builtinStorage) {
+      sg.setShape(in, RegShape::Unknown);
+      return loadThroughMemory(sg, in);
+    }
     T* r = sg.reg<T>(in.r);
     const Builtin b = static_cast<Builtin>(in.b);
     const uint32_t stride = in.n / sizeof(T);  // elements per lane, at most 4
     // Elements past the components (vec3 padding) are 0, as in the cleared private copy.
     uint64_t base[4] = {}, step[4] = {};
-    if (builtinAffine(sg, b, in.c, in.aux2, base, step))
+    if (builtinAffine(sg, b, in.c, in.aux2, base, step)) {
+      sg.setShape(in, RegShape::Affine);  // each element's base + l * step
       return putAffine(sg, r, stride, base, step);
+    }
+    sg.setShape(in, RegShape::Unknown);
     putAffine(sg, r, stride, base, step);  // then the columns
     uint64_t column[kMaxSubGroupSize];
     for (uint32_t k = 0; k < in.aux2; ++k) {
@@ -138,6 +144,7 @@ bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t alig
   in.b = static_cast<uint32_t>(slot.builtin);
   in.c = p->first;
   in.aux2 = p->components;
+  Lowerer::keepsShape(in);
   return true;
 }
 

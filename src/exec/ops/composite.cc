@@ -4,6 +4,7 @@
 // where the pieces are made of them (nearly always), else a memcpy per piece.
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -70,9 +71,10 @@ struct ExtractElement {
 #pragma GCC unroll 16
         for (uint32_t i = 0; i < 16; ++i) r[l + i] = a[(l + i) * N];
       for (; l < sg.width; ++l) r[l] = a[l * N];
-      return;
+      return sg.setShape(in, sg.shapeOf(in.a));
     }
     sg.forActive([&](uint32_t l) { r[l] = a[l * n]; });
+    sg.setShape(in, sg.shapeOf(in.a));
   }
 };
 
@@ -89,12 +91,22 @@ ExecFn pickExtract(uint32_t elements) {
 // copy of the register. N: the move count (0: read from the table).
 // extra at in.aux: [count, whole (1 + source register, or 0),
 //                   (srcReg, srcLaneElems, srcElem, dstElem)*]; in.n: bytes per lane.
+// Each element of a move's result is an element of one of its sources, of the same type:
+// the result is as uniform or affine as all its sources are (src/exec/register_shape.h).
+inline RegShape movedShape(const SubGroup& sg, const uint32_t* p, uint32_t count) {
+  RegShape s = p[1] ? sg.shapeOf(p[1] - 1) : RegShape::Uniform;
+  for (uint32_t k = 0; k < count && s != RegShape::Unknown; ++k)
+    s = sumShape(s, sg.shapeOf(p[2 + 4 * k]));
+  return s;
+}
+
 template <class T, uint32_t N>
 void moveElements(SubGroup& sg, const Inst& in) {
   const uint32_t* p = sg.extra + in.aux;
   const uint32_t count = N ? N : p[0];
   const size_t n = in.n / sizeof(T), width = sg.width;
   T* dst = sg.reg<T>(in.r);
+  sg.setShape(in, movedShape(sg, p, count));
   if (p[1]) {
     const T* whole = sg.reg<T>(p[1] - 1);
     if (sg.allActive)
@@ -127,6 +139,7 @@ struct SplatElement {
     const T* src = sg.reg<T>(q[0]) + q[2];
     const size_t stride = q[1];
     T* dst = sg.reg<T>(in.r);
+    sg.setShape(in, sg.shapeOf(q[0]));
     sg.forActive([&](uint32_t l) {
       const T v = src[l * stride];
 #pragma GCC unroll 16
@@ -147,6 +160,7 @@ struct PermuteElements {
     uint32_t from[N];
     for (uint32_t k = 0; k < N; ++k) from[k] = p[2 + 4 * k + 2];
     T* dst = sg.reg<T>(in.r);
+    sg.setShape(in, sg.shapeOf(p[2]));
     sg.forActive([&](uint32_t l) {
       const T* s = src + l * stride;
 #pragma GCC unroll 16
@@ -163,6 +177,7 @@ struct InsertScalar {
   static void run(SubGroup& sg, const Inst& in) {
     const uint32_t* p = sg.extra + in.aux;
     if (!sg.allActive) return moveElements<T, 1>(sg, in);
+    sg.setShape(in, movedShape(sg, p, 1));
     T* dst = sg.reg<T>(in.r);
     std::memcpy(dst, sg.reg<T>(p[1] - 1), size_t(N) * sg.width * sizeof(T));
     const T* src = sg.reg<T>(p[2]) + p[4];
@@ -234,6 +249,17 @@ uint32_t elementBytes(const std::vector<Piece>& pieces, uint32_t dstReg, uint32_
   return 1;
 }
 
+// Whether the pieces write every byte of the result (an OpVectorShuffle's undefined
+// components and vec3 padding keep the register's old bytes: then the result has no
+// shape of its sources).
+bool coversAll(const std::vector<Piece>& pieces, uint32_t dstBytes) {
+  std::vector<bool> written(dstBytes, false);
+  for (const Piece& p : pieces)
+    for (uint32_t b = p.dstOffset; b < p.dstOffset + p.bytes && b < dstBytes; ++b)
+      written[b] = true;
+  return std::find(written.begin(), written.end(), false) == written.end();
+}
+
 // Emits the pieces as element moves when there are few enough; false otherwise.
 bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::vector<Piece>& pieces,
                       uint32_t dstReg, uint32_t dstBytes) {
@@ -271,6 +297,7 @@ bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::ve
   in.aux = at;
   in.r = dstReg;
   in.n = dstBytes;
+  if (coversAll(pieces, dstBytes)) Lowerer::keepsShape(in);
   return true;
 }
 
@@ -322,6 +349,7 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
     in.a = src;
     in.n = elements;
     in.aux = inst.operands[1];
+    Lowerer::keepsShape(in);
     return;
   }
   emitPieces(lw, inst,

@@ -107,9 +107,15 @@ void functionCall(SubGroup& sg, const Inst& in) {
   const LoweredKernel& k = *sg.wg->launch->kernel;
   const LoweredFunction& f = k.functions[in.aux];
   const uint32_t* args = sg.extra + in.b;
-  for (uint32_t i = 0; i < args[0]; ++i)
-    std::memcpy(sg.regs + f.paramRegs[i], sg.regs + args[1 + i],
-                size_t(f.paramSizes[i]) * sg.width);
+  // Every lane, so the shape comes along. Registers are whole 64-byte granules
+  // (kShapeGranule): copied as such, in fixed-size moves.
+  for (uint32_t i = 0; i < args[0]; ++i) {
+    uint8_t* dst = sg.regs + f.paramRegs[i];
+    const uint8_t* src = sg.regs + args[1 + i];
+    for (size_t at = 0, bytes = size_t(f.paramSizes[i]) * sg.width; at < bytes; at += kShapeGranule)
+      std::memcpy(dst + at, src + at, kShapeGranule);
+    sg.shapes[shapeSlot(f.paramRegs[i])] = sg.shapes[shapeSlot(args[1 + i])];
+  }
   sg.frames.push_back({in.aux, in.r, static_cast<uint32_t>(sg.simt.size())});
   sg.simt.back().pc = sg.pc;  // where the caller resumes
   sg.simt.push_back({f.entryPc, kNoPc, sg.mask});

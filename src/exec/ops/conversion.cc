@@ -93,6 +93,16 @@ template <class To, class From, bool Saturate>
 struct IntToInt {
   static void run(SubGroup& sg, const Inst& in) {
     unaryLoop<To, From>(sg, in, [](From x) { return ops::intToInt<To>(x, Saturate); });
+    sg.setShape(in, shape(sg, in));
+  }
+  // Narrowing keeps an affine value affine (modulo the narrower width); widening only
+  // where no lane's value wrapped around (else lanes past the wrap jump by 2^bits).
+  static RegShape shape(const SubGroup& sg, const Inst& in) {
+    const RegShape s = sg.shapeOf(in.a);
+    if (s != RegShape::Affine || !sg.keepsShapes()) return s;
+    if (Saturate) return RegShape::Unknown;
+    if (sizeof(To) <= sizeof(From)) return s;
+    return ops::affineWithoutWrap(sg, sg.reg<From>(in.a), in.n) ? s : RegShape::Unknown;
   }
 };
 
@@ -134,8 +144,8 @@ ExecFn fastConversion() {
     return ops::fastest(F, &ops::onAvx2<F>);
 }
 
-void emitConversion(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn) {
-  ops::emitElementwise(lw, inst, fn, 1);
+Inst& emitConversion(Lowerer& lw, const spirv::Instruction& inst, ExecFn fn) {
+  return ops::emitElementwise(lw, inst, fn, 1);
 }
 
 template <bool ToSigned>
@@ -183,14 +193,15 @@ template <bool FromSigned, bool ToSigned, bool AlwaysSaturate>
 void lowerIntToInt(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTE);
   bool saturate = AlwaysSaturate || c.saturate;
-  emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {
-                   return withInt(c.from.scalar, FromSigned, [&](auto from) -> ExecFn {
-                     using T = typename decltype(to)::type;
-                     using F = typename decltype(from)::type;
-                     return saturate ? fastConversion<&IntToInt<T, F, true>::run, T, F>()
-                                     : fastConversion<&IntToInt<T, F, false>::run, T, F>();
-                   });
-                 }));
+  Lowerer::keepsShape(
+      emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {
+                       return withInt(c.from.scalar, FromSigned, [&](auto from) -> ExecFn {
+                         using T = typename decltype(to)::type;
+                         using F = typename decltype(from)::type;
+                         return saturate ? fastConversion<&IntToInt<T, F, true>::run, T, F>()
+                                         : fastConversion<&IntToInt<T, F, false>::run, T, F>();
+                       });
+                     })));
 }
 
 // Copies in.n bytes per lane (OpBitcast, OpPtrCastToGeneric); in.b: source bytes.
@@ -208,12 +219,16 @@ struct CopyBytes {
 
 // Equal sizes (every OpBitcast of a valid module): source and result registers have one
 // layout, so a full sub-group is one copy; U is the element the lane size is made of.
+// in.aux: whether both types have components of one size (then an affine value stays
+// affine; otherwise only a uniform one stays uniform).
 template <class U>
 struct CopySameSize {
   static void run(SubGroup& sg, const Inst& in) {
     U* r = sg.reg<U>(in.r);
     const U* a = sg.reg<U>(in.a);
     const uint32_t n = in.n / sizeof(U);
+    const RegShape s = sg.shapeOf(in.a);
+    sg.setShape(in, in.aux || s == RegShape::Uniform ? s : RegShape::Unknown);
     if (sg.allActive) {
       for (uint32_t i = 0, count = n * sg.width; i < count; ++i) r[i] = a[i];
       return;
@@ -239,6 +254,10 @@ void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
   in.a = lw.reg(Lowerer::operand(inst, 0));
   in.n = resultBytes;
   in.b = sourceBytes;
+  if (resultBytes != sourceBytes) return;
+  const Shape to = lw.shape(inst.resultType), from = lw.shapeOfValue(Lowerer::operand(inst, 0));
+  in.aux = to.bytes / to.stride == from.bytes / from.stride;
+  Lowerer::keepsShape(in);
 }
 
 // OpConvertPtrToU / OpConvertUToPtr: pointers are 64-bit register values.

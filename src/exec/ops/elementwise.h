@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #include "src/exec/lowering.h"
@@ -142,6 +143,22 @@ inline void forEachActiveElement(SubGroup& sg, const Inst& in, uint32_t componen
   sg.forActive([&](uint32_t l) {
     for (uint32_t c = 0; c < components; ++c) f(l, l * in.n + c);
   });
+}
+
+// Whether an affine register of n T elements per lane is affine as exact integers too
+// (no lane's value wrapped around): then each element converts to a wider type
+// affinely. Reads lanes 0 and 1: only where SubGroup::keepsShapes().
+template <class T>
+bool affineWithoutWrap(const SubGroup& sg, const T* r, uint32_t n) {
+  using U = std::make_unsigned_t<T>;
+  using S = std::make_signed_t<T>;
+  for (uint32_t c = 0; c < n; ++c) {
+    const S step = S(U(U(r[n + c]) - U(r[c])));
+    if (!linearWithin(r[c], step, sg.width, std::numeric_limits<T>::min(),
+                      std::numeric_limits<T>::max()))
+      return false;
+  }
+  return true;
 }
 
 // Fills the common fields of an element-wise instruction from SPIR-V operands.

@@ -79,10 +79,14 @@ struct Load {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     uint8_t* r = sg.regs + in.r;
-    if (const SubGroup::FastAccess fast = sg.uniformRegionBase(ptr, bytes, false, in.aux)) {
+    if (const SubGroup::FastAccess fast =
+            sg.uniformRegionBase(ptr, bytes, false, in.aux, sg.shapeOf(in.a))) {
       loadLanes<N>(sg, fast, ptr, r, bytes);
-      return;
+      // One address: every lane read the same bytes.
+      return sg.setShape(
+          in, fast.pattern == LanePattern::Uniform ? RegShape::Uniform : RegShape::Unknown);
     }
+    sg.setShape(in, RegShape::Unknown);
     LaneMask failed, misaligned;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
@@ -108,7 +112,8 @@ struct Store {
     const uint32_t bytes = N ? N : in.n;
     const uint64_t* ptr = sg.reg<uint64_t>(in.a);
     const uint8_t* v = sg.regs + in.b;
-    if (const SubGroup::FastAccess fast = sg.uniformRegionBase(ptr, bytes, true, in.aux)) {
+    if (const SubGroup::FastAccess fast =
+            sg.uniformRegionBase(ptr, bytes, true, in.aux, sg.shapeOf(in.a))) {
       storeLanes(sg, fast, ptr, v, bytes);
       return;
     }
@@ -172,6 +177,7 @@ void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
   in.a = ptr;
   in.n = bytes;
   in.aux = align;
+  Lowerer::keepsShape(in);
 }
 
 }  // namespace
@@ -265,12 +271,18 @@ void constantAccessChain(SubGroup& sg, const Inst& in) {
     moved |= b ^ v;
     r[l] = v;
   });
-  if (!plainSumsExact(moved)) [[unlikely]]
-    exactAccessChain(sg, in, false);
+  const RegShape s = sg.shapeOf(in.a);
+  if (plainSumsExact(moved)) [[likely]]
+    return sg.setShape(in, s);  // each lane's pointer plus one constant
+  exactAccessChain(sg, in, false);
+  sg.setShape(in, lanewiseShape(s));
 }
 
 // Several dynamic indices, or a stride too large for accessChain1.
-void dynamicAccessChain(SubGroup& sg, const Inst& in) { exactAccessChain(sg, in, true); }
+void dynamicAccessChain(SubGroup& sg, const Inst& in) {
+  exactAccessChain(sg, in, true);
+  sg.setShape(in, RegShape::Unknown);
+}
 
 // The common shape: one dynamic index, e.g. OpInBoundsPtrAccessChain %p %i, with a
 // stride below kPlainStrideLimit.
@@ -380,6 +392,48 @@ bool plainChainAllLanes(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_
                                     [stride](I64x2 i) { return i * stride; });
 }
 
+// r[l] = v0 + l * d for every lane (the pointers of an affine chain).
+SPVSIM_HOST_TARGET("avx2,fma")
+void fillAffineAvx2(uint64_t* r, uint64_t v0, uint64_t d, uint32_t width) {
+  U64x4 v = {v0, v0 + d, v0 + 2 * d, v0 + 3 * d};
+  const U64x4 advance = {4 * d, 4 * d, 4 * d, 4 * d};
+  uint32_t l = 0;
+  for (; l + 4 <= width; l += 4, v += advance) std::memcpy(r + l, &v, sizeof v);
+  for (; l < width; ++l) r[l] = v0 + l * d;
+}
+void fillAffine(uint64_t* r, uint64_t v0, uint64_t d, uint32_t width) {
+  if (ops::hostHasAvx2Fma()) return fillAffineAvx2(r, v0, d, width);
+  for (uint32_t l = 0; l < width; ++l) r[l] = v0 + l * d;
+}
+
+// A uniform base and an affine index (src/exec/register_shape.h): every lane's plain sum
+// is lane 0's plus l times one step. The exact sums are linear in l, so when both end
+// points stay in the base's object (plainSumsExact) and the index within +-2^31 (as the
+// plain path requires), every lane's does: the pointers are written without reading the
+// index register again, and are affine. False: nothing written.
+template <class I>
+bool affineChain1(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_t* base, const I* idx,
+                  int64_t stride, uint64_t constant) {
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !affineOrUniform(sg.shapeOf(sg.extra[in.aux + 1])) ||
+      !sg.keepsShapes())
+    return false;
+  using U = std::make_unsigned_t<I>;
+  // |first|, |step| < 2^32, at most 127 steps: no product here overflows.
+  const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
+  const int64_t limit = int64_t(kPlainStrideLimit), last = first + step * (sg.width - 1);
+  if (first < -limit || first >= limit || last < -limit || last >= limit) return false;
+  // b + delta keeps b's bits from 39 up exactly when its biased offset stays in range;
+  // |index * stride| < 2^62 and |constant| <= 2^61.
+  const uint64_t b = base[0];
+  const int64_t offset = int64_t(b & kBiasedMask), c = int64_t(constant);
+  const int64_t at0 = offset + c + first * stride, atLast = offset + c + last * stride;
+  const int64_t end = int64_t(kBiasedMask);
+  if (at0 < 0 || at0 > end || atLast < 0 || atLast > end) return false;
+  fillAffine(r, b + uint64_t(c + first * stride), uint64_t(step * stride), sg.width);
+  sg.setShape(in, RegShape::Affine);
+  return true;
+}
+
 template <class I>
 void accessChain1(SubGroup& sg, const Inst& in) {
   uint64_t* r = sg.reg<uint64_t>(in.r);
@@ -390,11 +444,14 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   const uint64_t constant = uint64_t(constantDelta(in));
   if constexpr (sizeof(I) >= 4) {
     if (sg.allActive) {
+      if (affineChain1(sg, in, r, base, idx, stride, constant)) return;
       if (!plainChainAllLanes(sg, in, r, base, idx, stride, constant)) [[unlikely]]
         exactAccessChain(sg, in, true);
-      return;
+      // The same base and index in every lane: the same pointer.
+      return sg.setShape(in, lanewiseShape(sg.shapeOf(in.a), sg.shapeOf(p[1])));
     }
   }
+  sg.setShape(in, RegShape::Unknown);
   uint64_t moved = 0;
   bool overflow = false;
   sg.forActive([&](uint32_t l) {
@@ -572,6 +629,7 @@ SPVSIM_VECTORISE_REDUCTIONS uint64_t movePointers(const SubGroup& sg,
 }
 
 SPVSIM_VECTORISE_REDUCTIONS void accessChainN(SubGroup& sg, const Inst& in) {
+  sg.setShape(in, RegShape::Unknown);
   const uint32_t* p = sg.extra + in.aux;
   uint64_t delta[kMaxSubGroupSize];
   uint64_t constant = uint64_t(constantDelta(in));
@@ -661,6 +719,7 @@ bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in) {
 
 void accessChainNAvx2(SubGroup& sg, const Inst& in) {
   if (!sg.allActive || sg.width % 4 != 0) return accessChainN(sg, in);
+  sg.setShape(in, RegShape::Unknown);
   if (!plainChainNAllLanesAvx2(sg, in)) [[unlikely]]
     exactAccessChain(sg, in, true);
 }
@@ -760,6 +819,7 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
   const std::optional<uint32_t> checked =
       checks.empty() || !subscript ? std::nullopt : checks.emit(lw, inst.result);
   Inst& in = lw.emit(inst, pickAccessChain(dynamic, constant, checked.has_value()));
+  Lowerer::keepsShape(in);  // every chain handler records its result's shape
   in.a = b;
   in.b = uint32_t(uint64_t(constant));
   in.c = uint32_t(uint64_t(constant) >> 32);

@@ -116,10 +116,24 @@ struct ShiftByConstant {
     T* r = sg.reg<T>(in.r);
     const T* a = sg.reg<T>(in.a);
     const uint32_t n = in.n;
+    sg.setShape(in, shape(sg, in));
     if (sg.allActive) return shiftAllBy<K>(r, a, in.b, n * sg.width);
     for (uint32_t l = 0; l < sg.width; ++l)
       if (sg.active[l])
         for (uint32_t i = l * n; i < (l + 1) * n; ++i) r[i] = shiftBy<K>(a[i], in.b);
+  }
+
+  // x << c is x * 2^c. x >> c stays affine where the stride is a multiple of 2^c and no
+  // lane wrapped around (as signed numbers for the arithmetic shift): clang's
+  // `shl 32; ashr 32` sign extension of an index.
+  static RegShape shape(const SubGroup& sg, const Inst& in) {
+    const RegShape s = sg.shapeOf(in.a);
+    if (K == ShiftKind::Left || s != RegShape::Affine || !sg.keepsShapes()) return s;
+    using V = std::conditional_t<K == ShiftKind::RightArithmetic, std::make_signed_t<T>, T>;
+    const T* a = sg.reg<T>(in.a);
+    for (uint32_t c = 0; c < in.n; ++c)
+      if (T(a[in.n + c] - a[c]) & ((T(1) << in.b) - 1)) return RegShape::Unknown;
+    return ops::affineWithoutWrap(sg, reinterpret_cast<const V*>(a), in.n) ? s : RegShape::Unknown;
   }
 };
 
@@ -185,6 +199,7 @@ void lowerShift(Lowerer& lw, const spirv::Instruction& inst) {
       Inst& in = ops::emitElementwise(lw, inst, fn, 1);
       in.b = static_cast<uint32_t>(lw.constantValue(count));
       in.aux2 = base.bits;
+      Lowerer::keepsShape(in);
       return;
     }
   Inst& in = ops::emitElementwise(lw, inst, pickShift<K>(base.scalar, shift.scalar), 2);
