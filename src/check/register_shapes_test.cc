@@ -71,6 +71,13 @@ std::vector<uint64_t> firstSubGroupOf(const std::vector<uint64_t>& bad, const Co
   return items;
 }
 
+// No errors (the race checker's budget note in the checker configurations is none).
+bool noErrors(const LaunchResult& r) {
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Error) return false;
+  return true;
+}
+
 bool onlyOutOfBounds(const LaunchResult& r) {
   for (const Diagnostic& d : r.diagnostics)
     if (d.kind != DiagnosticKind::OutOfBounds) return false;
@@ -238,6 +245,88 @@ TEST(RegisterShapes, FarAffineIndicesAreOutOfBounds) {
       std::vector<uint64_t> bad;
       for (uint64_t g = 1; g < items; ++g) bad.push_back(g);
       EXPECT_EQ(firstOutOfBounds(r, c), firstSubGroupOf(bad, c)) << describe(r);
+    }
+  }
+}
+
+// ---- Loop counters are phis: their copies carry shapes only where every lane took the
+// edge. Lanes leave the loop at different trips (the back edge then copies for some lanes
+// only), and the counter indexes memory inside the loop and after it.
+
+const char* kLoop = R"(
+kernel void loop(global const int* in, global int* out, global const int* trips) {
+  size_t g = get_global_id(0);
+  int acc = 0, k = 0;
+  for (; k < trips[g]; ++k) acc += in[2 * k + (int)g];
+  out[g] = acc + in[k] * 1000;
+}
+)";
+
+TEST(RegisterShapes, LoopCountersMatchTheHostModel) {
+  std::vector<int32_t> in(3 * kItems + 8);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = int32_t(i * 7 % 23) - 5;
+  for (bool same : {true, false}) {
+    std::vector<int32_t> trips(kItems);
+    for (uint64_t g = 0; g < kItems; ++g) trips[g] = same ? 9 : int32_t((g * 5) % 11);
+    std::vector<int32_t> want(kItems);
+    for (uint64_t g = 0; g < kItems; ++g) {
+      int32_t acc = 0;
+      for (int32_t k = 0; k < trips[g]; ++k) acc += in[2 * k + g];
+      want[g] = acc + in[trips[g]] * 1000;
+    }
+    for (const char* opt : {"-O0", "-O1", "-O2", "-O3"}) {
+      auto prog = Program::load(testing::compileOpenCL(kLoop, opt));
+      for (const Config& c : kConfigs) {
+        SCOPED_TRACE(configName(c, opt) + (same ? " same trips" : " divergent trips"));
+        std::vector<int32_t> out(kItems, -1);
+        LaunchResult r =
+            prog->launch("loop", range1(kItems, c.local),
+                         {bufferOf(in), bufferOf(out), bufferOf(trips)}, optionsFor(c));
+        EXPECT_TRUE(noErrors(r)) << describe(r);
+        EXPECT_EQ(out, want);
+      }
+    }
+  }
+}
+
+// ---- A phi whose incoming values are each uniform, copied on divergent edges: the lanes
+// hold one or the other.
+
+const char* kJoin = R"(
+kernel void join(global const int* in, global int* out, global int* marks,
+                 global const int* at) {
+  size_t g = get_global_id(0);
+  int a = at[0], b = at[1], j;   // broadcast loads: uniform
+  barrier(CLK_GLOBAL_MEM_FENCE);  // keeps them before the branch at -O2
+  if (g % 3 == 0) {
+    j = a;
+    marks[g] = 1;  // a store: the branch stays a branch, j a phi
+  } else {
+    j = b;
+  }
+  out[g] = in[j + (int)g];
+}
+)";
+
+TEST(RegisterShapes, JoinsOfUniformValuesMatchTheHostModel) {
+  std::vector<int32_t> in(kItems + 16), at{9, 2};
+  for (size_t i = 0; i < in.size(); ++i) in[i] = int32_t(i * 11) - 3;
+  std::vector<int32_t> want(kItems), wantMarks(kItems, 0);
+  for (uint64_t g = 0; g < kItems; ++g) {
+    want[g] = in[(g % 3 == 0 ? at[0] : at[1]) + g];
+    if (g % 3 == 0) wantMarks[g] = 1;
+  }
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = Program::load(testing::compileOpenCL(kJoin, opt));
+    for (const Config& c : kConfigs) {
+      SCOPED_TRACE(configName(c, opt));
+      std::vector<int32_t> out(kItems, -1), marks(kItems, 0);
+      LaunchResult r =
+          prog->launch("join", range1(kItems, c.local),
+                       {bufferOf(in), bufferOf(out), bufferOf(marks), bufferOf(at)}, optionsFor(c));
+      EXPECT_TRUE(noErrors(r)) << describe(r);
+      EXPECT_EQ(out, want);
+      EXPECT_EQ(marks, wantMarks);
     }
   }
 }

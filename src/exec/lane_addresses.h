@@ -58,7 +58,8 @@ inline uint64_t offLine(const uint64_t* p, uint32_t width, uint64_t first, uint6
 }  // namespace lanes
 
 // The pattern of `width` (>= 1) addresses `p` of accesses of `bytes` each.
-inline LaneAddresses classifyLanes(const uint64_t* p, uint32_t width, uint64_t bytes) {
+[[gnu::always_inline]] inline LaneAddresses classifyLanes(const uint64_t* p, uint32_t width,
+                                                          uint64_t bytes) {
   const uint64_t p0 = p[0];
   if (width == 1) return {LanePattern::Uniform, p0, p0, p0};
   const uint64_t step = p[1] - p0, last = p[width - 1];
@@ -77,7 +78,8 @@ inline LaneAddresses classifyLanes(const uint64_t* p, uint32_t width, uint64_t b
 // The pattern of `width` (>= 2) addresses `p` known to be p[0] + l * (p[1] - p[0]) modulo
 // 2^64 (an affine register: src/exec/register_shape.h): from lanes 0, 1 and the end
 // points, reading no other lane. A sequence that wraps around 2^64 is scanned.
-inline LaneAddresses affineLanes(const uint64_t* p, uint32_t width, uint64_t bytes) {
+[[gnu::always_inline]] inline LaneAddresses affineLanes(const uint64_t* p, uint32_t width,
+                                                        uint64_t bytes) {
   const uint64_t p0 = p[0];
   const int64_t step = int64_t(p[1] - p0);
   if (step == 0) return {LanePattern::Uniform, p0, p0, p0};

@@ -26,6 +26,8 @@ using ExecFn = void (*)(SubGroup&, const Inst&);
 // it (src/exec/workgroup.cc): reads each sub-group's operands, writes each one's result.
 using WorkGroupCombineFn = void (*)(SubGroup* subGroups, size_t count, const Inst&);
 
+constexpr uint32_t kNoShapeSlot = 0xffffffffu;
+
 struct Inst {
   ExecFn fn = nullptr;
   uint32_t r = 0;  // result register offset
@@ -40,9 +42,9 @@ struct Inst {
   // handler `fn` parks the sub-group like a work-group barrier.
   uint32_t combine = 0;
   // Where a handler that knows its result's shape records it (src/exec/register_shape.h):
-  // shapeSlot(r) when this is the only instruction that writes r, else
-  // LoweredKernel::shapeSink (Lowerer::assignShapeSlots).
-  uint32_t shapeOut = 0;
+  // shapeSlot(r) when this is the only instruction that writes r and the value may reach
+  // an address, else kNoShapeSlot (Lowerer::assignShapeSlots).
+  uint32_t shapeOut = kNoShapeSlot;
 };
 static_assert(sizeof(Inst) == 48, "an instruction fills its 48 bytes: keep it so");
 
@@ -148,10 +150,8 @@ struct LoweredKernel {
   std::vector<LoweredFunction> functions;     // [0] is the entry point
   uint32_t registerBytes = 0;                 // whole register file of one sub-group
   // Each sub-group's register shapes at its start (src/exec/register_shape.h): Uniform
-  // for constants and the entry's parameters, else Unknown; one more entry, shapeSink,
-  // takes the shapes no register keeps.
+  // for constants and the entry's parameters, else Unknown.
   std::vector<uint8_t> initialShapes;
-  uint32_t shapeSink = 0;
   std::vector<RegisterInit> inits;
   std::vector<BuiltinSlot> builtins;
   // Regions fixed by the module: private (the call tree's function variables and

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "spirv/module.h"
@@ -121,9 +122,12 @@ class Lowerer {
   uint32_t allocatePrivate(uint64_t bytes, uint64_t align, const std::string& name);
   // Makes `id` a register that holds `value` in every lane from the start.
   void setConstantRegister(spirv::Id id, const std::vector<uint8_t>& value);
-  // `in`'s handler records its result's shape (src/exec/register_shape.h): it writes
-  // SubGroup::setShape on every execution. assignShapeSlots gives it a slot.
-  static void keepsShape(Inst& in) { in.shapeOut = kKeepsShape; }
+  // `in`'s handler records its result's shape (src/exec/register_shape.h), calling
+  // SubGroup::setShape on every execution: kept where the value `result` may reach an
+  // address (shapeRelevant_) and assignShapeSlots then gives it a slot.
+  void keepsShape(Inst& in, spirv::Id result) {
+    if (shapeRelevant_.count(result)) in.shapeOut = kKeepsShape;
+  }
   // Index into out.functions of a function id (lowered on demand).
   uint32_t functionIndex(spirv::Id function);
 
@@ -180,6 +184,9 @@ class Lowerer {
   void recordValues();  // LoweredKernel::values and names, for the debugger
   // Inst::shapeOut and LoweredKernel::initialShapes, once all code is lowered.
   void assignShapeSlots();
+  // The values whose shapes a consumer may use: load and store pointers and access chain
+  // operands, and what they are computed from through shape-keeping instructions.
+  void findShapeRelevant();
   static constexpr uint32_t kKeepsShape = 0xffffffffu;
   void recordDebugVariables();
   uint32_t allocate(uint64_t bytesPerLane);
@@ -194,6 +201,7 @@ class Lowerer {
   std::vector<PendingPc> pendingPcs_;
   std::unordered_map<spirv::Id, uint32_t> signedOverride_;
   std::vector<uint32_t> uniformRegs_;  // constants: Uniform from the start
+  std::unordered_set<spirv::Id> shapeRelevant_;
   std::vector<uint32_t> copyTargets_;  // written by phi copies
   std::vector<uint32_t> pendingFunctions_;
   std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer

@@ -14,14 +14,16 @@
 
 namespace spvsim {
 
+// The values are bit sets (Uniform = Affine | 1) so that the rules below are a few bit
+// operations: a handler applies one on every execution.
 enum class RegShape : uint8_t {
   Unknown = 0,
-  // Every lane's bytes are lane 0's.
-  Uniform = 1,
   // An integer or pointer register: for each component, lane l holds
   // lane 0's + l * (lane 1's - lane 0's), modulo 2^bits of the component (a wrap-around
   // between lanes is allowed; consumers that need none check the end points).
   Affine = 2,
+  // Every lane's bytes are lane 0's (of any type; affine with step 0 where it is one).
+  Uniform = 3,
 };
 
 constexpr uint32_t kShapeGranuleShift = 6;
@@ -29,31 +31,34 @@ constexpr uint32_t kShapeGranule = 1u << kShapeGranuleShift;
 
 constexpr uint32_t shapeSlot(uint32_t reg) { return reg >> kShapeGranuleShift; }
 
-// Uniform is affine with stride 0.
 constexpr bool affineOrUniform(RegShape s) { return s != RegShape::Unknown; }
 
-// a + b, a - b: uniform from uniforms, affine from affines (strides add).
-constexpr RegShape sumShape(RegShape a, RegShape b) {
-  if (a == RegShape::Unknown || b == RegShape::Unknown) return RegShape::Unknown;
-  return a == RegShape::Uniform && b == RegShape::Uniform ? RegShape::Uniform : RegShape::Affine;
-}
+// a + b, a - b, and a move of elements from several sources: uniform from uniforms,
+// affine from affines (strides add).
+constexpr RegShape sumShape(RegShape a, RegShape b) { return RegShape(uint8_t(a) & uint8_t(b)); }
 
-// a * b, a << b: affine only when one side is uniform (the stride scales).
+// a * b: affine only when one side is uniform (the stride scales).
 constexpr RegShape productShape(RegShape a, RegShape b) {
-  if (a == RegShape::Uniform && b == RegShape::Uniform) return RegShape::Uniform;
-  if ((a == RegShape::Uniform && b == RegShape::Affine) ||
-      (a == RegShape::Affine && b == RegShape::Uniform))
-    return RegShape::Affine;
-  return RegShape::Unknown;
+  const uint8_t oneUniform = (uint8_t(a) | uint8_t(b)) & 1;
+  return RegShape(uint8_t(a) & uint8_t(b) & uint8_t(-oneUniform));
 }
 
 // Any other lane-wise function of its operands: uniform from uniforms only.
 constexpr RegShape lanewiseShape(RegShape a, RegShape b = RegShape::Uniform,
                                  RegShape c = RegShape::Uniform) {
-  return a == RegShape::Uniform && b == RegShape::Uniform && c == RegShape::Uniform
-             ? RegShape::Uniform
-             : RegShape::Unknown;
+  const uint8_t all = uint8_t(a) & uint8_t(b) & uint8_t(c);
+  return RegShape(all & uint8_t(-(all & 1)));
 }
+
+static_assert(sumShape(RegShape::Uniform, RegShape::Affine) == RegShape::Affine);
+static_assert(sumShape(RegShape::Uniform, RegShape::Uniform) == RegShape::Uniform);
+static_assert(sumShape(RegShape::Affine, RegShape::Unknown) == RegShape::Unknown);
+static_assert(productShape(RegShape::Affine, RegShape::Affine) == RegShape::Unknown);
+static_assert(productShape(RegShape::Affine, RegShape::Uniform) == RegShape::Affine);
+static_assert(productShape(RegShape::Uniform, RegShape::Uniform) == RegShape::Uniform);
+static_assert(productShape(RegShape::Uniform, RegShape::Unknown) == RegShape::Unknown);
+static_assert(lanewiseShape(RegShape::Uniform, RegShape::Affine) == RegShape::Unknown);
+static_assert(lanewiseShape(RegShape::Uniform) == RegShape::Uniform);
 
 // Whether first + l * step stays within [lo, hi] for every l < width (exactly, not
 // modulo anything): it is linear in l, so the two end points decide.

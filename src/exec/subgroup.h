@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "src/exec/diagnostics.h"
@@ -124,6 +125,7 @@ class SubGroup {
   LaneMask mask;  // active lanes
   uint32_t activeCount = 0;
   bool allActive = false;  // every one of `width` lanes is active
+  uint8_t shapeMask = 0;   // 0xff where allActive and width >= 2: shapes are kept
   uint8_t active[kMaxSubGroupSize] = {};
 
   // Control.
@@ -160,12 +162,20 @@ class SubGroup {
   }
 
   RegShape shapeOf(uint32_t reg) const { return RegShape(shapes[shapeSlot(reg)]); }
-  // `in`'s result shape `s` when all `width` lanes ran it (and there are two or more:
+  // `in`'s result shape when all `width` lanes ran it (and there are two or more:
   // Affine reads lane 1), else Unknown.
-  void setShape(const Inst& in, RegShape s) {
-    shapes[in.shapeOut] = uint8_t(keepsShapes() ? s : RegShape::Unknown);
+  // `rule`: the shape, or a function computing it, called only where `in` keeps one.
+  template <class Rule>
+  void setShape(const Inst& in, Rule&& rule) {
+    if (in.shapeOut == kNoShapeSlot) return;
+    RegShape s;
+    if constexpr (std::is_invocable_v<Rule>)
+      s = rule();
+    else
+      s = rule;
+    shapes[in.shapeOut] = uint8_t(s) & shapeMask;
   }
-  bool keepsShapes() const { return allActive && width > 1; }
+  bool keepsShapes() const { return shapeMask != 0; }
   // After anything but the defining handlers wrote registers (the debugger's `set`).
   void forgetShapes() { std::memset(shapes, 0, wg->launch->kernel->initialShapes.size()); }
 
@@ -173,6 +183,7 @@ class SubGroup {
     mask = m;
     activeCount = m.count();
     allActive = activeCount == width;
+    shapeMask = allActive && width > 1 ? 0xff : 0;
     if (allActive) {  // the common case (reconvergence, return): no bit tests
       std::memset(active, 1, width);
       return;

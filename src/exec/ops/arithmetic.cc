@@ -21,14 +21,14 @@ template <class T>
 struct IAdd {
   static void run(SubGroup& sg, const Inst& in) {
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a + b); });
-    sg.setShape(in, sumShape(sg.shapeOf(in.a), sg.shapeOf(in.b)));
+    sg.setShape(in, [&] { return sumShape(sg.shapeOf(in.a), sg.shapeOf(in.b)); });
   }
 };
 template <class T>
 struct ISub {
   static void run(SubGroup& sg, const Inst& in) {
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(a - b); });
-    sg.setShape(in, sumShape(sg.shapeOf(in.a), sg.shapeOf(in.b)));
+    sg.setShape(in, [&] { return sumShape(sg.shapeOf(in.a), sg.shapeOf(in.b)); });
   }
 };
 template <class T>
@@ -36,14 +36,14 @@ struct IMul {
   static void run(SubGroup& sg, const Inst& in) {
     using W = std::conditional_t<(sizeof(T) < 4), uint32_t, T>;  // avoid int promotion UB
     binaryLoop<T, T, T>(sg, in, [](T a, T b) { return T(W(a) * W(b)); });
-    sg.setShape(in, productShape(sg.shapeOf(in.a), sg.shapeOf(in.b)));
+    sg.setShape(in, [&] { return productShape(sg.shapeOf(in.a), sg.shapeOf(in.b)); });
   }
 };
 template <class T>
 struct SNegate {
   static void run(SubGroup& sg, const Inst& in) {
     unaryLoop<T, T>(sg, in, [](T a) { return T(T(0) - a); });
-    sg.setShape(in, sg.shapeOf(in.a));
+    sg.setShape(in, [&] { return sg.shapeOf(in.a); });
   }
 };
 
@@ -182,8 +182,9 @@ void lowerUnsignedFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t ari
 // The integer ops whose handlers keep their results' shapes.
 template <template <class> class H>
 void lowerShapedFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {
-  Lowerer::keepsShape(
-      emitElementwise(lw, inst, ops::pickUnsignedFast<H>(lw.shape(inst.resultType).scalar), arity));
+  Inst& in =
+      emitElementwise(lw, inst, ops::pickUnsignedFast<H>(lw.shape(inst.resultType).scalar), arity);
+  lw.keepsShape(in, inst.result);
 }
 template <template <class> class H>
 void lowerFloatFast(Lowerer& lw, const spirv::Instruction& inst, uint32_t arity) {

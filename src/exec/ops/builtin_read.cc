@@ -144,7 +144,7 @@ bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t alig
   in.b = static_cast<uint32_t>(slot.builtin);
   in.c = p->first;
   in.aux2 = p->components;
-  Lowerer::keepsShape(in);
+  lw.keepsShape(in, inst.result);
   return true;
 }
 

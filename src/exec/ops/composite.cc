@@ -71,10 +71,10 @@ struct ExtractElement {
 #pragma GCC unroll 16
         for (uint32_t i = 0; i < 16; ++i) r[l + i] = a[(l + i) * N];
       for (; l < sg.width; ++l) r[l] = a[l * N];
-      return sg.setShape(in, sg.shapeOf(in.a));
+      return sg.setShape(in, [&] { return sg.shapeOf(in.a); });
     }
     sg.forActive([&](uint32_t l) { r[l] = a[l * n]; });
-    sg.setShape(in, sg.shapeOf(in.a));
+    sg.setShape(in, [&] { return sg.shapeOf(in.a); });
   }
 };
 
@@ -106,7 +106,7 @@ void moveElements(SubGroup& sg, const Inst& in) {
   const uint32_t count = N ? N : p[0];
   const size_t n = in.n / sizeof(T), width = sg.width;
   T* dst = sg.reg<T>(in.r);
-  sg.setShape(in, movedShape(sg, p, count));
+  sg.setShape(in, [&] { return movedShape(sg, p, count); });
   if (p[1]) {
     const T* whole = sg.reg<T>(p[1] - 1);
     if (sg.allActive)
@@ -139,7 +139,7 @@ struct SplatElement {
     const T* src = sg.reg<T>(q[0]) + q[2];
     const size_t stride = q[1];
     T* dst = sg.reg<T>(in.r);
-    sg.setShape(in, sg.shapeOf(q[0]));
+    sg.setShape(in, [&] { return sg.shapeOf(q[0]); });
     sg.forActive([&](uint32_t l) {
       const T v = src[l * stride];
 #pragma GCC unroll 16
@@ -160,7 +160,7 @@ struct PermuteElements {
     uint32_t from[N];
     for (uint32_t k = 0; k < N; ++k) from[k] = p[2 + 4 * k + 2];
     T* dst = sg.reg<T>(in.r);
-    sg.setShape(in, sg.shapeOf(p[2]));
+    sg.setShape(in, [&] { return sg.shapeOf(p[2]); });
     sg.forActive([&](uint32_t l) {
       const T* s = src + l * stride;
 #pragma GCC unroll 16
@@ -177,7 +177,7 @@ struct InsertScalar {
   static void run(SubGroup& sg, const Inst& in) {
     const uint32_t* p = sg.extra + in.aux;
     if (!sg.allActive) return moveElements<T, 1>(sg, in);
-    sg.setShape(in, movedShape(sg, p, 1));
+    sg.setShape(in, [&] { return movedShape(sg, p, 1); });
     T* dst = sg.reg<T>(in.r);
     std::memcpy(dst, sg.reg<T>(p[1] - 1), size_t(N) * sg.width * sizeof(T));
     const T* src = sg.reg<T>(p[2]) + p[4];
@@ -297,7 +297,7 @@ bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::ve
   in.aux = at;
   in.r = dstReg;
   in.n = dstBytes;
-  if (coversAll(pieces, dstBytes)) Lowerer::keepsShape(in);
+  if (coversAll(pieces, dstBytes)) lw.keepsShape(in, inst.result);
   return true;
 }
 
@@ -349,7 +349,7 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
     in.a = src;
     in.n = elements;
     in.aux = inst.operands[1];
-    Lowerer::keepsShape(in);
+    lw.keepsShape(in, inst.result);
     return;
   }
   emitPieces(lw, inst,

@@ -93,7 +93,7 @@ template <class To, class From, bool Saturate>
 struct IntToInt {
   static void run(SubGroup& sg, const Inst& in) {
     unaryLoop<To, From>(sg, in, [](From x) { return ops::intToInt<To>(x, Saturate); });
-    sg.setShape(in, shape(sg, in));
+    sg.setShape(in, [&] { return shape(sg, in); });
   }
   // Narrowing keeps an affine value affine (modulo the narrower width); widening only
   // where no lane's value wrapped around (else lanes past the wrap jump by 2^bits).
@@ -193,7 +193,7 @@ template <bool FromSigned, bool ToSigned, bool AlwaysSaturate>
 void lowerIntToInt(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTE);
   bool saturate = AlwaysSaturate || c.saturate;
-  Lowerer::keepsShape(
+  Inst& in =
       emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {
                        return withInt(c.from.scalar, FromSigned, [&](auto from) -> ExecFn {
                          using T = typename decltype(to)::type;
@@ -201,7 +201,8 @@ void lowerIntToInt(Lowerer& lw, const spirv::Instruction& inst) {
                          return saturate ? fastConversion<&IntToInt<T, F, true>::run, T, F>()
                                          : fastConversion<&IntToInt<T, F, false>::run, T, F>();
                        });
-                     })));
+                     }));
+  lw.keepsShape(in, inst.result);
 }
 
 // Copies in.n bytes per lane (OpBitcast, OpPtrCastToGeneric); in.b: source bytes.
@@ -227,8 +228,10 @@ struct CopySameSize {
     U* r = sg.reg<U>(in.r);
     const U* a = sg.reg<U>(in.a);
     const uint32_t n = in.n / sizeof(U);
-    const RegShape s = sg.shapeOf(in.a);
-    sg.setShape(in, in.aux || s == RegShape::Uniform ? s : RegShape::Unknown);
+    sg.setShape(in, [&] {
+      const RegShape s = sg.shapeOf(in.a);
+      return in.aux || s == RegShape::Uniform ? s : RegShape::Unknown;
+    });
     if (sg.allActive) {
       for (uint32_t i = 0, count = n * sg.width; i < count; ++i) r[i] = a[i];
       return;
@@ -257,7 +260,7 @@ void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
   if (resultBytes != sourceBytes) return;
   const Shape to = lw.shape(inst.resultType), from = lw.shapeOfValue(Lowerer::operand(inst, 0));
   in.aux = to.bytes / to.stride == from.bytes / from.stride;
-  Lowerer::keepsShape(in);
+  lw.keepsShape(in, inst.result);
 }
 
 // OpConvertPtrToU / OpConvertUToPtr: pointers are 64-bit register values.

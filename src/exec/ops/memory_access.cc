@@ -177,7 +177,7 @@ void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
   in.a = ptr;
   in.n = bytes;
   in.aux = align;
-  Lowerer::keepsShape(in);
+  lw.keepsShape(in, inst.result);
 }
 
 }  // namespace
@@ -392,18 +392,22 @@ bool plainChainAllLanes(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_
                                     [stride](I64x2 i) { return i * stride; });
 }
 
-// r[l] = v0 + l * d for every lane (the pointers of an affine chain).
-SPVSIM_HOST_TARGET("avx2,fma")
-void fillAffineAvx2(uint64_t* r, uint64_t v0, uint64_t d, uint32_t width) {
-  U64x4 v = {v0, v0 + d, v0 + 2 * d, v0 + 3 * d};
-  const U64x4 advance = {4 * d, 4 * d, 4 * d, 4 * d};
+// r[l] = v0 + l * d for every lane (the pointers of an affine chain): two lanes per SSE2
+// store, unrolled for the common widths.
+inline void fillAffine(uint64_t* r, uint64_t v0, uint64_t d, uint32_t width) {
+  using U64x2 = uint64_t __attribute__((vector_size(16)));
+  U64x2 v = {v0, v0 + d};
+  const U64x2 advance = {2 * d, 2 * d};
   uint32_t l = 0;
-  for (; l + 4 <= width; l += 4, v += advance) std::memcpy(r + l, &v, sizeof v);
-  for (; l < width; ++l) r[l] = v0 + l * d;
-}
-void fillAffine(uint64_t* r, uint64_t v0, uint64_t d, uint32_t width) {
-  if (ops::hostHasAvx2Fma()) return fillAffineAvx2(r, v0, d, width);
-  for (uint32_t l = 0; l < width; ++l) r[l] = v0 + l * d;
+  if (width % 8 == 0) {
+    for (; l < width; l += 8) {
+#pragma GCC unroll 4
+      for (uint32_t k = 0; k < 8; k += 2, v += advance) std::memcpy(r + l + k, &v, sizeof v);
+    }
+    return;
+  }
+  for (; l + 2 <= width; l += 2, v += advance) std::memcpy(r + l, &v, sizeof v);
+  if (l < width) r[l] = v[0];
 }
 
 // A uniform base and an affine index (src/exec/register_shape.h): every lane's plain sum
@@ -448,7 +452,7 @@ void accessChain1(SubGroup& sg, const Inst& in) {
       if (!plainChainAllLanes(sg, in, r, base, idx, stride, constant)) [[unlikely]]
         exactAccessChain(sg, in, true);
       // The same base and index in every lane: the same pointer.
-      return sg.setShape(in, lanewiseShape(sg.shapeOf(in.a), sg.shapeOf(p[1])));
+      return sg.setShape(in, [&] { return lanewiseShape(sg.shapeOf(in.a), sg.shapeOf(p[1])); });
     }
   }
   sg.setShape(in, RegShape::Unknown);
@@ -628,7 +632,10 @@ SPVSIM_VECTORISE_REDUCTIONS uint64_t movePointers(const SubGroup& sg,
   return moved;
 }
 
+bool affineChainN(SubGroup& sg, const Inst& in);
+
 SPVSIM_VECTORISE_REDUCTIONS void accessChainN(SubGroup& sg, const Inst& in) {
+  if (sg.allActive && affineChainN(sg, in)) return;
   sg.setShape(in, RegShape::Unknown);
   const uint32_t* p = sg.extra + in.aux;
   uint64_t delta[kMaxSubGroupSize];
@@ -717,8 +724,44 @@ bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in) {
          (big[0] | big[1] | big[2] | big[3]) == 0;
 }
 
+// affineChain1 for two to four indices (a chain that accessChainN takes: strides below
+// 2^27, the constant below 2^60): a uniform base and affine indices, each within +-2^31
+// and its own type's range at both end points, give exact sums linear in l.
+bool affineChainN(SubGroup& sg, const Inst& in) {
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+  const uint32_t* p = sg.extra + in.aux;
+  const int64_t lanes = sg.width - 1;
+  int64_t first = constantDelta(in), last = first, step = 0;
+  for (uint32_t k = 0; k < p[0]; ++k) {
+    const uint32_t* q = p + 1 + kIndexWords * k;
+    if (!affineOrUniform(sg.shapeOf(q[0]))) return false;
+    // Lanes 0 and 1 as 8 bytes each (a register fills its 64-byte granule), sign-extended
+    // from the index's width; their difference too, modulo 2^bits.
+    const uint8_t* reg = sg.regs + q[0];
+    const uint32_t unused = 64 - 8 * q[1];
+    uint64_t raw0, raw1;
+    std::memcpy(&raw0, reg, 8);
+    std::memcpy(&raw1, reg + q[1], 8);
+    const int64_t i0 = int64_t(raw0 << unused) >> unused;
+    const int64_t di = int64_t((raw1 - raw0) << unused) >> unused;
+    const int64_t top = unused >= 32 ? int64_t(1) << (63 - unused) : int64_t(kPlainStrideLimit);
+    const int64_t iLast = i0 + di * lanes;  // |di| < 2^32: exact
+    if (i0 < -top || i0 >= top || iLast < -top || iLast >= top) return false;
+    const int64_t stride = int64_t(q[2]);
+    first += i0 * stride, last += iLast * stride, step += di * stride;
+  }
+  const uint64_t b = sg.reg<uint64_t>(in.a)[0];
+  const int64_t offset = int64_t(b & kBiasedMask), end = int64_t(kBiasedMask);
+  if (offset + first < 0 || offset + first > end || offset + last < 0 || offset + last > end)
+    return false;
+  fillAffine(sg.reg<uint64_t>(in.r), b + uint64_t(first), uint64_t(step), sg.width);
+  sg.setShape(in, RegShape::Affine);
+  return true;
+}
+
 void accessChainNAvx2(SubGroup& sg, const Inst& in) {
   if (!sg.allActive || sg.width % 4 != 0) return accessChainN(sg, in);
+  if (affineChainN(sg, in)) return;
   sg.setShape(in, RegShape::Unknown);
   if (!plainChainNAllLanesAvx2(sg, in)) [[unlikely]]
     exactAccessChain(sg, in, true);
@@ -819,7 +862,7 @@ void lowerAccessChain(Lowerer& lw, const spirv::Instruction& inst, bool hasEleme
   const std::optional<uint32_t> checked =
       checks.empty() || !subscript ? std::nullopt : checks.emit(lw, inst.result);
   Inst& in = lw.emit(inst, pickAccessChain(dynamic, constant, checked.has_value()));
-  Lowerer::keepsShape(in);  // every chain handler records its result's shape
+  lw.keepsShape(in, inst.result);  // every chain handler records its result's shape
   in.a = b;
   in.b = uint32_t(uint64_t(constant));
   in.c = uint32_t(uint64_t(constant) >> 32);

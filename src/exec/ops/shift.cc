@@ -116,7 +116,7 @@ struct ShiftByConstant {
     T* r = sg.reg<T>(in.r);
     const T* a = sg.reg<T>(in.a);
     const uint32_t n = in.n;
-    sg.setShape(in, shape(sg, in));
+    sg.setShape(in, [&] { return shape(sg, in); });
     if (sg.allActive) return shiftAllBy<K>(r, a, in.b, n * sg.width);
     for (uint32_t l = 0; l < sg.width; ++l)
       if (sg.active[l])
@@ -199,7 +199,7 @@ void lowerShift(Lowerer& lw, const spirv::Instruction& inst) {
       Inst& in = ops::emitElementwise(lw, inst, fn, 1);
       in.b = static_cast<uint32_t>(lw.constantValue(count));
       in.aux2 = base.bits;
-      Lowerer::keepsShape(in);
+      lw.keepsShape(in, inst.result);
       return;
     }
   Inst& in = ops::emitElementwise(lw, inst, pickShift<K>(base.scalar, shift.scalar), 2);
