@@ -203,7 +203,8 @@ directory. A .spv or .spvasm KERNEL from elsewhere is written as the loader repa
 The compile driver (the one the run commands and the OpenCL runtime use):
   clang-15 -S with exactly the device's extensions and features predefined, the
       cl_intel_subgroups_char/short/long functions declared, sub-group calls kept in
-      their branches, no odd-width integer closed forms
+      their branches, no odd-width integer closed forms, no SLP vectoriser (lanes are
+      already the simulator's vectors)
   LLVM IR rewrites llvm-spirv-15 needs: freeze removed, OpenCL 1.x atomic_*/atom_*
       made device-wide (OpenCL 1.2's meaning), narrowed switches widened
   opt-15 -expand-reductions, then llvm-spirv-15

@@ -47,6 +47,14 @@ const std::vector<std::string> kLlvmOptions = {"-mllvm", "-simplifycfg-sink-comm
                                                "-mllvm", "-simplifycfg-hoist-common=false",
                                                "-mllvm", "-replexitval=never"};
 
+// No SLP vectoriser: it packs a lane's independent scalar operations into short vectors
+// (stencil's four border tests became compares of a <4 x i32> built by inserts and
+// shuffles, a bool-vector bitcast and a reduction), which a simulator whose lanes are
+// already the vector dimension runs as more instructions, not fewer. It never changes
+// results; explicit vector types in the source stay vectors. After the level: clang's
+// -O2 turns the SLP vectoriser back on for the options before it.
+constexpr const char* kNoSlpVectorizer = "-fno-slp-vectorize";
+
 // A header include name must stay inside the temporary directory.
 fs::path headerPath(const std::string& name) {
   const fs::path p = fs::path(name).lexically_normal();
@@ -223,8 +231,8 @@ class Driver {
     for (const std::string& o : clangOptions(options_))
       if (o.rfind("-cl-std=", 0) != 0) argv.push_back(o);
     if (request_.sourcePath.empty()) argv.insert(argv.end(), {"-x", "cl"});
-    argv.insert(argv.end(), {level, "-MD", "-MF", dir_->file("deps.d"), "-emit-llvm", "-S", input,
-                             "-o", output});
+    argv.insert(argv.end(), {level, kNoSlpVectorizer, "-MD", "-MF", dir_->file("deps.d"),
+                             "-emit-llvm", "-S", input, "-o", output});
     return argv;
   }
 

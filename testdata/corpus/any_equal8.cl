@@ -1,5 +1,6 @@
-// Eight comparisons joined by ||: clang -O2 vectorises them into an <8 x i1> bitcast to i8
-// and compared with zero (the compile driver rewrites the bitcast for llvm-spirv-15).
+// Eight comparisons joined by ||. clang -O2's SLP vectoriser makes them an <8 x i1> bitcast
+// to i8 compared with zero (which the compile driver rewrites for llvm-spirv-15); the driver
+// now turns that vectoriser off, so they stay scalar here (the rewrite: ir_rewrites_test).
 kernel void any_equal8(global const int8 *a, global const float *in, global float *out) {
   int i = get_global_id(0);
   int8 v = a[i];

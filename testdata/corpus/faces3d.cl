@@ -1,5 +1,6 @@
 // A 3-D grid's faces (and the planes x == 5, y == 9) copied, every other cell averaged with
-// its x neighbours: at -O2 the eight comparisons become two <4 x i1> bitcasts to i4.
+// its x neighbours. With clang's SLP vectoriser (off in the compile driver) the eight
+// comparisons became two <4 x i1> bitcasts to i4 at -O2.
 kernel void faces3d(global const float *in, global float *out, int w, int h) {
   int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   int i = (z * h + y) * w + x;

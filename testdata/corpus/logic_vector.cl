@@ -1,4 +1,5 @@
-// Component tests of vectors joined by || and && (SLP vectorises them into <4 x i1>).
+// Component tests of vectors joined by || and && (clang's SLP vectoriser, off in the
+// compile driver, made them <4 x i1>).
 kernel void logic_vector(global const int4 *a, global const float4 *b, global int *out) {
   size_t i = get_global_id(0);
   int4 v = a[i];

@@ -152,10 +152,12 @@ template <class T>
 bool affineWithoutWrap(const SubGroup& sg, const T* r, uint32_t n) {
   using U = std::make_unsigned_t<T>;
   using S = std::make_signed_t<T>;
+  using Wide = std::conditional_t<(sizeof(T) < 8), int64_t, __int128>;  // exact here
+  const Wide lanes = sg.width - 1;
   for (uint32_t c = 0; c < n; ++c) {
     const S step = S(U(U(r[n + c]) - U(r[c])));
-    if (!linearWithin(r[c], step, sg.width, std::numeric_limits<T>::min(),
-                      std::numeric_limits<T>::max()))
+    const Wide last = Wide(r[c]) + Wide(step) * lanes;
+    if (last < Wide(std::numeric_limits<T>::min()) || last > Wide(std::numeric_limits<T>::max()))
       return false;
   }
   return true;
