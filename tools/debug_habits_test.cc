@@ -237,6 +237,23 @@ TEST(DebugHabits, RestartPutsProgramScopeVariablesBack) {
   EXPECT_HAS(t.reply(5), "  [0] 6\n");
 }
 
+// uniform_index.cl at -O2: j (n + 2, the same in every lane) reads in[j]. Setting j to a
+// different value in each lane must give each lane its own element: the executor forgets
+// what it knew about registers' values across lanes (src/exec/register_shape.h), else the
+// access would still take j as uniform.
+TEST(DebugHabits, SetVarOfARegisterMakesItPerLaneAgain) {
+  const auto t =
+      debugSession({"testdata/debug/uniform_index.cl", "--build-options", "-O2 -g", "--global", "4",
+                    "--local", "4", "--sub-group-size", "4", "--arg", "buffer:uint[16]=range(0)",
+                    "--arg", "buffer:uint[4]", "--arg", "uint:3"},
+                   "break 6\ncontinue\nprint j\nset var j@all = $lane * $lane + 1\n"
+                   "continue\nx out[0:4]\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(3), "j (uint) = [0]=5 [1]=5 [2]=5 [3]=5\n");
+  EXPECT_HAS(t.reply(4), "j (uint) = [0]=1 [1]=2 [2]=5 [3]=10\n");
+  EXPECT_HAS(t.reply(6), "  [0] 1 2 5 10\n");  // in = 0, 1, 2, ...: out[l] = j of lane l
+}
+
 TEST(DebugHabits, HelpDescribesTheNewCommands) {
   const auto t = debugSession(kBranch, "help\nhelp down\nhelp set\n");
   for (const char* command : {"tbreak LOC", "until [LOC]", "watch EXPR", "display[/x|d|u] EXPR",

@@ -52,6 +52,9 @@ static_assert(sizeof(Inst) == 48, "an instruction fills its 48 bytes: keep it so
 // Layout in LoweredKernel::extra at `edge`: [targetPc, copyCount, (dst, src, bytes)*].
 // When the copies of an edge read registers that they also write, lowering routes
 // them through scratch registers, so executing them in order is a parallel copy.
+// kCopyKeepsShape in `bytes`: the copy carries the source's register shape (a phi whose
+// shape a consumer may use: src/exec/register_shape.h).
+constexpr uint32_t kCopyKeepsShape = 0x80000000u;
 
 constexpr uint32_t kNoPc = 0xffffffffu;
 

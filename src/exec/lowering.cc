@@ -683,16 +683,20 @@ uint32_t Lowerer::edgeTo(Id target) {
   for (const auto& a : copies)
     for (const auto& b : copies)
       if (&a != &b && a.src == b.dst) conflict = true;
+  // Bytes, and whether the copy carries its source's shape (a phi that may reach an address).
+  auto bytesOf = [&](const Copy& c) {
+    return c.bytes | (shapeRelevant_.count(c.dstId) ? kCopyKeepsShape : 0);
+  };
   std::vector<uint32_t> words{0, 0};
   if (conflict) {
     std::vector<uint32_t> temps;
     for (const auto& c : copies) temps.push_back(scratch(c.bytes));
     for (size_t k = 0; k < copies.size(); ++k)
-      words.insert(words.end(), {temps[k], copies[k].src, copies[k].bytes});
+      words.insert(words.end(), {temps[k], copies[k].src, bytesOf(copies[k])});
     for (size_t k = 0; k < copies.size(); ++k)
-      words.insert(words.end(), {copies[k].dst, temps[k], copies[k].bytes});
+      words.insert(words.end(), {copies[k].dst, temps[k], bytesOf(copies[k])});
   } else {
-    for (const auto& c : copies) words.insert(words.end(), {c.dst, c.src, c.bytes});
+    for (const auto& c : copies) words.insert(words.end(), {c.dst, c.src, bytesOf(c)});
   }
   words[1] = static_cast<uint32_t>((words.size() - 2) / 3);
   for (size_t k = 2; k < words.size(); k += 3) copyTargets_.push_back(words[k]);

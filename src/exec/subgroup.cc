@@ -94,10 +94,11 @@ void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {
   const uint32_t* c = e + 2;
   const bool all = lanes.count() == width;
   for (uint32_t k = 0; k < count; ++k, c += 3) {
-    const uint32_t dst = c[0], src = c[1], bytes = c[2];
+    const uint32_t dst = c[0], src = c[1], bytes = c[2] & ~kCopyKeepsShape;
     // A phi register is written only by its copies: it has the shape of what the last
     // one copied into every lane (src/exec/register_shape.h).
-    shapes[shapeSlot(dst)] = all && width > 1 ? shapes[shapeSlot(src)] : 0;
+    if (c[2] & kCopyKeepsShape)
+      shapes[shapeSlot(dst)] = all && width > 1 ? shapes[shapeSlot(src)] : 0;
     if (all) {
       std::memmove(regs + dst, regs + src, size_t(bytes) * width);
     } else {
