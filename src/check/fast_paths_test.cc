@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "spirv/loader.h"
+#include "src/check/launch_configs.h"
 #include "src/check/observers.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
@@ -19,34 +20,18 @@
 namespace spvsim {
 namespace {
 
+using check::testing::configName;
+using check::testing::optionsFor;
 using testing::bufferOf;
 using testing::describe;
 using testing::range1;
 
-// One configuration of a launch: sub-group size, work-group size, checkers.
-struct Config {
-  uint32_t subGroupSize;
-  uint64_t local;
-  bool checkers;
-};
+using Config = check::testing::LaunchConfig;
 
 // Full sub-groups, a partial last sub-group (20 = 16 + 4, 20 = 8 + 8 + 4), odd sizes.
 const Config kConfigs[] = {{16, 32, false}, {16, 20, false}, {8, 20, false},
                            {5, 20, false},  {1, 4, false},   {16, 20, true}};
 constexpr uint64_t kItems = 40;
-
-LaunchOptions optionsFor(const Config& c) {
-  LaunchOptions o;
-  o.subGroupSize = c.subGroupSize;
-  o.threads = 1;
-  if (c.checkers) o.observers = check::observersFor({.races = true, .undefinedValues = true});
-  return o;
-}
-
-std::string configName(const Config& c, const char* opt) {
-  return std::string(opt) + " sub-group " + std::to_string(c.subGroupSize) + " local " +
-         std::to_string(c.local) + (c.checkers ? " checkers" : "");
-}
 
 // Lanes that take the work: divergent inside every sub-group.
 bool selected(uint64_t i) { return i % 3 != 1; }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "src/check/launch_configs.h"
 #include "src/check/observers.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
@@ -21,32 +22,17 @@
 namespace spvsim {
 namespace {
 
+using check::testing::configName;
+using check::testing::optionsFor;
 using testing::bufferOf;
 using testing::describe;
 using testing::range1;
 using testing::valueOf;
 
-struct Config {
-  uint32_t subGroupSize;
-  uint64_t local;
-  bool checkers;
-};
+using Config = check::testing::LaunchConfig;
 
 const Config kConfigs[] = {{16, 16, false}, {16, 32, false}, {8, 32, false}, {16, 20, false},
                            {5, 20, false},  {1, 4, false},   {16, 32, true}};
-
-LaunchOptions optionsFor(const Config& c) {
-  LaunchOptions o;
-  o.subGroupSize = c.subGroupSize;
-  o.threads = 1;
-  if (c.checkers) o.observers = check::observersFor({.races = true, .undefinedValues = true});
-  return o;
-}
-
-std::string configName(const Config& c, const char* opt) {
-  return std::string(opt) + " sub-group " + std::to_string(c.subGroupSize) + " local " +
-         std::to_string(c.local) + (c.checkers ? " checkers" : "");
-}
 
 // The work-items (global ids) the first out-of-bounds diagnostic names, from its
 // work-group, sub-group and lanes (repeats in later sub-groups are folded into it).
