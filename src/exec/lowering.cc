@@ -200,10 +200,11 @@ void Lowerer::findShapeRelevant() {
     for (const spirv::Block& b : f.blocks)
       for (const spirv::Instruction& inst : b.instructions) {
         if (inst.result) def[inst.result] = &inst;
+        if (inst.operands.empty()) continue;  // validation refuses such modules anyway
         switch (inst.opcode) {
           case Op::OpLoad:
           case Op::OpStore:
-            use(inst.operands.at(0));
+            use(inst.operands[0]);
             break;
           case Op::OpAccessChain:
           case Op::OpInBoundsAccessChain:
@@ -224,7 +225,7 @@ void Lowerer::findShapeRelevant() {
     work.pop_back();
     if (auto p = paramOf.find(id); p != paramOf.end()) {
       for (const spirv::Instruction* call : calls)
-        if (call->operands.at(0) == p->second.first && call->operands.size() > p->second.second + 1)
+        if (call->operands[0] == p->second.first && call->operands.size() > p->second.second + 1)
           use(call->operands[p->second.second + 1]);
       continue;
     }
