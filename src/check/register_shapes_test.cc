@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "src/check/launch_configs.h"
@@ -209,28 +210,43 @@ kernel void far(global const Big* in, global int* out, long k) {
   size_t g = get_global_id(0);
   out[g] = in[g * k].v[0];
 }
+kernel void far64(global const Big* in, global int* out, long k) {
+  size_t g = get_global_id(0);
+  out[g] = ((global const int*)in)[(long)((ulong)g << 60) + k];  // steps of 2^60
+}
 )";
 
 TEST(RegisterShapes, FarAffineIndicesAreOutOfBounds) {
   std::vector<int32_t> in(1024 * 2, 5);
   in[0] = 77;
   const uint64_t items = 32;
-  std::vector<int32_t> want(items, 0);
-  want[0] = 77;
+  // far: item g at g * 2^38 bytes, only item 0 inside. far64: index g * 2^60 modulo 2^64,
+  // which is 0 (inside) for every 16th item.
+  struct Far {
+    const char* kernel;
+    int64_t k;
+    uint64_t period;  // the items inside: multiples of this
+  };
   for (const char* opt : {"-O0", "-O2"}) {
     auto prog = Program::load(testing::compileOpenCL(kFar, opt));
     for (const Config& c : kConfigs) {
       if (c.local > items) continue;
-      SCOPED_TRACE(configName(c, opt));
-      std::vector<int32_t> out(items, -1);
-      LaunchResult r =
-          prog->launch("far", range1(items, c.local),
-                       {bufferOf(in), bufferOf(out), valueOf(int64_t(1) << 26)}, optionsFor(c));
-      EXPECT_EQ(out, want);
-      EXPECT_TRUE(onlyOutOfBounds(r)) << describe(r);
-      std::vector<uint64_t> bad;
-      for (uint64_t g = 1; g < items; ++g) bad.push_back(g);
-      EXPECT_EQ(firstOutOfBounds(r, c), firstSubGroupOf(bad, c)) << describe(r);
+      for (const Far& f : {Far{"far", int64_t(1) << 26, items}, Far{"far64", 0, 16}}) {
+        SCOPED_TRACE(configName(c, opt) + " " + f.kernel);
+        std::vector<int32_t> out(items, -1), want(items, 0);
+        std::vector<uint64_t> bad;
+        for (uint64_t g = 0; g < items; ++g) {
+          if (g % f.period == 0)
+            want[g] = 77;
+          else
+            bad.push_back(g);
+        }
+        LaunchResult r = prog->launch(f.kernel, range1(items, c.local),
+                                      {bufferOf(in), bufferOf(out), valueOf(f.k)}, optionsFor(c));
+        EXPECT_EQ(out, want);
+        EXPECT_TRUE(onlyOutOfBounds(r)) << describe(r);
+        EXPECT_EQ(firstOutOfBounds(r, c), firstSubGroupOf(bad, c)) << describe(r);
+      }
     }
   }
 }

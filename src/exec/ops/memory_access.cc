@@ -422,10 +422,13 @@ bool affineChain1(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_t* bas
       !sg.keepsShapes())
     return false;
   using U = std::make_unsigned_t<I>;
-  // |first|, |step| < 2^32, at most 127 steps: no product here overflows.
   const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
-  const int64_t limit = int64_t(kPlainStrideLimit), last = first + step * (sg.width - 1);
-  if (first < -limit || first >= limit || last < -limit || last >= limit) return false;
+  const int64_t limit = int64_t(kPlainStrideLimit);
+  // |first| < 2^31 and |step| < 2^32 first (a 64-bit index may have any step), then at
+  // most 127 steps: no product here overflows.
+  if (first < -limit || first >= limit || step <= -2 * limit || step >= 2 * limit) return false;
+  const int64_t last = first + step * (sg.width - 1);
+  if (last < -limit || last >= limit) return false;
   // b + delta keeps b's bits from 39 up exactly when its biased offset stays in range;
   // |index * stride| < 2^62 and |constant| <= 2^61.
   const uint64_t b = base[0];
@@ -745,8 +748,9 @@ bool affineChainN(SubGroup& sg, const Inst& in) {
     const int64_t i0 = int64_t(raw0 << unused) >> unused;
     const int64_t di = int64_t((raw1 - raw0) << unused) >> unused;
     const int64_t top = unused >= 32 ? int64_t(1) << (63 - unused) : int64_t(kPlainStrideLimit);
+    if (i0 < -top || i0 >= top || di <= -2 * top || di >= 2 * top) return false;
     const int64_t iLast = i0 + di * lanes;  // |di| < 2^32: exact
-    if (i0 < -top || i0 >= top || iLast < -top || iLast >= top) return false;
+    if (iLast < -top || iLast >= top) return false;
     const int64_t stride = int64_t(q[2]);
     first += i0 * stride, last += iLast * stride, step += di * stride;
   }
