@@ -184,7 +184,7 @@ void Lowerer::assignShapeSlots() {
     out.initialShapes[shapeSlot(r)] = uint8_t(RegShape::Uniform);
 }
 
-// Module-wide (a few passes over the instructions): a value is relevant when a load's
+// Over the kernel's call tree (as the rest of lowering): a value is relevant when a load's
 // or store's pointer, an access chain's operand, or an operand of a relevant value's
 // shape-keeping definition; a relevant parameter makes every call's argument relevant.
 void Lowerer::findShapeRelevant() {
@@ -195,7 +195,10 @@ void Lowerer::findShapeRelevant() {
   auto use = [&](Id id) {
     if (shapeRelevant_.insert(id).second) work.push_back(id);
   };
-  for (const spirv::Function& f : module.functions) {
+  for (Id function : facts.kernel(entry_).functions) {
+    const spirv::Function* fp = module.findFunction(function);
+    if (!fp) continue;  // lowering names the missing callee
+    const spirv::Function& f = *fp;
     for (size_t k = 0; k < f.params.size(); ++k) paramOf[f.params[k]] = {f.id, k};
     for (const spirv::Block& b : f.blocks)
       for (const spirv::Instruction& inst : b.instructions) {

@@ -117,7 +117,7 @@ class SubGroup {
  public:
   // Registers and lanes.
   uint8_t* regs = nullptr;
-  // One RegShape per register granule (src/exec/register_shape.h), then the sink.
+  // One RegShape per register granule (src/exec/register_shape.h).
   uint8_t* shapes = nullptr;
   uint32_t width = 0;      // lanes per register = the sub-group size
   uint32_t liveLanes = 0;  // lanes that exist (the last sub-group may have fewer)
