@@ -297,7 +297,9 @@ bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::ve
   in.aux = at;
   in.r = dstReg;
   in.n = dstBytes;
-  if (coversAll(pieces, dstBytes)) lw.keepsShape(in, inst.result);
+  // Shapes describe scalars and vectors (at most 16 elements of 8 bytes): a larger value
+  // (an array or a struct copied whole) needs no byte map at lowering.
+  if (dstBytes <= 128 && coversAll(pieces, dstBytes)) lw.keepsShape(in, inst.result);
   return true;
 }
 
