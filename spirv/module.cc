@@ -34,6 +34,16 @@ const Function* Module::findFunction(Id id) const {
   return it == functionIndex.end() ? nullptr : &functions[it->second];
 }
 
+const Function* Module::onlyCallee(Id function) const {
+  const Function* f = findFunction(function);
+  if (!f || f->blocks.size() != 1) return nullptr;
+  const auto& insts = f->blocks[0].instructions;
+  if (insts.size() != 2 || insts[0].opcode != spv::Op::OpFunctionCall ||
+      insts[1].opcode != spv::Op::OpReturn || insts[0].operands.empty())
+    return nullptr;
+  return findFunction(insts[0].operands[0]);
+}
+
 const EntryPoint* Module::findEntryPoint(std::string_view name) const {
   for (const auto& ep : entryPoints)
     if (ep.name == name) return &ep;

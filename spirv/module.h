@@ -203,6 +203,9 @@ struct Module {
   // initializers and constant operations may name); nullopt for other ids.
   std::optional<Constant> constantValue(Id id) const;
   const Function* findFunction(Id id) const;
+  // The function that `function` only calls: its one block is OpFunctionCall and
+  // OpReturn (llvm-spirv's kernel wrappers); nullptr otherwise.
+  const Function* onlyCallee(Id function) const;
   const EntryPoint* findEntryPoint(std::string_view name) const;
   const Decoration* findDecoration(Id id, spv::Decoration kind) const;
   bool hasDecoration(Id id, spv::Decoration kind) const {

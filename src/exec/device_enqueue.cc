@@ -114,13 +114,8 @@ bool DeviceEnqueueState::captureProfiling(uint64_t event, uint8_t* where) {
 
 const spirv::EntryPoint* invokeKernel(const spirv::Module& module, spirv::Id invoke) {
   for (const auto& ep : module.entryPoints) {
-    if (ep.function == invoke) return &ep;
-    const spirv::Function* f = module.findFunction(ep.function);
-    if (!f || f->blocks.size() != 1) continue;
-    const auto& insts = f->blocks[0].instructions;
-    if (insts.size() == 2 && insts[0].opcode == spv::Op::OpFunctionCall &&
-        insts[0].operands.at(0) == invoke && insts[1].opcode == spv::Op::OpReturn)
-      return &ep;
+    const spirv::Function* callee = module.onlyCallee(ep.function);
+    if (ep.function == invoke || (callee && callee->id == invoke)) return &ep;
   }
   return nullptr;
 }

@@ -146,7 +146,8 @@ Lowerer::Lowerer(const spirv::ModuleFacts& f, const spirv::EntryPoint& entry, ui
 void Lowerer::run() {
   findShapeRelevant();
   layoutModuleVariables();
-  functionIndex(entry_.function);
+  const spirv::Function* body = forwardedBody();
+  functionIndex(body ? body->id : entry_.function);
   while (!pendingFunctions_.empty()) {
     uint32_t f = pendingFunctions_.front();
     pendingFunctions_.erase(pendingFunctions_.begin());
@@ -163,6 +164,20 @@ void Lowerer::run() {
   }
   assignShapeSlots();
   recordValues();
+}
+
+// llvm-spirv emits each kernel as a function that the entry point calls with its own
+// parameters, at every -O level. Starting at that body instead saves every sub-group a
+// call and a return (and the argument copies); the wrapper's parameter names name the
+// body's registers (recordValues), so that the debugger still finds them.
+const spirv::Function* Lowerer::forwardedBody() const {
+  const spirv::Function* body = module.onlyCallee(entry_.function);
+  const spirv::Function* wrapper = module.findFunction(entry_.function);
+  if (!body || body->blocks.empty() || !wrapper) return nullptr;
+  const spirv::Instruction& call = wrapper->blocks[0].instructions[0];
+  const std::vector<Id> args(call.operands.begin() + 1, call.operands.end());
+  return args == wrapper->params && type(body->resultType).kind == spirv::TypeKind::Void ? body
+                                                                                         : nullptr;
 }
 
 // A handler keeps its result's shape only where nothing else writes that register: no
@@ -264,6 +279,11 @@ void Lowerer::findShapeRelevant() {
 }
 
 void Lowerer::recordValues() {
+  const spirv::Function* body = forwardedBody();
+  const spirv::Function* wrapper = body ? module.findFunction(entry_.function) : nullptr;
+  if (wrapper)  // the wrapper's parameters are the body's (forwardedBody)
+    for (size_t k = 0; k < wrapper->params.size(); ++k)
+      regs_.emplace(wrapper->params[k], regs_.at(body->params[k]));
   out.values.reserve(regs_.size());
   for (const auto& [id, r] : regs_) {
     const Id t = facts.valueType(id);
@@ -290,6 +310,15 @@ void Lowerer::recordValues() {
     if (auto n = module.names.find(v); n != module.names.end() && regs_.count(v))
       out.names.push_back({n->second, v, kNoFunction, true});
   recordDebugVariables();
+  if (!wrapper) return;
+  // The wrapper's parameter names, where debug info names no value of the body so.
+  for (Id p : wrapper->params) {
+    auto n = module.names.find(p);
+    if (n == module.names.end()) continue;
+    auto same = [&](const ValueName& v) { return v.name == n->second && v.function == 0; };
+    if (std::none_of(out.names.begin(), out.names.end(), same))
+      out.names.push_back({n->second, p, 0, false});
+  }
 }
 
 // Debug-info variables bound to values the kernel has registers for, in binary order.

@@ -190,6 +190,9 @@ class Lowerer {
   static constexpr uint32_t kKeepsShape = 0xffffffffu;
   void recordDebugVariables();
   uint32_t allocate(uint64_t bytesPerLane);
+  // The function lowering starts at: the entry point's, or the kernel body that an
+  // llvm-spirv wrapper forwards its parameters to (src/DESIGN.md, "Kernel wrappers").
+  const spirv::Function* forwardedBody() const;
 
   const spirv::EntryPoint& entry_;
   std::unordered_map<spirv::Id, uint32_t> regs_;
