@@ -92,12 +92,11 @@ namespace {
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 // Calls f(l, x, y, z) for each live lane l with its local id, counting up from the
-// sub-group's first linear local id: three divisions per call, none per lane.
+// sub-group's first local id.
 template <class F>
 void forLocalIds(const SubGroup& sg, F&& f) {
   const auto& L = sg.wg->localSize;
-  const uint64_t first = sg.firstLocalLinear;
-  uint64_t x = first % L[0], y = (first / L[0]) % L[1], z = first / (L[0] * L[1]);
+  uint64_t x = sg.firstLocalId[0], y = sg.firstLocalId[1], z = sg.firstLocalId[2];
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     f(l, x, y, z);
     if (++x == L[0]) {
@@ -219,10 +218,8 @@ bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint64_t& base, ui
     case Builtin::LocalInvocationId:
     case Builtin::GlobalLinearId: {
       if (c >= 3 && b != Builtin::GlobalLinearId) return base = 0, true;
-      const auto& L = sg.wg->localSize;
-      const uint64_t first = sg.firstLocalLinear, x = first % L[0];
-      if (x + sg.liveLanes > L[0]) return false;  // the lanes span rows of the work-group
-      const uint64_t local[3] = {x, (first / L[0]) % L[1], first / L[0] / L[1]};
+      const uint64_t local[3] = {sg.firstLocalId[0], sg.firstLocalId[1], sg.firstLocalId[2]};
+      if (local[0] + sg.liveLanes > sg.wg->localSize[0]) return false;  // lanes span rows
       if (b == Builtin::GlobalLinearId) {
         const LaunchContext& ln = *sg.wg->launch;
         const auto& G = ln.globalSize;
@@ -261,10 +258,8 @@ bool builtinAffine(const SubGroup& sg, Builtin b, uint32_t c, uint32_t n, uint64
       if (!builtinAffine(sg, b, c + k, base[k], step[k])) return false;
     return true;
   }
-  const auto& L = sg.wg->localSize;
-  const uint64_t first = sg.firstLocalLinear, x = first % L[0], row = first / L[0];
-  if (x + sg.liveLanes > L[0]) return false;  // the lanes span rows of the work-group
-  const uint64_t local[3] = {x, row % L[1], row / L[1]};
+  const uint64_t local[3] = {sg.firstLocalId[0], sg.firstLocalId[1], sg.firstLocalId[2]};
+  if (local[0] + sg.liveLanes > sg.wg->localSize[0]) return false;  // lanes span rows
   for (uint32_t k = 0; k < n; ++k) {
     const uint32_t d = c + k;
     step[k] = d == 0;

@@ -395,6 +395,19 @@ uint8_t* WorkGroupSlot::regsFor(size_t i) {
   return regStorage_ + i * launch_.kernel().registerBytes;
 }
 
+namespace {
+
+// Moves local id `id` on by `n` work-items in linear order (x fastest).
+void stepLocalId(uint64_t* id, const uint64_t* size, uint64_t n) {
+  id[0] += n;
+  while (id[0] >= size[0]) {
+    id[0] -= size[0];
+    if (++id[1] == size[1]) id[1] = 0, ++id[2];
+  }
+}
+
+}  // namespace
+
 void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std::string* printf) {
   const LaunchContext& ctx = launch_.context();
   const NDRange& range = launch_.range();
@@ -412,7 +425,8 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   count_ = ceilDiv(items, width);
-  for (size_t i = 0; i < count_; ++i) {
+  uint64_t local[3] = {0, 0, 0};  // sub-group i's first local id, counted up by width
+  for (size_t i = 0; i < count_; ++i, stepLocalId(local, wg_.localSize.data(), width)) {
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
     sg.shapes = shapeStorage_.data() + i * launch_.kernel().initialShapes.size();
@@ -420,6 +434,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     sg.width = width;
     sg.id = static_cast<uint32_t>(i);
     sg.firstLocalLinear = static_cast<uint32_t>(i * width);
+    for (int d = 0; d < 3; ++d) sg.firstLocalId[d] = static_cast<uint32_t>(local[d]);
     sg.liveLanes = static_cast<uint32_t>(std::min<uint64_t>(width, items - i * width));
     sg.privateBytes = privStride_;
     sg.priv = privStorage_ + i * width * privStride_;

@@ -146,6 +146,9 @@ class SubGroup {
   // Identity and memory.
   uint32_t id = 0;  // sub-group id within the work-group
   uint32_t firstLocalLinear = 0;
+  // Lane 0's local id: firstLocalLinear in x, y, z (set with it, so that built-in reads
+  // divide nothing).
+  uint32_t firstLocalId[3] = {0, 0, 0};
   uint8_t* priv = nullptr;  // width * privateBytes
   uint64_t privateBytes = 0;
   WorkGroupContext* wg = nullptr;
