@@ -56,15 +56,17 @@ void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
       if constexpr (kHalves == 2)
         v1[k] = static_cast<T>(base[kPer + k]), d1[k] = static_cast<T>(step[kPer + k]);
     }
-    const bool all = sg.allActive;
-    for (uint32_t l = 0; l < sg.width; ++l, r += S) {
-      if (all || sg.active[l]) {
-        std::memcpy(r, &v0, 16);
-        if constexpr (kHalves == 2) std::memcpy(r + kPer, &v1, 16);
+    auto put = [&](bool all) {  // with `all` constant, each loop is branch-free
+      for (uint32_t l = 0; l < sg.width; ++l, r += S) {
+        if (all || sg.active[l]) {
+          std::memcpy(r, &v0, 16);
+          if constexpr (kHalves == 2) std::memcpy(r + kPer, &v1, 16);
+        }
+        v0 += d0;
+        if constexpr (kHalves == 2) v1 += d1;
       }
-      v0 += d0;
-      if constexpr (kHalves == 2) v1 += d1;
-    }
+    };
+    sg.allActive ? put(true) : put(false);
   }
 }
 
