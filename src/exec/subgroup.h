@@ -301,6 +301,31 @@ class SubGroup {
     const LaneAddresses lanes = affineOrUniform(shape) && width > 1
                                     ? affineLanes(ptrs, width, bytes)
                                     : classifyLanes(ptrs, width, bytes);
+    return regionSpanning(lanes, s, bytes, write, align, width);
+  }
+
+  // uniformRegionBase for a partial mask: every active lane inside one Global, Constant or
+  // Local region, pattern Scattered (the caller copies the active lanes one by one).
+  FastAccess activeRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write,
+                              uint32_t align) const {
+    if (!activeCount) return {};
+    LaneAddresses lanes{LanePattern::Scattered, ~uint64_t(0), 0, 0};
+    forActive([&](uint32_t l) {
+      lanes.lo = std::min(lanes.lo, ptrs[l]);
+      lanes.hi = std::max(lanes.hi, ptrs[l]);
+      lanes.alignment |= ptrs[l];
+    });
+    const Space s = pointerSpace(lanes.lo);
+    if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
+    if (wg->observers.spaces & spaceBit(s)) return {};
+    return regionSpanning(lanes, s, bytes, write, align, activeCount);
+  }
+
+  // The fast access of `count` lanes whose addresses lie in [lanes.lo, lanes.hi] (space
+  // `s`): one region's host base where that span shares its space and region bits, every
+  // address is aligned and inside the region, and the region allows the access.
+  FastAccess regionSpanning(const LaneAddresses& lanes, Space s, uint64_t bytes, bool write,
+                            uint32_t align, uint32_t count) const {
     const uint64_t lo = lanes.lo, hi = lanes.hi;
     if (((lo ^ hi) >> kOffsetBits) || (lanes.alignment & (align - 1))) return {};
     const MemoryMap& mem = *wg->launch->memory;
@@ -314,7 +339,7 @@ class SubGroup {
         (write ? !r.writable : !r.readable))
       return {};
     uint8_t* base = s == Space::Local ? wg->localArena + r.arenaOffset : r.base;
-    if (write) wg->writes += width;
+    if (write) wg->writes += count;
     return {base, lanes.pattern};
   }
 

@@ -20,7 +20,9 @@ using spv::Op;
 
 // The fast paths of Load and Store: every lane active and inside one region
 // (SubGroup::uniformRegionBase), so each lane's copy is exactly what the per-lane path
-// does, only done for the whole sub-group at once where the addresses allow.
+// does, only done for the whole sub-group at once where the addresses allow; with a
+// partial mask, every active lane inside one region (SubGroup::activeRegionBase), each
+// lane copied without resolving it.
 
 // The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
 // through a 16-byte pattern of the value (whole SSE stores, not a store per lane).
@@ -87,6 +89,10 @@ struct Load {
           in, fast.pattern == LanePattern::Uniform ? RegShape::Uniform : RegShape::Unknown);
     }
     sg.setShape(in, RegShape::Unknown);
+    if (const SubGroup::FastAccess fast =
+            sg.allActive ? SubGroup::FastAccess{} : sg.activeRegionBase(ptr, bytes, false, in.aux))
+      return sg.forActive(
+          [&](uint32_t l) { std::memcpy(r + size_t(l) * bytes, fast.at(ptr[l]), bytes); });
     LaneMask failed, misaligned;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
@@ -117,6 +123,11 @@ struct Store {
       storeLanes(sg, fast, ptr, v, bytes);
       return;
     }
+    if (const SubGroup::FastAccess fast =
+            sg.allActive ? SubGroup::FastAccess{} : sg.activeRegionBase(ptr, bytes, true, in.aux))
+      return sg.forActive([&](uint32_t l) {
+        std::memcpy(fast.at(ptr[l]), v + size_t(l) * bytes, bytes);  // in lane order
+      });
     LaneMask failed, misaligned;
     AccessError err = AccessError::Ok, firstErr = AccessError::Ok;
     sg.forActive([&](uint32_t l) {
