@@ -746,22 +746,34 @@ bool affineChainN(SubGroup& sg, const Inst& in) {
   const uint32_t* p = sg.extra + in.aux;
   const int64_t lanes = sg.width - 1;
   int64_t first = constantDelta(in), last = first, step = 0;
+  // Whether -top <= v < top (top <= 2^32), as one unsigned comparison.
+  auto within = [](int64_t v, int64_t top) {
+    return uint64_t(v) + uint64_t(top) < 2 * uint64_t(top);
+  };
   for (uint32_t k = 0; k < p[0]; ++k) {
     const uint32_t* q = p + 1 + kIndexWords * k;
     if (!affineOrUniform(sg.shapeOf(q[0]))) return false;
-    // Lanes 0 and 1 as 8 bytes each (a register fills its 64-byte granule), sign-extended
-    // from the index's width; their difference too, modulo 2^bits.
     const uint8_t* reg = sg.regs + q[0];
-    const uint32_t unused = 64 - 8 * q[1];
-    uint64_t raw0, raw1;
-    std::memcpy(&raw0, reg, 8);
-    std::memcpy(&raw1, reg + q[1], 8);
-    const int64_t i0 = int64_t(raw0 << unused) >> unused;
-    const int64_t di = int64_t((raw1 - raw0) << unused) >> unused;
-    const int64_t top = unused >= 32 ? int64_t(1) << (63 - unused) : int64_t(kPlainStrideLimit);
-    if (i0 < -top || i0 >= top || di <= -2 * top || di >= 2 * top) return false;
-    const int64_t iLast = i0 + di * lanes;  // |di| < 2^32: exact
-    if (iLast < -top || iLast >= top) return false;
+    int64_t i0, di, top;
+    if (q[1] == 4) {  // the common index: in range by its type, the step below 2^31 too
+      int32_t a0, a1;
+      std::memcpy(&a0, reg, 4);
+      std::memcpy(&a1, reg + 4, 4);
+      i0 = a0, di = int32_t(uint32_t(a1) - uint32_t(a0)), top = int64_t(kPlainStrideLimit);
+    } else {
+      // Lanes 0 and 1 as 8 bytes each (a register fills its 64-byte granule),
+      // sign-extended from the index's width; their difference too, modulo 2^bits.
+      const uint32_t unused = 64 - 8 * q[1];
+      uint64_t raw0, raw1;
+      std::memcpy(&raw0, reg, 8);
+      std::memcpy(&raw1, reg + q[1], 8);
+      i0 = int64_t(raw0 << unused) >> unused;
+      di = int64_t((raw1 - raw0) << unused) >> unused;
+      top = unused >= 32 ? int64_t(1) << (63 - unused) : int64_t(kPlainStrideLimit);
+      if (!within(i0, top) || !within(di, 2 * top)) return false;  // then |di| < 2^32
+    }
+    const int64_t iLast = i0 + di * lanes;  // exact
+    if (!within(iLast, top)) return false;
     const int64_t stride = int64_t(q[2]);
     first += i0 * stride, last += iLast * stride, step += di * stride;
   }
