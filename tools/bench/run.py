@@ -46,6 +46,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_SPVSIM = os.path.abspath(os.path.join(ROOT, 'bazel-bin', 'tools', 'spvsim'))
 KDIR = os.path.join(HERE, 'kernels')
 sys.path.insert(0, HERE)
 import kernels as K  # noqa: E402
@@ -296,7 +297,7 @@ def bench(opts):
         notes.setdefault('sgreduce', []).append('Oclgrind: no sub-group support')
     rows = [summarise(k, res[k.name]) for k in ks]
     apply_verdicts(rows)
-    machine = machine_info(threads, use_og, bool(pocl))
+    machine = machine_info(threads, use_og, bool(pocl), opts.spvsim)
     print_table(rows, machine, opts, notes)
     if opts.markdown:
         print_markdown(rows, machine, opts)
@@ -396,7 +397,7 @@ def print_markdown(rows, machine, opts):
         print('| ' + ' | '.join(cells(r)) + ' |')
 
 
-def machine_info(threads, og, pocl):
+def machine_info(threads, og, pocl, spvsim):
     cpu = '?'
     try:
         for line in open('/proc/cpuinfo'):
@@ -413,12 +414,16 @@ def machine_info(threads, og, pocl):
         versions['oclgrind'] = m.group(1) if m else '?'
     if pocl:
         versions['pocl'] = pocl_device().platform.version
-    try:
-        rev = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
-                             capture_output=True, text=True).stdout.strip()
-        versions['spvsim'] = rev or '?'
-    except OSError:
-        versions['spvsim'] = '?'
+    # The checkout's commit names the binary only when it is the checkout's own build.
+    if spvsim != DEFAULT_SPVSIM:
+        versions['spvsim'] = spvsim
+    else:
+        try:
+            rev = subprocess.run(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'],
+                                 capture_output=True, text=True).stdout.strip()
+            versions['spvsim'] = rev or '?'
+        except OSError:
+            versions['spvsim'] = '?'
     tools = ', '.join('%s %s' % kv for kv in versions.items())
     return {'cpu': cpu, 'cores': cores, 'threads': threads, 'versions': versions,
             'summary': '%s, %d cores (%s)' % (cpu, cores, tools)}
@@ -437,7 +442,7 @@ def scaling(opts):
                 if s and (best[k.name, t] is None or s[0] < best[k.name, t]):
                     best[k.name, t] = s[0]
     work.close()
-    machine = machine_info(max(counts), False, False)
+    machine = machine_info(max(counts), False, False, opts.spvsim)
     print('%s; spvsim launch seconds, best of %d interleaved rounds; speed-up vs %d thread(s)'
           % (machine['summary'], opts.repeat, counts[0]))
     head = ['kernel'] + ['%d thr' % t for t in counts] + ['x%d' % t for t in counts[1:]]
@@ -523,7 +528,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog='\n'.join(__doc__.splitlines()[1:]))
-    ap.add_argument('--spvsim', default=os.path.join(ROOT, 'bazel-bin', 'tools', 'spvsim'))
+    ap.add_argument('--spvsim', default=DEFAULT_SPVSIM)
     ap.add_argument('--repeat', type=int, default=3, help='rounds; best of N (default 3)')
     ap.add_argument('--threads', type=int, help='spvsim --threads (default: all cores)')
     ap.add_argument('-k', metavar='REGEX', help='only kernels whose name matches')
