@@ -251,6 +251,58 @@ TEST(RegisterShapes, FarAffineIndicesAreOutOfBounds) {
   }
 }
 
+// ---- Chains of two and three indices into 2-D and 3-D arrays (m[group][lid] at -O2):
+// the first indices are the same in every lane, the last affine. A buffer that ends just
+// before the last item's element leaves only that item out of bounds (inside its array):
+// only that lane is reported (the chain's end points are the first and the LAST lane).
+
+const char* kGrid = R"(
+kernel void grid2(global const int (*m)[32], global int* out, int plane) {
+  size_t g = get_global_id(0);
+  out[g] = m[get_group_id(0)][get_local_id(0)];
+}
+kernel void grid3(global const int (*m)[16][32], global int* out, int plane) {
+  size_t g = get_global_id(0);
+  out[g] = m[plane][get_group_id(0)][get_local_id(0)];
+}
+)";
+
+TEST(RegisterShapes, ChainsOfSeveralIndicesCheckTheLastLane) {
+  const uint64_t items = 48;
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = Program::load(testing::compileOpenCL(kGrid, opt));
+    for (const Config& c : kConfigs) {
+      // Item g reads element (g / local) * 32 + g % local (plane 0).
+      auto element = [&](uint64_t g) { return g / c.local * 32 + g % c.local; };
+      for (const char* kernel : {"grid2", "grid3"}) {
+        for (uint64_t size : {element(items - 1) + 1, element(items - 1)}) {
+          SCOPED_TRACE(configName(c, opt) + " " + kernel + " " + std::to_string(size) + " ints");
+          std::vector<int32_t> in(size);
+          for (size_t i = 0; i < size; ++i) in[i] = int32_t(i * 7 + 3);
+          std::vector<int32_t> out(items, -1), want(items, 0);
+          std::vector<uint64_t> bad;
+          for (uint64_t g = 0; g < items; ++g) {
+            if (element(g) < size)
+              want[g] = in[element(g)];
+            else
+              bad.push_back(g);
+          }
+          LaunchResult r =
+              prog->launch(kernel, range1(items, c.local),
+                           {bufferOf(in), bufferOf(out), valueOf(int32_t(0))}, optionsFor(c));
+          EXPECT_EQ(out, want);
+          if (bad.empty()) {
+            EXPECT_TRUE(noErrors(r)) << describe(r);
+          } else {
+            EXPECT_TRUE(onlyOutOfBounds(r)) << describe(r);
+            EXPECT_EQ(firstOutOfBounds(r, c), firstSubGroupOf(bad, c)) << describe(r);
+          }
+        }
+      }
+    }
+  }
+}
+
 // ---- Loop counters are phis: their copies carry shapes only where every lane took the
 // edge. Lanes leave the loop at different trips (the back edge then copies for some lanes
 // only), and the counter indexes memory inside the loop and after it.

@@ -741,42 +741,39 @@ bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in) {
 // affineChain1 for two to four indices (a chain that accessChainN takes: strides below
 // 2^27, the constant below 2^60): a uniform base and affine indices, each within +-2^31
 // and its own type's range at both end points, give exact sums linear in l.
-bool affineChainN(SubGroup& sg, const Inst& in) {
-  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
-  const uint32_t* p = sg.extra + in.aux;
-  const int64_t lanes = sg.width - 1;
-  int64_t first = constantDelta(in), last = first, step = 0;
-  // Whether -top <= v < top (top <= 2^32), as one unsigned comparison.
-  auto within = [](int64_t v, int64_t top) {
-    return uint64_t(v) + uint64_t(top) < 2 * uint64_t(top);
-  };
-  for (uint32_t k = 0; k < p[0]; ++k) {
-    const uint32_t* q = p + 1 + kIndexWords * k;
-    if (!affineOrUniform(sg.shapeOf(q[0]))) return false;
-    const uint8_t* reg = sg.regs + q[0];
-    int64_t i0, di, top;
-    if (q[1] == 4) {  // the common index: in range by its type, the step below 2^31 too
-      int32_t a0, a1;
-      std::memcpy(&a0, reg, 4);
-      std::memcpy(&a1, reg + 4, 4);
-      i0 = a0, di = int32_t(uint32_t(a1) - uint32_t(a0)), top = int64_t(kPlainStrideLimit);
-    } else {
-      // Lanes 0 and 1 as 8 bytes each (a register fills its 64-byte granule),
-      // sign-extended from the index's width; their difference too, modulo 2^bits.
-      const uint32_t unused = 64 - 8 * q[1];
-      uint64_t raw0, raw1;
-      std::memcpy(&raw0, reg, 8);
-      std::memcpy(&raw1, reg + q[1], 8);
-      i0 = int64_t(raw0 << unused) >> unused;
-      di = int64_t((raw1 - raw0) << unused) >> unused;
-      top = unused >= 32 ? int64_t(1) << (63 - unused) : int64_t(kPlainStrideLimit);
-      if (!within(i0, top) || !within(di, 2 * top)) return false;  // then |di| < 2^32
-    }
-    const int64_t iLast = i0 + di * lanes;  // exact
-    if (!within(iLast, top)) return false;
-    const int64_t stride = int64_t(q[2]);
-    first += i0 * stride, last += iLast * stride, step += di * stride;
-  }
+
+// Whether -top <= v < top (top <= 2^32), as one unsigned comparison.
+inline bool within(int64_t v, int64_t top) {
+  return uint64_t(v) + uint64_t(top) < 2 * uint64_t(top);
+}
+
+// One index of type I: lanes 0 and 1 give lane 0's index and the step (modulo 2^bits);
+// adds index * stride of lane 0 and of the last lane to `first` and `last`, and the
+// step's to `step`. False where the index is not affine or leaves its range.
+template <class I>
+[[gnu::always_inline]] inline bool addAffineIndex(const SubGroup& sg, const uint32_t* q,
+                                                  int64_t lanes, int64_t& first, int64_t& last,
+                                                  int64_t& step) {
+  if (!affineOrUniform(sg.shapeOf(q[0]))) return false;
+  using U = std::make_unsigned_t<I>;
+  const I* reg = sg.reg<I>(q[0]);
+  const int64_t i0 = reg[0], di = I(U(U(reg[1]) - U(reg[0])));
+  constexpr int64_t top =
+      sizeof(I) >= 4 ? int64_t(kPlainStrideLimit) : int64_t(1) << (8 * sizeof(I) - 1);
+  // Narrower indices are in range by their type, and so are their steps.
+  if constexpr (sizeof(I) == 8)
+    if (!within(i0, top) || !within(di, 2 * top)) return false;  // then |di| < 2^32
+  const int64_t iLast = i0 + di * lanes;                         // exact
+  if (!within(iLast, top)) return false;
+  const int64_t stride = int64_t(q[2]);
+  first += i0 * stride, last += iLast * stride, step += di * stride;
+  return true;
+}
+
+// The pointers from lane 0's delta `first`, the last lane's `last` and the step, once both
+// end points lie in the (uniform) base's object.
+[[gnu::always_inline]] inline bool fillAffineChain(SubGroup& sg, const Inst& in, int64_t first,
+                                                   int64_t last, int64_t step) {
   const uint64_t b = sg.reg<uint64_t>(in.a)[0];
   const int64_t offset = int64_t(b & kBiasedMask), end = int64_t(kBiasedMask);
   if (offset + first < 0 || offset + first > end || offset + last < 0 || offset + last > end)
@@ -786,12 +783,69 @@ bool affineChainN(SubGroup& sg, const Inst& in) {
   return true;
 }
 
-void accessChainNAvx2(SubGroup& sg, const Inst& in) {
-  if (!sg.allActive || sg.width % 4 != 0) return accessChainN(sg, in);
-  if (affineChainN(sg, in)) return;
+bool affineChainN(SubGroup& sg, const Inst& in) {
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+  const uint32_t* p = sg.extra + in.aux;
+  const int64_t lanes = sg.width - 1;
+  int64_t first = constantDelta(in), last = first, step = 0;
+  for (uint32_t k = 0; k < p[0]; ++k) {
+    const uint32_t* q = p + 1 + kIndexWords * k;
+    const bool ok = q[1] == 1   ? addAffineIndex<int8_t>(sg, q, lanes, first, last, step)
+                    : q[1] == 2 ? addAffineIndex<int16_t>(sg, q, lanes, first, last, step)
+                    : q[1] == 4 ? addAffineIndex<int32_t>(sg, q, lanes, first, last, step)
+                                : addAffineIndex<int64_t>(sg, q, lanes, first, last, step);
+    if (!ok) return false;
+  }
+  return fillAffineChain(sg, in, first, last, step);
+}
+
+// affineChainN for kCount indices of type I (lowering picks it where every index is one).
+template <uint32_t kCount, class I>
+bool affineChainNOf(SubGroup& sg, const Inst& in) {
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+  const uint32_t* p = sg.extra + in.aux + 1;
+  const int64_t lanes = sg.width - 1;
+  int64_t first = constantDelta(in), last = first, step = 0;
+  for (uint32_t k = 0; k < kCount; ++k)
+    if (!addAffineIndex<I>(sg, p + kIndexWords * k, lanes, first, last, step)) return false;
+  return fillAffineChain(sg, in, first, last, step);
+}
+
+// accessChainNAvx2 after its affine attempt.
+void plainChainNAvx2(SubGroup& sg, const Inst& in) {
   sg.setShape(in, RegShape::Unknown);
   if (!plainChainNAllLanesAvx2(sg, in)) [[unlikely]]
     exactAccessChain(sg, in, true);
+}
+
+void accessChainNAvx2(SubGroup& sg, const Inst& in) {
+  if (!sg.allActive || sg.width % 4 != 0) return accessChainN(sg, in);
+  if (affineChainN(sg, in)) return;
+  plainChainNAvx2(sg, in);
+}
+
+template <uint32_t kCount, class I>
+void accessChainNAvx2Of(SubGroup& sg, const Inst& in) {
+  if (!sg.allActive || sg.width % 4 != 0) return accessChainN(sg, in);
+  if (affineChainNOf<kCount, I>(sg, in)) return;
+  plainChainNAvx2(sg, in);
+}
+
+// accessChainNAvx2, specialised where every index has one type of 4 or 8 bytes and there
+// are two or three of them (2-D and 3-D arrays); nullptr otherwise.
+ExecFn specialisedChainNAvx2(const std::vector<uint32_t>& dynamic) {
+  const uint32_t count = dynamic[0], bytes = dynamic[2];
+  for (uint32_t k = 0; k < count; ++k)
+    if (dynamic[2 + kIndexWords * k] != bytes) return nullptr;
+  if (bytes == 4)
+    return count == 2   ? &accessChainNAvx2Of<2, int32_t>
+           : count == 3 ? &accessChainNAvx2Of<3, int32_t>
+                        : nullptr;
+  if (bytes == 8)
+    return count == 2   ? &accessChainNAvx2Of<2, int64_t>
+           : count == 3 ? &accessChainNAvx2Of<3, int64_t>
+                        : nullptr;
+  return nullptr;
 }
 
 // Whether accessChainN computes this chain exactly (see there).
@@ -815,9 +869,11 @@ ExecFn withChecks(bool checked) {
 
 ExecFn pickAccessChain(const std::vector<uint32_t>& dynamic, int64_t constant, bool checked) {
   if (dynamic[0] == 0) return withChecks<&constantAccessChain>(checked);
-  if (fitsPlainMultiIndex(dynamic, constant))
-    return ops::hostHasAvx2Fma() ? withChecks<&accessChainNAvx2>(checked)
-                                 : withChecks<&accessChainN>(checked);
+  if (fitsPlainMultiIndex(dynamic, constant)) {
+    if (!ops::hostHasAvx2Fma()) return withChecks<&accessChainN>(checked);
+    if (ExecFn f = specialisedChainNAvx2(dynamic); f && !checked) return f;
+    return withChecks<&accessChainNAvx2>(checked);
+  }
   const uint64_t stride = dynamic[3] | (uint64_t(dynamic[4]) << 32);
   if (dynamic[0] > 1 || stride >= kPlainStrideLimit)
     return withChecks<&dynamicAccessChain>(checked);
