@@ -92,7 +92,7 @@ void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {
   const uint32_t count = e[1];
   if (count == 0) return;
   const uint32_t* c = e + 2;
-  const bool all = lanes.count() == width;
+  const bool all = lanes == LaneMask::firstN(width);
   for (uint32_t k = 0; k < count; ++k, c += 3) {
     const uint32_t dst = c[0], src = c[1], bytes = c[2] & ~kCopyKeepsShape;
     // A phi register is written only by its copies: it has the shape of what the last
@@ -100,7 +100,16 @@ void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {
     if (c[2] & kCopyKeepsShape)
       shapes[shapeSlot(dst)] = all && width > 1 ? shapes[shapeSlot(src)] : 0;
     if (all) {
-      std::memmove(regs + dst, regs + src, size_t(bytes) * width);
+      // Registers are disjoint (or one: a phi of itself copies nothing); the common sizes,
+      // 16 lanes of 4 or 8 bytes, inline.
+      const size_t size = size_t(bytes) * width;
+      if (dst == src) continue;
+      if (size == 64)
+        std::memcpy(regs + dst, regs + src, 64);
+      else if (size == 128)
+        std::memcpy(regs + dst, regs + src, 128);
+      else
+        std::memcpy(regs + dst, regs + src, size);
     } else {
       lanes.forEach(
           [&](uint32_t l) { std::memcpy(regs + dst + l * bytes, regs + src + l * bytes, bytes); });
