@@ -37,7 +37,8 @@ struct LaneMask {
   void reset(uint32_t l) { w[l >> 6] &= ~(1ull << (l & 63)); }
   bool none() const { return (w[0] | w[1]) == 0; }
   bool any() const { return !none(); }
-  uint32_t count() const { return popcount64(w[0]) + popcount64(w[1]); }
+  // Lanes 64 and up only in sub-groups wider than 64: their word is usually 0.
+  uint32_t count() const { return popcount64(w[0]) + (w[1] ? popcount64(w[1]) : 0); }
   uint32_t first() const { return w[0] ? std::countr_zero(w[0]) : 64 + std::countr_zero(w[1]); }
   LaneMask operator&(const LaneMask& o) const { return {{w[0] & o.w[0], w[1] & o.w[1]}}; }
   LaneMask operator|(const LaneMask& o) const { return {{w[0] | o.w[0], w[1] | o.w[1]}}; }

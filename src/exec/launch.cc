@@ -313,6 +313,9 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch, WorkerArena* arena)
   if (!arena) arena = (ownArena_ = std::make_unique<WorkerArena>()).get();
   carveStorage(*arena);
   setClearedBytes();
+  builtinsInMemory_ = launch.context().builtinStorage ||
+                      std::any_of(k.builtins.begin(), k.builtins.end(),
+                                  [](const BuiltinSlot& slot) { return slot.inMemory; });
   for (const auto& [region, bytes] : k.privateInits)
     laneInits_.push_back({mem.priv[region].arenaOffset, &bytes});
   for (size_t p = 0; p < launch.args().byValBytes.size(); ++p)
@@ -470,7 +473,7 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   if (clearTo_ > clearFrom_)
     std::memset(sg.priv + clearFrom_, 0,
                 size_t(sg.width - 1) * sg.privateBytes + clearTo_ - clearFrom_);
-  writeBuiltins(sg, k, launch_.context().builtinStorage);
+  if (builtinsInMemory_) writeBuiltins(sg, k, launch_.context().builtinStorage);
   if (laneInits_.empty()) return;
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     uint8_t* lane = sg.priv + l * sg.privateBytes;

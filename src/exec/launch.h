@@ -137,6 +137,8 @@ class WorkGroupSlot {
   uint64_t privStride_ = 0;  // bytes per lane of privStorage_
   // The bytes [clearFrom_, clearTo_) of each lane's arena are zeroed at sub-group start.
   uint64_t clearFrom_ = 0, clearTo_ = 0;
+  // Whether any built-in is read through private memory (writeBuiltins has work).
+  bool builtinsInMemory_ = false;
   // What each live lane's arena starts with: (arena offset, bytes) of the module's
   // initialised Private variables and the ByVal arguments' copies.
   std::vector<std::pair<uint64_t, const std::vector<uint8_t>*>> laneInits_;
