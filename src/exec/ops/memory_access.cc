@@ -762,7 +762,7 @@ template <class I>
       sizeof(I) >= 4 ? int64_t(kPlainStrideLimit) : int64_t(1) << (8 * sizeof(I) - 1);
   // Narrower indices are in range by their type, and so are their steps.
   if constexpr (sizeof(I) == 8)
-    if (!within(i0, top) || !within(di, 2 * top)) return false;  // then |di| < 2^32
+    if (!within(i0, top) || !within(di, 2 * top)) return false;  // then |di| <= 2^32
   const int64_t iLast = i0 + di * lanes;                         // exact
   if (!within(iLast, top)) return false;
   const int64_t stride = int64_t(q[2]);
