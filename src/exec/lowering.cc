@@ -146,8 +146,8 @@ Lowerer::Lowerer(const spirv::ModuleFacts& f, const spirv::EntryPoint& entry, ui
 void Lowerer::run() {
   findShapeRelevant();
   layoutModuleVariables();
-  const spirv::Function* body = forwardedBody();
-  functionIndex(body ? body->id : entry_.function);
+  body_ = forwardedBody();
+  functionIndex(body_ ? body_->id : entry_.function);
   while (!pendingFunctions_.empty()) {
     uint32_t f = pendingFunctions_.front();
     pendingFunctions_.erase(pendingFunctions_.begin());
@@ -279,11 +279,10 @@ void Lowerer::findShapeRelevant() {
 }
 
 void Lowerer::recordValues() {
-  const spirv::Function* body = forwardedBody();
-  const spirv::Function* wrapper = body ? module.findFunction(entry_.function) : nullptr;
+  const spirv::Function* wrapper = body_ ? module.findFunction(entry_.function) : nullptr;
   if (wrapper)  // the wrapper's parameters are the body's (forwardedBody)
     for (size_t k = 0; k < wrapper->params.size(); ++k)
-      regs_.emplace(wrapper->params[k], regs_.at(body->params[k]));
+      regs_.emplace(wrapper->params[k], regs_.at(body_->params[k]));
   out.values.reserve(regs_.size());
   for (const auto& [id, r] : regs_) {
     const Id t = facts.valueType(id);

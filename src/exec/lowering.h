@@ -190,11 +190,12 @@ class Lowerer {
   static constexpr uint32_t kKeepsShape = 0xffffffffu;
   void recordDebugVariables();
   uint32_t allocate(uint64_t bytesPerLane);
-  // The function lowering starts at: the entry point's, or the kernel body that an
-  // llvm-spirv wrapper forwards its parameters to (src/DESIGN.md, "Kernel wrappers").
+  // The kernel body that an llvm-spirv wrapper (the entry point's function) forwards its
+  // parameters to, or nullptr (src/DESIGN.md, "Kernel wrappers").
   const spirv::Function* forwardedBody() const;
 
   const spirv::EntryPoint& entry_;
+  const spirv::Function* body_ = nullptr;  // forwardedBody(), where lowering started
   std::unordered_map<spirv::Id, uint32_t> regs_;
   std::unordered_map<spirv::Id, uint32_t> functionIndex_;
   std::unordered_map<spirv::Id, uint32_t> blockPc_;
