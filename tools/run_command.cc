@@ -23,6 +23,10 @@ std::string formatStats(const LaunchResult& r, double seconds) {
       seconds > 0 ? double(r.laneInstructions) / seconds : 0.0);
   // Kernels run by device-side enqueue (their instructions are in the counts above).
   if (r.childLaunches) line += fmt::format(", {} enqueued kernel launches", r.childLaunches);
+  // Buffers whose atomics each host thread applied to a copy (src/DESIGN.md, "Privatised
+  // reductions").
+  for (size_t i = 0; i < r.privatised.size(); ++i)
+    line += (i ? "; " : ", privatised atomics: ") + r.privatised[i];
   return line;
 }
 

@@ -227,6 +227,9 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
   ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
+  // Observers see each atomic on the buffer; shadow registers, its results.
+  privatised_ = privatisedRegions(k, args, bound_.paramValues, mem_,
+                                  observers_.empty() && !ctx_.shadowRegisters);
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -425,6 +428,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   std::memset(local_, 0, localBytes_);
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
+  wg_.reductions = reductions_;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   count_ = ceilDiv(items, width);

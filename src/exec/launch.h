@@ -7,11 +7,13 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "src/exec/image_table.h"
 #include "src/exec/program.h"
+#include "src/exec/reduction_copies.h"
 #include "src/exec/subgroup.h"
 #include "src/exec/worker_arena.h"
 
@@ -52,6 +54,10 @@ class LaunchState {
   const std::vector<std::shared_ptr<const ObserverFactory>>& observers() const {
     return observers_;
   }
+  // The buffers this launch privatises (src/exec/reduction_copies.h), and the lock under
+  // which host threads fold their copies into them.
+  const std::vector<PrivatisedRegion>& privatised() const { return privatised_; }
+  std::mutex& foldLock() const { return foldLock_; }
   // Work-group id of linear work-group `linear` (x fastest).
   std::array<uint64_t, 3> groupId(uint64_t linear) const;
 
@@ -84,6 +90,8 @@ class LaunchState {
   uint64_t fixedBytes_ = 0;     // argumentBytes_ and the observers' state
   uint64_t slotBytes_ = 0;
   mutable std::atomic<uint64_t> reserved_{0};  // fixedBytes_ + live slots
+  std::vector<PrivatisedRegion> privatised_;
+  mutable std::mutex foldLock_;
 };
 
 // A host thread's registers, private and local arenas and sub-groups, reused for each
@@ -106,6 +114,10 @@ class WorkGroupSlot {
   void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf);
   // After the work-group ran (or was abandoned): observers report what they held back.
   void finish();
+
+  // Work-groups started from now on apply privatised atomics to `copies` (null: to the
+  // buffers). Only a launch's host threads do; the debugger's slots never.
+  void useReductionCopies(ReductionCopies* copies) { reductions_ = copies; }
 
   WorkGroupContext& workGroup() { return wg_; }
   std::vector<SubGroup>& subGroups() { return sgs_; }
@@ -147,6 +159,7 @@ class WorkGroupSlot {
   std::vector<std::unique_ptr<ExecutionObserver>> observers_;
   std::vector<ExecutionObserver*> observerList_;  // what WorkGroupContext::observers names
   uint32_t spaces_ = 0;                           // the union of the factories' spaces()
+  ReductionCopies* reductions_ = nullptr;
   WorkGroupContext wg_;
 };
 

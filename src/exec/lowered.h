@@ -16,6 +16,7 @@
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
 #include "src/exec/memory.h"
+#include "src/exec/reduction.h"
 
 namespace spvsim {
 
@@ -170,6 +171,8 @@ struct LoweredKernel {
   // Module-scope Private variables with initializers: (region, bytes) per lane.
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> privateInits;
   bool usesPrintf = false;
+  // Parameters whose buffers a launch may privatise (src/exec/reduction.h).
+  std::vector<ReductionTarget> reductions;
 
   // By spirv::Instruction::index, for diagnostics: the disassembly, and "file:line" (""
   // where there is none). The module's text, shared by all its kernels.

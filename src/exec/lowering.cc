@@ -147,6 +147,12 @@ void Lowerer::run() {
   findShapeRelevant();
   layoutModuleVariables();
   body_ = forwardedBody();
+  if (const spirv::Function* start = body_ ? body_ : module.findFunction(entry_.function)) {
+    reductions_ =
+        findReductionTargets(facts, facts.kernel(entry_), *start,
+                             [this](const spirv::Instruction& i) { return isDebugInfo(i); });
+    out.reductions = reductions_.targets;
+  }
   functionIndex(body_ ? body_->id : entry_.function);
   while (!pendingFunctions_.empty()) {
     uint32_t f = pendingFunctions_.front();

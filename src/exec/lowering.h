@@ -13,6 +13,7 @@
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
 #include "src/exec/lowered.h"
+#include "src/exec/reduction_targets.h"
 
 namespace spvsim {
 
@@ -128,6 +129,11 @@ class Lowerer {
   void keepsShape(Inst& in, spirv::Id result) {
     if (shapeRelevant_.count(result)) in.shapeOut = kKeepsShape;
   }
+  // Whether `inst` is an atomic read-modify-write on a reduction target's memory
+  // (src/exec/reduction.h): its handler may apply it to a host thread's private copy.
+  bool reductionRmw(const spirv::Instruction& inst) const {
+    return reductions_.rmws.count(inst.index) != 0;
+  }
   // Index into out.functions of a function id (lowered on demand).
   uint32_t functionIndex(spirv::Id function);
 
@@ -196,6 +202,7 @@ class Lowerer {
 
   const spirv::EntryPoint& entry_;
   const spirv::Function* body_ = nullptr;  // forwardedBody(), where lowering started
+  ReductionAnalysis reductions_;           // of the function lowering starts at
   std::unordered_map<spirv::Id, uint32_t> regs_;
   std::unordered_map<spirv::Id, uint32_t> functionIndex_;
   std::unordered_map<spirv::Id, uint32_t> blockPc_;

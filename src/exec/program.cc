@@ -157,6 +157,8 @@ struct LaunchProgress {
 void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
                std::vector<GroupOutput>& out, LaunchCounters* counters) {
   WorkGroupSlot slot(state, &arena);
+  ReductionCopies copies(state.privatised());
+  if (!state.privatised().empty()) slot.useReductionCopies(&copies);
   uint64_t mySteps = 0, myLaneSteps = 0;
   const uint64_t groups = state.groupCount();
   for (uint64_t g;
@@ -179,6 +181,7 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
     if (wg.aborted) progress.noteAborted(g);
     if (!o.diagnostics.empty() || !o.printf.empty()) out.push_back(std::move(o));
   }
+  copies.fold(state.foldLock());
   progress.steps += mySteps;
   progress.laneSteps += myLaneSteps;
 }
@@ -299,6 +302,9 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   result.subGroupSize = state.subGroupSize();
   result.aborted = progress.abort;
   reportUncommitted(state, openBefore, result);
+  for (const PrivatisedRegion& r : state.privatised())
+    result.privatised.push_back(state.memory().global[r.region].name + ": " +
+                                reductionOpName(r.op));
   if (memoryOut) *memoryOut = InheritedMemory{state.memory().global, state.memory().constant};
   return result;
 }

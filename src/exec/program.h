@@ -101,6 +101,9 @@ struct LaunchResult {
   uint32_t subGroupSize = 0;            // as run
   bool aborted = false;                 // a fatal error stopped the launch
   uint64_t childLaunches = 0;           // kernels run by device-side enqueue
+  // The buffers whose atomics the launch privatised (src/exec/reduction.h), as
+  // "argument 1 (bins): add".
+  std::vector<std::string> privatised;
 };
 
 class WorkerPool;  // src/exec/worker_pool.h

@@ -72,6 +72,8 @@ struct Observers {
 };
 
 // What the sub-groups of one work-group share.
+class ReductionCopies;
+
 struct WorkGroupContext {
   const LaunchContext* launch = nullptr;
   std::array<uint64_t, 3> groupId{0, 0, 0};
@@ -90,6 +92,9 @@ struct WorkGroupContext {
   // Async copies no wait_group_events has named yet: (event, pc of the copy)
   // (src/exec/ops/async_copy.cc).
   std::vector<std::pair<uint64_t, uint32_t>> unwaitedCopies;
+  // The host thread's copies of privatised buffers (src/exec/reduction_copies.h); null
+  // where the launch privatises none or a debugger runs the work-group.
+  ReductionCopies* reductions = nullptr;
 };
 
 // One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on

@@ -8,7 +8,9 @@
 // work-groups on other host threads, so global atomics are real host atomics
 // (std::atomic_ref, seq_cst) and counters and CAS loops are exact at any thread count.
 // Local memory belongs to one work-group, which runs on one host thread, and private
-// memory to one lane: there a plain read-modify-write is already atomic.
+// memory to one lane: there a plain read-modify-write is already atomic. Commutative
+// read-modify-writes on a buffer that nothing else in the launch reads may go to a host
+// thread's private copy instead (PrivatisedRmw; src/DESIGN.md, "Privatised reductions").
 //
 // Scope and memory semantics are decoded and kept in the Inst (aux: Scope, with
 // kPossiblyLegacyAtomic for what may be an OpenCL 1.x atomic_* that llvm-spirv gave
@@ -24,6 +26,7 @@
 
 #include "spirv/disassembly.h"
 #include "src/exec/lowering.h"
+#include "src/exec/reduction_copies.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim {
@@ -213,6 +216,65 @@ struct Rmw {
   }
 };
 
+// The memory-order bits of a semantics operand: Acquire, Release, AcquireRelease,
+// SequentiallyConsistent.
+constexpr uint32_t kOrderingBits = 0x1e;
+
+// Op_ applied to the element of a privatised buffer's copy at `at`.
+template <class T, class Op_>
+[[gnu::always_inline]] inline void modifyCopy(uint8_t* at, T value) {
+  T e;
+  std::memcpy(&e, at, sizeof(T));
+  e = Op_::next(e, value);
+  std::memcpy(at, &e, sizeof(T));
+}
+
+// A read-modify-write on a reduction target's memory (src/exec/reduction.h): where the
+// launch privatises the lane's buffer, the op updates the host thread's copy, a plain
+// read-modify-write. Nothing in the launch reads the buffer or the result, so no
+// execution can tell; the copies reach the buffer when the launch ends. An ordering
+// semantics still orders the lanes' other memory accesses: one host fence does what
+// the locked instructions did. Elsewhere (no copies, another buffer) it is Rmw.
+template <class T, class Op_>
+struct PrivatisedRmw {
+  static void run(SubGroup& sg, const Inst& in) {
+    ReductionCopies* copies = sg.wg->reductions;
+    if (!copies) return Rmw<T, Op_>::run(sg, in);
+    if (in.aux2 & kOrderingBits) std::atomic_thread_fence(std::memory_order_seq_cst);
+    const uint64_t* ptr = sg.reg<uint64_t>(in.a);
+    const T* v = Op_::kHasValue ? sg.reg<T>(in.b) : nullptr;
+    const uint64_t writesBefore = sg.wg->writes;
+    bool shared = false;
+    if (regionBase<T, Kind::Rmw>(sg, ptr, shared) && shared) {
+      const uint64_t region = pointerRegion(ptr[sg.mask.first()]);
+      if (uint8_t* copy = copies->copyFor(region, Op_::kReduction, sizeof(T))) {
+        const uintptr_t origin = hostOrigin(copy);
+        sg.forActive([&](uint32_t l) {
+          modifyCopy<T, Op_>(hostAddress(origin, ptr[l]), Op_::kHasValue ? v[l] : T(0));
+        });
+        sg.wg->writes += sg.activeCount;
+        return handOff<Kind::Rmw>(sg, writesBefore);
+      }
+    }
+    // Lanes in several buffers or failing: each lane on its own.
+    T* r = sg.reg<T>(in.r);
+    const MemoryMap& mem = *sg.wg->launch->memory;
+    eachLane<T, Kind::Rmw>(sg, in, [&](uint32_t l, uint8_t* p, bool global) {
+      const T value = Op_::kHasValue ? v[l] : T(0);
+      const uint64_t at = mem.canonical(ptr[l]);
+      uint8_t* copy =
+          p && global ? copies->copyFor(pointerRegion(at), Op_::kReduction, sizeof(T)) : nullptr;
+      if (copy) {
+        modifyCopy<T, Op_>(copy + offsetBits(at), value);
+        ++sg.wg->writes;
+      } else {
+        r[l] = p ? modify<T, Op_>(sg, p, global, value) : T(0);
+      }
+      return true;
+    });
+  }
+};
+
 template <class T>
 struct CompareExchange {
   static void run(SubGroup& sg, const Inst& in) {
@@ -295,6 +357,7 @@ struct Exchange {
   }
 };
 struct IAdd {
+  static constexpr ReductionOp kReduction = ReductionOp::Add;
   static constexpr bool kHasValue = true;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T v) {
@@ -306,6 +369,7 @@ struct IAdd {
   }
 };
 struct ISub {
+  static constexpr ReductionOp kReduction = ReductionOp::Add;
   static constexpr bool kHasValue = true;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T v) {
@@ -317,6 +381,7 @@ struct ISub {
   }
 };
 struct IIncrement {  // no value operand
+  static constexpr ReductionOp kReduction = ReductionOp::Add;
   static constexpr bool kHasValue = false;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T) {
@@ -328,6 +393,7 @@ struct IIncrement {  // no value operand
   }
 };
 struct IDecrement {
+  static constexpr ReductionOp kReduction = ReductionOp::Add;
   static constexpr bool kHasValue = false;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T) {
@@ -339,6 +405,7 @@ struct IDecrement {
   }
 };
 struct UMin {
+  static constexpr ReductionOp kReduction = ReductionOp::UMin;
   static constexpr bool kHasValue = true;
   template <class T>
   static T next(T o, T v) {
@@ -346,6 +413,7 @@ struct UMin {
   }
 };
 struct UMax {
+  static constexpr ReductionOp kReduction = ReductionOp::UMax;
   static constexpr bool kHasValue = true;
   template <class T>
   static T next(T o, T v) {
@@ -353,6 +421,7 @@ struct UMax {
   }
 };
 struct SMin {
+  static constexpr ReductionOp kReduction = ReductionOp::SMin;
   static constexpr bool kHasValue = true;
   template <class T>
   static T next(T o, T v) {
@@ -360,6 +429,7 @@ struct SMin {
   }
 };
 struct SMax {
+  static constexpr ReductionOp kReduction = ReductionOp::SMax;
   static constexpr bool kHasValue = true;
   template <class T>
   static T next(T o, T v) {
@@ -367,6 +437,7 @@ struct SMax {
   }
 };
 struct And {
+  static constexpr ReductionOp kReduction = ReductionOp::And;
   static constexpr bool kHasValue = true;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T v) {
@@ -378,6 +449,7 @@ struct And {
   }
 };
 struct Or {
+  static constexpr ReductionOp kReduction = ReductionOp::Or;
   static constexpr bool kHasValue = true;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T v) {
@@ -389,6 +461,7 @@ struct Or {
   }
 };
 struct Xor {
+  static constexpr ReductionOp kReduction = ReductionOp::Xor;
   static constexpr bool kHasValue = true;
   template <class T>
   static T fetch(std::atomic_ref<T> a, T v) {
@@ -491,6 +564,19 @@ ExecFn bySize(uint32_t bytes) {
   }
 }
 
+// Read-modify-writes that a launch may privatise (PrivatisedRmw), 32- and 64-bit.
+template <class Op_>
+ExecFn privatisedBySize(uint32_t bytes) {
+  switch (bytes) {
+    case 4:
+      return &PrivatisedRmw<uint32_t, Op_>::run;
+    case 8:
+      return &PrivatisedRmw<uint64_t, Op_>::run;
+    default:
+      return nullptr;
+  }
+}
+
 template <class Op_>
 ExecFn rmwBySize(uint32_t bytes, bool allowHalf = false) {
   switch (bytes) {
@@ -500,6 +586,38 @@ ExecFn rmwBySize(uint32_t bytes, bool allowHalf = false) {
       return &Rmw<uint32_t, Op_>::run;
     case 8:
       return &Rmw<uint64_t, Op_>::run;
+    default:
+      return nullptr;
+  }
+}
+
+// The PrivatisedRmw handler of a reduction target's read-modify-write (the analysis
+// admits only these ops, on 32- and 64-bit integers).
+ExecFn pickPrivatised(Op op, const Shape& s) {
+  if (!s.isInt() || s.components != 1) return nullptr;
+  switch (op) {
+    case Op::OpAtomicIIncrement:
+      return privatisedBySize<IIncrement>(s.bytes);
+    case Op::OpAtomicIDecrement:
+      return privatisedBySize<IDecrement>(s.bytes);
+    case Op::OpAtomicIAdd:
+      return privatisedBySize<IAdd>(s.bytes);
+    case Op::OpAtomicISub:
+      return privatisedBySize<ISub>(s.bytes);
+    case Op::OpAtomicSMin:
+      return privatisedBySize<SMin>(s.bytes);
+    case Op::OpAtomicUMin:
+      return privatisedBySize<UMin>(s.bytes);
+    case Op::OpAtomicSMax:
+      return privatisedBySize<SMax>(s.bytes);
+    case Op::OpAtomicUMax:
+      return privatisedBySize<UMax>(s.bytes);
+    case Op::OpAtomicAnd:
+      return privatisedBySize<And>(s.bytes);
+    case Op::OpAtomicOr:
+      return privatisedBySize<Or>(s.bytes);
+    case Op::OpAtomicXor:
+      return privatisedBySize<Xor>(s.bytes);
     default:
       return nullptr;
   }
@@ -566,7 +684,8 @@ ExecFn pick(Op op, const Shape& s) {
 void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
   const Form f = formOf(inst.opcode);
   const Id type = operandType(lw, inst, f);
-  ExecFn fn = pick(inst.opcode, lw.shape(type));
+  ExecFn fn = lw.reductionRmw(inst) ? pickPrivatised(inst.opcode, lw.shape(type)) : nullptr;
+  if (!fn) fn = pick(inst.opcode, lw.shape(type));
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   const Id scope = inst.operands.at(f.scope);
   // Observers need the scope at lowering time; OpenCL compilers emit constants.

@@ -1,0 +1,75 @@
+// Privatised reductions at run time (src/exec/reduction.h; src/DESIGN.md, "Privatised
+// reductions"): which buffers a launch privatises, and each host thread's copies of them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/exec/arg_binding.h"
+#include "src/exec/lowered.h"
+#include "src/exec/memory.h"
+#include "src/exec/reduction.h"
+
+namespace spvsim {
+
+// A buffer the launch privatises: global region `region`, combined by `op` on
+// `bytes`-byte elements.
+struct PrivatisedRegion {
+  uint64_t region = 0;
+  ReductionOp op = ReductionOp::Add;
+  uint32_t bytes = 0;
+  uint8_t* base = nullptr;  // the buffer
+  uint64_t size = 0;
+};
+
+// The largest buffer a launch privatises: each host thread may hold a copy, and folds it
+// element by element at the end.
+inline constexpr uint64_t kMaxPrivatisedBytes = uint64_t(256) << 10;
+
+// The kernel's reduction targets whose buffers this launch may privatise: a plain buffer
+// argument (readable, writable, no host restriction, at most kMaxPrivatisedBytes) that no
+// other memory object of the launch overlaps (each buffer argument is a region of its
+// own, so one buffer passed twice overlaps itself). None
+// where `canPrivatise` is false (observers or a debugger watch each access) or the
+// launch has SVM, whose raw pointers the analysis cannot follow.
+std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
+                                                const std::vector<ArgBinding>& args,
+                                                const std::vector<std::vector<uint8_t>>& params,
+                                                const MemoryMap& mem, bool canPrivatise);
+
+// One host thread's copies, made on first use.
+class ReductionCopies {
+ public:
+  explicit ReductionCopies(const std::vector<PrivatisedRegion>& regions);
+  ReductionCopies(const ReductionCopies&) = delete;
+  ReductionCopies& operator=(const ReductionCopies&) = delete;
+
+  // The copy of global region `region` (as many bytes as the buffer, every element the
+  // identity of `op` when made) if the launch privatises it for `op` on `bytes`-byte
+  // elements; nullptr otherwise (the atomic then goes to the buffer).
+  uint8_t* copyFor(uint64_t region, ReductionOp op, uint32_t bytes) {
+    for (size_t i = 0; i < regions_.size(); ++i)
+      if (regions_[i].region == region)
+        return regions_[i].op == op && regions_[i].bytes == bytes ? copy(i) : nullptr;
+    return nullptr;
+  }
+  // Folds each copy into its buffer, holding `lock` (other threads fold theirs into the
+  // same buffers), and drops the copies.
+  void fold(std::mutex& lock);
+
+ private:
+  uint8_t* copy(size_t i) {
+    return copies_[i] ? reinterpret_cast<uint8_t*>(copies_[i].get()) : make(i);
+  }
+  uint8_t* make(size_t i);
+
+  const std::vector<PrivatisedRegion>& regions_;
+  // By regions_ index, in whole 8-byte words (as aligned as any lane's offset); null:
+  // untouched.
+  std::vector<std::unique_ptr<uint64_t[]>> copies_;
+};
+
+}  // namespace spvsim

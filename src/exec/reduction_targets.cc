@@ -1,0 +1,261 @@
+// Reduction targets: which kernel parameters only receive commutative atomics whose
+// results nothing uses (src/exec/reduction_targets.h; src/DESIGN.md, "Privatised
+// reductions"). Conservative: any use it does not recognise disqualifies.
+#include "src/exec/reduction_targets.h"
+
+#include <optional>
+#include <span>
+#include <unordered_map>
+
+#include "spirv/instruction_info.h"
+
+namespace spvsim {
+namespace {
+
+using spirv::Id;
+using spv::Op;
+
+bool isChain(Op op) {
+  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
+         op == Op::OpInBoundsPtrAccessChain;
+}
+
+// Calls f(i) for each operand i of `in` (an index into Instruction::operands) that may
+// be an id, from the grammar's operand kinds, so that literals (`Aligned 32`, extract
+// indices) never pass for ids. Parameters of a bit-enum operand (memory access, image
+// operands) are literals or ids that no pointer can be (scopes, coordinates): skipped.
+// Where the grammar leaves the layout open, every remaining word counts as an id:
+// a literal taken for a pointer only disqualifies, never admits.
+template <class F>
+void forEachIdOperand(const spirv::Instruction& in, F f) {
+  const size_t n = in.operands.size();
+  auto rest = [&](size_t from) {
+    for (size_t i = from; i < n; ++i) f(i);
+  };
+  const spirv::InstructionInfo info = spirv::instructionInfo(in.opcode);
+  if (!info.row || in.opcode == Op::OpSwitch) return rest(0);
+  size_t i = 0;
+  for (const spirv::OperandDesc& d : info.operands()) {
+    using K = spirv::OperandKind;
+    if (d.kind == K::IdResultType || d.kind == K::IdResult) continue;
+    do {
+      if (i >= n) return;
+      if (spirv::isIdOperand(d.kind)) {
+        f(i++);
+      } else if (d.kind == K::PairIdRefIdRef) {
+        f(i++);
+        if (i < n) f(i++);
+      } else if (spirv::isBitEnum(d.kind)) {
+        return;
+      } else if (d.kind == K::LiteralInteger || spirv::isValueEnum(d.kind)) {
+        ++i;
+      } else {
+        return rest(i);
+      }
+    } while (d.quantifier == spirv::Quantifier::Many);
+  }
+  rest(i);
+}
+
+// Whether operand i of `in` is a pointer that `in` passes on (offset, cast or chosen) to
+// its result.
+bool passesPointer(const spirv::Instruction& in, size_t i) {
+  if (isChain(in.opcode)) return i == 0;
+  switch (in.opcode) {
+    case Op::OpBitcast:
+    case Op::OpPtrCastToGeneric:
+    case Op::OpGenericCastToPtr:
+    case Op::OpGenericCastToPtrExplicit:
+    case Op::OpCopyObject:
+      return i == 0;
+    case Op::OpSelect:
+      return i == 1 || i == 2;
+    case Op::OpPhi:
+      return i % 2 == 0;
+    default:
+      return false;
+  }
+}
+
+std::optional<ReductionOp> reductionOpOf(Op op) {
+  switch (op) {
+    case Op::OpAtomicIAdd:
+    case Op::OpAtomicISub:
+    case Op::OpAtomicIIncrement:
+    case Op::OpAtomicIDecrement:
+      return ReductionOp::Add;
+    case Op::OpAtomicUMin:
+      return ReductionOp::UMin;
+    case Op::OpAtomicUMax:
+      return ReductionOp::UMax;
+    case Op::OpAtomicSMin:
+      return ReductionOp::SMin;
+    case Op::OpAtomicSMax:
+      return ReductionOp::SMax;
+    case Op::OpAtomicAnd:
+      return ReductionOp::And;
+    case Op::OpAtomicOr:
+      return ReductionOp::Or;
+    case Op::OpAtomicXor:
+      return ReductionOp::Xor;
+    default:
+      return std::nullopt;
+  }
+}
+
+class Analysis {
+ public:
+  Analysis(const spirv::ModuleFacts& facts, const spirv::Function& body,
+           const std::function<bool(const spirv::Instruction&)>& isDebugInfo)
+      : m_(facts.module()), facts_(facts), body_(body), isDebugInfo_(isDebugInfo) {}
+
+  // Whether some instruction of `fn` makes a global or generic pointer that is not
+  // derived from another pointer.
+  bool forgesPointers(const spirv::Function& fn) const {
+    for (const auto& b : fn.blocks)
+      for (const auto& in : b.instructions)
+        if (in.result && sharedPointer(in.resultType) && !derives(in)) return true;
+    return false;
+  }
+
+  ReductionAnalysis run() {
+    seedParameters();
+    propagate();
+    collectUses();
+    classify();
+    return result();
+  }
+
+ private:
+  bool sharedPointer(Id type) const {
+    if (!type) return false;
+    const spirv::Type& t = m_.type(type);
+    return t.kind == spirv::TypeKind::Pointer && (t.storage == spv::StorageClass::CrossWorkgroup ||
+                                                  t.storage == spv::StorageClass::Generic);
+  }
+  bool isPointer(Id type) const { return type && m_.type(type).kind == spirv::TypeKind::Pointer; }
+  // Instructions whose pointer result comes from pointer operands only.
+  bool derives(const spirv::Instruction& in) const {
+    if (isChain(in.opcode) || in.opcode == Op::OpPhi || in.opcode == Op::OpSelect ||
+        in.opcode == Op::OpCopyObject || in.opcode == Op::OpPtrCastToGeneric ||
+        in.opcode == Op::OpGenericCastToPtr || in.opcode == Op::OpGenericCastToPtrExplicit)
+      return true;
+    return in.opcode == Op::OpBitcast && isPointer(facts_.valueType(in.operands.at(0)));
+  }
+
+  void seedParameters() {
+    for (size_t k = 0; k < body_.params.size() && k < 64; ++k) {
+      const spirv::Type& t = m_.type(body_.paramTypes[k]);
+      if (t.kind == spirv::TypeKind::Pointer && t.storage == spv::StorageClass::CrossWorkgroup)
+        from_[body_.params[k]] = uint64_t(1) << k;
+    }
+  }
+
+  uint64_t maskOf(uint32_t word) const {
+    auto it = from_.find(word);
+    return it == from_.end() ? 0 : it->second;
+  }
+
+  // Which parameters each pointer may come from, to a fixed point (phis of loops).
+  void propagate() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& b : body_.blocks)
+        for (const auto& in : b.instructions) {
+          if (!in.result || !isPointer(in.resultType)) continue;
+          uint64_t mask = 0;
+          for (size_t i = 0; i < in.operands.size(); ++i)
+            if (passesPointer(in, i)) mask |= maskOf(in.operands[i]);
+          uint64_t& to = from_[in.result];
+          if ((to | mask) != to) to |= mask, changed = true;
+        }
+    }
+  }
+
+  void collectUses() {
+    for (const auto& b : body_.blocks)
+      for (const auto& in : b.instructions)
+        if (!isDebugInfo_(in))
+          forEachIdOperand(in, [&](size_t i) { used_.insert(in.operands[i]); });
+  }
+
+  // An atomic that may be privatised when its pointer is a target's: a recognised op,
+  // constant semantics, result unused.
+  std::optional<ReductionOp> privatisable(const spirv::Instruction& in) const {
+    const auto op = reductionOpOf(in.opcode);
+    if (!op || in.operands.size() < 3 || used_.count(in.result)) return std::nullopt;
+    if (!m_.constants.count(in.operands[1]) || !m_.constants.count(in.operands[2]))
+      return std::nullopt;
+    return op;
+  }
+
+  void note(uint64_t mask, ReductionOp op, uint32_t bytes) {
+    for (uint32_t k = 0; k < 64; ++k) {
+      if (!(mask >> k & 1)) continue;
+      auto [it, fresh] = class_.try_emplace(k, op, bytes);
+      if (!fresh && it->second != std::pair(op, bytes)) bad_ |= uint64_t(1) << k;
+    }
+  }
+
+  void classify() {
+    for (const auto& b : body_.blocks)
+      for (const auto& in : b.instructions) {
+        if (isDebugInfo_(in)) continue;
+        forEachIdOperand(in, [&](size_t i) {
+          const uint64_t mask = maskOf(in.operands[i]);
+          if (!mask) return;
+          if (passesPointer(in, i) && in.result && isPointer(in.resultType)) return;
+          const auto op = i == 0 ? privatisable(in) : std::nullopt;
+          const uint32_t bytes = in.resultType ? m_.type(in.resultType).width / 8 : 0;
+          if (op && (bytes == 4 || bytes == 8)) {
+            note(mask, *op, bytes);
+            rmws_.push_back({in.index, mask});
+          } else {
+            bad_ |= mask;
+          }
+        });
+      }
+  }
+
+  ReductionAnalysis result() const {
+    ReductionAnalysis r;
+    uint64_t good = 0;
+    for (const auto& [k, c] : class_)
+      if (!(bad_ >> k & 1)) good |= uint64_t(1) << k;
+    for (uint32_t k = 0; k < 64; ++k)
+      if (good >> k & 1) r.targets.push_back({k, class_.at(k).first, class_.at(k).second});
+    for (const auto& [index, mask] : rmws_)
+      if (mask & good) r.rmws.insert(index);
+    return r;
+  }
+
+  const spirv::Module& m_;
+  const spirv::ModuleFacts& facts_;
+  const spirv::Function& body_;
+  const std::function<bool(const spirv::Instruction&)>& isDebugInfo_;
+  std::unordered_map<Id, uint64_t> from_;  // pointer -> parameters it may come from
+  std::unordered_set<uint32_t> used_;      // every operand word of executed instructions
+  std::unordered_map<uint32_t, std::pair<ReductionOp, uint32_t>> class_;  // by parameter
+  uint64_t bad_ = 0;                                                      // disqualified
+  std::vector<std::pair<uint32_t, uint64_t>> rmws_;  // (instruction index, parameters)
+};
+
+}  // namespace
+
+const char* reductionOpName(ReductionOp op) {
+  static constexpr const char* kNames[] = {"add",  "umin", "umax", "smin",
+                                           "smax", "and",  "or",   "xor"};
+  return kNames[static_cast<int>(op)];
+}
+
+ReductionAnalysis findReductionTargets(
+    const spirv::ModuleFacts& facts, const spirv::KernelFacts& kernel, const spirv::Function& body,
+    const std::function<bool(const spirv::Instruction&)>& isDebugInfo) {
+  Analysis a(facts, body, isDebugInfo);
+  for (Id f : kernel.functions)
+    if (const spirv::Function* fn = facts.module().findFunction(f); fn && a.forgesPointers(*fn))
+      return {};
+  return a.run();
+}
+
+}  // namespace spvsim
