@@ -2,6 +2,7 @@
 // (src/exec/reduction_copies.h).
 #include "src/exec/reduction_copies.h"
 
+#include <atomic>
 #include <cstring>
 
 namespace spvsim {
@@ -34,17 +35,28 @@ void fill(uint8_t* to, uint64_t bytes, ReductionOp op) {
   for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) std::memcpy(to + i, &id, sizeof(T));
 }
 
-// buffer[i] = combine(buffer[i], copy[i]) where the copy changed element i.
+// buffer[i] = combine(buffer[i], copy[i]) where the copy changed element i: one host
+// atomic per element, as the kernel's atomics were, so that a launch running at the
+// same time on another queue still sees each update whole (src/exec/ops/atomic.cc).
 template <class T>
 void foldInto(uint8_t* buffer, const uint8_t* copy, uint64_t bytes, ReductionOp op) {
   const T id = reductionIdentity<T>(op);
   for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
-    T c, b;
+    T c;
     std::memcpy(&c, copy + i, sizeof(T));
     if (c == id) continue;
-    std::memcpy(&b, buffer + i, sizeof(T));
-    b = reductionCombine(op, b, c);
-    std::memcpy(buffer + i, &b, sizeof(T));
+    uint8_t* at = buffer + i;
+    if (reinterpret_cast<uintptr_t>(at) % std::atomic_ref<T>::required_alignment) {
+      T b;  // a host buffer with an odd base: plain, as the kernel's atomics there
+      std::memcpy(&b, at, sizeof(T));
+      b = reductionCombine(op, b, c);
+      std::memcpy(at, &b, sizeof(T));
+      continue;
+    }
+    std::atomic_ref<T> a(*reinterpret_cast<T*>(at));
+    T old = a.load(std::memory_order_relaxed);
+    while (!a.compare_exchange_weak(old, reductionCombine(op, old, c))) {
+    }
   }
 }
 
