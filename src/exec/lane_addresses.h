@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 
 namespace spvsim {
 
@@ -92,6 +93,22 @@ inline uint64_t offLine(const uint64_t* p, uint32_t width, uint64_t first, uint6
   const uint64_t alignment = p0 | uint64_t(step);
   if (step > 0 && uint64_t(step) == bytes) return {LanePattern::Contiguous, p0, last, alignment};
   return {LanePattern::Scattered, std::min(p0, last), std::max(p0, last), alignment};
+}
+
+// affineLanes of the addresses p0 + l * step (l < width >= 2) that no register holds (a
+// fused access: src/exec/ops/memory_access.cc); nullopt where they wrap around 2^64.
+[[gnu::always_inline]] inline std::optional<LaneAddresses> affineLanesOf(uint64_t p0, int64_t step,
+                                                                         uint32_t width,
+                                                                         uint64_t bytes) {
+  if (step == 0) return LaneAddresses{LanePattern::Uniform, p0, p0, p0};
+  int64_t span;
+  if (__builtin_mul_overflow(step, int64_t(width - 1), &span)) return std::nullopt;
+  const uint64_t last = p0 + uint64_t(span);
+  if (span > 0 ? last < p0 : last > p0) return std::nullopt;
+  const uint64_t alignment = p0 | uint64_t(step);
+  if (step > 0 && uint64_t(step) == bytes)
+    return LaneAddresses{LanePattern::Contiguous, p0, last, alignment};
+  return LaneAddresses{LanePattern::Scattered, std::min(p0, last), std::max(p0, last), alignment};
 }
 
 }  // namespace spvsim

@@ -429,6 +429,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
   wg_.reductions = reductions_;
+  wg_.fuse = fuse_;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   count_ = ceilDiv(items, width);

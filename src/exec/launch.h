@@ -118,6 +118,8 @@ class WorkGroupSlot {
   // Work-groups started from now on apply privatised atomics to `copies` (null: to the
   // buffers). Only a launch's host threads do; the debugger's slots never.
   void useReductionCopies(ReductionCopies* copies) { reductions_ = copies; }
+  // Work-groups started from now on run fused handlers as pairs (WorkGroupContext::fuse).
+  void allowFusion(bool on) { fuse_ = on; }
 
   WorkGroupContext& workGroup() { return wg_; }
   std::vector<SubGroup>& subGroups() { return sgs_; }
@@ -160,6 +162,7 @@ class WorkGroupSlot {
   std::vector<ExecutionObserver*> observerList_;  // what WorkGroupContext::observers names
   uint32_t spaces_ = 0;                           // the union of the factories' spaces()
   ReductionCopies* reductions_ = nullptr;
+  bool fuse_ = false;
   WorkGroupContext wg_;
 };
 

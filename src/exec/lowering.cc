@@ -694,6 +694,19 @@ bool Lowerer::onlyDereferenced(Id pointer) {
   return it != derefOnly_.end() && it->second;
 }
 
+bool Lowerer::usedOnce(Id id) {
+  if (usesFn_ != fn_) {
+    usesFn_ = fn_;
+    uses_.clear();
+    for (const auto& b : fn_->blocks)
+      for (const auto& inst : b.instructions)
+        if (!isDebugInfo(inst))
+          for (uint32_t word : inst.operands) ++uses_[word];
+  }
+  auto it = uses_.find(id);
+  return it != uses_.end() && it->second == 1;
+}
+
 uint32_t Lowerer::edgeTo(Id target) {
   const spirv::Block* to = nullptr;
   for (const auto& b : fn_->blocks)

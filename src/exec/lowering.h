@@ -141,6 +141,15 @@ class Lowerer {
   // pointer operand of a load, store, atomic or memory copy): then it must point at an
   // element, not one past the end (src/exec/ops/array_bounds.h).
   bool onlyDereferenced(spirv::Id pointer);
+  // Whether `id` has exactly one use in the function being lowered (debug info aside;
+  // a literal word equal to it counts as a use).
+  bool usedOnce(spirv::Id id);
+  // Whether an instruction of the block being lowered has result `id`.
+  bool definedInCurrentBlock(spirv::Id id) const {
+    for (const auto& inst : block_->instructions)
+      if (inst.result == id) return true;
+    return false;
+  }
 
   // Where a load of `pointer` reads a built-in variable (src/exec/builtins.h): the
   // variable itself, or one component of it through a constant access chain.
@@ -220,6 +229,8 @@ class Lowerer {
   // onlyDereferenced() of the function `derefFn_`, computed on first use.
   std::unordered_map<spirv::Id, bool> derefOnly_;
   const spirv::Function* derefFn_ = nullptr;
+  std::unordered_map<spirv::Id, uint32_t> uses_;  // of the function usesFn_
+  const spirv::Function* usesFn_ = nullptr;
   const spirv::Block* block_ = nullptr;
   uint32_t fnIndex_ = 0;
 };

@@ -159,6 +159,7 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
   WorkGroupSlot slot(state, &arena);
   ReductionCopies copies(state.privatised());
   if (!state.privatised().empty()) slot.useReductionCopies(&copies);
+  slot.allowFusion(state.observers().empty());  // observers see every instruction
   uint64_t mySteps = 0, myLaneSteps = 0;
   const uint64_t groups = state.groupCount();
   for (uint64_t g;

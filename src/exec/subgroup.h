@@ -95,6 +95,10 @@ struct WorkGroupContext {
   // The host thread's copies of privatised buffers (src/exec/reduction_copies.h); null
   // where the launch privatises none or a debugger runs the work-group.
   ReductionCopies* reductions = nullptr;
+  // Whether fused handlers may take two instructions in one step (src/exec/ops/
+  // memory_access.cc): a launch's host threads without observers; never the debugger,
+  // which stops between any two instructions.
+  bool fuse = false;
 };
 
 // One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on
@@ -160,6 +164,10 @@ class SubGroup {
 
   uint64_t steps = 0;
   uint64_t laneSteps = 0;
+  // A fused handler may take the next instruction too while steps is below this (set by
+  // runSteps to the end of its stretch where the work-group fuses, else 0): the stretch
+  // then holds the same instructions, fused or not.
+  uint64_t fuseBefore = 0;
   // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr; last, so
   // that the fields the executor uses on every step keep their places.
   uint8_t* shadow = nullptr;

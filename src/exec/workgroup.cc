@@ -77,7 +77,10 @@ uint64_t splitMix(uint64_t x) {
 // The instruction loop: up to `n` instructions, to a barrier, the end or a yield. Kept
 // out of line so its code does not move with the scheduler around it.
 [[gnu::noinline]] void runSteps(SubGroup& sg, uint64_t n) {
-  for (; n && sg.state == SubGroupState::Running && !sg.yieldRequested; --n) step(sg);
+  const uint64_t end = n > ~sg.steps ? ~uint64_t(0) : sg.steps + n;
+  sg.fuseBefore = sg.wg->fuse ? end : 0;
+  while (sg.steps < end && sg.state == SubGroupState::Running && !sg.yieldRequested) step(sg);
+  sg.fuseBefore = 0;
 }
 
 bool sameSimt(const std::vector<SimtEntry>& a, const std::vector<SimtEntry>& b) {

@@ -37,6 +37,20 @@ using Vec16 = typename Vec16Of<T>::type;
 
 template <class T, uint32_t S>
 void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
+  if constexpr (S == 1) {
+    if (sg.allActive) {  // one element per lane: 16 / sizeof(T) lanes per vector store
+      constexpr uint32_t kPer = 16 / sizeof(T);
+      Vec16<T> v, d;
+      for (uint32_t k = 0; k < kPer; ++k)
+        v[k] = static_cast<T>(base[0] + k * step[0]), d[k] = static_cast<T>(kPer * step[0]);
+      const uint32_t width = sg.width;  // a local: the stores may alias sg for GCC
+      uint32_t l = 0;
+#pragma GCC unroll 8
+      for (; l + kPer <= width; l += kPer, v += d) std::memcpy(r + l, &v, 16);
+      for (uint32_t k = 0; l < width; ++l, ++k) r[l] = v[k];
+      return;
+    }
+  }
   if constexpr (S * sizeof(T) < 16) {
     T v[S], d[S];  // modulo 2^bits, as the conversion of each sum would give
     for (uint32_t k = 0; k < S; ++k) v[k] = static_cast<T>(base[k]), d[k] = static_cast<T>(step[k]);
@@ -122,7 +136,48 @@ struct ReadBuiltin {
   }
 };
 
+// A built-in vector read whose only use is the extract of one component right after it
+// (`get_global_id(0)`: a vec3 load, then element 0). Where the work-group fuses and the
+// stretch has room for both (SubGroup::fuseBefore; see "Fused chain and access" in
+// src/DESIGN.md), it writes that component straight into the extract's result, as the
+// extract would copy it, and counts both instructions; the vector register, which nothing
+// else reads, is not written. Otherwise it is ReadBuiltin, and the extract runs next.
+template <class T>
+struct ReadBuiltinComponent {
+  static void run(SubGroup& sg, const Inst& in) {
+    if (sg.steps < sg.fuseBefore && !sg.wg->launch->builtinStorage) {
+      const Inst& extract = sg.code[sg.pc];
+      uint64_t base = 0, step = 0;
+      if (extract.aux < in.aux2 &&
+          builtinAffine(sg, static_cast<Builtin>(in.b), in.c + extract.aux, base, step)) {
+        putAffine<T, 1>(sg, sg.reg<T>(extract.r), &base, &step);
+        sg.setShape(extract, RegShape::Affine);  // the extract keeps its vector's shape
+        ++sg.pc;
+        ++sg.steps;
+        sg.laneSteps += sg.activeCount;
+        return;
+      }
+    }
+    ReadBuiltin<T>::run(sg, in);
+  }
+};
+
 }  // namespace
+
+bool fuseBuiltinExtract(Lowerer& lw, spirv::Id composite, uint32_t elementBytes) {
+  auto& code = lw.out.code;
+  if (code.empty() || code.back().r != lw.reg(composite) || !lw.definedInCurrentBlock(composite) ||
+      !lw.usedOnce(composite))
+    return false;
+  Inst& read = code.back();
+  if (read.fn == &ReadBuiltin<uint64_t>::run && elementBytes == 8)
+    read.fn = &ReadBuiltinComponent<uint64_t>::run;
+  else if (read.fn == &ReadBuiltin<uint32_t>::run && elementBytes == 4)
+    read.fn = &ReadBuiltinComponent<uint32_t>::run;
+  else
+    return false;
+  return true;
+}
 
 bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t align) {
   const Lowerer::BuiltinPointer* p = lw.builtinPointer(inst.operands.at(0));

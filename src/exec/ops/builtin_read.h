@@ -10,6 +10,11 @@ namespace spvsim::ops {
 // constant component of one (Lowerer::builtinPointer); false where it is not one.
 bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t align);
 
+// Where `composite` is the result of the built-in read lowered last, in this block, and
+// its only use is the extract of one `elementBytes` element being lowered: makes the
+// read do the extract too when the work-group fuses (WorkGroupContext::fuse).
+bool fuseBuiltinExtract(Lowerer& lw, spirv::Id composite, uint32_t elementBytes);
+
 // The OpLoad handler of src/exec/ops/memory_access.cc for any size: r = *a, n bytes per
 // lane, aux the required alignment.
 void loadThroughMemory(SubGroup& sg, const Inst& in);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "spirv/error.h"
+#include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/elementwise.h"
 
 namespace spvsim {
@@ -347,6 +348,7 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
                 : bytes == 4             ? pickExtract<uint32_t>(elements)
                                          : pickExtract<uint64_t>(elements);
     uint32_t src = lw.reg(composite);
+    if (s.scalar != Scalar::Bool) ops::fuseBuiltinExtract(lw, composite, bytes);
     Inst& in = lw.emit(inst, fn);
     in.a = src;
     in.n = elements;

@@ -179,11 +179,51 @@ uint32_t requiredAlignment(const Lowerer& lw, Id pointee, const spirv::Instructi
   return static_cast<uint32_t>(a);
 }
 
+template <class I>
+void accessChain1(SubGroup& sg, const Inst& in);
+template <class I, bool Write, uint32_t N>
+void fusedChainAccess(SubGroup& sg, const Inst& in);
+
+template <class I, bool Write>
+ExecFn fusedBySize(uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return &fusedChainAccess<I, Write, 1>;
+    case 2:
+      return &fusedChainAccess<I, Write, 2>;
+    case 4:
+      return &fusedChainAccess<I, Write, 4>;
+    case 8:
+      return &fusedChainAccess<I, Write, 8>;
+    case 16:
+      return &fusedChainAccess<I, Write, 16>;
+    default:
+      return nullptr;
+  }
+}
+
+// Makes the chain that computes `pointer` a fused chain + access (fusedChainAccess) where
+// it is the instruction emitted last, in this block, for this access alone, and an
+// unchecked one-index chain of 32- or 64-bit index.
+template <bool Write>
+void fuseWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
+  auto& code = lw.out.code;
+  if (code.empty() || code.back().r != lw.reg(pointer) || !lw.definedInCurrentBlock(pointer) ||
+      !lw.usedOnce(pointer))
+    return;
+  Inst& chain = code.back();
+  ExecFn fused = nullptr;
+  if (chain.fn == &accessChain1<int32_t>) fused = fusedBySize<int32_t, Write>(bytes);
+  if (chain.fn == &accessChain1<int64_t>) fused = fusedBySize<int64_t, Write>(bytes);
+  if (fused) chain.fn = fused;
+}
+
 void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t bytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
   uint32_t ptr = lw.reg(inst.operands.at(0));
   uint32_t align = requiredAlignment(lw, inst.resultType, inst, 1);
   if (ops::lowerBuiltinLoad(lw, inst, align)) return;
+  fuseWithChain<false>(lw, inst.operands[0], bytes);
   Inst& in = lw.emit(inst, bySize<Load>(bytes));
   in.a = ptr;
   in.n = bytes;
@@ -203,6 +243,7 @@ void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
   uint32_t ptr = lw.reg(inst.operands[0]), v = lw.reg(value);
   uint32_t align = requiredAlignment(lw, type, inst, 2);
+  fuseWithChain<true>(lw, inst.operands[0], bytes);
   Inst& in = lw.emit(inst, bySize<Store>(bytes));
   in.a = ptr;
   in.b = v;
@@ -487,6 +528,94 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   });
   if (!plainSumsExact(moved) || overflow) [[unlikely]]
     exactAccessChain(sg, in, true);
+}
+
+// ---- A one-index chain fused with the load or store that uses it ----
+//
+// `a[i]` is a chain whose only use is the access right after it. Where the work-group
+// fuses (WorkGroupContext::fuse: no observers, no debugger) and the stretch has room for
+// two instructions (SubGroup::fuseBefore), one handler does both for a uniform base and
+// an affine index: the lanes' addresses from lane 0's and the step, as affineChain1 would
+// write them, then the access when every lane is in bounds, aligned and allowed (the
+// checks of uniformRegionBase). The pointer register, which nothing else reads, is not
+// written. Both count as executed instructions, so budgets, quanta and `--stats` are those
+// of the unfused pair. Anything else runs the chain as accessChain1 and the access as the
+// next instruction, with its diagnostics. See src/DESIGN.md, "Fused chain and access".
+
+// The access of `next` (Load<N> or Store<N>) through the addresses p0 + l * d of the
+// chain `in` without writing them; false (nothing done) where the fast path does not apply.
+template <class I, bool Write, uint32_t N>
+bool fusedFast(SubGroup& sg, const Inst& in, const Inst& next) {
+  const uint32_t* p = sg.extra + in.aux;
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !affineOrUniform(sg.shapeOf(p[1])) ||
+      !sg.keepsShapes())
+    return false;
+  // affineChain1's ranges: the same pointers, exact.
+  const I* idx = sg.reg<I>(p[1]);
+  const int64_t stride = p[3];
+  using U = std::make_unsigned_t<I>;
+  const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
+  const int64_t limit = int64_t(kPlainStrideLimit);
+  if (first < -limit || first >= limit || step <= -2 * limit || step >= 2 * limit) return false;
+  const int64_t last = first + step * (sg.width - 1);
+  if (last < -limit || last >= limit) return false;
+  const uint64_t b = sg.reg<uint64_t>(in.a)[0];
+  const int64_t offset = int64_t(b & kBiasedMask), c = constantDelta(in);
+  const int64_t at0 = offset + c + first * stride, atLast = offset + c + last * stride;
+  const int64_t end = int64_t(kBiasedMask);
+  if (at0 < 0 || at0 > end || atLast < 0 || atLast > end) return false;
+  const uint64_t p0 = b + uint64_t(c + first * stride);
+  const uint64_t d = uint64_t(step * stride);
+  // uniformRegionBase on those pointers.
+  const Space s = pointerSpace(p0);
+  if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
+  if (sg.wg->observers.spaces & spaceBit(s)) return false;
+  const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
+  if (!lanes) return false;
+  const SubGroup::FastAccess fast = sg.regionSpanning(*lanes, s, N, Write, next.aux, sg.width);
+  if (!fast) return false;
+  if constexpr (Write) {
+    const uint8_t* v = sg.regs + next.b;
+    switch (fast.pattern) {
+      case LanePattern::Uniform:  // in lane order: the last lane's value stays
+        std::memcpy(fast.at(p0), v + size_t(sg.width - 1) * N, N);
+        break;
+      case LanePattern::Contiguous:
+        std::memcpy(fast.at(p0), v, size_t(sg.width) * N);
+        break;
+      case LanePattern::Scattered:
+        for (uint32_t l = 0; l < sg.width; ++l)
+          std::memcpy(fast.at(p0 + l * d), v + size_t(l) * N, N);
+        break;
+    }
+  } else {
+    uint8_t* r = sg.regs + next.r;
+    switch (fast.pattern) {
+      case LanePattern::Uniform:
+        broadcast<N>(sg, fast.at(p0), r, N);
+        break;
+      case LanePattern::Contiguous:
+        std::memcpy(r, fast.at(p0), size_t(sg.width) * N);
+        break;
+      case LanePattern::Scattered:
+        for (uint32_t l = 0; l < sg.width; ++l)
+          std::memcpy(r + size_t(l) * N, fast.at(p0 + l * d), N);
+        break;
+    }
+    sg.setShape(next, fast.pattern == LanePattern::Uniform ? RegShape::Uniform : RegShape::Unknown);
+  }
+  return true;
+}
+
+template <class I, bool Write, uint32_t N>
+void fusedChainAccess(SubGroup& sg, const Inst& in) {
+  if (sg.steps < sg.fuseBefore && sg.allActive && fusedFast<I, Write, N>(sg, in, sg.code[sg.pc])) {
+    ++sg.pc;  // the access, done
+    ++sg.steps;
+    sg.laneSteps += sg.activeCount;
+    return;
+  }
+  accessChain1<I>(sg, in);
 }
 
 // Two to kMaxPlainIndices dynamic indices (a 2-D array `As[ly][k]` at -O0..-O3): each
