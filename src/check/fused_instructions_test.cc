@@ -134,6 +134,54 @@ TEST(FusedInstructions, StencilMatchesTheHostModelAtEveryLevel) {
   }
 }
 
+// A tiled matrix product: two-index chains into local tiles (a uniform `As[ly][k]` and a
+// contiguous `Bs[k][lx]`) fused with their loads, and the tiles' stores.
+const char* kTiled = R"(
+#define TS 8
+kernel void mm(global const float* A, global const float* B, global float* C, int n) {
+  local float As[TS][TS], Bs[TS][TS];
+  int lx = get_local_id(0), ly = get_local_id(1);
+  int col = get_group_id(0) * TS + lx, row = get_group_id(1) * TS + ly;
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += TS) {
+    As[ly][lx] = A[row * n + t + lx];
+    Bs[ly][lx] = B[(t + ly) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TS; ++k) acc = mad(As[ly][k], Bs[k][lx], acc);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}
+)";
+
+TEST(FusedInstructions, TiledProductMatchesTheHostModelAtEveryLevel) {
+  constexpr int kN = 24;
+  std::vector<float> a(kN * kN), b(kN * kN), want(kN * kN, 0.0f);
+  for (int i = 0; i < kN * kN; ++i) a[i] = float(i % 7) - 3.0f, b[i] = float(i % 5) - 2.0f;
+  for (int r = 0; r < kN; ++r)  // small integers: every sum exact, in any order
+    for (int c = 0; c < kN; ++c)
+      for (int k = 0; k < kN; ++k) want[r * kN + c] += a[r * kN + k] * b[k * kN + c];
+  NDRange range;
+  range.dims = 2;
+  range.global = {kN, kN, 1};
+  range.local = {8, 8, 1};
+  range.localGiven = true;
+  for (const char* opt : kOptLevels) {
+    auto prog = Program::load(testing::compileOpenCL(kTiled, opt));
+    for (uint32_t sg : {16u, 8u, 5u})
+      for (int fused = 0; fused < 2; ++fused) {
+        SCOPED_TRACE(std::string(opt) + " sub-group " + std::to_string(sg) +
+                     (fused ? " fused" : " unfused"));
+        std::vector<float> c(kN * kN, -1.0f);
+        LaunchResult res =
+            prog->launch("mm", range, {bufferOf(a), bufferOf(b), bufferOf(c), valueOf(kN)},
+                         fused ? plain(3, sg) : unfused(3, sg));
+        EXPECT_TRUE(res.diagnostics.empty()) << describe(res);
+        EXPECT_EQ(c, want);
+      }
+  }
+}
+
 // The last item's load leaves the buffer: the fused handler falls back, and the load
 // reports that lane alone; the others load their values.
 TEST(FusedInstructions, ALaneOutsideTheBufferIsReportedAsUnfused) {

@@ -337,8 +337,9 @@ class SubGroup {
   // The fast access of `count` lanes whose addresses lie in [lanes.lo, lanes.hi] (space
   // `s`): one region's host base where that span shares its space and region bits, every
   // address is aligned and inside the region, and the region allows the access.
-  FastAccess regionSpanning(const LaneAddresses& lanes, Space s, uint64_t bytes, bool write,
-                            uint32_t align, uint32_t count) const {
+  [[gnu::always_inline]] FastAccess regionSpanning(const LaneAddresses& lanes, Space s,
+                                                   uint64_t bytes, bool write, uint32_t align,
+                                                   uint32_t count) const {
     const uint64_t lo = lanes.lo, hi = lanes.hi;
     if (((lo ^ hi) >> kOffsetBits) || (lanes.alignment & (align - 1))) return {};
     const MemoryMap& mem = *wg->launch->memory;

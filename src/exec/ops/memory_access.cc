@@ -179,44 +179,9 @@ uint32_t requiredAlignment(const Lowerer& lw, Id pointee, const spirv::Instructi
   return static_cast<uint32_t>(a);
 }
 
-template <class I>
-void accessChain1(SubGroup& sg, const Inst& in);
-template <class I, bool Write, uint32_t N>
-void fusedChainAccess(SubGroup& sg, const Inst& in);
-
-template <class I, bool Write>
-ExecFn fusedBySize(uint32_t bytes) {
-  switch (bytes) {
-    case 1:
-      return &fusedChainAccess<I, Write, 1>;
-    case 2:
-      return &fusedChainAccess<I, Write, 2>;
-    case 4:
-      return &fusedChainAccess<I, Write, 4>;
-    case 8:
-      return &fusedChainAccess<I, Write, 8>;
-    case 16:
-      return &fusedChainAccess<I, Write, 16>;
-    default:
-      return nullptr;
-  }
-}
-
-// Makes the chain that computes `pointer` a fused chain + access (fusedChainAccess) where
-// it is the instruction emitted last, in this block, for this access alone, and an
-// unchecked one-index chain of 32- or 64-bit index.
+// A chain fused with the access that uses it (below); nothing where it does not apply.
 template <bool Write>
-void fuseWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
-  auto& code = lw.out.code;
-  if (code.empty() || code.back().r != lw.reg(pointer) || !lw.definedInCurrentBlock(pointer) ||
-      !lw.usedOnce(pointer))
-    return;
-  Inst& chain = code.back();
-  ExecFn fused = nullptr;
-  if (chain.fn == &accessChain1<int32_t>) fused = fusedBySize<int32_t, Write>(bytes);
-  if (chain.fn == &accessChain1<int64_t>) fused = fusedBySize<int64_t, Write>(bytes);
-  if (fused) chain.fn = fused;
-}
+void fuseWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes);
 
 void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t bytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
@@ -528,94 +493,6 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   });
   if (!plainSumsExact(moved) || overflow) [[unlikely]]
     exactAccessChain(sg, in, true);
-}
-
-// ---- A one-index chain fused with the load or store that uses it ----
-//
-// `a[i]` is a chain whose only use is the access right after it. Where the work-group
-// fuses (WorkGroupContext::fuse: no observers, no debugger) and the stretch has room for
-// two instructions (SubGroup::fuseBefore), one handler does both for a uniform base and
-// an affine index: the lanes' addresses from lane 0's and the step, as affineChain1 would
-// write them, then the access when every lane is in bounds, aligned and allowed (the
-// checks of uniformRegionBase). The pointer register, which nothing else reads, is not
-// written. Both count as executed instructions, so budgets, quanta and `--stats` are those
-// of the unfused pair. Anything else runs the chain as accessChain1 and the access as the
-// next instruction, with its diagnostics. See src/DESIGN.md, "Fused chain and access".
-
-// The access of `next` (Load<N> or Store<N>) through the addresses p0 + l * d of the
-// chain `in` without writing them; false (nothing done) where the fast path does not apply.
-template <class I, bool Write, uint32_t N>
-bool fusedFast(SubGroup& sg, const Inst& in, const Inst& next) {
-  const uint32_t* p = sg.extra + in.aux;
-  if (sg.shapeOf(in.a) != RegShape::Uniform || !affineOrUniform(sg.shapeOf(p[1])) ||
-      !sg.keepsShapes())
-    return false;
-  // affineChain1's ranges: the same pointers, exact.
-  const I* idx = sg.reg<I>(p[1]);
-  const int64_t stride = p[3];
-  using U = std::make_unsigned_t<I>;
-  const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
-  const int64_t limit = int64_t(kPlainStrideLimit);
-  if (first < -limit || first >= limit || step <= -2 * limit || step >= 2 * limit) return false;
-  const int64_t last = first + step * (sg.width - 1);
-  if (last < -limit || last >= limit) return false;
-  const uint64_t b = sg.reg<uint64_t>(in.a)[0];
-  const int64_t offset = int64_t(b & kBiasedMask), c = constantDelta(in);
-  const int64_t at0 = offset + c + first * stride, atLast = offset + c + last * stride;
-  const int64_t end = int64_t(kBiasedMask);
-  if (at0 < 0 || at0 > end || atLast < 0 || atLast > end) return false;
-  const uint64_t p0 = b + uint64_t(c + first * stride);
-  const uint64_t d = uint64_t(step * stride);
-  // uniformRegionBase on those pointers.
-  const Space s = pointerSpace(p0);
-  if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
-  if (sg.wg->observers.spaces & spaceBit(s)) return false;
-  const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
-  if (!lanes) return false;
-  const SubGroup::FastAccess fast = sg.regionSpanning(*lanes, s, N, Write, next.aux, sg.width);
-  if (!fast) return false;
-  if constexpr (Write) {
-    const uint8_t* v = sg.regs + next.b;
-    switch (fast.pattern) {
-      case LanePattern::Uniform:  // in lane order: the last lane's value stays
-        std::memcpy(fast.at(p0), v + size_t(sg.width - 1) * N, N);
-        break;
-      case LanePattern::Contiguous:
-        std::memcpy(fast.at(p0), v, size_t(sg.width) * N);
-        break;
-      case LanePattern::Scattered:
-        for (uint32_t l = 0; l < sg.width; ++l)
-          std::memcpy(fast.at(p0 + l * d), v + size_t(l) * N, N);
-        break;
-    }
-  } else {
-    uint8_t* r = sg.regs + next.r;
-    switch (fast.pattern) {
-      case LanePattern::Uniform:
-        broadcast<N>(sg, fast.at(p0), r, N);
-        break;
-      case LanePattern::Contiguous:
-        std::memcpy(r, fast.at(p0), size_t(sg.width) * N);
-        break;
-      case LanePattern::Scattered:
-        for (uint32_t l = 0; l < sg.width; ++l)
-          std::memcpy(r + size_t(l) * N, fast.at(p0 + l * d), N);
-        break;
-    }
-    sg.setShape(next, fast.pattern == LanePattern::Uniform ? RegShape::Uniform : RegShape::Unknown);
-  }
-  return true;
-}
-
-template <class I, bool Write, uint32_t N>
-void fusedChainAccess(SubGroup& sg, const Inst& in) {
-  if (sg.steps < sg.fuseBefore && sg.allActive && fusedFast<I, Write, N>(sg, in, sg.code[sg.pc])) {
-    ++sg.pc;  // the access, done
-    ++sg.steps;
-    sg.laneSteps += sg.activeCount;
-    return;
-  }
-  accessChain1<I>(sg, in);
 }
 
 // Two to kMaxPlainIndices dynamic indices (a 2-D array `As[ly][k]` at -O0..-O3): each
@@ -975,6 +852,182 @@ ExecFn specialisedChainNAvx2(const std::vector<uint32_t>& dynamic) {
            : count == 3 ? &accessChainNAvx2Of<3, int64_t>
                         : nullptr;
   return nullptr;
+}
+
+// ---- A chain fused with the load or store that uses it ----
+//
+// `a[i]` and `m[y][x]` are chains whose only use is the access right after them. Where
+// the work-group fuses (WorkGroupContext::fuse: no observers, no debugger) and the stretch
+// has room for two instructions (SubGroup::fuseBefore), one handler does both for a
+// uniform base and affine indices: the lanes' addresses p0 + l * d from lane 0's and the
+// step, exactly as the chain's affine path would write them, then the access when every
+// lane is in bounds, aligned and allowed (the checks of uniformRegionBase). The pointer
+// register, which nothing else reads, is not written. Both count as executed
+// instructions, so budgets, quanta and `--stats` are those of the unfused pair. Anything
+// else runs the chain's own handler and the access as the next instruction, with its
+// diagnostics. See src/DESIGN.md, "Fused chain and access".
+
+// A chain's affine addresses, as affineChain1 / affineChainNOf compute and check them:
+// false where that path would not be taken.
+template <class I>
+struct OneIndex {
+  static constexpr ExecFn kChain = &accessChain1<I>;
+  static bool addresses(const SubGroup& sg, const Inst& in, uint64_t& p0, uint64_t& d) {
+    const uint32_t* p = sg.extra + in.aux;
+    if (sg.shapeOf(in.a) != RegShape::Uniform || !affineOrUniform(sg.shapeOf(p[1])) ||
+        !sg.keepsShapes())
+      return false;
+    const I* idx = sg.reg<I>(p[1]);
+    const int64_t stride = p[3];
+    using U = std::make_unsigned_t<I>;
+    const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
+    const int64_t limit = int64_t(kPlainStrideLimit);
+    if (first < -limit || first >= limit || step <= -2 * limit || step >= 2 * limit) return false;
+    const int64_t last = first + step * (sg.width - 1);
+    if (last < -limit || last >= limit) return false;
+    const uint64_t b = sg.reg<uint64_t>(in.a)[0];
+    const int64_t offset = int64_t(b & kBiasedMask), c = constantDelta(in);
+    const int64_t at0 = offset + c + first * stride, atLast = offset + c + last * stride;
+    const int64_t end = int64_t(kBiasedMask);
+    if (at0 < 0 || at0 > end || atLast < 0 || atLast > end) return false;
+    p0 = b + uint64_t(c + first * stride);
+    d = uint64_t(step * stride);
+    return true;
+  }
+};
+
+template <uint32_t kCount, class I>
+struct SeveralIndices {
+  static constexpr ExecFn kChain = &accessChainNAvx2Of<kCount, I>;
+  static bool addresses(const SubGroup& sg, const Inst& in, uint64_t& p0, uint64_t& d) {
+    if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+    const uint32_t* p = sg.extra + in.aux + 1;
+    const int64_t lanes = sg.width - 1;
+    int64_t first = constantDelta(in), last = first, step = 0;
+    for (uint32_t k = 0; k < kCount; ++k)
+      if (!addAffineIndex<I>(sg, p + kIndexWords * k, lanes, first, last, step)) return false;
+    const uint64_t b = sg.reg<uint64_t>(in.a)[0];
+    const int64_t offset = int64_t(b & kBiasedMask), end = int64_t(kBiasedMask);
+    if (offset + first < 0 || offset + first > end || offset + last < 0 || offset + last > end)
+      return false;
+    p0 = b + uint64_t(first);
+    d = uint64_t(step);
+    return true;
+  }
+};
+
+// The access of `next` (Load<N> or Store<N>) at the addresses p0 + l * d; false (nothing
+// done) where uniformRegionBase would send it to the per-lane path.
+// `bytes` from `from` to `to`: a copy of known size for a sub-group of 16 (no libc call).
+[[gnu::always_inline]] inline void copyLanes(void* to, const void* from, uint32_t width,
+                                             uint32_t elementBytes) {
+  if (width == 16 && elementBytes <= 8)
+    elementBytes == 8   ? std::memcpy(to, from, 128)
+    : elementBytes == 4 ? std::memcpy(to, from, 64)
+                        : std::memcpy(to, from, size_t(16) * elementBytes);
+  else
+    std::memcpy(to, from, size_t(width) * elementBytes);
+}
+
+template <bool Write, uint32_t N>
+[[gnu::always_inline]] inline bool fusedAccess(SubGroup& sg, const Inst& next, uint64_t p0,
+                                               uint64_t d) {
+  const Space s = pointerSpace(p0);
+  if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
+  if (sg.wg->observers.spaces & spaceBit(s)) return false;
+  const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
+  if (!lanes) return false;
+  const SubGroup::FastAccess fast = sg.regionSpanning(*lanes, s, N, Write, next.aux, sg.width);
+  if (!fast) return false;
+  if constexpr (Write) {
+    const uint8_t* v = sg.regs + next.b;
+    switch (fast.pattern) {
+      case LanePattern::Uniform:  // in lane order: the last lane's value stays
+        std::memcpy(fast.at(p0), v + size_t(sg.width - 1) * N, N);
+        break;
+      case LanePattern::Contiguous:
+        copyLanes(fast.at(p0), v, sg.width, N);
+        break;
+      case LanePattern::Scattered:
+        for (uint32_t l = 0; l < sg.width; ++l)
+          std::memcpy(fast.at(p0 + l * d), v + size_t(l) * N, N);
+        break;
+    }
+  } else {
+    uint8_t* r = sg.regs + next.r;
+    switch (fast.pattern) {
+      case LanePattern::Uniform:
+        broadcast<N>(sg, fast.at(p0), r, N);
+        break;
+      case LanePattern::Contiguous:
+        copyLanes(r, fast.at(p0), sg.width, N);
+        break;
+      case LanePattern::Scattered:
+        for (uint32_t l = 0; l < sg.width; ++l)
+          std::memcpy(r + size_t(l) * N, fast.at(p0 + l * d), N);
+        break;
+    }
+    sg.setShape(next, fast.pattern == LanePattern::Uniform ? RegShape::Uniform : RegShape::Unknown);
+  }
+  return true;
+}
+
+template <class Chain, bool Write, uint32_t N>
+void fusedChainAccess(SubGroup& sg, const Inst& in) {
+  uint64_t p0, d;
+  if (sg.steps < sg.fuseBefore && sg.allActive && Chain::addresses(sg, in, p0, d) &&
+      fusedAccess<Write, N>(sg, sg.code[sg.pc], p0, d)) {
+    ++sg.pc;  // the access, done
+    ++sg.steps;
+    sg.laneSteps += sg.activeCount;
+    return;
+  }
+  Chain::kChain(sg, in);
+}
+
+template <class Chain, bool Write>
+ExecFn fusedBySize(uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return &fusedChainAccess<Chain, Write, 1>;
+    case 2:
+      return &fusedChainAccess<Chain, Write, 2>;
+    case 4:
+      return &fusedChainAccess<Chain, Write, 4>;
+    case 8:
+      return &fusedChainAccess<Chain, Write, 8>;
+    case 16:
+      return &fusedChainAccess<Chain, Write, 16>;
+    default:
+      return nullptr;
+  }
+}
+
+template <bool Write>
+ExecFn fusedChain(ExecFn chain, uint32_t bytes) {
+  if (chain == OneIndex<int32_t>::kChain) return fusedBySize<OneIndex<int32_t>, Write>(bytes);
+  if (chain == OneIndex<int64_t>::kChain) return fusedBySize<OneIndex<int64_t>, Write>(bytes);
+  if (chain == SeveralIndices<2, int32_t>::kChain)
+    return fusedBySize<SeveralIndices<2, int32_t>, Write>(bytes);
+  if (chain == SeveralIndices<2, int64_t>::kChain)
+    return fusedBySize<SeveralIndices<2, int64_t>, Write>(bytes);
+  if (chain == SeveralIndices<3, int32_t>::kChain)
+    return fusedBySize<SeveralIndices<3, int32_t>, Write>(bytes);
+  if (chain == SeveralIndices<3, int64_t>::kChain)
+    return fusedBySize<SeveralIndices<3, int64_t>, Write>(bytes);
+  return nullptr;
+}
+
+// Makes the chain that computes `pointer` a fused chain + access where it is the
+// instruction emitted last, in this block, for this access alone, and an unchecked chain
+// with an affine path (accessChain1, accessChainNAvx2Of).
+template <bool Write>
+void fuseWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
+  auto& code = lw.out.code;
+  if (code.empty() || code.back().r != lw.reg(pointer) || !lw.definedInCurrentBlock(pointer) ||
+      !lw.usedOnce(pointer))
+    return;
+  if (ExecFn fused = fusedChain<Write>(code.back().fn, bytes)) code.back().fn = fused;
 }
 
 // Whether accessChainN computes this chain exactly (see there).
