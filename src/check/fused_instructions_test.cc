@@ -43,9 +43,10 @@ LaunchOptions unfused(unsigned threads, uint32_t subGroupSize = 16) {
 // reads depends on where the scheduler switches, so any difference in how many
 // instructions a turn holds shows in `seen`.
 const char* kRacy = R"(
-kernel void racy(global int* word, global int* seen) {
+kernel void racy(global int* word, global int* seen, int one) {
   size_t i = get_global_id(0);
-  int x = word[i / 64];
+  int j = (int)get_group_id(0) * one;  // an int index: extension, chain and load fuse
+  int x = word[j];
   seen[i] = x;
   word[i / 64] = x + (int)get_local_id(0);
 }
@@ -66,8 +67,9 @@ TEST(FusedInstructions, CountAndInterleaveAsTheUnfusedPair) {
           o.scheduleSeed = 7;
           word[fused].assign(2, 0);
           seen[fused].assign(128, -1);
-          results[fused] = prog->launch("racy", range1(128, 64),
-                                        {bufferOf(word[fused]), bufferOf(seen[fused])}, o);
+          results[fused] =
+              prog->launch("racy", range1(128, 64),
+                           {bufferOf(word[fused]), bufferOf(seen[fused]), valueOf(1)}, o);
         }
         EXPECT_EQ(results[1].subGroupSteps, results[0].subGroupSteps);
         EXPECT_EQ(results[1].laneInstructions, results[0].laneInstructions);

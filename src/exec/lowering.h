@@ -144,12 +144,13 @@ class Lowerer {
   // Whether `id` has exactly one use in the function being lowered (debug info aside;
   // a literal word equal to it counts as a use).
   bool usedOnce(spirv::Id id);
-  // Whether an instruction of the block being lowered has result `id`.
-  bool definedInCurrentBlock(spirv::Id id) const {
+  // The instruction of the block being lowered whose result is `id`, or nullptr.
+  const spirv::Instruction* definitionInCurrentBlock(spirv::Id id) const {
     for (const auto& inst : block_->instructions)
-      if (inst.result == id) return true;
-    return false;
+      if (inst.result == id) return &inst;
+    return nullptr;
   }
+  bool definedInCurrentBlock(spirv::Id id) const { return definitionInCurrentBlock(id); }
 
   // Where a load of `pointer` reads a built-in variable (src/exec/builtins.h): the
   // variable itself, or one component of it through a constant access chain.

@@ -5,6 +5,8 @@
 // SaturatedConversion are undefined in OpenCL C, and the saturated value is the one
 // spvsim picks. Int -> float and narrowing float -> float round to nearest even unless
 // the instruction carries an FPRoundingMode decoration; float -> int truncates.
+#include "src/exec/ops/conversion.h"
+
 #include <cstring>
 
 #include "src/exec/ops/convert_math.h"
@@ -355,6 +357,13 @@ void lowerQuantize(Lowerer& lw, const spirv::Instruction& inst) {
 }
 
 }  // namespace
+
+void ops::signExtend32To64(SubGroup& sg, const Inst& in) {
+  IntToInt<int64_t, int32_t, false>::run(sg, in);
+}
+void ops::zeroExtend32To64(SubGroup& sg, const Inst& in) {
+  IntToInt<uint64_t, uint32_t, false>::run(sg, in);
+}
 
 void registerConversionOps(OpTable& t) {
   t.core[uint32_t(Op::OpConvertFToU)] = &lowerFloatToInt<false>;

@@ -5,9 +5,11 @@
 
 #include <bit>
 #include <cstring>
+#include <limits>
 
 #include "src/exec/ops/array_bounds.h"
 #include "src/exec/ops/builtin_read.h"
+#include "src/exec/ops/conversion.h"
 #include "src/exec/ops/elementwise.h"
 #include "src/exec/ops/host_cpu.h"
 
@@ -874,13 +876,17 @@ struct OneIndex {
   static constexpr ExecFn kChain = &accessChain1<I>;
   static bool addresses(const SubGroup& sg, const Inst& in, uint64_t& p0, uint64_t& d) {
     const uint32_t* p = sg.extra + in.aux;
-    if (sg.shapeOf(in.a) != RegShape::Uniform || !affineOrUniform(sg.shapeOf(p[1])) ||
-        !sg.keepsShapes())
-      return false;
+    if (!affineOrUniform(sg.shapeOf(p[1])) || !sg.keepsShapes()) return false;
     const I* idx = sg.reg<I>(p[1]);
-    const int64_t stride = p[3];
     using U = std::make_unsigned_t<I>;
-    const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
+    return addressesOf(sg, in, idx[0], I(U(U(idx[1]) - U(idx[0]))), p0, d);
+  }
+  // The same from the index's lane 0 value and step (also a fused extension's); the
+  // base must be uniform, and shapes kept.
+  static bool addressesOf(const SubGroup& sg, const Inst& in, int64_t first, int64_t step,
+                          uint64_t& p0, uint64_t& d) {
+    if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+    const int64_t stride = sg.extra[in.aux + 3];
     const int64_t limit = int64_t(kPlainStrideLimit);
     if (first < -limit || first >= limit || step <= -2 * limit || step >= 2 * limit) return false;
     const int64_t last = first + step * (sg.width - 1);
@@ -1018,6 +1024,89 @@ ExecFn fusedChain(ExecFn chain, uint32_t bytes) {
   return nullptr;
 }
 
+// A 32- to 64-bit extension (From: int32_t for OpSConvert, uint32_t for OpUConvert)
+// whose only use is the index of a fused one-index chain right after it (`a[i]` of an
+// int i, with the access after the chain): the three as one handler where the stretch has
+// room for three instructions. The index values are the extension's: affine exactly
+// where no lane's value wrapped around in From (IntToInt's shape rule), with lane 0's
+// value and the step of the source; the extension's register is not written either.
+template <class From, bool Write, uint32_t N>
+void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
+  if (sg.steps + 1 < sg.fuseBefore && sg.allActive && sg.keepsShapes()) {
+    const RegShape shape = sg.shapeOf(in.a);
+    const From* x = sg.reg<From>(in.a);
+    const int64_t first = x[0];
+    int64_t step = 0;
+    bool affine = shape == RegShape::Uniform;
+    if (shape == RegShape::Affine) {
+      using U = std::make_unsigned_t<From>;
+      step = std::make_signed_t<From>(U(U(x[1]) - U(x[0])));
+      const int64_t last = first + step * int64_t(sg.width - 1);
+      affine = last >= int64_t(std::numeric_limits<From>::min()) &&
+               last <= int64_t(std::numeric_limits<From>::max());
+    }
+    uint64_t p0, d;
+    if (affine && OneIndex<int64_t>::addressesOf(sg, sg.code[sg.pc], first, step, p0, d) &&
+        fusedAccess<Write, N>(sg, sg.code[sg.pc + 1], p0, d)) {
+      sg.pc += 2;  // the chain and the access, done
+      sg.steps += 2;
+      sg.laneSteps += 2 * sg.activeCount;
+      return;
+    }
+  }
+  if constexpr (std::is_signed_v<From>)
+    ops::signExtend32To64(sg, in);
+  else
+    ops::zeroExtend32To64(sg, in);
+}
+
+template <class From, bool Write>
+ExecFn fusedExtendBySize(uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return &fusedExtendChainAccess<From, Write, 1>;
+    case 2:
+      return &fusedExtendChainAccess<From, Write, 2>;
+    case 4:
+      return &fusedExtendChainAccess<From, Write, 4>;
+    case 8:
+      return &fusedExtendChainAccess<From, Write, 8>;
+    case 16:
+      return &fusedExtendChainAccess<From, Write, 16>;
+    default:
+      return nullptr;
+  }
+}
+
+// Where the fused chain `chain` (of `pointer`) has one dynamic index that a scalar 32- to
+// 64-bit OpSConvert / OpUConvert, emitted right before the chain in this block, computes
+// for the chain alone: makes that conversion the first of the three.
+template <bool Write>
+void fuseExtendWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
+  auto& code = lw.out.code;
+  const spirv::Instruction* chain = lw.definitionInCurrentBlock(pointer);
+  if (!chain || code.size() < 2) return;
+  spirv::Id index = 0;
+  for (size_t k = 1; k < chain->operands.size(); ++k) {
+    if (lw.isConstant(chain->operands[k])) continue;
+    if (index) return;  // several dynamic indices
+    index = chain->operands[k];
+  }
+  const spirv::Instruction* ext = index ? lw.definitionInCurrentBlock(index) : nullptr;
+  if (!ext || (ext->opcode != Op::OpSConvert && ext->opcode != Op::OpUConvert) ||
+      !lw.usedOnce(index))
+    return;
+  const Shape to = lw.shape(ext->resultType), from = lw.shapeOfValue(ext->operands.at(0));
+  if (to.components != 1 || to.bytes != 8 || from.components != 1 || from.bytes != 4 ||
+      !to.isInt() || !from.isInt())
+    return;
+  Inst& conversion = code[code.size() - 2];
+  if (conversion.r != lw.reg(index) || conversion.src != ext->index) return;
+  ExecFn fused = ext->opcode == Op::OpSConvert ? fusedExtendBySize<int32_t, Write>(bytes)
+                                               : fusedExtendBySize<uint32_t, Write>(bytes);
+  if (fused) conversion.fn = fused;
+}
+
 // Makes the chain that computes `pointer` a fused chain + access where it is the
 // instruction emitted last, in this block, for this access alone, and an unchecked chain
 // with an affine path (accessChain1, accessChainNAvx2Of).
@@ -1027,7 +1116,11 @@ void fuseWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
   if (code.empty() || code.back().r != lw.reg(pointer) || !lw.definedInCurrentBlock(pointer) ||
       !lw.usedOnce(pointer))
     return;
-  if (ExecFn fused = fusedChain<Write>(code.back().fn, bytes)) code.back().fn = fused;
+  ExecFn fused = fusedChain<Write>(code.back().fn, bytes);
+  if (!fused) return;
+  const bool oneIndex64 = code.back().fn == OneIndex<int64_t>::kChain;
+  code.back().fn = fused;
+  if (oneIndex64) fuseExtendWithChain<Write>(lw, pointer, bytes);
 }
 
 // Whether accessChainN computes this chain exactly (see there).
