@@ -991,22 +991,37 @@ void fusedChainAccess(SubGroup& sg, const Inst& in) {
   Chain::kChain(sg, in);
 }
 
-template <class Chain, bool Write>
-ExecFn fusedBySize(uint32_t bytes) {
+// F<N>::run for accesses of N = 1, 2, 4, 8 or 16 bytes (the sizes with a Load<N> and a
+// Store<N> of their own); nullptr for other sizes.
+template <template <uint32_t> class F>
+ExecFn bySizeOf(uint32_t bytes) {
   switch (bytes) {
     case 1:
-      return &fusedChainAccess<Chain, Write, 1>;
+      return &F<1>::run;
     case 2:
-      return &fusedChainAccess<Chain, Write, 2>;
+      return &F<2>::run;
     case 4:
-      return &fusedChainAccess<Chain, Write, 4>;
+      return &F<4>::run;
     case 8:
-      return &fusedChainAccess<Chain, Write, 8>;
+      return &F<8>::run;
     case 16:
-      return &fusedChainAccess<Chain, Write, 16>;
+      return &F<16>::run;
     default:
       return nullptr;
   }
+}
+
+template <class Chain, bool Write>
+struct FusedChain {
+  template <uint32_t N>
+  struct Of {
+    static void run(SubGroup& sg, const Inst& in) { fusedChainAccess<Chain, Write, N>(sg, in); }
+  };
+};
+
+template <class Chain, bool Write>
+ExecFn fusedBySize(uint32_t bytes) {
+  return bySizeOf<FusedChain<Chain, Write>::template Of>(bytes);
 }
 
 template <bool Write>
@@ -1061,22 +1076,14 @@ void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
 }
 
 template <class From, bool Write>
-ExecFn fusedExtendBySize(uint32_t bytes) {
-  switch (bytes) {
-    case 1:
-      return &fusedExtendChainAccess<From, Write, 1>;
-    case 2:
-      return &fusedExtendChainAccess<From, Write, 2>;
-    case 4:
-      return &fusedExtendChainAccess<From, Write, 4>;
-    case 8:
-      return &fusedExtendChainAccess<From, Write, 8>;
-    case 16:
-      return &fusedExtendChainAccess<From, Write, 16>;
-    default:
-      return nullptr;
-  }
-}
+struct FusedExtend {
+  template <uint32_t N>
+  struct Of {
+    static void run(SubGroup& sg, const Inst& in) {
+      fusedExtendChainAccess<From, Write, N>(sg, in);
+    }
+  };
+};
 
 // Where the fused chain `chain` (of `pointer`) has one dynamic index that a scalar 32- to
 // 64-bit OpSConvert / OpUConvert, emitted right before the chain in this block, computes
@@ -1102,8 +1109,9 @@ void fuseExtendWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
     return;
   Inst& conversion = code[code.size() - 2];
   if (conversion.r != lw.reg(index) || conversion.src != ext->index) return;
-  ExecFn fused = ext->opcode == Op::OpSConvert ? fusedExtendBySize<int32_t, Write>(bytes)
-                                               : fusedExtendBySize<uint32_t, Write>(bytes);
+  ExecFn fused = ext->opcode == Op::OpSConvert
+                     ? bySizeOf<FusedExtend<int32_t, Write>::template Of>(bytes)
+                     : bySizeOf<FusedExtend<uint32_t, Write>::template Of>(bytes);
   if (fused) conversion.fn = fused;
 }
 
