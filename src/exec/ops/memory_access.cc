@@ -148,22 +148,31 @@ struct Store {
   }
 };
 
-template <template <uint32_t> class H>
-ExecFn bySize(uint32_t bytes) {
+// F<N>::run for accesses of N = 1, 2, 4, 8 or 16 bytes (the sizes with a Load<N> and a
+// Store<N> of their own); nullptr for other sizes.
+template <template <uint32_t> class F>
+ExecFn bySizeOf(uint32_t bytes) {
   switch (bytes) {
     case 1:
-      return &H<1>::run;
+      return &F<1>::run;
     case 2:
-      return &H<2>::run;
+      return &F<2>::run;
     case 4:
-      return &H<4>::run;
+      return &F<4>::run;
     case 8:
-      return &H<8>::run;
+      return &F<8>::run;
     case 16:
-      return &H<16>::run;
+      return &F<16>::run;
     default:
-      return &H<0>::run;
+      return nullptr;
   }
+}
+
+// H<N>::run for those sizes, H<0>::run (the size from Inst::n) for the others.
+template <template <uint32_t> class H>
+ExecFn bySize(uint32_t bytes) {
+  const ExecFn sized = bySizeOf<H>(bytes);
+  return sized ? sized : &H<0>::run;
 }
 
 // Required alignment: the Aligned memory operand if present, else the natural
@@ -989,26 +998,6 @@ void fusedChainAccess(SubGroup& sg, const Inst& in) {
     return;
   }
   Chain::kChain(sg, in);
-}
-
-// F<N>::run for accesses of N = 1, 2, 4, 8 or 16 bytes (the sizes with a Load<N> and a
-// Store<N> of their own); nullptr for other sizes.
-template <template <uint32_t> class F>
-ExecFn bySizeOf(uint32_t bytes) {
-  switch (bytes) {
-    case 1:
-      return &F<1>::run;
-    case 2:
-      return &F<2>::run;
-    case 4:
-      return &F<4>::run;
-    case 8:
-      return &F<8>::run;
-    case 16:
-      return &F<16>::run;
-    default:
-      return nullptr;
-  }
 }
 
 template <class Chain, bool Write>
