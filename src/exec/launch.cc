@@ -449,6 +449,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     sg.wg = &wg_;
     sg.yieldRequested = false;
     sg.atomicsInTurn = 0;
+    sg.fuseBefore = 0;  // runSteps sets it for its stretch
     startSubGroup(sg);
   }
   wg_.observers.each([&](ExecutionObserver& o) { o.workGroupBegin(wg_, sgs_.data(), count_); });
