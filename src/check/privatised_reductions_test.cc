@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/check/observers.h"
+#include "src/exec/launch.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -323,6 +324,32 @@ kernel void h(global const uint* in, global atomic_uint* bins) {
   std::fill(bins.begin(), bins.end(), 0);
   r = prog->launch("h", range1(in.size(), 20), {bufferOf(in), bufferOf(bins)}, withThreads(2));
   EXPECT_TRUE(privatises(r, 1));
+  EXPECT_EQ(bins, want);
+}
+
+// The copies count against --max-memory: a limit that one work-group slot with them
+// would pass turns privatisation off, and the launch runs with real atomics.
+TEST(PrivatisedReductions, CopiesCountAgainstTheMemoryLimit) {
+  const char* src = R"(
+kernel void h(global const uint* in, global uint* bins) {
+  atomic_inc(&bins[in[get_global_id(0)] % 1024]);
+}
+)";
+  auto prog = Program::load(testing::compileOpenCL(src, "-O2"));
+  std::vector<uint32_t> in = pseudoRandom(2048), bins(1024, 0), want(1024, 0);
+  for (uint32_t v : in) ++want[v % 1024];
+  const std::vector<ArgBinding> args = {bufferOf(in), bufferOf(bins)};
+  LaunchOptions o = withThreads(2);
+  o.maxMemory = uint64_t(1) << 30;
+  const LaunchState roomy(*prog, prog->kernel("h"), range1(in.size(), 64), args, o);
+  ASSERT_EQ(roomy.privatised().size(), 1u);
+  o.maxMemory = roomy.slotBytes() - 1;  // the slot fits without the 4 KiB copy, not with it
+  const LaunchState tight(*prog, prog->kernel("h"), range1(in.size(), 64), args, o);
+  EXPECT_TRUE(tight.privatised().empty());
+  EXPECT_EQ(tight.slotBytes(), roomy.slotBytes() - 4096);
+  LaunchResult r = prog->launch("h", range1(in.size(), 64), args, o);
+  EXPECT_TRUE(r.privatised.empty());
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
   EXPECT_EQ(bins, want);
 }
 

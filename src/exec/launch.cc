@@ -246,7 +246,20 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
       ctx_.kernel = instrumented_.get();
     }
   slotBytes_ = computeSlotBytes();
+  chargePrivatisedCopies();
   reserved_ = fixedBytes_;
+}
+
+// Each host thread may hold a copy of every privatised buffer: counted in its slot's
+// bytes, or no privatisation where one slot would then not fit the memory limit (the
+// launch runs as it would without, rather than failing).
+void LaunchState::chargePrivatisedCopies() {
+  uint64_t copies = 0;
+  for (const PrivatisedRegion& r : privatised_) copies = addBytes(copies, (r.size + 7) / 8 * 8);
+  if (addBytes(fixedBytes_, addBytes(slotBytes_, copies)) > maxMemory_)
+    privatised_.clear();
+  else
+    slotBytes_ = addBytes(slotBytes_, copies);
 }
 
 // Region indices must fit the pointers' 21-bit region field (src/exec/memory.h).

@@ -73,6 +73,7 @@ class LaunchState {
  private:
   void checkRegionCounts() const;
   uint64_t computeSlotBytes() const;
+  void chargePrivatisedCopies();
   std::string describeSlot() const;
   std::string besideArguments() const;  // " beside the N of argument buffers", or ""
 
