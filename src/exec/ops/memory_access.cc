@@ -441,16 +441,14 @@ inline void fillAffine(uint64_t* r, uint64_t v0, uint64_t d, uint32_t width) {
 // A uniform base and an affine index (src/exec/register_shape.h): every lane's plain sum
 // is lane 0's plus l times one step. The exact sums are linear in l, so when both end
 // points stay in the base's object (plainSumsExact) and the index within +-2^31 (as the
-// plain path requires), every lane's does: the pointers are written without reading the
-// index register again, and are affine. False: nothing written.
-template <class I>
-bool affineChain1(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_t* base, const I* idx,
-                  int64_t stride, uint64_t constant) {
-  if (sg.shapeOf(in.a) != RegShape::Uniform || !affineOrUniform(sg.shapeOf(sg.extra[in.aux + 1])) ||
-      !sg.keepsShapes())
-    return false;
-  using U = std::make_unsigned_t<I>;
-  const int64_t first = idx[0], step = I(U(U(idx[1]) - U(idx[0])));
+// plain path requires), every lane's does. affineAddresses1 gives lane 0's pointer `p0`
+// and the step `d` from the index's lane 0 value `first` and its step; false where that
+// does not hold (or the base is not uniform, or shapes are not kept).
+[[gnu::always_inline]] inline bool affineAddresses1(const SubGroup& sg, const Inst& in,
+                                                    int64_t first, int64_t step, uint64_t& p0,
+                                                    uint64_t& d) {
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+  const int64_t stride = sg.extra[in.aux + 3];
   const int64_t limit = int64_t(kPlainStrideLimit);
   // |first| < 2^31 and |step| < 2^32 first (a 64-bit index may have any step), then at
   // most 127 steps: no product here overflows.
@@ -459,12 +457,34 @@ bool affineChain1(SubGroup& sg, const Inst& in, uint64_t* r, const uint64_t* bas
   if (last < -limit || last >= limit) return false;
   // b + delta keeps b's bits from 39 up exactly when its biased offset stays in range;
   // |index * stride| < 2^62 and |constant| <= 2^61.
-  const uint64_t b = base[0];
-  const int64_t offset = int64_t(b & kBiasedMask), c = int64_t(constant);
+  const uint64_t b = sg.reg<uint64_t>(in.a)[0];
+  const int64_t offset = int64_t(b & kBiasedMask), c = constantDelta(in);
   const int64_t at0 = offset + c + first * stride, atLast = offset + c + last * stride;
   const int64_t end = int64_t(kBiasedMask);
   if (at0 < 0 || at0 > end || atLast < 0 || atLast > end) return false;
-  fillAffine(r, b + uint64_t(c + first * stride), uint64_t(step * stride), sg.width);
+  p0 = b + uint64_t(c + first * stride);
+  d = uint64_t(step * stride);
+  return true;
+}
+
+// affineAddresses1 of the index register `idx` (affine or uniform).
+template <class I>
+[[gnu::always_inline]] inline bool affineAddresses1Of(const SubGroup& sg, const Inst& in,
+                                                      uint64_t& p0, uint64_t& d) {
+  const uint32_t index = sg.extra[in.aux + 1];
+  if (!affineOrUniform(sg.shapeOf(index)) || !sg.keepsShapes()) return false;
+  const I* idx = sg.reg<I>(index);
+  using U = std::make_unsigned_t<I>;
+  return affineAddresses1(sg, in, idx[0], I(U(U(idx[1]) - U(idx[0]))), p0, d);
+}
+
+// The pointers written without reading the index register again, and affine. False:
+// nothing written.
+template <class I>
+bool affineChain1(SubGroup& sg, const Inst& in) {
+  uint64_t p0, d;
+  if (!affineAddresses1Of<I>(sg, in, p0, d)) return false;
+  fillAffine(sg.reg<uint64_t>(in.r), p0, d, sg.width);
   sg.setShape(in, RegShape::Affine);
   return true;
 }
@@ -479,7 +499,7 @@ void accessChain1(SubGroup& sg, const Inst& in) {
   const uint64_t constant = uint64_t(constantDelta(in));
   if constexpr (sizeof(I) >= 4) {
     if (sg.allActive) {
-      if (affineChain1(sg, in, r, base, idx, stride, constant)) return;
+      if (affineChain1<I>(sg, in)) return;
       if (!plainChainAllLanes(sg, in, r, base, idx, stride, constant)) [[unlikely]]
         exactAccessChain(sg, in, true);
       // The same base and index in every lane: the same pointer.
@@ -787,15 +807,24 @@ template <class I>
   return true;
 }
 
-// The pointers from lane 0's delta `first`, the last lane's `last` and the step, once both
-// end points lie in the (uniform) base's object.
-[[gnu::always_inline]] inline bool fillAffineChain(SubGroup& sg, const Inst& in, int64_t first,
-                                                   int64_t last, int64_t step) {
+// Lane 0's pointer from its delta `first`, once both end points (`first` and the last
+// lane's `last`) lie in the (uniform) base's object.
+[[gnu::always_inline]] inline bool affineStart(const SubGroup& sg, const Inst& in, int64_t first,
+                                               int64_t last, uint64_t& p0) {
   const uint64_t b = sg.reg<uint64_t>(in.a)[0];
   const int64_t offset = int64_t(b & kBiasedMask), end = int64_t(kBiasedMask);
   if (offset + first < 0 || offset + first > end || offset + last < 0 || offset + last > end)
     return false;
-  fillAffine(sg.reg<uint64_t>(in.r), b + uint64_t(first), uint64_t(step), sg.width);
+  p0 = b + uint64_t(first);
+  return true;
+}
+
+// The pointers from lane 0's delta `first`, the last lane's `last` and the step.
+[[gnu::always_inline]] inline bool fillAffineChain(SubGroup& sg, const Inst& in, int64_t first,
+                                                   int64_t last, int64_t step) {
+  uint64_t p0;
+  if (!affineStart(sg, in, first, last, p0)) return false;
+  fillAffine(sg.reg<uint64_t>(in.r), p0, uint64_t(step), sg.width);
   sg.setShape(in, RegShape::Affine);
   return true;
 }
@@ -816,16 +845,29 @@ bool affineChainN(SubGroup& sg, const Inst& in) {
   return fillAffineChain(sg, in, first, last, step);
 }
 
-// affineChainN for kCount indices of type I (lowering picks it where every index is one).
+// affineChainN's lane 0 pointer `p0` and step `d` for kCount indices of type I, without
+// writing them.
 template <uint32_t kCount, class I>
-bool affineChainNOf(SubGroup& sg, const Inst& in) {
+[[gnu::always_inline]] inline bool affineAddressesN(const SubGroup& sg, const Inst& in,
+                                                    uint64_t& p0, uint64_t& d) {
   if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
   const uint32_t* p = sg.extra + in.aux + 1;
   const int64_t lanes = sg.width - 1;
   int64_t first = constantDelta(in), last = first, step = 0;
   for (uint32_t k = 0; k < kCount; ++k)
     if (!addAffineIndex<I>(sg, p + kIndexWords * k, lanes, first, last, step)) return false;
-  return fillAffineChain(sg, in, first, last, step);
+  d = uint64_t(step);
+  return affineStart(sg, in, first, last, p0);
+}
+
+// affineChainN for kCount indices of type I (lowering picks it where every index is one).
+template <uint32_t kCount, class I>
+bool affineChainNOf(SubGroup& sg, const Inst& in) {
+  uint64_t p0, d;
+  if (!affineAddressesN<kCount, I>(sg, in, p0, d)) return false;
+  fillAffine(sg.reg<uint64_t>(in.r), p0, d, sg.width);
+  sg.setShape(in, RegShape::Affine);
+  return true;
 }
 
 // accessChainNAvx2 after its affine attempt.
@@ -878,36 +920,12 @@ ExecFn specialisedChainNAvx2(const std::vector<uint32_t>& dynamic) {
 // else runs the chain's own handler and the access as the next instruction, with its
 // diagnostics. See src/DESIGN.md, "Fused chain and access".
 
-// A chain's affine addresses, as affineChain1 / affineChainNOf compute and check them:
-// false where that path would not be taken.
+// A chain's affine addresses, from the same computation as its own affine path.
 template <class I>
 struct OneIndex {
   static constexpr ExecFn kChain = &accessChain1<I>;
   static bool addresses(const SubGroup& sg, const Inst& in, uint64_t& p0, uint64_t& d) {
-    const uint32_t* p = sg.extra + in.aux;
-    if (!affineOrUniform(sg.shapeOf(p[1])) || !sg.keepsShapes()) return false;
-    const I* idx = sg.reg<I>(p[1]);
-    using U = std::make_unsigned_t<I>;
-    return addressesOf(sg, in, idx[0], I(U(U(idx[1]) - U(idx[0]))), p0, d);
-  }
-  // The same from the index's lane 0 value and step (also a fused extension's); the
-  // base must be uniform, and shapes kept.
-  static bool addressesOf(const SubGroup& sg, const Inst& in, int64_t first, int64_t step,
-                          uint64_t& p0, uint64_t& d) {
-    if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
-    const int64_t stride = sg.extra[in.aux + 3];
-    const int64_t limit = int64_t(kPlainStrideLimit);
-    if (first < -limit || first >= limit || step <= -2 * limit || step >= 2 * limit) return false;
-    const int64_t last = first + step * (sg.width - 1);
-    if (last < -limit || last >= limit) return false;
-    const uint64_t b = sg.reg<uint64_t>(in.a)[0];
-    const int64_t offset = int64_t(b & kBiasedMask), c = constantDelta(in);
-    const int64_t at0 = offset + c + first * stride, atLast = offset + c + last * stride;
-    const int64_t end = int64_t(kBiasedMask);
-    if (at0 < 0 || at0 > end || atLast < 0 || atLast > end) return false;
-    p0 = b + uint64_t(c + first * stride);
-    d = uint64_t(step * stride);
-    return true;
+    return affineAddresses1Of<I>(sg, in, p0, d);
   }
 };
 
@@ -915,24 +933,10 @@ template <uint32_t kCount, class I>
 struct SeveralIndices {
   static constexpr ExecFn kChain = &accessChainNAvx2Of<kCount, I>;
   static bool addresses(const SubGroup& sg, const Inst& in, uint64_t& p0, uint64_t& d) {
-    if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
-    const uint32_t* p = sg.extra + in.aux + 1;
-    const int64_t lanes = sg.width - 1;
-    int64_t first = constantDelta(in), last = first, step = 0;
-    for (uint32_t k = 0; k < kCount; ++k)
-      if (!addAffineIndex<I>(sg, p + kIndexWords * k, lanes, first, last, step)) return false;
-    const uint64_t b = sg.reg<uint64_t>(in.a)[0];
-    const int64_t offset = int64_t(b & kBiasedMask), end = int64_t(kBiasedMask);
-    if (offset + first < 0 || offset + first > end || offset + last < 0 || offset + last > end)
-      return false;
-    p0 = b + uint64_t(first);
-    d = uint64_t(step);
-    return true;
+    return affineAddressesN<kCount, I>(sg, in, p0, d);
   }
 };
 
-// The access of `next` (Load<N> or Store<N>) at the addresses p0 + l * d; false (nothing
-// done) where uniformRegionBase would send it to the per-lane path.
 // `bytes` from `from` to `to`: a copy of known size for a sub-group of 16 (no libc call).
 [[gnu::always_inline]] inline void copyLanes(void* to, const void* from, uint32_t width,
                                              uint32_t elementBytes) {
@@ -1050,7 +1054,7 @@ void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
                last <= int64_t(std::numeric_limits<From>::max());
     }
     uint64_t p0, d;
-    if (affine && OneIndex<int64_t>::addressesOf(sg, sg.code[sg.pc], first, step, p0, d) &&
+    if (affine && affineAddresses1(sg, sg.code[sg.pc], first, step, p0, d) &&
         fusedAccess<Write, N>(sg, sg.code[sg.pc + 1], p0, d)) {
       sg.pc += 2;  // the chain and the access, done
       sg.steps += 2;
