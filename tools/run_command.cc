@@ -40,9 +40,10 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   // launch time.
   LaunchOptions launchOpts = launchOptions(options, launch);
   profile.attach(launchOpts);
-  launch.program->reserveThreads(options.threads.value_or(0));
   launch.program->lowered(launch.kernel,
                           launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
+  // Last, so that the threads are still awake when the launch starts (WorkerPool::kSpin).
+  launch.program->reserveThreads(options.threads.value_or(0));
   LaunchCounters counters;
   std::optional<ProgressLine> progress;
   if (const auto choice = progressChoice(options, isTerminalStderr(err))) {

@@ -137,6 +137,40 @@ TEST(PrivatisedReductions, EveryOpMatchesTheHostModelAtEveryThreadCount) {
   }
 }
 
+// Buffers as large as privatisation takes: every thread's copies are folded in slices
+// on the pool's threads (src/exec/reduction_copies.h, foldSlices), and the sums and
+// maxima are the host model's at every thread count.
+TEST(PrivatisedReductions, LargeBuffersFoldInSlicesToTheHostModel) {
+  const char* src = R"(
+kernel void big(global const uint* in, global uint* sums, global ulong* maxs) {
+  uint v = in[get_global_id(0)];
+  atomic_add(&sums[v % 65535u], 1 + (v & 3));
+  atom_max(&maxs[(v >> 3) % 32767u], (ulong)v * 3);
+}
+)";
+  auto prog = Program::load(testing::compileOpenCL(src, "-O2"));
+  std::vector<uint32_t> in = pseudoRandom(150000);
+  std::vector<uint32_t> wantSums(65535, 1);
+  std::vector<uint64_t> wantMaxs(32767, 2);
+  for (uint32_t v : in) {
+    wantSums[v % 65535u] += 1 + (v & 3);
+    wantMaxs[(v >> 3) % 32767u] = std::max<uint64_t>(wantMaxs[(v >> 3) % 32767u], uint64_t(v) * 3);
+  }
+  for (unsigned threads : {1u, 3u, 4u}) {
+    SCOPED_TRACE(threads);
+    std::vector<uint32_t> sums(65535, 1);
+    std::vector<uint64_t> maxs(32767, 2);
+    LaunchResult r =
+        prog->launch("big", range1(in.size(), 50), {bufferOf(in), bufferOf(sums), bufferOf(maxs)},
+                     withThreads(threads));
+    ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+    EXPECT_TRUE(privatises(r, 1));
+    EXPECT_TRUE(privatises(r, 2));
+    EXPECT_EQ(sums, wantSums);
+    EXPECT_EQ(maxs, wantMaxs);
+  }
+}
+
 // A histogram whose bin index is out of bounds for some lanes: those lanes are reported,
 // the others counted (in the copy and, at the end, the buffer).
 TEST(PrivatisedReductions, LanesOutOfBoundsAreReportedAndTheOthersCounted) {

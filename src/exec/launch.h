@@ -54,10 +54,8 @@ class LaunchState {
   const std::vector<std::shared_ptr<const ObserverFactory>>& observers() const {
     return observers_;
   }
-  // The buffers this launch privatises (src/exec/reduction_copies.h), and the lock under
-  // which host threads fold their copies into them.
+  // The buffers this launch privatises (src/exec/reduction_copies.h).
   const std::vector<PrivatisedRegion>& privatised() const { return privatised_; }
-  std::mutex& foldLock() const { return foldLock_; }
   // Work-group id of linear work-group `linear` (x fastest).
   std::array<uint64_t, 3> groupId(uint64_t linear) const;
 
@@ -92,7 +90,6 @@ class LaunchState {
   uint64_t slotBytes_ = 0;
   mutable std::atomic<uint64_t> reserved_{0};  // fixedBytes_ + live slots
   std::vector<PrivatisedRegion> privatised_;
-  mutable std::mutex foldLock_;
 };
 
 // A host thread's registers, private and local arenas and sub-groups, reused for each

@@ -155,9 +155,8 @@ struct LaunchProgress {
 
 // Runs work-groups, taken in order from `progress`, on one host thread.
 void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
-               std::vector<GroupOutput>& out, LaunchCounters* counters) {
+               std::vector<GroupOutput>& out, ReductionCopies& copies, LaunchCounters* counters) {
   WorkGroupSlot slot(state, &arena);
-  ReductionCopies copies(state.privatised());
   if (!state.privatised().empty()) slot.useReductionCopies(&copies);
   slot.allowFusion(state.observers().empty());  // observers see every instruction
   uint64_t mySteps = 0, myLaneSteps = 0;
@@ -182,7 +181,6 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
     if (wg.aborted) progress.noteAborted(g);
     if (!o.diagnostics.empty() || !o.printf.empty()) out.push_back(std::move(o));
   }
-  copies.fold(state.foldLock());
   progress.steps += mySteps;
   progress.laneSteps += myLaneSteps;
 }
@@ -260,6 +258,16 @@ LaunchResult Program::launch(const Kernel& kernel, const NDRange& range,
   return result;
 }
 
+// Every thread's copies of the privatised buffers into the buffers, after the last
+// work-group: in slices on the pool's threads where there is much to read, else here.
+void Program::foldPrivatised(const LaunchState& state,
+                             const std::vector<std::unique_ptr<ReductionCopies>>& copies) {
+  const unsigned slices = foldSlices(state.privatised(), copies, unsigned(copies.size()));
+  auto fold = [&](unsigned t, WorkerArena&) { foldCopies(state.privatised(), copies, t, slices); };
+  if (slices > 1 && pool_->tryRun(slices, fold)) return;
+  for (unsigned t = 0; t < slices; ++t) foldCopies(state.privatised(), copies, t, slices);
+}
+
 LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
                                  const std::vector<ArgBinding>& args, const LaunchOptions& options,
                                  DeviceEnqueueState& enqueue, const InheritedMemory* inherited,
@@ -270,9 +278,12 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   if (options.counters) options.counters->groupsTotal.fetch_add(state.groupCount());
   LaunchProgress progress;
   std::vector<std::vector<GroupOutput>> outputs(threads);
+  std::vector<std::unique_ptr<ReductionCopies>> copies(threads);
+  if (!state.privatised().empty())
+    for (auto& c : copies) c = std::make_unique<ReductionCopies>(state.privatised());
   auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, arena, progress, outputs[t], options.counters);
+      runWorker(state, arena, progress, outputs[t], *copies[t], options.counters);
     } catch (...) {
       progress.fail(std::current_exception());
     }
@@ -294,6 +305,7 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
     }
     for (auto& th : pool) th.join();
   }
+  if (!state.privatised().empty()) foldPrivatised(state, copies);
   if (progress.error) std::rethrow_exception(progress.error);
 
   LaunchResult result = collect(outputs, progress.firstAborted);

@@ -107,6 +107,8 @@ struct LaunchResult {
 };
 
 class WorkerPool;  // src/exec/worker_pool.h
+class LaunchState;      // src/exec/launch.h
+class ReductionCopies;  // src/exec/reduction_copies.h
 
 class Program {
  public:
@@ -181,6 +183,8 @@ class Program {
   static bool isProgramVariable(const spirv::Variable& v);
   void checkVariableMemory(uint64_t maxMemory) const;
   std::vector<uint8_t> initialValue(const spirv::Variable& v) const;
+  void foldPrivatised(const LaunchState& state,
+                      const std::vector<std::unique_ptr<ReductionCopies>>& copies);
   spirv::Module module_;
   std::unique_ptr<const spirv::ModuleFacts> facts_;  // of module_, which never moves
   std::vector<ProgramVariable> globals_, constants_;

@@ -2,6 +2,7 @@
 // (src/exec/reduction_copies.h).
 #include "src/exec/reduction_copies.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -35,17 +36,16 @@ void fill(uint8_t* to, uint64_t bytes, ReductionOp op) {
   for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) std::memcpy(to + i, &id, sizeof(T));
 }
 
-// buffer[i] = combine(buffer[i], copy[i]) where the copy changed element i: one host
-// atomic per element, as the kernel's atomics were, so that a launch running at the
-// same time on another queue still sees each update whole (src/exec/ops/atomic.cc).
+// buffer[i] = combine(buffer[i], acc[i]) where acc[i] is not the identity: one host
+// atomic per element, as the kernel's atomics were, so that a launch running at the same
+// time on another queue still sees each update whole (src/exec/ops/atomic.cc).
 template <class T>
-void foldInto(uint8_t* buffer, const uint8_t* copy, uint64_t bytes, ReductionOp op) {
+void combineInto(uint8_t* buffer, const std::vector<T>& acc, ReductionOp op) {
   const T id = reductionIdentity<T>(op);
-  for (uint64_t i = 0; i + sizeof(T) <= bytes; i += sizeof(T)) {
-    T c;
-    std::memcpy(&c, copy + i, sizeof(T));
+  for (size_t e = 0; e < acc.size(); ++e) {
+    const T c = acc[e];
     if (c == id) continue;
-    uint8_t* at = buffer + i;
+    uint8_t* at = buffer + e * sizeof(T);
     if (reinterpret_cast<uintptr_t>(at) % std::atomic_ref<T>::required_alignment) {
       T b;  // a host buffer with an odd base: plain, as the kernel's atomics there
       std::memcpy(&b, at, sizeof(T));
@@ -58,6 +58,24 @@ void foldInto(uint8_t* buffer, const uint8_t* copy, uint64_t bytes, ReductionOp 
     while (!a.compare_exchange_weak(old, reductionCombine(op, old, c))) {
     }
   }
+}
+
+// Bytes [from, to) of region i: the copies combined element by element, then the buffer.
+template <class T>
+void foldRange(const PrivatisedRegion& r, size_t i,
+               const std::vector<std::unique_ptr<ReductionCopies>>& copies, uint64_t from,
+               uint64_t to) {
+  std::vector<T> acc((to - from) / sizeof(T), reductionIdentity<T>(r.op));
+  for (const auto& c : copies) {
+    const uint8_t* copy = c ? c->made(i) : nullptr;
+    if (!copy) continue;
+    for (size_t e = 0; e < acc.size(); ++e) {
+      T v;
+      std::memcpy(&v, copy + from + e * sizeof(T), sizeof(T));
+      acc[e] = reductionCombine(r.op, acc[e], v);
+    }
+  }
+  combineInto(r.base + from, acc, r.op);
 }
 
 }  // namespace
@@ -99,19 +117,30 @@ uint8_t* ReductionCopies::make(size_t i) {
   return c;
 }
 
-void ReductionCopies::fold(std::mutex& lock) {
-  for (size_t i = 0; i < regions_.size(); ++i) {
-    if (!copies_[i]) continue;
-    const PrivatisedRegion& r = regions_[i];
-    {
-      std::lock_guard<std::mutex> hold(lock);
-      if (r.bytes == 4)
-        foldInto<uint32_t>(r.base, reinterpret_cast<uint8_t*>(copies_[i].get()), r.size, r.op);
-      else
-        foldInto<uint64_t>(r.base, reinterpret_cast<uint8_t*>(copies_[i].get()), r.size, r.op);
-    }
-    copies_[i].reset();
+void foldCopies(const std::vector<PrivatisedRegion>& regions,
+                const std::vector<std::unique_ptr<ReductionCopies>>& copies, unsigned slice,
+                unsigned slices) {
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const PrivatisedRegion& r = regions[i];
+    const uint64_t elements = r.size / r.bytes;
+    const uint64_t blocks = (elements * r.bytes + 63) / 64;
+    const uint64_t from = std::min(elements * r.bytes, blocks * slice / slices * 64);
+    const uint64_t to = std::min(elements * r.bytes, blocks * (slice + 1) / slices * 64);
+    if (from >= to) continue;
+    if (r.bytes == 4)
+      foldRange<uint32_t>(r, i, copies, from, to);
+    else
+      foldRange<uint64_t>(r, i, copies, from, to);
   }
+}
+
+unsigned foldSlices(const std::vector<PrivatisedRegion>& regions,
+                    const std::vector<std::unique_ptr<ReductionCopies>>& copies, unsigned threads) {
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < regions.size(); ++i)
+    for (const auto& c : copies)
+      if (c && c->made(i)) bytes += regions[i].size;
+  return unsigned(std::clamp<uint64_t>(bytes / kFoldSliceBytes, 1, std::max(threads, 1u)));
 }
 
 }  // namespace spvsim

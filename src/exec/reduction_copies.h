@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -56,9 +55,8 @@ class ReductionCopies {
         return regions_[i].op == op && regions_[i].bytes == bytes ? copy(i) : nullptr;
     return nullptr;
   }
-  // Folds each copy into its buffer, holding `lock` (other threads fold theirs into the
-  // same buffers), and drops the copies.
-  void fold(std::mutex& lock);
+  // The copy of regions[i], or nullptr where this thread never made it.
+  const uint8_t* made(size_t i) const { return reinterpret_cast<const uint8_t*>(copies_[i].get()); }
 
  private:
   uint8_t* copy(size_t i) {
@@ -71,5 +69,19 @@ class ReductionCopies {
   // untouched.
   std::vector<std::unique_ptr<uint64_t[]>> copies_;
 };
+
+// Folds every host thread's copies into the buffers, slice `slice` of `slices` of each
+// buffer (whole 64-byte blocks): each element combined across the copies, then into the
+// buffer with one host atomic where that changes it. Slices share no element, so threads
+// fold theirs at once, without a lock.
+void foldCopies(const std::vector<PrivatisedRegion>& regions,
+                const std::vector<std::unique_ptr<ReductionCopies>>& copies, unsigned slice,
+                unsigned slices);
+
+// How many slices a fold of `copies` is worth, at most `threads`: one per
+// kFoldSliceBytes of copies to read (a small fold is not worth waking threads for).
+unsigned foldSlices(const std::vector<PrivatisedRegion>& regions,
+                    const std::vector<std::unique_ptr<ReductionCopies>>& copies, unsigned threads);
+inline constexpr uint64_t kFoldSliceBytes = uint64_t(256) << 10;
 
 }  // namespace spvsim

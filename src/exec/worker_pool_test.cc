@@ -40,6 +40,25 @@ TEST(WorkerPool, KeepsItsThreadsBetweenJobs) {
   EXPECT_EQ(first, second);
 }
 
+// A job posted while the threads spin (right after the last) and one posted after they
+// have gone to sleep (well past kSpin) both run every index, on the same threads; and a
+// pool destroyed while its threads spin stops them.
+TEST(WorkerPool, RunsJobsPostedWhileAwakeAndAfterSleeping) {
+  std::vector<std::thread::id> ids[3];
+  {
+    WorkerPool pool;
+    for (int job = 0; job < 3; ++job) {
+      if (job == 2) std::this_thread::sleep_for(WorkerPool::kSpin * 5);
+      ids[job].assign(5, std::thread::id());
+      ASSERT_TRUE(pool.tryRun(
+          5, [&](unsigned t, WorkerArena&) { ids[job][t] = std::this_thread::get_id(); }));
+    }
+  }
+  EXPECT_EQ(ids[0], ids[1]);
+  EXPECT_EQ(ids[0], ids[2]);
+  EXPECT_EQ(std::set<std::thread::id>(ids[2].begin(), ids[2].end()).size(), 5u);
+}
+
 // The job has returned everywhere before tryRun does: its results are all visible.
 TEST(WorkerPool, WaitsForTheSlowestIndex) {
   WorkerPool pool;

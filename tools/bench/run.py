@@ -429,11 +429,33 @@ def machine_info(threads, og, pocl, spvsim):
             'summary': '%s, %d cores (%s)' % (cpu, cores, tools)}
 
 
+def concurrent_launches(opts, sim, n):
+    """Median launch seconds of n one-thread `spvsim run` processes started at once."""
+    cmd = [opts.spvsim, 'run', sim, '--stats', '--threads', '1']
+    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True) for _ in range(n)]
+    times = []
+    for p in procs:
+        err = p.communicate()[1]
+        m = STATS_RE.search(err)
+        if p.returncode != 0 or not m:
+            failed('spvsim', p.returncode, err)
+            return None
+        times.append(float(m.group(1)))
+    return sorted(times)[len(times) // 2]
+
+
 def scaling(opts):
+    """Launch time per thread count, and the machine's own ceiling for the largest: N
+    one-thread processes at once share nothing but the machine (cores, caches, memory
+    bandwidth, a VM's host), so N x (one alone) / (each of N at once) bounds the speed-up
+    any N threads can reach there."""
     counts = [int(t) for t in opts.scaling.split(',')]
+    top = max(counts)
     ks = selected(opts)
     work = precompiled_workdir(opts, ks)
     best = {(k.name, t): None for k in ks for t in counts}
+    together = {k.name: None for k in ks}
     for r in range(opts.repeat):
         for k in ks:
             log('round %d/%d: %s' % (r + 1, opts.repeat, k.name))
@@ -441,17 +463,32 @@ def scaling(opts):
                 s = spvsim_launch(opts, work.sim(k), t)
                 if s and (best[k.name, t] is None or s[0] < best[k.name, t]):
                     best[k.name, t] = s[0]
+            if top > 1:
+                s = concurrent_launches(opts, work.sim(k), top)
+                if s and (together[k.name] is None or s < together[k.name]):
+                    together[k.name] = s
     work.close()
-    machine = machine_info(max(counts), False, False, opts.spvsim)
+    machine = machine_info(top, False, False, opts.spvsim)
     print('%s; spvsim launch seconds, best of %d interleaved rounds; speed-up vs %d thread(s)'
           % (machine['summary'], opts.repeat, counts[0]))
+    if top > 1:
+        print('machine x%d: %d one-thread processes at once, %d x (one alone) / (median of '
+              'them); of machine: x%d / machine x%d' % (top, top, top, top, top))
     head = ['kernel'] + ['%d thr' % t for t in counts] + ['x%d' % t for t in counts[1:]]
+    if top > 1:
+        head += ['machine x%d' % top, 'of machine']
     table = [head]
     for k in ks:
         base = best[k.name, counts[0]]
         row = [k.name] + [fmt(best[k.name, t], '%.4f') for t in counts]
         row += [fmt(base / best[k.name, t] if base and best[k.name, t] else None, '%.1fx')
                 for t in counts[1:]]
+        if top > 1:
+            one = best.get((k.name, 1))
+            ceiling = top * one / together[k.name] if one and together[k.name] else None
+            got = one / best[k.name, top] if one and best[k.name, top] else None
+            row += [fmt(ceiling, '%.1fx'),
+                    fmt(100 * got / ceiling if got and ceiling else None, '%.0f%%')]
         table.append(row)
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for row in table:
@@ -460,7 +497,8 @@ def scaling(opts):
     if opts.json:
         with open(opts.json, 'w') as f:
             json.dump({'machine': machine, 'repeat': opts.repeat, 'scaling': {
-                k.name: {str(t): best[k.name, t] for t in counts} for k in ks}}, f, indent=1)
+                k.name: {str(t): best[k.name, t] for t in counts} for k in ks},
+                'concurrent_one_thread': together}, f, indent=1)
     return 0
 
 
