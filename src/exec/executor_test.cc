@@ -17,6 +17,7 @@ namespace {
 using testing::valueOf;
 
 using testing::bufferOf;
+using testing::describe;
 using testing::range1;
 
 using testing::compileOpenCL;
@@ -275,6 +276,38 @@ __kernel void k(__global volatile int* flag) { while (flag[0] == 0) {} }
   o.instructionBudget = 10000;
   auto res = prog->launch("k", range1(4, 4), {bufferOf(flag)}, o);
   EXPECT_NE(find(res, "instruction-budget"), nullptr);
+}
+
+// Work-groups go to host threads in runs (LaunchProgress::take); after a fatal one, every
+// work-group before it still runs, on any number of threads, and the diagnostics are
+// the same: the fatal group's alone (the later one's is dropped).
+TEST(Executor, EveryWorkGroupBeforeAFatalOneRunsOnAnyThreadCount) {
+  auto prog = Program::load(compileOpenCL(R"(
+__kernel void k(__global int* seen, __global volatile int* flag, int bad) {
+  size_t g = get_group_id(0);
+  if (get_local_id(0) == 0) seen[g] = 1;
+  if (g == bad || g == bad + 500) while (flag[0] == 0) {}
+}
+)"));
+  constexpr int kGroups = 3000, kBad = 1777;
+  std::string first;
+  for (unsigned threads : {1u, 2u, 4u, 8u}) {
+    SCOPED_TRACE(threads);
+    std::vector<int> seen(kGroups, 0), flag(1, 0);
+    LaunchOptions o;
+    o.threads = threads;
+    o.instructionBudget = 5000;
+    auto res = prog->launch("k", range1(kGroups * 2, 2),
+                            {bufferOf(seen), bufferOf(flag), valueOf<int>(kBad)}, o);
+    EXPECT_TRUE(res.aborted);
+    ASSERT_EQ(res.diagnostics.size(), 1u) << describe(res);
+    EXPECT_NE(find(res, "instruction-budget"), nullptr);
+    ASSERT_TRUE(res.diagnostics[0].workGroup);
+    EXPECT_EQ((*res.diagnostics[0].workGroup)[0], uint64_t(kBad));
+    for (int g = 0; g <= kBad; ++g) ASSERT_EQ(seen[g], 1) << "work-group " << g;
+    if (first.empty()) first = describe(res);
+    EXPECT_EQ(describe(res), first);
+  }
 }
 
 TEST(Executor, DivisionByZeroIsReported) {

@@ -133,18 +133,40 @@ struct GroupOutput {
 
 // What the host threads of one launch share.
 struct LaunchProgress {
+  LaunchProgress(uint64_t groups, unsigned threads) : groups(groups), threads(threads) {}
+
+  const uint64_t groups;
+  const unsigned threads;
   std::atomic<uint64_t> next{0}, steps{0}, laneSteps{0};
   std::atomic<bool> abort{false};
+  // No work-group from here on runs (a fatal diagnostic in this one, or an exception).
   std::atomic<uint64_t> firstAborted{~0ull};
   // The first exception a worker threw (std::bad_alloc, an Error): the other workers
   // stop at their next work-group and the launching thread rethrows it.
   std::mutex errorMutex;
   std::exception_ptr error;
 
+  // The next run of work-groups [first, end) for one host thread, or false when none is
+  // left: guided self-scheduling, 1 / (8 x threads) of what is left and at least one, so
+  // that many short work-groups do not contend on the counter one by one (triad on 16
+  // threads: 16384 groups of 4 us, a fifth of its launch) while the last ones still go
+  // one at a time (mandel's imbalance, nbody's one group per thread).
+  bool take(uint64_t& first, uint64_t& end) {
+    uint64_t at = next.load(std::memory_order_relaxed);
+    for (;;) {
+      if (at >= groups) return false;
+      const uint64_t n = std::max<uint64_t>(1, (groups - at) / (uint64_t(threads) * 8));
+      if (next.compare_exchange_weak(at, at + n, std::memory_order_relaxed)) {
+        first = at, end = at + n;
+        return true;
+      }
+    }
+  }
   void fail(std::exception_ptr e) {
     std::lock_guard<std::mutex> lock(errorMutex);
     if (!error) error = std::move(e);
     abort = true;
+    firstAborted = 0;
   }
   void noteAborted(uint64_t g) {
     abort = true;
@@ -160,9 +182,15 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
   if (!state.privatised().empty()) slot.useReductionCopies(&copies);
   slot.allowFusion(state.observers().empty());  // observers see every instruction
   uint64_t mySteps = 0, myLaneSteps = 0;
-  const uint64_t groups = state.groupCount();
-  for (uint64_t g;
-       !progress.abort.load(std::memory_order_relaxed) && (g = progress.next++) < groups;) {
+  // Work-groups before the first fatal one all run, whatever the thread count: the rest
+  // of a run already taken goes on up to it (collect() keeps outputs in group order).
+  for (uint64_t g = 0, end = 0;; ++g) {
+    if (g == end && (progress.abort.load(std::memory_order_relaxed) || !progress.take(g, end)))
+      break;
+    if (g >= progress.firstAborted.load(std::memory_order_relaxed)) {
+      g = end - 1;
+      continue;
+    }
     GroupOutput o{g, {}, {}};
     slot.start(g, &o.diagnostics, &o.printf);
     WorkGroupContext& wg = slot.workGroup();
@@ -276,7 +304,7 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   const std::vector<size_t> openBefore = openReservations(state);
   const unsigned threads = threadCount(state, options);
   if (options.counters) options.counters->groupsTotal.fetch_add(state.groupCount());
-  LaunchProgress progress;
+  LaunchProgress progress(state.groupCount(), threads);
   std::vector<std::vector<GroupOutput>> outputs(threads);
   std::vector<std::unique_ptr<ReductionCopies>> copies(threads);
   if (!state.privatised().empty())
