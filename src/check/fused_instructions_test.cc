@@ -1,6 +1,7 @@
 // Fused instructions (src/DESIGN.md, "Fused chain and access"): a one-index access chain
-// with the load or store that uses it, and a built-in vector read with the extract of one
-// component, run as one handler in launches without observers. They must count, and
+// with the load or store that uses it, a built-in vector read with the extract of one
+// component, and a shift pair that sign-extends, run as one handler in launches without
+// observers. They must count, and
 // interleave with other sub-groups, exactly as the unfused pair does (the checkers run
 // unfused: their launches are the reference), fall back wherever a lane needs the checked
 // path, and give the host model's values at every optimisation level.
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "src/check/observers.h"
+#include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -47,7 +49,7 @@ kernel void racy(global int* word, global int* seen, int one) {
   size_t i = get_global_id(0);
   int j = (int)get_group_id(0) * one;  // an int index: extension, chain and load fuse
   int x = word[j];
-  seen[i] = x;
+  seen[(int)i] = x;  // (long)(int)i: shl 32 and ashr 32, fused
   word[i / 64] = x + (int)get_local_id(0);
 }
 )";
@@ -132,6 +134,66 @@ TEST(FusedInstructions, StencilMatchesTheHostModelAtEveryLevel) {
                          fused ? plain(2, sg) : unfused(2, sg));
         EXPECT_TRUE(res.diagnostics.empty()) << describe(res);
         EXPECT_EQ(out, want);
+      }
+  }
+}
+
+// Sign extensions that clang writes as a shift pair (`(long)(int)v` is `shl 32; ashr 32`
+// of the 64-bit v, `(int)(char)x` is `shl 24; ashr 24`), with negative values, in every
+// lane and in a divergent loop, and of an index that wraps past INT_MAX.
+const char* kSignExtend = R"(
+kernel void sx(global const long* in, global long* wide, global long* loop, global int* narrow,
+               int base) {
+  size_t i = get_global_id(0);
+  long v = in[i];
+  int x = (int)v;
+  wide[i] = (long)x - (long)(int)(v >> 7);
+  long acc = (long)(int)(i + base);
+  for (int k = 0; k < (int)(i % 4); ++k) acc += (long)(int)(v >> (8 * k));
+  loop[i] = acc;
+  narrow[i] = (int)(char)x + (int)(short)(x >> 9);
+}
+)";
+
+int64_t sext32(uint64_t v) { return int64_t(int32_t(uint32_t(v))); }
+
+TEST(FusedInstructions, ShiftPairSignExtensionsMatchTheHostModelAtEveryLevel) {
+  constexpr size_t kItems = 150;
+  constexpr int kBase = 2147483600;  // i + base wraps past INT_MAX within the launch
+  std::vector<int64_t> in(kItems);
+  uint64_t seed = 1;
+  for (auto& v : in) v = int64_t(seed = seed * 6364136223846793005ull + 1442695040888963407ull);
+  std::vector<int64_t> wantWide(kItems), wantLoop(kItems);
+  std::vector<int32_t> wantNarrow(kItems);
+  for (size_t i = 0; i < kItems; ++i) {
+    const uint64_t v = uint64_t(in[i]);
+    const int32_t x = int32_t(uint32_t(v));
+    wantWide[i] = int64_t(x) - sext32(uint64_t(in[i] >> 7));
+    int64_t acc = sext32(i + kBase);
+    for (size_t k = 0; k < i % 4; ++k) acc += sext32(uint64_t(in[i] >> (8 * k)));
+    wantLoop[i] = acc;
+    wantNarrow[i] =
+        int32_t(int8_t(uint8_t(uint32_t(x)))) + int32_t(int16_t(uint16_t(uint32_t(x >> 9))));
+  }
+  for (const char* opt : kOptLevels) {
+    // Through the compile driver, as users compile: raw llvm-spirv-15 fails on the debug
+    // expressions -g gives these conversions.
+    auto prog = Program::load(
+        compiler::compileOpenCL({.source = kSignExtend, .options = opt, .useCache = false}).words);
+    for (uint32_t sg : {16u, 8u, 5u})
+      for (int fused = 0; fused < 2; ++fused) {
+        SCOPED_TRACE(std::string(opt) + " sub-group " + std::to_string(sg) +
+                     (fused ? " fused" : " unfused"));
+        std::vector<int64_t> wide(kItems, -1), loop(kItems, -1);
+        std::vector<int32_t> narrow(kItems, -1);
+        LaunchResult res = prog->launch("sx", range1(kItems, 50),
+                                        {bufferOf(in), bufferOf(wide), bufferOf(loop),
+                                         bufferOf(narrow), valueOf<int32_t>(kBase)},
+                                        fused ? plain(2, sg) : unfused(2, sg));
+        EXPECT_TRUE(res.diagnostics.empty()) << describe(res);
+        EXPECT_EQ(wide, wantWide);
+        EXPECT_EQ(loop, wantLoop);
+        EXPECT_EQ(narrow, wantNarrow);
       }
   }
 }

@@ -137,6 +137,63 @@ struct ShiftByConstant {
   }
 };
 
+// r = a sign-extended from its low width - c bits, on e elements.
+template <class T>
+void signExtendAll(T* __restrict r, const T* __restrict a, unsigned c, uint32_t e) {
+  using S = std::make_signed_t<T>;
+  auto one = [c](T x) {
+    if constexpr (sizeof(T) == 8)  // (long)(int)x: vpmovsxdq where the CPU has it
+      if (c == 32) return T(int64_t(int32_t(uint32_t(x))));
+    return T(S(shiftBy<ShiftKind::Left>(x, c)) >> c);
+  };
+  if constexpr (sizeof(T) == 8)
+    if (c == 32) {  // blocks of known length: whole vectors
+      for (; e >= ops::kBlock; e -= ops::kBlock, r += ops::kBlock, a += ops::kBlock)
+        for (uint32_t i = 0; i < ops::kBlock; ++i) r[i] = T(int64_t(int32_t(uint32_t(a[i]))));
+    }
+  for (uint32_t i = 0; i < e; ++i) r[i] = one(a[i]);
+}
+
+// A constant `shl c` whose only use is the `ashr c` right after it: clang's sign
+// extension of an integer's low bits at -O1 and above (`(long)(int)x` is `shl 32; ashr
+// 32`, where x is 64-bit). Where the work-group fuses and the stretch has room for both
+// (SubGroup::fuseBefore; src/DESIGN.md, "Fused instructions"), it writes the ashr's
+// result straight from the shl's operand, with the shape the two would give, and counts
+// both; the shl's register, which nothing else reads, is not written. Otherwise it is
+// the shl alone, and the ashr runs next.
+template <class T>
+struct SignExtendPair {
+  using S = std::make_signed_t<T>;
+
+  static void run(SubGroup& sg, const Inst& in) {
+    if (sg.steps >= sg.fuseBefore) return ShiftByConstant<ShiftKind::Left, T>::run(sg, in);
+    const Inst& ashr = sg.code[sg.pc];
+    T* r = sg.reg<T>(ashr.r);
+    const T* a = sg.reg<T>(in.a);
+    const unsigned c = in.b;
+    sg.setShape(ashr, [&] { return shape(sg, in); });
+    if (sg.allActive) {
+      signExtendAll(r, a, c, sg.width);
+    } else {
+      sg.forActive([&](uint32_t l) { signExtendAll(r + l, a + l, c, 1); });
+    }
+    ++sg.pc;
+    ++sg.steps;
+    sg.laneSteps += sg.activeCount;
+  }
+
+  // ShiftByConstant's shape of the ashr, whose operand a << c has a's shape: affine
+  // where a << c as signed numbers does not wrap across the lanes (lanes 0 and 1 say).
+  static RegShape shape(const SubGroup& sg, const Inst& in) {
+    const RegShape s = sg.shapeOf(in.a);
+    if (s != RegShape::Affine || !sg.keepsShapes()) return s;
+    const T* a = sg.reg<T>(in.a);
+    const S shifted[2] = {S(shiftBy<ShiftKind::Left>(a[0], in.b)),
+                          S(shiftBy<ShiftKind::Left>(a[1], in.b))};
+    return ops::affineWithoutWrap(sg, shifted, 1) ? s : RegShape::Unknown;
+  }
+};
+
 template <ShiftKind K>
 ExecFn pickConstantCount(Scalar base) {
   switch (base) {
@@ -189,6 +246,41 @@ ExecFn pickShift(Scalar base, Scalar shift) {
   }
 }
 
+template <class T>
+ExecFn signExtendPairFn() {
+  return ops::fastest(&SignExtendPair<T>::run, &ops::onAvx2<&SignExtendPair<T>::run>);
+}
+
+// Where the ashr by `count` being lowered shifts the result of a `shl` by the same count,
+// emitted last, in this block, for this ashr alone: makes that shl a SignExtendPair.
+void fuseSignExtendPair(Lowerer& lw, const spirv::Instruction& ashr, uint64_t count,
+                        const Shape& base) {
+  auto& code = lw.out.code;
+  const spirv::Id value = Lowerer::operand(ashr, 0);
+  const spirv::Instruction* shl = lw.definitionInCurrentBlock(value);
+  if (!shl || shl->opcode != Op::OpShiftLeftLogical || code.empty() || !lw.usedOnce(value)) return;
+  Inst& in = code.back();
+  if (in.r != lw.reg(value) || in.src != shl->index || in.b != count ||
+      in.fn != pickConstantCount<ShiftKind::Left>(base.scalar) || base.bits != base.bytes * 8)
+    return;
+  switch (base.scalar) {
+    case Scalar::U8:
+      in.fn = signExtendPairFn<uint8_t>();
+      break;
+    case Scalar::U16:
+      in.fn = signExtendPairFn<uint16_t>();
+      break;
+    case Scalar::U32:
+      in.fn = signExtendPairFn<uint32_t>();
+      break;
+    case Scalar::U64:
+      in.fn = signExtendPairFn<uint64_t>();
+      break;
+    default:
+      break;
+  }
+}
+
 template <ShiftKind K>
 void lowerShift(Lowerer& lw, const spirv::Instruction& inst) {
   const Shape base = lw.shape(inst.resultType);
@@ -196,6 +288,8 @@ void lowerShift(Lowerer& lw, const spirv::Instruction& inst) {
   const Shape shift = lw.shapeOfValue(count);
   if (shift.components == 1 && lw.isConstant(count) && lw.constantValue(count) < base.bits)
     if (ExecFn fn = pickConstantCount<K>(base.scalar)) {
+      if constexpr (K == ShiftKind::RightArithmetic)
+        fuseSignExtendPair(lw, inst, lw.constantValue(count), base);
       Inst& in = ops::emitElementwise(lw, inst, fn, 1);
       in.b = static_cast<uint32_t>(lw.constantValue(count));
       in.aux2 = base.bits;
