@@ -483,7 +483,7 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   sg.pc = k.functions[0].entryPc;
   sg.setMask(sg.live);
   sg.state = SubGroupState::Running;
-  sg.steps = sg.laneSteps = 0;
+  sg.steps = sg.laneSteps = sg.laneStepsMark = 0;
   // Registers keep the last work-group's values (each is written before it is read);
   // their shapes start over, so that a stale one never outlives its values.
   std::memcpy(sg.shapes, k.initialShapes.data(), k.initialShapes.size());

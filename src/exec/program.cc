@@ -199,7 +199,7 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
     const uint64_t laneStepsBefore = myLaneSteps;
     for (size_t i = 0; i < slot.count(); ++i) {
       mySteps += slot.subGroups()[i].steps;
-      myLaneSteps += slot.subGroups()[i].laneSteps;
+      myLaneSteps += slot.subGroups()[i].laneStepsNow();
     }
     if (counters) {
       counters->laneInstructions.fetch_add(myLaneSteps - laneStepsBefore,

@@ -163,7 +163,14 @@ class SubGroup {
   WorkGroupContext* wg = nullptr;
 
   uint64_t steps = 0;
+  // Lane instructions, kept lazily: laneSteps counts those up to step laneStepsMark, and
+  // every step since ran with activeCount lanes (setMask folds them in before the count
+  // changes), so a step costs no count of its own. Read laneStepsNow().
   uint64_t laneSteps = 0;
+  uint64_t laneStepsMark = 0;
+  uint64_t laneStepsNow() const {
+    return laneSteps + uint64_t(activeCount) * (steps - laneStepsMark);
+  }
   // A fused handler may take the next instruction too while steps is below this (set by
   // runSteps to the end of its stretch where the work-group fuses, else 0): the stretch
   // then holds the same instructions, fused or not.
@@ -196,6 +203,8 @@ class SubGroup {
   void forgetShapes() { std::memset(shapes, 0, wg->launch->kernel->initialShapes.size()); }
 
   void setMask(const LaneMask& m) {
+    laneSteps = laneStepsNow();  // the steps so far ran with the old count
+    laneStepsMark = steps;
     mask = m;
     activeCount = m.count();
     allActive = activeCount == width;
@@ -380,8 +389,7 @@ void reportUnwaitedCopies(SubGroup& first);
 
 inline void step(SubGroup& sg) {
   const Inst& in = sg.code[sg.pc++];
-  ++sg.steps;
-  sg.laneSteps += sg.activeCount;
+  ++sg.steps;  // and activeCount lane instructions (SubGroup::laneStepsNow)
   in.fn(sg, in);
 }
 

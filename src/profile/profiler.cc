@@ -111,7 +111,7 @@ void profileTrampoline(SubGroup& sg, const Inst& in) {
   LaunchProfile& p = *k.profile;
   PcCounts& c = p.counts[pc];
   ++c.executions;
-  c.laneExecutions += sg.activeCount;  // as step() counts laneSteps
+  c.laneExecutions += sg.activeCount;  // as SubGroup::laneStepsNow counts them
   recordStep(p, sg);
   ++p.clock;
   if (!p.instructions[p.pcSource[pc]].branch) {

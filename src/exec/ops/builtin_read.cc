@@ -154,7 +154,6 @@ struct ReadBuiltinComponent {
         sg.setShape(extract, RegShape::Affine);  // the extract keeps its vector's shape
         ++sg.pc;
         ++sg.steps;
-        sg.laneSteps += sg.activeCount;
         return;
       }
     }
@@ -162,7 +161,52 @@ struct ReadBuiltinComponent {
   }
 };
 
+// A fused read and extract (ReadBuiltinComponent<uint64_t>) whose component only the
+// 64- to 32-bit conversion right after the extract uses (`int x = get_global_id(0)`:
+// read, extract, OpUConvert). Where the stretch has room for all three, it writes the
+// component modulo 2^32 straight into the conversion's result, affine as IntToInt keeps
+// a narrowed affine value, and counts the three; the extract's register, which nothing
+// else reads, is not written. Otherwise it is ReadBuiltinComponent, and the conversion
+// runs next.
+struct ReadBuiltinComponentNarrowed {
+  static void run(SubGroup& sg, const Inst& in) {
+    if (sg.steps + 1 < sg.fuseBefore && !sg.wg->launch->builtinStorage) {
+      const Inst& extract = sg.code[sg.pc];
+      const Inst& narrow = sg.code[sg.pc + 1];
+      uint64_t base = 0, step = 0;
+      if (extract.aux < in.aux2 &&
+          builtinAffine(sg, static_cast<Builtin>(in.b), in.c + extract.aux, base, step)) {
+        putAffine<uint32_t, 1>(sg, sg.reg<uint32_t>(narrow.r), &base, &step);
+        sg.setShape(narrow, RegShape::Affine);
+        sg.pc += 2;
+        sg.steps += 2;
+        return;
+      }
+    }
+    ReadBuiltinComponent<uint64_t>::run(sg, in);
+  }
+};
+
 }  // namespace
+
+void fuseBuiltinNarrow(Lowerer& lw, const spirv::Instruction& inst) {
+  auto& code = lw.out.code;
+  const spirv::Id component = Lowerer::operand(inst, 0);
+  const Shape to = lw.shape(inst.resultType), from = lw.shapeOfValue(component);
+  if (to.components != 1 || to.bytes != 4 || to.bits != 32 || from.components != 1 ||
+      from.bytes != 8 || !to.isInt() || !from.isInt() ||
+      lw.module.hasDecoration(inst.result, spv::Decoration::SaturatedConversion))
+    return;
+  const spirv::Instruction* extract = lw.definitionInCurrentBlock(component);
+  if (!extract || extract->opcode != spv::Op::OpCompositeExtract || code.size() < 2 ||
+      !lw.usedOnce(component))
+    return;
+  Inst& read = code[code.size() - 2];
+  if (code.back().r != lw.reg(component) || code.back().src != extract->index ||
+      read.fn != &ReadBuiltinComponent<uint64_t>::run)
+    return;
+  read.fn = &ReadBuiltinComponentNarrowed::run;
+}
 
 bool fuseBuiltinExtract(Lowerer& lw, spirv::Id composite, uint32_t elementBytes) {
   auto& code = lw.out.code;

@@ -15,6 +15,12 @@ bool lowerBuiltinLoad(Lowerer& lw, const spirv::Instruction& inst, uint32_t alig
 // read do the extract too when the work-group fuses (WorkGroupContext::fuse).
 bool fuseBuiltinExtract(Lowerer& lw, spirv::Id composite, uint32_t elementBytes);
 
+// Where `inst`, a scalar 64- to 32-bit OpUConvert / OpSConvert being lowered, narrows
+// the component that a fused read and extract (fuseBuiltinExtract), lowered last in this
+// block, extracted for it alone (`int x = get_global_id(0)`): makes the read narrow it
+// too when the work-group fuses.
+void fuseBuiltinNarrow(Lowerer& lw, const spirv::Instruction& inst);
+
 // The OpLoad handler of src/exec/ops/memory_access.cc for any size: r = *a, n bytes per
 // lane, aux the required alignment.
 void loadThroughMemory(SubGroup& sg, const Inst& in);

@@ -9,6 +9,7 @@
 
 #include <cstring>
 
+#include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/convert_math.h"
 #include "src/exec/ops/elementwise.h"
 
@@ -194,6 +195,7 @@ void lowerFloatToFloat(Lowerer& lw, const spirv::Instruction& inst) {
 template <bool FromSigned, bool ToSigned, bool AlwaysSaturate>
 void lowerIntToInt(Lowerer& lw, const spirv::Instruction& inst) {
   ConversionInfo c = conversionInfo(lw, inst, Round::RTE);
+  if (!AlwaysSaturate) ops::fuseBuiltinNarrow(lw, inst);  // `int x = get_global_id(0)`
   bool saturate = AlwaysSaturate || c.saturate;
   Inst& in =
       emitConversion(lw, inst, withInt(c.to.scalar, ToSigned, [&](auto to) {

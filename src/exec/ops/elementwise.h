@@ -19,11 +19,16 @@ namespace spvsim::ops {
 // Elements per block of the whole-register loops: GCC's -O2 vectoriser takes only loops
 // of a known trip count, so each register is walked as blocks of kBlock, then the rest.
 // Registers of different values never overlap (one register per value id), hence
-// __restrict.
+// __restrict. A register of exactly one block (a scalar on 16 lanes, the default
+// sub-group size) takes a straight-line path, without the loops' control.
 constexpr uint32_t kBlock = 16;
 
 template <class R, class A, class F>
 inline void unaryAll(R* __restrict r, const A* __restrict a, uint32_t e, F& f) {
+  if (e == kBlock) {
+    for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i]);
+    return;
+  }
   for (; e >= kBlock; e -= kBlock, r += kBlock, a += kBlock)
     for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i]);
   for (uint32_t i = 0; i < e; ++i) r[i] = f(a[i]);
@@ -32,6 +37,10 @@ inline void unaryAll(R* __restrict r, const A* __restrict a, uint32_t e, F& f) {
 template <class R, class A, class B, class F>
 inline void binaryAll(R* __restrict r, const A* __restrict a, const B* __restrict b, uint32_t e,
                       F& f) {
+  if (e == kBlock) {
+    for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i], b[i]);
+    return;
+  }
   for (; e >= kBlock; e -= kBlock, r += kBlock, a += kBlock, b += kBlock)
     for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i], b[i]);
   for (uint32_t i = 0; i < e; ++i) r[i] = f(a[i], b[i]);
@@ -40,6 +49,10 @@ inline void binaryAll(R* __restrict r, const A* __restrict a, const B* __restric
 template <class R, class A, class B, class C, class F>
 inline void ternaryAll(R* __restrict r, const A* __restrict a, const B* __restrict b,
                        const C* __restrict c, uint32_t e, F& f) {
+  if (e == kBlock) {
+    for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i], b[i], c[i]);
+    return;
+  }
   for (; e >= kBlock; e -= kBlock, r += kBlock, a += kBlock, b += kBlock, c += kBlock)
     for (uint32_t i = 0; i < kBlock; ++i) r[i] = f(a[i], b[i], c[i]);
   for (uint32_t i = 0; i < e; ++i) r[i] = f(a[i], b[i], c[i]);

@@ -998,7 +998,6 @@ void fusedChainAccess(SubGroup& sg, const Inst& in) {
       fusedAccess<Write, N>(sg, sg.code[sg.pc], p0, d)) {
     ++sg.pc;  // the access, done
     ++sg.steps;
-    sg.laneSteps += sg.activeCount;
     return;
   }
   Chain::kChain(sg, in);
@@ -1058,7 +1057,6 @@ void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
         fusedAccess<Write, N>(sg, sg.code[sg.pc + 1], p0, d)) {
       sg.pc += 2;  // the chain and the access, done
       sg.steps += 2;
-      sg.laneSteps += 2 * sg.activeCount;
       return;
     }
   }

@@ -179,7 +179,6 @@ struct SignExtendPair {
     }
     ++sg.pc;
     ++sg.steps;
-    sg.laneSteps += sg.activeCount;
   }
 
   // ShiftByConstant's shape of the ashr, whose operand a << c has a's shape: affine
