@@ -177,9 +177,9 @@ struct LaunchProgress {
 
 // Runs work-groups, taken in order from `progress`, on one host thread.
 void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
-               std::vector<GroupOutput>& out, ReductionCopies& copies, LaunchCounters* counters) {
+               std::vector<GroupOutput>& out, ReductionCopies* copies, LaunchCounters* counters) {
   WorkGroupSlot slot(state, &arena);
-  if (!state.privatised().empty()) slot.useReductionCopies(&copies);
+  if (copies) slot.useReductionCopies(copies);
   slot.allowFusion(state.observers().empty());  // observers see every instruction
   uint64_t mySteps = 0, myLaneSteps = 0;
   // Work-groups before the first fatal one all run, whatever the thread count: the rest
@@ -306,12 +306,12 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   if (options.counters) options.counters->groupsTotal.fetch_add(state.groupCount());
   LaunchProgress progress(state.groupCount(), threads);
   std::vector<std::vector<GroupOutput>> outputs(threads);
-  std::vector<std::unique_ptr<ReductionCopies>> copies(threads);
+  std::vector<std::unique_ptr<ReductionCopies>> copies(threads);  // null: none privatised
   if (!state.privatised().empty())
     for (auto& c : copies) c = std::make_unique<ReductionCopies>(state.privatised());
   auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, arena, progress, outputs[t], *copies[t], options.counters);
+      runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters);
     } catch (...) {
       progress.fail(std::current_exception());
     }

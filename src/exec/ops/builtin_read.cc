@@ -44,6 +44,10 @@ void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
       for (uint32_t k = 0; k < kPer; ++k)
         v[k] = static_cast<T>(base[0] + k * step[0]), d[k] = static_cast<T>(kPer * step[0]);
       const uint32_t width = sg.width;  // a local: the stores may alias sg for GCC
+      if (width == 16) {                // the default sub-group size: straight-line stores
+        for (uint32_t l = 0; l < 16; l += kPer, v += d) std::memcpy(r + l, &v, 16);
+        return;
+      }
       uint32_t l = 0;
 #pragma GCC unroll 8
       for (; l + kPer <= width; l += kPer, v += d) std::memcpy(r + l, &v, 16);
