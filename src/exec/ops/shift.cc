@@ -137,27 +137,24 @@ struct ShiftByConstant {
   }
 };
 
-// r = a sign-extended from its low width - c bits, on e elements.
+// r = a sign-extended from its low width - c bits, on e elements (ops::unaryAll's
+// blocks, so that each case vectorises).
 template <class T>
-void signExtendAll(T* __restrict r, const T* __restrict a, unsigned c, uint32_t e) {
+void signExtendAll(T* r, const T* a, unsigned c, uint32_t e) {
   using S = std::make_signed_t<T>;
-  auto one = [c](T x) {
-    if constexpr (sizeof(T) == 8)  // (long)(int)x: vpmovsxdq where the CPU has it
-      if (c == 32) return T(int64_t(int32_t(uint32_t(x))));
-    return T(S(shiftBy<ShiftKind::Left>(x, c)) >> c);
-  };
   if constexpr (sizeof(T) == 8)
-    if (c == 32) {  // blocks of known length: whole vectors
-      for (; e >= ops::kBlock; e -= ops::kBlock, r += ops::kBlock, a += ops::kBlock)
-        for (uint32_t i = 0; i < ops::kBlock; ++i) r[i] = T(int64_t(int32_t(uint32_t(a[i]))));
+    if (c == 32) {  // (long)(int)x: vpmovsxdq where the CPU has it
+      auto fromInt = [](T x) { return T(int64_t(int32_t(uint32_t(x)))); };
+      return ops::unaryAll(r, a, e, fromInt);
     }
-  for (uint32_t i = 0; i < e; ++i) r[i] = one(a[i]);
+  auto fromLowBits = [c](T x) { return T(S(shiftBy<ShiftKind::Left>(x, c)) >> c); };
+  ops::unaryAll(r, a, e, fromLowBits);
 }
 
 // A constant `shl c` whose only use is the `ashr c` right after it: clang's sign
 // extension of an integer's low bits at -O1 and above (`(long)(int)x` is `shl 32; ashr
 // 32`, where x is 64-bit). Where the work-group fuses and the stretch has room for both
-// (SubGroup::fuseBefore; src/DESIGN.md, "Fused instructions"), it writes the ashr's
+// (SubGroup::fuseBefore; src/DESIGN.md, "Fused chain and access"), it writes the ashr's
 // result straight from the shl's operand, with the shape the two would give, and counts
 // both; the shl's register, which nothing else reads, is not written. Otherwise it is
 // the shl alone, and the ashr runs next.
