@@ -112,6 +112,8 @@ struct SimtEntry {
 // Nested calls a sub-group may make (frames beyond the kernel's entry): a deeper call is
 // a fatal `stack-overflow`, so that recursion cannot grow the call stack without bound.
 inline constexpr size_t kMaxCallDepth = 1024;
+// The `active` bytes of a full sub-group of 16 (SubGroup::setMask).
+inline constexpr uint8_t kSixteenOnes[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
 // One SPIR-V function call in progress (explicit; never the C++ stack).
 struct Frame {
@@ -210,7 +212,10 @@ class SubGroup {
     allActive = activeCount == width;
     shapeMask = allActive && width > 1 ? 0xff : 0;
     if (allActive) {  // the common case (reconvergence, return): no bit tests
-      std::memset(active, 1, width);
+      if (width == 16)  // two stores, not `rep stos` (GCC's choice for a variable size)
+        std::memcpy(active, kSixteenOnes, 16);
+      else
+        std::memset(active, 1, width);
       return;
     }
     for (uint32_t l = 0; l < width; ++l) active[l] = m.test(l);

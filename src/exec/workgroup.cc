@@ -48,14 +48,9 @@ constexpr size_t kListedSubGroups = 8;       // in a deadlock message
 
 }  // namespace
 
-// What the deadlock rule knows about one sub-group.
-struct SpinWatch {
-  uint64_t quietSince = 0;  // wg.writes when the current quiet stretch began
-  uint64_t quietSteps = 0;  // this sub-group's instructions in it
-  uint64_t probeAfter = kFirstProbe;
-  uint64_t probeLeft = 0;  // > 0: watching
-  bool stuck = false;      // in a cycle since quietSince
-  // The snapshot a watch compares against.
+// The state a watch compares against: taken when a watch starts, which only a sub-group
+// quiet for kFirstProbe instructions does, so it is allocated then.
+struct SpinSnapshot {
   uint32_t pc = 0;
   const Inst* code = nullptr;
   LaneMask mask;
@@ -63,6 +58,17 @@ struct SpinWatch {
   std::vector<Frame> frames;
   std::vector<uint8_t> regs;
   size_t missAt = 0;  // the register block that differed last
+};
+
+// What the deadlock rule knows about one sub-group. Small and cheap to make: every
+// work-group makes one per sub-group.
+struct SpinWatch {
+  uint64_t quietSince = 0;  // wg.writes when the current quiet stretch began
+  uint64_t quietSteps = 0;  // this sub-group's instructions in it
+  uint64_t probeAfter = kFirstProbe;
+  uint64_t probeLeft = 0;  // > 0: watching
+  bool stuck = false;      // in a cycle since quietSince
+  std::unique_ptr<SpinSnapshot> snapshot;
 };
 
 namespace {
@@ -97,27 +103,27 @@ bool sameFrames(const std::vector<Frame>& a, const std::vector<Frame>& b) {
 
 // Registers compared in 64-byte blocks, first the block that differed last time: in a
 // loop that is not a spin that is usually the loop counter's, so a miss is cheap.
-bool sameRegs(const SubGroup& sg, SpinWatch& w) {
+bool sameRegs(const SubGroup& sg, SpinSnapshot& snap) {
   constexpr size_t kBlock = 64;
   const uint8_t* now = sg.regs;
-  const uint8_t* then = w.regs.data();
-  const size_t n = w.regs.size();
+  const uint8_t* then = snap.regs.data();
+  const size_t n = snap.regs.size();
   auto differs = [&](size_t at) {
     return std::memcmp(now + at, then + at, std::min(kBlock, n - at)) != 0;
   };
-  if (w.missAt < n && differs(w.missAt)) return false;
+  if (snap.missAt < n && differs(snap.missAt)) return false;
   for (size_t at = 0; at < n; at += kBlock) {
     if (differs(at)) {
-      w.missAt = at;
+      snap.missAt = at;
       return false;
     }
   }
   return true;
 }
 
-bool matches(const SubGroup& sg, SpinWatch& w) {
-  return sg.pc == w.pc && sg.code == w.code && sg.mask == w.mask && sameRegs(sg, w) &&
-         sameSimt(sg.simt, w.simt) && sameFrames(sg.frames, w.frames);
+bool matches(const SubGroup& sg, SpinSnapshot& snap) {
+  return sg.pc == snap.pc && sg.code == snap.code && sg.mask == snap.mask && sameRegs(sg, snap) &&
+         sameSimt(sg.simt, snap.simt) && sameFrames(sg.frames, snap.frames);
 }
 
 // Reports at the instruction where `sg` stands: its barrier, or its next instruction.
@@ -288,12 +294,14 @@ inline uint64_t WorkGroupRun::runFast(SubGroup& sg, SpinWatch& w, uint64_t limit
 
 void WorkGroupRun::startProbe(SubGroup& sg, SpinWatch& w) {
   w.probeLeft = std::max(w.probeAfter >> kWindowShift, kMinWindow);
-  w.pc = sg.pc;
-  w.code = sg.code;
-  w.mask = sg.mask;
-  w.simt = sg.simt;
-  w.frames = sg.frames;
-  w.regs.assign(sg.regs, sg.regs + launch_.kernel->registerBytes);
+  if (!w.snapshot) w.snapshot = std::make_unique<SpinSnapshot>();
+  SpinSnapshot& snap = *w.snapshot;
+  snap.pc = sg.pc;
+  snap.code = sg.code;
+  snap.mask = sg.mask;
+  snap.simt = sg.simt;
+  snap.frames = sg.frames;
+  snap.regs.assign(sg.regs, sg.regs + launch_.kernel->registerBytes);
 }
 
 // Steps while comparing with the snapshot; a match with no write since is a cycle.
@@ -304,7 +312,7 @@ uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
     spvsim::step(sg);
     ++ran;
     if (wg_.writes != w.quietSince) return ran;  // sync() drops the watch
-    if (sg.state == SubGroupState::Running && sg.pc == w.pc && matches(sg, w)) {
+    if (sg.state == SubGroupState::Running && sg.pc == w.snapshot->pc && matches(sg, *w.snapshot)) {
       w.stuck = true;
       break;
     }

@@ -27,13 +27,22 @@ struct Vec16Of;
 template <>
 struct Vec16Of<uint32_t> {
   using type = uint32_t __attribute__((vector_size(16)));
+  using unaligned = uint32_t __attribute__((vector_size(16), aligned(4), may_alias));
 };
 template <>
 struct Vec16Of<uint64_t> {
   using type = uint64_t __attribute__((vector_size(16)));
+  using unaligned = uint64_t __attribute__((vector_size(16), aligned(8), may_alias));
 };
 template <class T>
 using Vec16 = typename Vec16Of<T>::type;
+
+// A vector store to r: a memcpy from the running value's address kept it in memory (a
+// store and a reload per vector, each waiting on the last).
+template <class T>
+[[gnu::always_inline]] inline void store16(T* r, Vec16<T> v) {
+  *reinterpret_cast<typename Vec16Of<T>::unaligned*>(r) = v;
+}
 
 template <class T, uint32_t S>
 void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
@@ -45,12 +54,13 @@ void putAffine(SubGroup& sg, T* r, const uint64_t* base, const uint64_t* step) {
         v[k] = static_cast<T>(base[0] + k * step[0]), d[k] = static_cast<T>(kPer * step[0]);
       const uint32_t width = sg.width;  // a local: the stores may alias sg for GCC
       if (width == 16) {                // the default sub-group size: straight-line stores
-        for (uint32_t l = 0; l < 16; l += kPer, v += d) std::memcpy(r + l, &v, 16);
+#pragma GCC unroll 8
+        for (uint32_t l = 0; l < 16; l += kPer, v += d) store16<T>(r + l, v);
         return;
       }
       uint32_t l = 0;
 #pragma GCC unroll 8
-      for (; l + kPer <= width; l += kPer, v += d) std::memcpy(r + l, &v, 16);
+      for (; l + kPer <= width; l += kPer, v += d) store16<T>(r + l, v);
       for (uint32_t k = 0; l < width; ++l, ++k) r[l] = v[k];
       return;
     }

@@ -26,6 +26,34 @@ using spv::Op;
 // partial mask, every active lane inside one region (SubGroup::activeRegionBase), each
 // lane copied without resolving it.
 
+// 32-byte blocks through named vector values (SSE registers in the plain build): a memcpy
+// of a known 64 or 128 bytes may instead become `rep movs` in a block GCC predicts cold,
+// whose start-up costs more than the copy.
+using Bytes32 = uint8_t __attribute__((vector_size(32), aligned(1), may_alias));
+
+template <uint32_t kBlocks>
+[[gnu::always_inline]] inline void copyBlocks(void* to, const void* from) {
+  const Bytes32* f = static_cast<const Bytes32*>(from);
+  Bytes32* t = static_cast<Bytes32*>(to);
+  for (uint32_t b = 0; b < kBlocks; b += 2) {
+    const Bytes32 v0 = f[b], v1 = f[b + 1];
+    t[b] = v0;
+    t[b + 1] = v1;
+  }
+}
+
+// The lanes' values, `elementBytes` each, from `from` to `to` (no libc call for a
+// sub-group of 16 of 4 or 8 bytes).
+[[gnu::always_inline]] inline void copyLanes(void* to, const void* from, uint32_t width,
+                                             uint32_t elementBytes) {
+  if (width == 16 && elementBytes == 4)
+    copyBlocks<2>(to, from);
+  else if (width == 16 && elementBytes == 8)
+    copyBlocks<4>(to, from);
+  else
+    std::memcpy(to, from, size_t(width) * elementBytes);
+}
+
 // The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
 // through a 16-byte pattern of the value (whole SSE stores, not a store per lane).
 template <uint32_t N>
@@ -49,7 +77,7 @@ void loadLanes(const SubGroup& sg, const SubGroup::FastAccess& fast, const uint6
       broadcast<N>(sg, fast.at(ptr[0]), r, bytes);
       return;
     case LanePattern::Contiguous:
-      std::memcpy(r, fast.at(ptr[0]), size_t(sg.width) * bytes);
+      copyLanes(r, fast.at(ptr[0]), sg.width, bytes);
       return;
     case LanePattern::Scattered:
       for (uint32_t l = 0; l < sg.width; ++l)
@@ -67,7 +95,7 @@ inline void storeLanes(const SubGroup& sg, const SubGroup::FastAccess& fast, con
       std::memcpy(fast.at(ptr[0]), v + size_t(sg.width - 1) * bytes, bytes);
       return;
     case LanePattern::Contiguous:
-      std::memcpy(fast.at(ptr[0]), v, size_t(sg.width) * bytes);
+      copyLanes(fast.at(ptr[0]), v, sg.width, bytes);
       return;
     case LanePattern::Scattered:
       for (uint32_t l = 0; l < sg.width; ++l)
@@ -936,17 +964,6 @@ struct SeveralIndices {
     return affineAddressesN<kCount, I>(sg, in, p0, d);
   }
 };
-
-// `bytes` from `from` to `to`: a copy of known size for a sub-group of 16 (no libc call).
-[[gnu::always_inline]] inline void copyLanes(void* to, const void* from, uint32_t width,
-                                             uint32_t elementBytes) {
-  if (width == 16 && elementBytes <= 8)
-    elementBytes == 8   ? std::memcpy(to, from, 128)
-    : elementBytes == 4 ? std::memcpy(to, from, 64)
-                        : std::memcpy(to, from, size_t(16) * elementBytes);
-  else
-    std::memcpy(to, from, size_t(width) * elementBytes);
-}
 
 template <bool Write, uint32_t N>
 [[gnu::always_inline]] inline bool fusedAccess(SubGroup& sg, const Inst& next, uint64_t p0,
