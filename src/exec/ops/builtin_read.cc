@@ -164,10 +164,10 @@ struct ReadBuiltinComponent {
       uint64_t base = 0, step = 0;
       if (extract.aux < in.aux2 &&
           builtinAffine(sg, static_cast<Builtin>(in.b), in.c + extract.aux, base, step)) {
+        ++sg.pc;  // first: the next dispatch reads it (see fusedAccess)
+        ++sg.steps;
         putAffine<T, 1>(sg, sg.reg<T>(extract.r), &base, &step);
         sg.setShape(extract, RegShape::Affine);  // the extract keeps its vector's shape
-        ++sg.pc;
-        ++sg.steps;
         return;
       }
     }
@@ -190,10 +190,10 @@ struct ReadBuiltinComponentNarrowed {
       uint64_t base = 0, step = 0;
       if (extract.aux < in.aux2 &&
           builtinAffine(sg, static_cast<Builtin>(in.b), in.c + extract.aux, base, step)) {
+        sg.pc += 2;  // first: the next dispatch reads it (see fusedAccess)
+        sg.steps += 2;
         putAffine<uint32_t, 1>(sg, sg.reg<uint32_t>(narrow.r), &base, &step);
         sg.setShape(narrow, RegShape::Affine);
-        sg.pc += 2;
-        sg.steps += 2;
         return;
       }
     }

@@ -165,6 +165,8 @@ struct SignExtendPair {
   static void run(SubGroup& sg, const Inst& in) {
     if (sg.steps >= sg.fuseBefore) return ShiftByConstant<ShiftKind::Left, T>::run(sg, in);
     const Inst& ashr = sg.code[sg.pc];
+    ++sg.pc;  // first: the next dispatch reads it (see fusedAccess in memory_access.cc)
+    ++sg.steps;
     T* r = sg.reg<T>(ashr.r);
     const T* a = sg.reg<T>(in.a);
     const unsigned c = in.b;
@@ -174,8 +176,6 @@ struct SignExtendPair {
     } else {
       sg.forActive([&](uint32_t l) { signExtendAll(r + l, a + l, c, 1); });
     }
-    ++sg.pc;
-    ++sg.steps;
   }
 
   // ShiftByConstant's shape of the ashr, whose operand a << c has a's shape: affine
