@@ -32,6 +32,13 @@ struct LaneMask {
     m.w[1] = n >= 128 ? ~0ull : (n > 64 ? (~0ull >> (128 - n)) : 0);
     return m;
   }
+  // `o`'s words by two 8-byte moves: GCC copies a LaneMask in one 16-byte load, which
+  // stalls until two recent 8-byte stores of it reach the cache (no forwarding).
+  void copyFrom(const LaneMask& o) {
+    const uint64_t lo = o.w[0], hi = o.w[1];
+    w[0] = lo;
+    w[1] = hi;
+  }
   bool test(uint32_t l) const { return (w[l >> 6] >> (l & 63)) & 1; }
   void set(uint32_t l) { w[l >> 6] |= 1ull << (l & 63); }
   void reset(uint32_t l) { w[l >> 6] &= ~(1ull << (l & 63)); }

@@ -477,11 +477,17 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   const LoweredKernel& k = launch_.kernel();
   sg.code = k.code.data();
   sg.extra = k.extra.data();
-  sg.live = LaneMask::firstN(sg.liveLanes);
-  sg.simt.assign(1, SimtEntry{k.functions[0].entryPc, kNoPc, sg.live});
+  // Masks copied word by word (LaneMask::copyFrom) from a local: a 16-byte load of a mask
+  // just written by two 8-byte stores waits for them to reach the cache.
+  const LaneMask live = LaneMask::firstN(sg.liveLanes);
+  sg.live.copyFrom(live);
+  sg.simt.resize(1);
+  sg.simt[0].pc = k.functions[0].entryPc;
+  sg.simt[0].rpc = kNoPc;
+  sg.simt[0].mask.copyFrom(live);
   sg.frames.assign(1, Frame{0, 0, 0});
   sg.pc = k.functions[0].entryPc;
-  sg.setMask(sg.live);
+  sg.setMask(live);
   sg.state = SubGroupState::Running;
   sg.steps = sg.laneSteps = sg.laneStepsMark = 0;
   // Registers keep the last work-group's values (each is written before it is read);

@@ -207,7 +207,7 @@ class SubGroup {
   void setMask(const LaneMask& m) {
     laneSteps = laneStepsNow();  // the steps so far ran with the old count
     laneStepsMark = steps;
-    mask = m;
+    mask.copyFrom(m);
     activeCount = m.count();
     allActive = activeCount == width;
     shapeMask = allActive && width > 1 ? 0xff : 0;
