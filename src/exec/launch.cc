@@ -460,6 +460,11 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     sg.privateBytes = privStride_;
     sg.priv = privStorage_ + i * width * privStride_;
     sg.wg = &wg_;
+    for (const Space s : {Space::Global, Space::Constant, Space::Local}) {
+      const std::vector<Region>& table = ctx.memory->regions(s);
+      sg.regionTable[uint32_t(s)] = table.data();
+      sg.regionCount[uint32_t(s)] = table.size();
+    }
     sg.yieldRequested = false;
     sg.atomicsInTurn = 0;
     sg.fuseBefore = 0;  // runSteps sets it for its stretch

@@ -92,10 +92,9 @@ uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared) {
   if (((lo ^ hi) >> kOffsetBits) || (low & (sizeof(T) - 1))) return nullptr;
   const Space s = pointerSpace(lo);
   if (s != Space::Global && s != Space::Local) return nullptr;
-  const auto& table = sg.wg->launch->memory->regions(s);
   const uint64_t region = pointerRegion(lo);
-  if (region == 0 || region >= table.size()) return nullptr;
-  const Region& r = table[region];
+  if (region == 0 || region >= sg.regionCount[uint32_t(s)]) return nullptr;
+  const Region& r = sg.regionTable[uint32_t(s)][region];
   // Negative and saturated offsets are above any region size as offsetBits.
   const uint64_t first = offsetBits(lo), last = offsetBits(hi);
   if (first > r.size || last > r.size || sizeof(T) > r.size - last) return nullptr;
