@@ -337,7 +337,7 @@ class alignas(64) SubGroup {
     const LaneAddresses lanes = affineOrUniform(shape) && width > 1
                                     ? affineLanes(ptrs, width, bytes)
                                     : classifyLanes(ptrs, width, bytes);
-    return regionSpanning(lanes, s, bytes, write, align, width);
+    return regionSpanning(lanes, s, bytes, write, align, width, lanes.lo);
   }
 
   // uniformRegionBase for a partial mask: every active lane inside one Global, Constant or
@@ -354,19 +354,22 @@ class alignas(64) SubGroup {
     const Space s = pointerSpace(lanes.lo);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
     if (wg->observers.spaces & spaceBit(s)) return {};
-    return regionSpanning(lanes, s, bytes, write, align, activeCount);
+    return regionSpanning(lanes, s, bytes, write, align, activeCount, lanes.lo);
   }
 
   // The fast access of `count` lanes whose addresses lie in [lanes.lo, lanes.hi] (space
   // `s`): one region's host base where that span shares its space and region bits, every
   // address is aligned and inside the region, and the region allows the access.
+  // `object`: a pointer with lo's space and region bits; a fused access passes its
+  // chain's base, known long before the lanes' addresses, so that the region's lookup
+  // need not wait for them.
   [[gnu::always_inline]] FastAccess regionSpanning(const LaneAddresses& lanes, Space s,
                                                    uint64_t bytes, bool write, uint32_t align,
-                                                   uint32_t count) const {
+                                                   uint32_t count, uint64_t object) const {
     const uint64_t lo = lanes.lo, hi = lanes.hi;
     if (((lo ^ hi) >> kOffsetBits) || (lanes.alignment & (align - 1))) return {};
     const uint32_t space = uint32_t(s);  // Global, Constant or Local: the callers ask
-    const uint64_t region = pointerRegion(lo);
+    const uint64_t region = pointerRegion(object);
     if (region == 0 || region >= regionCount[space]) return {};
     const Region& r = regionTable[space][region];
     // Negative and saturated offsets are above any region size as offsetBits.

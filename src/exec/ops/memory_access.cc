@@ -992,15 +992,18 @@ struct SeveralIndices {
 // moves pc and steps past the kTaken fused instructions, before the copy: the instruction
 // loop's next dispatch reads pc, and a late write of it delays that dispatch (measured:
 // 8 % of a stencil launch for the built-in reads).
+// `base`: the chain's base pointer, whose space and region bits every lane's address
+// keeps (the affine paths check that its offsets stay in range).
 template <bool Write, uint32_t N, uint32_t kTaken>
-[[gnu::always_inline]] inline bool fusedAccess(SubGroup& sg, const Inst& next, uint64_t p0,
-                                               uint64_t d) {
-  const Space s = pointerSpace(p0);
+[[gnu::always_inline]] inline bool fusedAccess(SubGroup& sg, const Inst& next, uint64_t base,
+                                               uint64_t p0, uint64_t d) {
+  const Space s = pointerSpace(base);
   if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
   if (sg.wg->observers.spaces & spaceBit(s)) return false;
   const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
   if (!lanes) return false;
-  const SubGroup::FastAccess fast = sg.regionSpanning(*lanes, s, N, Write, next.aux, sg.width);
+  const SubGroup::FastAccess fast =
+      sg.regionSpanning(*lanes, s, N, Write, next.aux, sg.width, base);
   if (!fast) return false;
   sg.pc += kTaken;
   sg.steps += kTaken;
@@ -1041,7 +1044,7 @@ template <class Chain, bool Write, uint32_t N>
 void fusedChainAccess(SubGroup& sg, const Inst& in) {
   uint64_t p0, d;
   if (sg.steps < sg.fuseBefore && sg.allActive && Chain::addresses(sg, in, p0, d) &&
-      fusedAccess<Write, N, 1>(sg, sg.code[sg.pc], p0, d))
+      fusedAccess<Write, N, 1>(sg, sg.code[sg.pc], sg.reg<uint64_t>(in.a)[0], p0, d))
     return;  // the access, done
   Chain::kChain(sg, in);
 }
@@ -1097,7 +1100,8 @@ void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
     }
     uint64_t p0, d;
     if (affine && affineAddresses1(sg, sg.code[sg.pc], first, step, p0, d) &&
-        fusedAccess<Write, N, 2>(sg, sg.code[sg.pc + 1], p0, d))
+        fusedAccess<Write, N, 2>(sg, sg.code[sg.pc + 1], sg.reg<uint64_t>(sg.code[sg.pc].a)[0], p0,
+                                 d))
       return;  // the chain and the access, done
   }
   if constexpr (std::is_signed_v<From>)
