@@ -54,8 +54,6 @@ template <uint32_t kBlocks>
     std::memcpy(to, from, size_t(width) * elementBytes);
 }
 
-// The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
-// through a 16-byte pattern of the value (whole SSE stores, not a store per lane).
 // 32 bytes of one lane value, as a vector type (GCC ignores vector_size on a dependent
 // type, so one alias per element type).
 using U32x8Unaligned = uint32_t __attribute__((vector_size(32), aligned(1), may_alias));
@@ -70,6 +68,9 @@ template <class V, class T>
   for (uint32_t k = 0; k < 16 * sizeof(T) / sizeof(V); ++k) out[k] = v;
 }
 
+// The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
+// through a 16-byte pattern of the value (whole SSE stores, not a store per lane);
+// for 16 lanes of 4 or 8 bytes, one splat stored whole.
 template <uint32_t N>
 void broadcast(const SubGroup& sg, const uint8_t* src, uint8_t* r, uint32_t bytes) {
   if constexpr (N == 4 || N == 8) {
@@ -990,10 +991,9 @@ struct SeveralIndices {
 
 // The access `next` of lanes at p0 + l * d where they allow the fast path; then also
 // moves pc and steps past the kTaken fused instructions, before the copy: the instruction
-// loop's next dispatch reads pc, and a late write of it delays that dispatch (measured:
-// 8 % of a stencil launch for the built-in reads).
-// `base`: the chain's base pointer, whose space and region bits every lane's address
-// keeps (the affine paths check that its offsets stay in range).
+// loop's next dispatch reads pc (src/DESIGN.md, "Latency on the hot path"). `base`: the
+// chain's base pointer, whose space and region bits every lane's address keeps (the
+// affine paths check that its offsets stay in range).
 template <bool Write, uint32_t N, uint32_t kTaken>
 [[gnu::always_inline]] inline bool fusedAccess(SubGroup& sg, const Inst& next, uint64_t base,
                                                uint64_t p0, uint64_t d) {
