@@ -27,21 +27,19 @@ struct Vec16Of;
 template <>
 struct Vec16Of<uint32_t> {
   using type = uint32_t __attribute__((vector_size(16)));
-  using unaligned = uint32_t __attribute__((vector_size(16), aligned(4), may_alias));
 };
 template <>
 struct Vec16Of<uint64_t> {
   using type = uint64_t __attribute__((vector_size(16)));
-  using unaligned = uint64_t __attribute__((vector_size(16), aligned(8), may_alias));
 };
 template <class T>
 using Vec16 = typename Vec16Of<T>::type;
 
-// A vector store to r: a memcpy from the running value's address kept it in memory (a
-// store and a reload per vector, each waiting on the last).
+// A vector store to r, of a by-value copy: a memcpy from the loop's running value itself
+// kept that value in memory (a store and a reload per vector, each waiting on the last).
 template <class T>
 [[gnu::always_inline]] inline void store16(T* r, Vec16<T> v) {
-  *reinterpret_cast<typename Vec16Of<T>::unaligned*>(r) = v;
+  std::memcpy(r, &v, 16);
 }
 
 template <class T, uint32_t S>

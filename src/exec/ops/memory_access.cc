@@ -26,19 +26,27 @@ using spv::Op;
 // partial mask, every active lane inside one region (SubGroup::activeRegionBase), each
 // lane copied without resolving it.
 
-// 32-byte blocks through named vector values (SSE registers in the plain build): a memcpy
-// of a known 64 or 128 bytes may instead become `rep movs` in a block GCC predicts cold,
-// whose start-up costs more than the copy.
-using Bytes32 = uint8_t __attribute__((vector_size(32), aligned(1), may_alias));
+// 16-byte blocks through named vector values (SSE registers, the x86-64 baseline): a
+// memcpy of a known 64 or 128 bytes may instead become `rep movs` in a block GCC predicts
+// cold, whose start-up costs more than the copy. Each value moves by a memcpy of its own
+// size (no alignment assumed: a vector type's reduced alignment is a GCC reading, not
+// Clang's).
+using Bytes16 = uint8_t __attribute__((vector_size(16)));
 
 template <uint32_t kBlocks>
 [[gnu::always_inline]] inline void copyBlocks(void* to, const void* from) {
-  const Bytes32* f = static_cast<const Bytes32*>(from);
-  Bytes32* t = static_cast<Bytes32*>(to);
-  for (uint32_t b = 0; b < kBlocks; b += 2) {
-    const Bytes32 v0 = f[b], v1 = f[b + 1];
-    t[b] = v0;
-    t[b + 1] = v1;
+  const uint8_t* f = static_cast<const uint8_t*>(from);
+  uint8_t* t = static_cast<uint8_t*>(to);
+  for (uint32_t b = 0; b < kBlocks; b += 4) {
+    Bytes16 v0, v1, v2, v3;
+    std::memcpy(&v0, f + 16 * b, 16);
+    std::memcpy(&v1, f + 16 * (b + 1), 16);
+    std::memcpy(&v2, f + 16 * (b + 2), 16);
+    std::memcpy(&v3, f + 16 * (b + 3), 16);
+    std::memcpy(t + 16 * b, &v0, 16);
+    std::memcpy(t + 16 * (b + 1), &v1, 16);
+    std::memcpy(t + 16 * (b + 2), &v2, 16);
+    std::memcpy(t + 16 * (b + 3), &v3, 16);
   }
 }
 
@@ -47,25 +55,25 @@ template <uint32_t kBlocks>
 [[gnu::always_inline]] inline void copyLanes(void* to, const void* from, uint32_t width,
                                              uint32_t elementBytes) {
   if (width == 16 && elementBytes == 4)
-    copyBlocks<2>(to, from);
-  else if (width == 16 && elementBytes == 8)
     copyBlocks<4>(to, from);
+  else if (width == 16 && elementBytes == 8)
+    copyBlocks<8>(to, from);
   else
     std::memcpy(to, from, size_t(width) * elementBytes);
 }
 
 // 32 bytes of one lane value, as a vector type (GCC ignores vector_size on a dependent
 // type, so one alias per element type).
-using U32x8Unaligned = uint32_t __attribute__((vector_size(32), aligned(1), may_alias));
-using U64x4Unaligned = uint64_t __attribute__((vector_size(32), aligned(1), may_alias));
+using Splat32x8 = uint32_t __attribute__((vector_size(32)));
+using Splat64x4 = uint64_t __attribute__((vector_size(32)));
 
 template <class V, class T>
 [[gnu::always_inline]] inline void splat16Lanes(uint8_t* r, const uint8_t* src) {
   T x;
   std::memcpy(&x, src, sizeof x);
   const V v = V{} + x;
-  V* out = reinterpret_cast<V*>(r);
-  for (uint32_t k = 0; k < 16 * sizeof(T) / sizeof(V); ++k) out[k] = v;
+  for (uint32_t k = 0; k < 16 * sizeof(T) / sizeof(V); ++k)
+    std::memcpy(r + k * sizeof(V), &v, sizeof(V));
 }
 
 // The `bytes` at `src` into every lane's slot of register `r`: for the small sizes
@@ -76,9 +84,9 @@ void broadcast(const SubGroup& sg, const uint8_t* src, uint8_t* r, uint32_t byte
   if constexpr (N == 4 || N == 8) {
     if (sg.width == 16) {  // the default sub-group size: two or four 32-byte stores
       if constexpr (N == 4)
-        splat16Lanes<U32x8Unaligned, uint32_t>(r, src);
+        splat16Lanes<Splat32x8, uint32_t>(r, src);
       else
-        splat16Lanes<U64x4Unaligned, uint64_t>(r, src);
+        splat16Lanes<Splat64x4, uint64_t>(r, src);
       return;
     }
   }
