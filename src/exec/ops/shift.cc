@@ -242,11 +242,6 @@ ExecFn pickShift(Scalar base, Scalar shift) {
   }
 }
 
-template <class T>
-ExecFn signExtendPairFn() {
-  return ops::fastest(&SignExtendPair<T>::run, &ops::onAvx2<&SignExtendPair<T>::run>);
-}
-
 // Where the ashr by `count` being lowered shifts the result of a `shl` by the same count,
 // emitted last, in this block, for this ashr alone: makes that shl a SignExtendPair.
 void fuseSignExtendPair(Lowerer& lw, const spirv::Instruction& ashr, uint64_t count,
@@ -259,22 +254,7 @@ void fuseSignExtendPair(Lowerer& lw, const spirv::Instruction& ashr, uint64_t co
   if (in.r != lw.reg(value) || in.src != shl->index || in.b != count ||
       in.fn != pickConstantCount<ShiftKind::Left>(base.scalar) || base.bits != base.bytes * 8)
     return;
-  switch (base.scalar) {
-    case Scalar::U8:
-      in.fn = signExtendPairFn<uint8_t>();
-      break;
-    case Scalar::U16:
-      in.fn = signExtendPairFn<uint16_t>();
-      break;
-    case Scalar::U32:
-      in.fn = signExtendPairFn<uint32_t>();
-      break;
-    case Scalar::U64:
-      in.fn = signExtendPairFn<uint64_t>();
-      break;
-    default:
-      break;
-  }
+  if (const ExecFn fused = ops::pickUnsignedFast<SignExtendPair>(base.scalar)) in.fn = fused;
 }
 
 template <ShiftKind K>
