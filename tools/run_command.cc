@@ -21,6 +21,10 @@ std::string formatStats(const LaunchResult& r, double seconds) {
       "instructions, {:.3g} lane instructions/s",
       seconds, r.subGroupSize, r.subGroupSteps, r.laneInstructions,
       seconds > 0 ? double(r.laneInstructions) / seconds : 0.0);
+  // Work-groups too few to share out, whose sub-groups ran apart (src/DESIGN.md,
+  // "Work-groups split into sub-groups").
+  if (r.subGroupUnits)
+    line += fmt::format(", work-groups split into {} sub-group units", r.subGroupUnits);
   // Kernels run by device-side enqueue (their instructions are in the counts above).
   if (r.childLaunches) line += fmt::format(", {} enqueued kernel launches", r.childLaunches);
   // Buffers whose atomics each host thread applied to a copy (src/DESIGN.md, "Privatised

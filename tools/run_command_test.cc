@@ -23,6 +23,11 @@ TEST(Stats, LineReportsCountsAndRate) {
   EXPECT_EQ(formatStats(r, 0.5),
             "stats: launch 0.500000 s, sub-group size 16, 1000 sub-group instructions, "
             "16000 lane instructions, 3.2e+04 lane instructions/s");
+  r.subGroupUnits = 128;  // src/DESIGN.md, "Work-groups split into sub-groups"
+  EXPECT_EQ(formatStats(r, 0.5),
+            "stats: launch 0.500000 s, sub-group size 16, 1000 sub-group instructions, "
+            "16000 lane instructions, 3.2e+04 lane instructions/s, work-groups split into 128 "
+            "sub-group units");
 }
 
 TEST(Stats, OptionIsParsed) {

@@ -248,6 +248,29 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   slotBytes_ = computeSlotBytes();
   chargePrivatisedCopies();
   reserved_ = fixedBytes_;
+  ctx_.splitGroups = splitsGroups(options);
+  if (ctx_.splitGroups) unitsPerGroup_ = maxSubGroups_;
+}
+
+// Below this many work-groups, a launch whose sub-groups may run apart runs them apart:
+// guided scheduling balances threads only with several units per thread, and the one
+// slow core of a VM then sets the launch time (nbody: 16 groups on 16 threads). Not the
+// thread count: what runs as a unit must not change with it (the order of a work-group's
+// diagnostics, the instruction budget's scope).
+constexpr uint64_t kSplitBelowGroups = 256;
+
+// Whether each sub-group runs as a unit: nothing in the kernel ties a work-group's
+// sub-groups (LoweredKernel::subGroupsIndependent), no local memory, no printf (its
+// output is in work-group order), nothing that watches the work-group as one (observers)
+// or asks for an interleaving of its sub-groups (a random schedule, a quantum of one's
+// own).
+bool LaunchState::splitsGroups(const LaunchOptions& options) const {
+  const LoweredKernel& k = kernel();
+  return k.subGroupsIndependent && !k.usesPrintf && mem_.localArenaBytes == 0 &&
+         observers_.empty() && privatised_.empty() && bound_.pipes.empty() &&
+         options.schedule == LaunchOptions::Schedule::RoundRobin &&
+         options.quantum == LaunchOptions{}.quantum && maxSubGroups_ > 1 &&
+         groups_ < kSplitBelowGroups;
 }
 
 // Each host thread may hold a copy of every privatised buffer: counted in its slot's
@@ -427,7 +450,8 @@ void stepLocalId(uint64_t* id, const uint64_t* size, uint64_t n) {
 
 }  // namespace
 
-void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std::string* printf) {
+void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std::string* printf,
+                          uint64_t only) {
   const LaunchContext& ctx = launch_.context();
   const NDRange& range = launch_.range();
   const uint32_t width = launch_.subGroupSize();
@@ -445,18 +469,24 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.fuse = fuse_;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
-  count_ = ceilDiv(items, width);
-  uint64_t local[3] = {0, 0, 0};  // sub-group i's first local id, counted up by width
+  const uint64_t all = ceilDiv(items, width);
+  const uint64_t first = only == kEverySubGroup ? 0 : only;
+  count_ = only == kEverySubGroup ? all : only < all ? 1 : 0;
+  // Sub-group id's first local id, counted up by width.
+  const auto& size = wg_.localSize;
+  uint64_t local[3] = {first * width % size[0], first * width / size[0] % size[1],
+                       first * width / (size[0] * size[1])};
   for (size_t i = 0; i < count_; ++i, stepLocalId(local, wg_.localSize.data(), width)) {
+    const uint64_t id = first + i;
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
     sg.shapes = shapeStorage_.data() + i * launch_.kernel().initialShapes.size();
     sg.shadow = shadowStorage_ ? shadowStorage_ + i * launch_.kernel().registerBytes : nullptr;
     sg.width = width;
-    sg.id = static_cast<uint32_t>(i);
-    sg.firstLocalLinear = static_cast<uint32_t>(i * width);
+    sg.id = static_cast<uint32_t>(id);
+    sg.firstLocalLinear = static_cast<uint32_t>(id * width);
     for (int d = 0; d < 3; ++d) sg.firstLocalId[d] = static_cast<uint32_t>(local[d]);
-    sg.liveLanes = static_cast<uint32_t>(std::min<uint64_t>(width, items - i * width));
+    sg.liveLanes = static_cast<uint32_t>(std::min<uint64_t>(width, items - id * width));
     sg.privateBytes = privStride_;
     sg.priv = privStorage_ + i * width * privStride_;
     sg.wg = &wg_;

@@ -48,6 +48,12 @@ class LaunchState {
   const NDRange& range() const { return range_; }
   uint32_t subGroupSize() const { return ctx_.kernel->width; }
   uint64_t groupCount() const { return groups_; }
+  // What host threads take: whole work-groups (1 unit each), or each sub-group apart
+  // (maxSubGroups units each) where nothing ties them together and the work-groups are
+  // too few to share out (src/DESIGN.md, "Work-groups split into sub-groups").
+  // Unit u is sub-group u % unitsPerGroup() of work-group u / unitsPerGroup().
+  uint64_t unitsPerGroup() const { return unitsPerGroup_; }
+  uint64_t unitCount() const { return groups_ * unitsPerGroup_; }
   size_t maxSubGroups() const { return maxSubGroups_; }
   // Whether an observer asked for work-groups one at a time on one host thread.
   bool serial() const { return serial_; }
@@ -72,6 +78,7 @@ class LaunchState {
   void checkRegionCounts() const;
   uint64_t computeSlotBytes() const;
   void chargePrivatisedCopies();
+  bool splitsGroups(const LaunchOptions& options) const;
   std::string describeSlot() const;
   std::string besideArguments() const;  // " beside the N of argument buffers", or ""
 
@@ -81,6 +88,7 @@ class LaunchState {
   LaunchContext ctx_;
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
+  uint64_t unitsPerGroup_ = 1;
   std::vector<std::shared_ptr<const ObserverFactory>> observers_;
   std::shared_ptr<const LoweredKernel> instrumented_;  // ObserverFactory::instrument
   bool serial_ = false;
@@ -108,8 +116,11 @@ class WorkGroupSlot {
   WorkGroupSlot& operator=(const WorkGroupSlot&) = delete;
 
   // Sets up work-group `linear`: cleared local memory, every sub-group at the kernel's
-  // entry. Diagnostics and printf output go to the given sinks.
-  void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf);
+  // entry (or only sub-group `only`; none where the group has no such sub-group).
+  // Diagnostics and printf output go to the given sinks.
+  static constexpr uint64_t kEverySubGroup = ~uint64_t(0);
+  void start(uint64_t linear, std::vector<Diagnostic>* diagnostics, std::string* printf,
+             uint64_t only = kEverySubGroup);
   // After the work-group ran (or was abandoned): observers report what they held back.
   void finish();
 

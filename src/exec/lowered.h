@@ -171,6 +171,9 @@ struct LoweredKernel {
   // Module-scope Private variables with initializers: (region, bytes) per lane.
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> privateInits;
   bool usesPrintf = false;
+  // No instruction of the call tree ties the sub-groups of a work-group together
+  // (src/exec/subgroup_independence.h): a launch may run them apart.
+  bool subGroupsIndependent = true;
   // Parameters whose buffers a launch may privatise (src/exec/reduction.h).
   std::vector<ReductionTarget> reductions;
 

@@ -15,6 +15,7 @@
 #include "src/exec/register_shape.h"
 #include "src/exec/relocations.h"
 #include "src/exec/subgroup.h"
+#include "src/exec/subgroup_independence.h"
 
 namespace spvsim {
 
@@ -886,6 +887,7 @@ void Lowerer::lowerInstruction(const spirv::Instruction& inst) {
     if (it == table.core.end()) unsupported(inst);
     fn = it->second;
   }
+  if (out.subGroupsIndependent && tiesSubGroups(*this, inst)) out.subGroupsIndependent = false;
   emitOddWidthFixups(inst, true);
   fn(*this, inst);
   emitOddWidthFixups(inst, false);

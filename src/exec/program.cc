@@ -126,36 +126,37 @@ std::array<uint64_t, 3> chooseLocalSize(const spirv::EntryPoint& ep, const NDRan
 namespace {
 
 struct GroupOutput {
-  uint64_t linearId;
+  uint64_t unit;  // LaunchState::unitCount(): the work-group's linear id where unsplit
   std::vector<Diagnostic> diagnostics;
   std::string printf;
 };
 
-// What the host threads of one launch share.
+// What the host threads of one launch share. A unit is a work-group, or one sub-group
+// of a split work-group (LaunchState::unitsPerGroup).
 struct LaunchProgress {
-  LaunchProgress(uint64_t groups, unsigned threads) : groups(groups), threads(threads) {}
+  LaunchProgress(uint64_t units, unsigned threads) : units(units), threads(threads) {}
 
-  const uint64_t groups;
+  const uint64_t units;
   const unsigned threads;
   std::atomic<uint64_t> next{0}, steps{0}, laneSteps{0};
   std::atomic<bool> abort{false};
-  // No work-group from here on runs (a fatal diagnostic in this one, or an exception).
+  // No unit from here on runs (a fatal diagnostic in this one, or an exception).
   std::atomic<uint64_t> firstAborted{~0ull};
   // The first exception a worker threw (std::bad_alloc, an Error): the other workers
-  // stop at their next work-group and the launching thread rethrows it.
+  // stop at their next unit and the launching thread rethrows it.
   std::mutex errorMutex;
   std::exception_ptr error;
 
-  // The next run of work-groups [first, end) for one host thread, or false when none is
+  // The next run of units [first, end) for one host thread, or false when none is
   // left: guided self-scheduling, 1 / (8 x threads) of what is left and at least one, so
   // that many short work-groups do not contend on the counter one by one (triad on 16
   // threads: 16384 groups of 4 us, a fifth of its launch) while the last ones still go
-  // one at a time (mandel's imbalance, nbody's one group per thread).
+  // one at a time (mandel's imbalance).
   bool take(uint64_t& first, uint64_t& end) {
     uint64_t at = next.load(std::memory_order_relaxed);
     for (;;) {
-      if (at >= groups) return false;
-      const uint64_t n = std::max<uint64_t>(1, (groups - at) / (uint64_t(threads) * 8));
+      if (at >= units) return false;
+      const uint64_t n = std::max<uint64_t>(1, (units - at) / (uint64_t(threads) * 8));
       if (next.compare_exchange_weak(at, at + n, std::memory_order_relaxed)) {
         first = at, end = at + n;
         return true;
@@ -168,45 +169,71 @@ struct LaunchProgress {
     abort = true;
     firstAborted = 0;
   }
-  void noteAborted(uint64_t g) {
+  void noteAborted(uint64_t u) {
     abort = true;
-    for (uint64_t cur = firstAborted; g < cur && !firstAborted.compare_exchange_weak(cur, g);) {
+    for (uint64_t cur = firstAborted; u < cur && !firstAborted.compare_exchange_weak(cur, u);) {
     }
   }
 };
 
-// Runs work-groups, taken in order from `progress`, on one host thread.
+// Counts a work-group done for the progress line once all its units are (the units of
+// a split work-group finish on any threads, in any order).
+class GroupsDone {
+ public:
+  GroupsDone(const LaunchState& state, LaunchCounters* counters)
+      : counters_(counters), per_(state.unitsPerGroup()) {
+    if (counters && per_ > 1) left_ = std::make_unique<std::atomic<uint64_t>[]>(state.groupCount());
+    if (left_)
+      for (uint64_t g = 0; g < state.groupCount(); ++g) left_[g] = per_;
+  }
+  void unitDone(uint64_t unit) {
+    if (!counters_) return;
+    if (left_ && left_[unit / per_].fetch_sub(1, std::memory_order_relaxed) != 1) return;
+    counters_->groupsDone.fetch_add(1, std::memory_order_relaxed);
+  }
+
+ private:
+  LaunchCounters* counters_;
+  const uint64_t per_;
+  std::unique_ptr<std::atomic<uint64_t>[]> left_;  // units of each group not done yet
+};
+
+// Runs units (work-groups, or sub-groups of split ones), taken in order from `progress`,
+// on one host thread.
 void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
-               std::vector<GroupOutput>& out, ReductionCopies* copies, LaunchCounters* counters) {
+               std::vector<GroupOutput>& out, ReductionCopies* copies, LaunchCounters* counters,
+               GroupsDone& groupsDone) {
   WorkGroupSlot slot(state, &arena);
   if (copies) slot.useReductionCopies(copies);
   slot.allowFusion(state.observers().empty());  // observers see every instruction
+  const uint64_t per = state.unitsPerGroup();
   uint64_t mySteps = 0, myLaneSteps = 0;
-  // Work-groups before the first fatal one all run, whatever the thread count: the rest
-  // of a run already taken goes on up to it (collect() keeps outputs in group order).
-  for (uint64_t g = 0, end = 0;; ++g) {
-    if (g == end && (progress.abort.load(std::memory_order_relaxed) || !progress.take(g, end)))
+  // Units before the first fatal one all run, whatever the thread count: the rest of a
+  // run already taken goes on up to it (collect() keeps outputs in unit order).
+  for (uint64_t u = 0, end = 0;; ++u) {
+    if (u == end && (progress.abort.load(std::memory_order_relaxed) || !progress.take(u, end)))
       break;
-    if (g >= progress.firstAborted.load(std::memory_order_relaxed)) {
-      g = end - 1;
+    if (u >= progress.firstAborted.load(std::memory_order_relaxed)) {
+      u = end - 1;
       continue;
     }
-    GroupOutput o{g, {}, {}};
-    slot.start(g, &o.diagnostics, &o.printf);
+    GroupOutput o{u, {}, {}};
+    slot.start(u / per, &o.diagnostics, &o.printf,
+               per == 1 ? WorkGroupSlot::kEverySubGroup : u % per);
     WorkGroupContext& wg = slot.workGroup();
-    runWorkGroup(wg, slot.subGroups(), slot.count());
+    if (slot.count())
+      runWorkGroup(wg, slot.subGroups(), slot.count());  // 0: past a short group's last
     slot.finish();
     const uint64_t laneStepsBefore = myLaneSteps;
     for (size_t i = 0; i < slot.count(); ++i) {
       mySteps += slot.subGroups()[i].steps;
       myLaneSteps += slot.subGroups()[i].laneStepsNow();
     }
-    if (counters) {
+    if (counters)
       counters->laneInstructions.fetch_add(myLaneSteps - laneStepsBefore,
                                            std::memory_order_relaxed);
-      counters->groupsDone.fetch_add(1, std::memory_order_relaxed);
-    }
-    if (wg.aborted) progress.noteAborted(g);
+    groupsDone.unitDone(u);
+    if (wg.aborted) progress.noteAborted(u);
     if (!o.diagnostics.empty() || !o.printf.empty()) out.push_back(std::move(o));
   }
   progress.steps += mySteps;
@@ -214,27 +241,27 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
 }
 
 // Host threads for a launch: as asked (0: all cores), one for a serial observer, no more
-// than there are work-groups or than fit in LaunchOptions::maxMemory (at least one: its
+// than there are units or than fit in LaunchOptions::maxMemory (at least one: its
 // WorkGroupSlot then reports what does not fit).
 unsigned threadCount(const LaunchState& state, const LaunchOptions& options) {
   uint64_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   if (state.serial()) threads = 1;  // e.g. verdicts that must not depend on timing
   // Which work-group gets which packets of a pipe must not depend on host timing either.
   if (!state.context().pipes.empty()) threads = 1;
-  threads = std::min({threads, state.groupCount(), state.slotsThatFit()});
+  threads = std::min({threads, state.unitCount(), state.slotsThatFit()});
   return static_cast<unsigned>(std::max<uint64_t>(threads, 1));
 }
 
-// Diagnostics and printf output in work-group order. Work-groups are taken in order, so
-// every group before the first fatal one ran to completion whatever the thread count;
+// Diagnostics and printf output in unit (work-group) order. Units are taken in order, so
+// every unit before the first fatal one ran to completion whatever the thread count;
 // later ones are dropped for determinism.
 LaunchResult collect(std::vector<std::vector<GroupOutput>>& outputs, uint64_t firstAborted) {
   std::vector<GroupOutput> all;
   for (auto& v : outputs)
     for (auto& o : v)
-      if (o.linearId <= firstAborted) all.push_back(std::move(o));
+      if (o.unit <= firstAborted) all.push_back(std::move(o));
   std::sort(all.begin(), all.end(),
-            [](const GroupOutput& a, const GroupOutput& b) { return a.linearId < b.linearId; });
+            [](const GroupOutput& a, const GroupOutput& b) { return a.unit < b.unit; });
   LaunchResult result;
   std::vector<Diagnostic> diags;
   for (auto& o : all) {
@@ -304,14 +331,15 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   const std::vector<size_t> openBefore = openReservations(state);
   const unsigned threads = threadCount(state, options);
   if (options.counters) options.counters->groupsTotal.fetch_add(state.groupCount());
-  LaunchProgress progress(state.groupCount(), threads);
+  LaunchProgress progress(state.unitCount(), threads);
+  GroupsDone groupsDone(state, options.counters);
   std::vector<std::vector<GroupOutput>> outputs(threads);
   std::vector<std::unique_ptr<ReductionCopies>> copies(threads);  // null: none privatised
   if (!state.privatised().empty())
     for (auto& c : copies) c = std::make_unique<ReductionCopies>(state.privatised());
   auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters);
+      runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters, groupsDone);
     } catch (...) {
       progress.fail(std::current_exception());
     }
@@ -342,6 +370,7 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   result.range = state.range();
   result.subGroupSize = state.subGroupSize();
   result.aborted = progress.abort;
+  if (state.unitsPerGroup() > 1) result.subGroupUnits = state.unitCount();
   reportUncommitted(state, openBefore, result);
   for (const PrivatisedRegion& r : state.privatised())
     result.privatised.push_back(state.memory().global[r.region].name + ": " +

@@ -101,6 +101,10 @@ struct LaunchResult {
   uint32_t subGroupSize = 0;            // as run
   bool aborted = false;                 // a fatal error stopped the launch
   uint64_t childLaunches = 0;           // kernels run by device-side enqueue
+  // Where the work-groups' sub-groups ran apart (src/DESIGN.md, "Work-groups split into
+  // sub-groups"): how many units the launch had (sub-groups and, in a smaller last
+  // work-group, places for none); 0 where whole work-groups ran.
+  uint64_t subGroupUnits = 0;
   // The buffers whose atomics the launch privatised (src/exec/reduction.h), as
   // "argument 1 (bins): add".
   std::vector<std::string> privatised;

@@ -56,6 +56,8 @@ struct LaunchContext {
   // Where enqueue_kernel records commands and events live (src/exec/device_enqueue.h);
   // null where the front end runs no children (the debugger).
   DeviceEnqueueState* enqueue = nullptr;
+  // Whether each sub-group runs as a unit of its own (LaunchState::unitsPerGroup).
+  bool splitGroups = false;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.

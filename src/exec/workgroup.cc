@@ -340,10 +340,12 @@ inline void WorkGroupRun::endTurn() {
 
 inline void WorkGroupRun::checkBudget(SubGroup& sg) {
   if (used_ <= launch_.instructionBudget || wg_.aborted) return;
-  reportAt(sg, DiagnosticKind::InstructionBudget,
-           fmt::format("work-group exceeded the instruction budget of {} sub-group "
-                       "instructions (an infinite loop? raise it with --instruction-budget)",
-                       launch_.instructionBudget));
+  // A split work-group's sub-groups each have the budget (LaunchState::unitsPerGroup).
+  reportAt(
+      sg, DiagnosticKind::InstructionBudget,
+      fmt::format("{} exceeded the instruction budget of {} sub-group "
+                  "instructions (an infinite loop? raise it with --instruction-budget)",
+                  launch_.splitGroups ? "sub-group" : "work-group", launch_.instructionBudget));
   over_ = true;
 }
 
@@ -366,6 +368,14 @@ void WorkGroupRun::reportDeadlock() {
         where(sg));
   }
   if (more) parts += fmt::format("; and {} more", more);
+  if (launch_.splitGroups) {  // one sub-group, run apart (LaunchState::unitsPerGroup)
+    reportAt(*first, DiagnosticKind::Deadlock,
+             fmt::format("{}. It runs apart from the other sub-groups of its work-group, since "
+                         "nothing ties them together (no barrier, atomic or volatile access): "
+                         "what it waits for is a plain write by another work-item, a data race",
+                         parts));
+    return;
+  }
   reportAt(*first, DiagnosticKind::Deadlock,
            fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
                        "work-group writes memory any more, so only another work-group or the "
