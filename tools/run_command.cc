@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -36,6 +37,34 @@ std::string formatStats(const LaunchResult& r, double seconds) {
 
 namespace {
 
+// "0.120-0.310" (or "0.120" when equal): the range of f over the threads, in ms.
+template <class F>
+std::string msRange(const std::vector<LaunchTimeline::Thread>& threads, F f) {
+  double lo = f(threads[0]), hi = lo;
+  for (const auto& t : threads) lo = std::min(lo, f(t)), hi = std::max(hi, f(t));
+  const std::string low = fmt::format("{:.3f}", lo * 1e3), high = fmt::format("{:.3f}", hi * 1e3);
+  return low == high ? low : low + "-" + high;
+}
+
+}  // namespace
+
+std::string formatThreadStats(const LaunchResult& r) {
+  const auto& t = r.timeline.threads;
+  if (t.empty()) return {};
+  uint64_t fewest = t[0].units, most = fewest;
+  for (const auto& th : t) fewest = std::min(fewest, th.units), most = std::max(most, th.units);
+  return fmt::format(
+      "stats: {} host thread{}: entered {} ms, first unit {} ms, finished {} ms, {} units "
+      "each, joined {:.3f} ms, launch done {:.3f} ms",
+      t.size(), t.size() == 1 ? "" : "s", msRange(t, [](const auto& x) { return x.entered; }),
+      msRange(t, [](const auto& x) { return x.started; }),
+      msRange(t, [](const auto& x) { return x.finished; }),
+      fewest == most ? fmt::format("{}", most) : fmt::format("{}-{}", fewest, most),
+      r.timeline.joined * 1e3, r.timeline.end * 1e3);
+}
+
+namespace {
+
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   ProfileOutput profile(options);  // an unwritable profile path fails first
   PreparedLaunch launch = prepareLaunch(options, err);
@@ -61,7 +90,11 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   progress.reset();  // the line is gone (or complete) before anything else is written
   syncSharedStorage(launch.args);
   profile.write();
-  if (options.stats) err << formatStats(result, seconds.count()) << '\n';
+  if (options.stats) {
+    err << formatStats(result, seconds.count()) << '\n';
+    if (const std::string threads = formatThreadStats(result); !threads.empty())
+      err << threads << '\n';
+  }
   out << result.printfOutput;
   for (const Diagnostic& d : result.diagnostics) {
     std::string text = formatText(d);

@@ -17,5 +17,9 @@ int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err);
 
 // The --stats line: "stats: launch 0.012 s, sub-group size 16, ... lane instructions/s".
 std::string formatStats(const LaunchResult& result, double seconds);
+// The second --stats line, where the launch ran host threads: when each entered the
+// launch, began its first unit and found none left (ranges over the threads, ms from the
+// launch's start), the units each ran, when all were joined and when the launch ended.
+std::string formatThreadStats(const LaunchResult& result);
 
 }  // namespace spvsim::tools

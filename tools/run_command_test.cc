@@ -30,6 +30,22 @@ TEST(Stats, LineReportsCountsAndRate) {
             "sub-group units");
 }
 
+TEST(Stats, ThreadLineGivesRangesOverTheThreads) {
+  LaunchResult r;
+  EXPECT_EQ(formatThreadStats(r), "");  // no host thread ran (nothing to say)
+  r.timeline.threads = {{0.0001, 0.0002, 0.0015, 300}, {0.0003, 0.0004, 0.0012, 212}};
+  r.timeline.joined = 0.0016;
+  r.timeline.end = 0.00175;
+  EXPECT_EQ(formatThreadStats(r),
+            "stats: 2 host threads: entered 0.100-0.300 ms, first unit 0.200-0.400 ms, "
+            "finished 1.200-1.500 ms, 212-300 units each, joined 1.600 ms, launch done "
+            "1.750 ms");
+  r.timeline.threads.resize(1);
+  EXPECT_EQ(formatThreadStats(r),
+            "stats: 1 host thread: entered 0.100 ms, first unit 0.200 ms, finished 1.500 ms, "
+            "300 units each, joined 1.600 ms, launch done 1.750 ms");
+}
+
 TEST(Stats, OptionIsParsed) {
   CommandLine cl = parseCommandLine({"run", "k.cl", "--global", "4", "--arg", "int:1", "--stats"});
   EXPECT_TRUE(cl.options.stats);

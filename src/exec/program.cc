@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -125,6 +126,12 @@ std::array<uint64_t, 3> chooseLocalSize(const spirv::EntryPoint& ep, const NDRan
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point origin) {
+  return std::chrono::duration<double>(Clock::now() - origin).count();
+}
+
 struct GroupOutput {
   uint64_t unit;  // LaunchState::unitCount(): the work-group's linear id where unsplit
   std::vector<Diagnostic> diagnostics;
@@ -134,8 +141,10 @@ struct GroupOutput {
 // What the host threads of one launch share. A unit is a work-group, or one sub-group
 // of a split work-group (LaunchState::unitsPerGroup).
 struct LaunchProgress {
-  LaunchProgress(uint64_t units, unsigned threads) : units(units), threads(threads) {}
+  LaunchProgress(Clock::time_point origin, uint64_t units, unsigned threads)
+      : origin(origin), units(units), threads(threads) {}
 
+  const Clock::time_point origin;  // the launch's start (LaunchTimeline)
   const uint64_t units;
   const unsigned threads;
   std::atomic<uint64_t> next{0}, steps{0}, laneSteps{0};
@@ -202,12 +211,15 @@ class GroupsDone {
 // on one host thread.
 void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
                std::vector<GroupOutput>& out, ReductionCopies* copies, LaunchCounters* counters,
-               GroupsDone& groupsDone) {
+               GroupsDone& groupsDone, LaunchTimeline::Thread& times) {
+  const Clock::time_point origin = progress.origin;
+  times.entered = secondsSince(origin);
   WorkGroupSlot slot(state, &arena);
   if (copies) slot.useReductionCopies(copies);
   slot.allowFusion(state.observers().empty());  // observers see every instruction
+  times.started = secondsSince(origin);
   const uint64_t per = state.unitsPerGroup();
-  uint64_t mySteps = 0, myLaneSteps = 0;
+  uint64_t mySteps = 0, myLaneSteps = 0, units = 0;
   // Units before the first fatal one all run, whatever the thread count: the rest of a
   // run already taken goes on up to it (collect() keeps outputs in unit order).
   for (uint64_t u = 0, end = 0;; ++u) {
@@ -233,9 +245,12 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
       counters->laneInstructions.fetch_add(myLaneSteps - laneStepsBefore,
                                            std::memory_order_relaxed);
     groupsDone.unitDone(u);
+    ++units;
     if (wg.aborted) progress.noteAborted(u);
     if (!o.diagnostics.empty() || !o.printf.empty()) out.push_back(std::move(o));
   }
+  times.finished = secondsSince(origin);
+  times.units = units;  // once: the threads' entries share cache lines
   progress.steps += mySteps;
   progress.laneSteps += myLaneSteps;
 }
@@ -327,19 +342,22 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
                                  const std::vector<ArgBinding>& args, const LaunchOptions& options,
                                  DeviceEnqueueState& enqueue, const InheritedMemory* inherited,
                                  InheritedMemory* memoryOut) {
+  const Clock::time_point origin = Clock::now();
   LaunchState state(*this, kernel, requested, args, options, &enqueue, inherited);
   const std::vector<size_t> openBefore = openReservations(state);
   const unsigned threads = threadCount(state, options);
   if (options.counters) options.counters->groupsTotal.fetch_add(state.groupCount());
-  LaunchProgress progress(state.unitCount(), threads);
+  LaunchProgress progress(origin, state.unitCount(), threads);
   GroupsDone groupsDone(state, options.counters);
   std::vector<std::vector<GroupOutput>> outputs(threads);
+  std::vector<LaunchTimeline::Thread> times(threads);
   std::vector<std::unique_ptr<ReductionCopies>> copies(threads);  // null: none privatised
   if (!state.privatised().empty())
     for (auto& c : copies) c = std::make_unique<ReductionCopies>(state.privatised());
   auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters, groupsDone);
+      runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters, groupsDone,
+                times[t]);
     } catch (...) {
       progress.fail(std::current_exception());
     }
@@ -361,10 +379,13 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
     }
     for (auto& th : pool) th.join();
   }
+  const double joined = secondsSince(origin);
   if (!state.privatised().empty()) foldPrivatised(state, copies);
   if (progress.error) std::rethrow_exception(progress.error);
 
   LaunchResult result = collect(outputs, progress.firstAborted);
+  result.timeline.threads = std::move(times);
+  result.timeline.joined = joined;
   result.subGroupSteps = progress.steps;
   result.laneInstructions = progress.laneSteps;
   result.range = state.range();
@@ -376,6 +397,7 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
     result.privatised.push_back(state.memory().global[r.region].name + ": " +
                                 reductionOpName(r.op));
   if (memoryOut) *memoryOut = InheritedMemory{state.memory().global, state.memory().constant};
+  result.timeline.end = secondsSince(origin);
   return result;
 }
 

@@ -92,6 +92,21 @@ struct InheritedMemory {
   std::vector<Region> global, constant;
 };
 
+// Where a launch's time went on each host thread, in seconds from the launch's start
+// (spvsim run --stats): what a scaling question needs first, whether the threads began
+// late, ran unequal shares, or waited on the launch's serial parts.
+struct LaunchTimeline {
+  struct Thread {
+    double entered = 0;   // the job reached the thread
+    double started = 0;   // its work-group slot was set up: the first unit began
+    double finished = 0;  // no unit was left for it
+    uint64_t units = 0;   // units it ran (work-groups, or sub-groups of split ones)
+  };
+  std::vector<Thread> threads;  // by job index; 0 is the launching thread
+  double joined = 0;            // every thread had finished and was joined
+  double end = 0;               // privatised copies folded, outputs collected
+};
+
 struct LaunchResult {
   std::vector<Diagnostic> diagnostics;  // folded and in deterministic order
   std::string printfOutput;             // in work-group order
@@ -108,9 +123,10 @@ struct LaunchResult {
   // The buffers whose atomics the launch privatised (src/exec/reduction.h), as
   // "argument 1 (bins): add".
   std::vector<std::string> privatised;
+  LaunchTimeline timeline;
 };
 
-class WorkerPool;  // src/exec/worker_pool.h
+class WorkerPool;       // src/exec/worker_pool.h
 class LaunchState;      // src/exec/launch.h
 class ReductionCopies;  // src/exec/reduction_copies.h
 
