@@ -67,7 +67,8 @@ constexpr const char* kRunOptions = R"(Options:
                            (work-groups then run one at a time, on one host thread)
   --stats                  print execution statistics to stderr: launch time (without
                            compiling, loading, lowering or starting host threads),
-                           sub-group and lane instructions, lanes/s
+                           sub-group and lane instructions, lanes/s; then when each
+                           host thread entered, began and finished, and its units
   --progress               always show the progress line (work-groups done/total, lane
                            instructions/s, ETA) on stderr: redrawn in place on a terminal,
                            plain "progress: ..." lines otherwise (default: on a terminal
