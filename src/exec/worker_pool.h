@@ -53,6 +53,9 @@ class WorkerPool {
   // Spins, yielding the core to any other runnable thread, until a job after `seen` is
   // posted, the pool stops, or kSpin has passed.
   void spin(uint64_t seen) const;
+  // The calling thread's wait, after its own share of a job, for the pool threads' to
+  // end: spinning as spin() does, then on the condition variable.
+  void awaitHelpers();
 
   std::mutex busy_;  // held for a whole tryRun / reserve
   std::mutex m_;     // the fields below
@@ -63,9 +66,12 @@ class WorkerPool {
   const Job* job_ = nullptr;
   unsigned touched_ = 0;        // pool threads that have touched their arenas (reserve waits)
   unsigned helpersWanted_ = 0;  // pool threads 0..helpersWanted_-1 take part in the job
-  unsigned helpersRunning_ = 0;
-  std::atomic<uint64_t> generation_{0};  // one per job; written under m_, read spinning
-  std::atomic<bool> stop_{false};        // written under m_, read spinning
+  // Set under m_ with the job, counted down by each helper as it ends, read spinning by
+  // the calling thread (awaitHelpers). A line of its own: the waiting helpers spin on
+  // generation_ and stop_.
+  alignas(64) std::atomic<unsigned> helpersRunning_{0};
+  alignas(64) std::atomic<uint64_t> generation_{0};  // one per job; written under m_, read spinning
+  std::atomic<bool> stop_{false};                    // written under m_, read spinning
 };
 
 }  // namespace spvsim

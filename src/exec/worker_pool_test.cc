@@ -70,6 +70,26 @@ TEST(WorkerPool, WaitsForTheSlowestIndex) {
   EXPECT_EQ(out, (std::vector<int>{1, 2, 3, 4, 5, 6}));
 }
 
+// A helper that ends while the caller spins for it (well within kSpin): its plain writes
+// are visible when tryRun returns, job after job (the caller reads the count without the
+// lock; ThreadSanitizer checks the ordering in --config=tsan).
+TEST(WorkerPool, ReturnsAsTheLastHelperEndsWithItsWritesVisible) {
+  WorkerPool pool;
+  pool.reserve(3);
+  for (int job = 0; job < 200; ++job) {
+    std::vector<int> out(3, -1);
+    ASSERT_TRUE(pool.tryRun(3, [&](unsigned t, WorkerArena&) {
+      if (t == 2) {  // ends last: about 50 us of work after the others
+        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+        while (std::chrono::steady_clock::now() < until) {
+        }
+      }
+      out[t] = job * 10 + int(t);
+    }));
+    EXPECT_EQ(out, (std::vector<int>{job * 10, job * 10 + 1, job * 10 + 2})) << "job " << job;
+  }
+}
+
 // A second caller while a job runs gets false (and makes its own threads) instead of
 // waiting: two ICD queues launching at once never wait on each other's pool.
 TEST(WorkerPool, RefusesASecondCallerWhileBusy) {
@@ -84,7 +104,7 @@ TEST(WorkerPool, RefusesASecondCallerWhileBusy) {
     });
   });
   while (!inside) std::this_thread::yield();
-  bool ran = false;
+  std::atomic<bool> ran{false};  // both indices of the last job write it
   EXPECT_FALSE(pool.tryRun(2, [&](unsigned, WorkerArena&) { ran = true; }));
   EXPECT_FALSE(ran);
   release = true;
