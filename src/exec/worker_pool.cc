@@ -69,47 +69,47 @@ bool WorkerPool::tryRun(unsigned n, const Job& job) {
   return true;
 }
 
-// In a balanced launch the pool threads end within microseconds of the calling thread,
-// and a sleep on the condition variable then costs a wake-up that the spin does not
-// (the --stats timeline showed the last thread's end and the join 20-120 us apart on
-// VMs, a third of a short launch).
-// Seeing the count at 0 needs no lock (the last decrement releases every helper's work
-// to this acquire), and taking m_ then would often wait for the helper that still holds
-// it to notify. job_ stays as it is: a pool thread reads it only for a later generation,
-// which tryRun posts with its new job.
-void WorkerPool::awaitHelpers() {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
+namespace {
+
+// Spins until done() or kSpin has passed, pausing and yielding the core to any other
+// runnable thread; returns done()'s last answer. A sleeping thread's core may halt, and
+// on a VM waking it again took up to 6 ms (a lent 16-core VM: a third of a 16-thread
+// launch); a spinning one sees the change at once. OpenMP runtimes wait the same way
+// (KMP_BLOCKTIME, GOMP_SPINCOUNT).
+template <class Done>
+bool spinUntil(const Done& done) {
+  const auto until = std::chrono::steady_clock::now() + WorkerPool::kSpin;
   for (unsigned i = 1;; ++i) {
-    if (helpersRunning_.load(std::memory_order_acquire) == 0) return;
+    if (done()) return true;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
     if (i % 64 == 0) {
-      if (std::chrono::steady_clock::now() > until) break;
+      if (std::chrono::steady_clock::now() > until) return false;
       sched_yield();
     }
   }
+}
+
+}  // namespace
+
+// In a balanced launch the pool threads end within microseconds of the calling thread,
+// and a sleep on the condition variable then costs a wake-up that the spin does not
+// (the --stats timeline showed the last thread's end and the join 20-120 us apart on
+// VMs). Seeing the count at 0 needs no lock (the last decrement releases every helper's
+// work to this acquire). job_ stays as it is: a pool thread reads it only for a later
+// generation, which tryRun posts with its new job.
+void WorkerPool::awaitHelpers() {
+  if (spinUntil([&] { return helpersRunning_.load(std::memory_order_acquire) == 0; })) return;
   std::unique_lock<std::mutex> lock(m_);
   done_.wait(lock, [&] { return helpersRunning_ == 0; });
 }
 
-// A sleeping thread's core may halt, and on a VM waking it again took up to 6 ms (a lent
-// 16-core VM: a third of a 16-thread launch); an awake one sees the next job at once.
-// OpenMP runtimes wait the same way (KMP_BLOCKTIME, GOMP_SPINCOUNT).
 void WorkerPool::spin(uint64_t seen) const {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
-  for (unsigned i = 1;; ++i) {
-    if (generation_.load(std::memory_order_acquire) != seen ||
-        stop_.load(std::memory_order_relaxed))
-      return;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-    if (i % 64 == 0) {
-      if (std::chrono::steady_clock::now() > until) return;
-      sched_yield();
-    }
-  }
+  spinUntil([&] {
+    return generation_.load(std::memory_order_acquire) != seen ||
+           stop_.load(std::memory_order_relaxed);
+  });
 }
 
 void WorkerPool::serve(unsigned helper, WorkerArena& arena, bool touch) {
