@@ -8,6 +8,7 @@
 #include "spirv/binary.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
+#include "spirv/read_back_loads.h"
 
 namespace spvsim::spirv {
 
@@ -164,6 +165,11 @@ const std::string& ModuleFacts::instructionLine(uint32_t index) const {
   static const std::string kNone;
   std::call_once(textOnce_, [this] { computeText(); });
   return index < lines_.size() ? lines_[index] : kNone;
+}
+
+bool ModuleFacts::readsBack(uint32_t index) const {
+  std::call_once(readBacksOnce_, [&] { readBacks_ = readBackLoads(module_); });
+  return std::binary_search(readBacks_.begin(), readBacks_.end(), index);
 }
 
 }  // namespace spvsim::spirv

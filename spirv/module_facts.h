@@ -65,6 +65,11 @@ class ModuleFacts {
   const std::string& instructionText(uint32_t index) const;
   const std::string& instructionLine(uint32_t index) const;
 
+  // Whether the OpLoad at Instruction::index `index` only reads back what it stores
+  // again (spirv/read_back_loads.h). Computed for the whole module on first use
+  // (thread-safe): only the report of a read the creation flags forbid asks.
+  bool readsBack(uint32_t index) const;
+
   // An id as messages name it, the way `spvsim dis` does: "%uint", "%in", or "%42" for an
   // id without a friendly name (src/DESIGN.md "Names of ids").
   std::string idName(Id id) const;
@@ -95,6 +100,8 @@ class ModuleFacts {
   std::vector<DebugVariable> debugVariables_;
   std::unordered_map<Id, std::vector<uint32_t>> debugVariablesById_;
 
+  mutable std::once_flag readBacksOnce_;
+  mutable std::vector<uint32_t> readBacks_;  // sorted instruction indices
   mutable std::once_flag textOnce_;
   mutable std::vector<std::string> text_;
   mutable std::vector<std::string> lines_;

@@ -103,7 +103,8 @@ constexpr const char* kRunOptions = R"(Options:
                            against floating point) runs as given with a warning:
                            argument-mismatch (char* and void* parameters take any TYPE).
   buffer:ro:TYPE[N]=INIT   a buffer created read-only (wo: write-only), as CL_MEM_READ_ONLY
-                           (WRITE_ONLY): a kernel write (read) is an access-violation
+                           (WRITE_ONLY): a kernel write (read) is reported as an
+                           access-violation, then performed as on a device
   local:BYTES              local memory for a local pointer parameter
   struct:TYPE,...=V,...    a struct passed by value: member types in order, laid out as
                            OpenCL C does (each member aligned to its size, vec3 as vec4),
@@ -128,7 +129,7 @@ argument after the run (vectors as arrays; non-finite floats as the strings "NaN
 Oclgrind .sim files: the program (relative to the .sim file), kernel name, global size,
 local size (3 numbers each), then one <...> header per argument: a type, size=BYTES,
 fill=V, range=START:INC:END, dump, hex, noinit (starts zeroed), null, ro, wo (a kernel
-write to ro or read of wo is an access-violation); values follow the header otherwise; a local pointer is <size=BYTES>.
+write to ro or read of wo is reported as an access-violation and performed); values follow the header otherwise; a local pointer is <size=BYTES>.
 Images: <image2d RGBA,UNORM_INT8[4,2] fill=V|range=..|noinit dump hex> (channel values
 follow otherwise); samplers: <sampler NORMALIZED,CLAMP,LINEAR>.
 Only arguments marked dump are printed (all buffers with --dump).

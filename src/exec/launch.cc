@@ -43,10 +43,11 @@ uint64_t bindPointer(const spirv::ParamSignature& p, const ArgBinding& a, Memory
       // points at writable memory (other arguments may alias it), so it stays writable.
       table.push_back(Region{a.data, 0, a.size, !constant && a.writable, region});
       // The creation flags (CL_MEM_READ_ONLY / WRITE_ONLY, .sim ro / wo): a kernel access
-      // they forbid is undefined behaviour, reported where it happens. Such a region takes
-      // the per-lane path of every access (SubGroup::uniformRegionBase), others none.
+      // they forbid is undefined behaviour, reported and then performed where it happens
+      // (SubGroup::locate); only such an access leaves the fast paths.
       table.back().readable = a.readable;
-      table.back().hostRestricted = !a.readable || !a.writable;
+      table.back().writeForbiddenByFlags = !constant && !a.writable;
+      table.back().readForbiddenByFlags = !a.readable;
       table.back().uninitialized = a.uninitialized;
       return makePointer(constant ? Space::Constant : Space::Global, table.size() - 1);
     }

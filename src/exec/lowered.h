@@ -181,6 +181,8 @@ struct LoweredKernel {
   // where there is none). The module's text, shared by all its kernels.
   const std::string& instructionText(uint32_t src) const { return facts->instructionText(src); }
   const std::string& instructionLine(uint32_t src) const { return facts->instructionLine(src); }
+  // Whether the load at `src` only reads back what it stores again (spirv/read_back_loads.h).
+  bool readsBack(uint32_t src) const { return facts->readsBack(src); }
 
   // For the debugger: every value id with a register (sorted by id), and the names of
   // values (OpName, debug-info variables).

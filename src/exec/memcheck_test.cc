@@ -1,6 +1,6 @@
-// Intra-object array bounds (src/exec/ops/array_bounds.h) and buffers whose creation
-// flags forbid kernel reads or writes (ArgBinding::readable/writable): what is reported,
-// where, and that valid code is not.
+// Intra-object array bounds (src/exec/ops/array_bounds.h) and out-of-bounds atomics: what
+// is reported, where, and that valid code is not. Buffers whose creation flags forbid
+// kernel accesses: access_flags_test.cc.
 #include <gtest/gtest.h>
 
 #include "src/exec/program.h"
@@ -97,47 +97,6 @@ kernel void k(global int* out, int extra) {
   EXPECT_NE(r.diagnostics[0].message.find("read of 4 bytes at byte offset 24"), std::string::npos)
       << r.diagnostics[0].message;
   EXPECT_EQ(r.diagnostics[0].lanes, (std::vector<uint32_t>{2, 3}));
-}
-
-const char* kReadWrite = R"(
-kernel void k(global int* in, global int* out) {
-  size_t i = get_global_id(0);
-  out[i] = in[i];
-  in[i] = 5;
-  atomic_add(&out[0], 1);
-})";
-
-// A read-only buffer may be read, a write-only one written: the store to `in` and the
-// atomic on `out` (which reads it) are each one access-violation; neither happens.
-TEST(BufferAccess, ReadOnlyAndWriteOnlyBuffersAreEnforced) {
-  auto prog = Program::load(compileOpenCL(kReadWrite));
-  std::vector<int> in{1, 2, 3, 4}, out(4, 0);
-  ArgBinding ro = bufferOf(in), wo = bufferOf(out);
-  ro.writable = false;
-  wo.readable = false;
-  auto r = prog->launch("k", range1(4, 4), {ro, wo});
-  EXPECT_EQ(count(r, DiagnosticKind::AccessViolation), 2u) << describe(r);
-  EXPECT_EQ(r.diagnostics.size(), 2u) << describe(r);
-  for (const auto& d : r.diagnostics) {
-    EXPECT_EQ(d.lanes, (std::vector<uint32_t>{0, 1, 2, 3}));
-    const bool write = d.message.find("write of 4 bytes to a read-only buffer") == 0;
-    const bool read = d.message.find("read of 4 bytes from a write-only buffer") == 0;
-    EXPECT_TRUE(write || read) << d.message;
-    EXPECT_NE(d.message.find(write ? "of argument 0" : "of argument 1"), std::string::npos)
-        << d.message;
-  }
-  EXPECT_EQ(in, (std::vector<int>{1, 2, 3, 4}));
-  EXPECT_EQ(out, (std::vector<int>{1, 2, 3, 4}));
-}
-
-// Unrestricted buffers: the same kernel runs clean.
-TEST(BufferAccess, ReadWriteBuffersRunClean) {
-  auto prog = Program::load(compileOpenCL(kReadWrite));
-  std::vector<int> in{1, 2, 3, 4}, out(4, 0);
-  auto r = prog->launch("k", range1(4, 4), {bufferOf(in), bufferOf(out)});
-  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
-  EXPECT_EQ(in, (std::vector<int>{5, 5, 5, 5}));
-  EXPECT_EQ(out, (std::vector<int>{5, 2, 3, 4}));
 }
 
 // An out-of-bounds atomic is one diagnostic per work-group and instruction, folded over

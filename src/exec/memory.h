@@ -141,14 +141,20 @@ struct Region {
   uint8_t* base = nullptr;   // Global/Constant: the storage
   uint64_t arenaOffset = 0;  // Local/Private: offset in the work-group's/lane's arena
   uint64_t size = 0;
+  // Whether the fast paths may write / read it without asking further (false for
+  // read-only memory and for what the creation flags forbid).
   bool writable = true;
   std::string name;  // for diagnostics: "arg1", "program variable tmp", ...
-  // Whether kernels may read it: false for a buffer created write-only.
   bool readable = true;
-  // readable/writable come from the buffer's creation flags (CL_MEM_READ_ONLY /
-  // CL_MEM_WRITE_ONLY, a .sim file's ro / wo): an access they forbid is an
-  // `access-violation`, not an access outside memory.
-  bool hostRestricted = false;
+  // The buffer's creation flags (CL_MEM_READ_ONLY / CL_MEM_WRITE_ONLY, a .sim file's
+  // ro / wo, buffer:ro: / wo:) forbid kernel writes / reads. Such an access is undefined
+  // behaviour: it is reported as `access-violation` and then performed on the memory, as
+  // a device does (its memory does not know the flags); SubGroup::locate. Memory that is
+  // read-only by nature (constant memory) has writable false and these false: a write
+  // to it is not performed.
+  bool writeForbiddenByFlags = false;
+  bool readForbiddenByFlags = false;
+  bool hostRestricted() const { return writeForbiddenByFlags || readForbiddenByFlags; }
   // Global/Constant: contents the host never initialised (ArgBinding::uninitialized).
   bool uninitialized = false;
 };
@@ -188,7 +194,10 @@ struct MemoryMap {
 
 // Why an access failed; Ok when it did not. InvalidSpace: a pointer into no object
 // (an invalid space or region code: garbage bits, e.g. from integer arithmetic).
-// WriteOnly: a read of a region kernels may not read (Region::readable).
+// ReadOnly / WriteOnly with a null host address: memory that cannot be written (constant
+// memory) / read. With a host address (SubGroup::locate): an access the creation flags
+// forbid (Region::writeForbiddenByFlags / readForbiddenByFlags), which is performed and
+// reported.
 enum class AccessError { Ok, Null, OutOfBounds, ReadOnly, Misaligned, InvalidSpace, WriteOnly };
 
 // Where `p` points, for diagnostics: "byte offset -4 of argument 1 (in) (global memory,

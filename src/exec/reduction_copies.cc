@@ -95,7 +95,7 @@ std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
     const uint64_t r = pointerRegion(p);
     if (r == 0 || r >= mem.global.size()) continue;
     const Region& region = mem.global[r];
-    if (!region.readable || !region.writable || region.hostRestricted || !region.base ||
+    if (!region.readable || !region.writable || region.hostRestricted() || !region.base ||
         region.size > kMaxPrivatisedBytes || sharesMemory(mem, r))
       continue;
     out.push_back({r, t.op, t.bytes, region.base, region.size});

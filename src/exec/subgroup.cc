@@ -55,26 +55,9 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
       report(in, DiagnosticKind::OutOfBounds,
              fmt::format("{} of {} bytes through a null pointer", accessVerb(write), bytes), lanes);
       break;
-    case AccessError::ReadOnly: {
-      // A buffer its creator made read-only, or memory that is read-only by nature
-      // (constant memory, read-only images).
-      const Region* r = wg->launch->memory->regionOf(wg->launch->memory->canonical(p));
-      if (r && r->hostRestricted)
-        report(in, DiagnosticKind::AccessViolation,
-               fmt::format("write of {} bytes to a read-only buffer (CL_MEM_READ_ONLY, .sim ro) {}",
-                           bytes, where),
-               lanes);
-      else
-        report(in, DiagnosticKind::OutOfBounds,
-               fmt::format("write of {} bytes to read-only memory {}", bytes, where), lanes);
-      break;
-    }
-    case AccessError::WriteOnly:
-      report(
-          in, DiagnosticKind::AccessViolation,
-          fmt::format("read of {} bytes from a write-only buffer (CL_MEM_WRITE_ONLY, .sim wo) {}",
-                      bytes, where),
-          lanes);
+    case AccessError::ReadOnly:  // memory that is read-only by nature (constant memory)
+      report(in, DiagnosticKind::OutOfBounds,
+             fmt::format("write of {} bytes to read-only memory {}", bytes, where), lanes);
       break;
     case AccessError::Misaligned:
       report(in, DiagnosticKind::MisalignedAccess,
@@ -85,6 +68,38 @@ void SubGroup::reportAccess(const Inst& in, AccessError error, const LaneMask& l
              fmt::format("{} of {} bytes {}", accessVerb(write), bytes, where), lanes);
       break;
   }
+}
+
+void SubGroup::reportForbiddenByFlags(const Inst& in, uint32_t lane, uint64_t p, uint64_t bytes,
+                                      bool write) {
+  const LoweredKernel& k = *wg->launch->kernel;
+  if (!write && k.readsBack(in.src)) return;  // the compiler's read, not the kernel's
+  WorkGroupContext::ForbiddenAccessExecution& last = wg->lastForbidden;
+  const auto key = std::make_pair(DiagnosticKind::AccessViolation, in.src);
+  if (auto it = wg->seen.find(key); it != wg->seen.end()) {
+    Diagnostic& d = (*wg->diagnostics)[it->second];
+    // Another lane of the execution that made the diagnostic joins its lanes.
+    if (last.diagnostic == it->second && last.subGroup == id && last.step == steps &&
+        (d.lanes.empty() || d.lanes.back() < lane))
+      d.lanes.push_back(lane);
+    else
+      ++d.repeats;
+    return;
+  }
+  const std::string where = describePlace(*wg->launch->memory, p);
+  std::string message =
+      write ? fmt::format(
+                  "write of {} bytes to a read-only buffer (CL_MEM_READ_ONLY, .sim ro) {}; "
+                  "performed, as a device would",
+                  bytes, where)
+            : fmt::format(
+                  "read of {} bytes from a write-only buffer (CL_MEM_WRITE_ONLY, .sim wo) "
+                  "{}; performed, as a device would",
+                  bytes, where);
+  LaneMask one;
+  one.set(lane);
+  report(in, DiagnosticKind::AccessViolation, std::move(message), one);
+  last = {wg->seen.at(key), id, steps};
 }
 
 void SubGroup::takeEdge(uint32_t edge, const LaneMask& lanes) {

@@ -91,6 +91,13 @@ struct WorkGroupContext {
   uint64_t writes = 0;
   // (kind, instruction) -> index in *diagnostics: repeats are counted, not stored.
   std::map<std::pair<DiagnosticKind, uint32_t>, size_t> seen;
+  // The execution whose lanes the last access-violation diagnostic collects
+  // (SubGroup::reportForbiddenByFlags): the diagnostic's index, the sub-group and its step.
+  struct ForbiddenAccessExecution {
+    size_t diagnostic = ~size_t(0);
+    uint32_t subGroup = 0;
+    uint64_t step = 0;
+  } lastForbidden;
   // Async copies no wait_group_events has named yet: (event, pc of the copy)
   // (src/exec/ops/async_copy.cc).
   std::vector<std::pair<uint64_t, uint32_t>> unwaitedCopies;
@@ -222,7 +229,7 @@ class alignas(64) SubGroup {
     activeCount = m.count();
     allActive = activeCount == width;
     shapeMask = allActive && width > 1 ? 0xff : 0;
-    if (allActive) {  // the common case (reconvergence, return): no bit tests
+    if (allActive) {    // the common case (reconvergence, return): no bit tests
       if (width == 16)  // two stores, not `rep stos` (GCC's choice for a variable size)
         std::memcpy(active, kSixteenOnes, 16);
       else
@@ -247,9 +254,15 @@ class alignas(64) SubGroup {
   // with `error` set. Never returns memory outside the simulated regions. The plain
   // access it is for is reported (a write counted for the scheduler and, with observers,
   // reported to them before the caller stores its bytes).
+  // An access the buffer's creation flags forbid is performed and reported here, at the
+  // instruction the sub-group executes (code[pc - 1]); `error` then stays Ok.
   uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) {
     uint8_t* host = locate(p, lane, bytes, write, error);
     if (host) {
+      if (error != AccessError::Ok) [[unlikely]] {
+        reportForbiddenByFlags(code[pc - 1], lane, p, bytes, write);
+        error = AccessError::Ok;
+      }
       if (write) ++wg->writes;
       if (wg->observers.spaces & spaceBit(pointerSpace(p))) [[unlikely]]
         notify(MemoryAccess{write ? AccessKind::Write : AccessKind::Read, lane, p, host, bytes});
@@ -258,7 +271,9 @@ class alignas(64) SubGroup {
   }
 
   // resolve() without reporting anything: for handlers that report their accesses
-  // themselves (atomics, copies) and for observers.
+  // themselves (atomics, copies) and for observers. A non-null result with `error`
+  // ReadOnly / WriteOnly is an access the creation flags forbid: the caller performs it
+  // and reports it (reportForbiddenByFlags), or only looks (the debugger).
   uint8_t* locate(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) const {
     const MemoryMap& mem = *wg->launch->memory;
     Space s = pointerSpace(p);
@@ -296,11 +311,13 @@ class alignas(64) SubGroup {
       error = AccessError::OutOfBounds;
       return nullptr;
     }
-    if (write ? !r.writable : !r.readable) {
-      error = write ? AccessError::ReadOnly : AccessError::WriteOnly;
-      return nullptr;
-    }
     error = AccessError::Ok;
+    if (write ? !r.writable : !r.readable) [[unlikely]] {
+      error = write ? AccessError::ReadOnly : AccessError::WriteOnly;
+      // Only memory that cannot be written is refused; what the creation flags forbid is
+      // performed, as a device would, and reported by the caller (Region).
+      if (!(write ? r.writeForbiddenByFlags : r.readForbiddenByFlags)) return nullptr;
+    }
     return (arena ? arena + r.arenaOffset : r.base) + offset;
   }
 
@@ -390,6 +407,12 @@ class alignas(64) SubGroup {
   // Reports an access error of `lanes` for pointer values read from `ptrs`.
   void reportAccess(const Inst& in, AccessError error, const LaneMask& lanes, const uint64_t* ptrs,
                     uint64_t bytes, bool write);
+  // Lane `lane`'s access at `p` that the buffer's creation flags forbid, performed:
+  // an `access-violation`, one diagnostic per instruction and work-group whose lanes are
+  // those of its first execution (later executions count as repeats). A read that
+  // lowering found to be the compiler's (LoweredKernel::readsBack) is not reported.
+  void reportForbiddenByFlags(const Inst& in, uint32_t lane, uint64_t p, uint64_t bytes,
+                              bool write);
   // A fatal error: reports it and stops the work-group.
   void fatal(const Inst& in, DiagnosticKind kind, std::string message);
 

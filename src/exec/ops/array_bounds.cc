@@ -69,7 +69,7 @@ void checkArrayIndices(SubGroup& sg, const Inst& in) {
       if (!outOfBounds(v, q[2] | (uint64_t(q[3]) << 32), q[4] != 0)) continue;
       // Outside the object, the access through the pointer is what gets reported.
       AccessError err;
-      if (!sg.locate(r[l], l, bytes, false, err) && err != AccessError::WriteOnly) return;
+      if (!sg.locate(r[l], l, bytes, false, err)) return;
       if (!failed.any()) {
         firstIndex = v;
         firstCheck = q;

@@ -54,10 +54,6 @@ MemoryAccess atomicAccess(const Inst& in, uint32_t lane, uint64_t p, uint8_t* ho
   return a;
 }
 
-bool writable(const SubGroup& sg, uint64_t p) {
-  return sg.wg->launch->memory->regions(pointerSpace(p))[pointerRegion(p)].writable;
-}
-
 // When an atomic ends the sub-group's turn: it hands off after an atomic that made
 // no progress (a load, a failed compare-exchange, an exchange or add that kept the value:
 // what a spin-wait or a lock repeats while another sub-group holds what it waits for),
@@ -129,12 +125,17 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
   sg.forActive([&](uint32_t l) {
     const uint64_t at = mem.canonical(ptr[l]);  // a raw SVM address as its region's pointer
     // A store only writes; a load and a read-modify-write read, so locate() checks
-    // readability (a write-only buffer) for them and writability is checked below, so
-    // that a failed lane's error names it.
+    // readability for them and a read-modify-write's writability is checked after it, so
+    // that a failed lane's error names it. What the creation flags forbid is performed and
+    // reported (Region).
     uint8_t* p = sg.locate(at, l, sizeof(T), K == Kind::Store, err);
-    if (p && K == Kind::Rmw && !writable(sg, at)) {
-      p = nullptr;
-      err = AccessError::ReadOnly;
+    if (p && err != AccessError::Ok)
+      sg.reportForbiddenByFlags(in, l, at, sizeof(T), K == Kind::Store);
+    if (p && K == Kind::Rmw) {
+      if (!sg.locate(at, l, sizeof(T), true, err))
+        p = nullptr;
+      else if (err != AccessError::Ok)
+        sg.reportForbiddenByFlags(in, l, at, sizeof(T), true);
     }
     if (!p) {
       failed.set(l);

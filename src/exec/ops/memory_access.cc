@@ -1297,15 +1297,19 @@ void copyMemory(SubGroup& sg, const Inst& in) {
       std::memcpy(&bytes, sg.regs + in.c + size_t(l) * in.aux2, in.aux2);
     }
     if (bytes == 0) return;
-    const uint8_t* s = sg.locate(src[l], l, bytes, false, err);
+    AccessError readErr = AccessError::Ok;
+    const uint8_t* s = sg.locate(src[l], l, bytes, false, readErr);
     uint8_t* d = s ? sg.locate(dst[l], l, bytes, true, err) : nullptr;
     if (!s || !d) {
       failed.set(l);
-      firstErr = err;
+      firstErr = s ? err : readErr;
       failedWrite = s != nullptr;
       failedBytes = bytes;
       return;
     }
+    // What the creation flags forbid is performed and reported (Region).
+    if (readErr != AccessError::Ok) sg.reportForbiddenByFlags(in, l, src[l], bytes, false);
+    if (err != AccessError::Ok) sg.reportForbiddenByFlags(in, l, dst[l], bytes, true);
     ++sg.wg->writes;
     if (sg.wg->observers.any()) [[unlikely]]
       sg.notify(MemoryAccess{AccessKind::Copy, l, dst[l], d, bytes, 0, 0, src[l], s});
