@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "src/compiler/compile_driver.h"
+#include "src/compiler/prelude.h"
 #include "src/compiler/process.h"
 
 namespace spvsim::compiler {
@@ -116,6 +117,20 @@ TEST_F(CacheTest, TheDriverCompilesOnceUntilAnInputChanges) {
   EXPECT_FALSE(edited.fromCache);
   EXPECT_NE(edited.words, first.words);
   EXPECT_FALSE(compileOpenCLFile(kernel, "", /*useCache=*/false).fromCache);
+}
+
+// The prelude the driver includes is part of every key: a changed prelude compiles again
+// even where spvsim's binary kept its size and time.
+TEST_F(CacheTest, TheKeyHoldsThePrelude) {
+  for (const char* tool : {"clang-15", "opt-15", "llvm-spirv-15"})
+    if (!findOnPath(tool)) GTEST_SKIP() << tool << " is not installed";
+  const std::string kernel = write("k.cl", "kernel void k(global int* a) { a[0] = 1; }\n");
+  ASSERT_FALSE(compileOpenCLFile(kernel, "").fromCache);
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir_ / "cache"))
+    if (e.path().extension() == ".entry") entries.push_back(readFile(e.path().string()));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_NE(entries[0].find(preludeText()), std::string::npos);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "spirv/loader.h"
 #include "spirv/normalize.h"
 #include "src/compiler/build_options.h"
+#include "src/compiler/clang_log.h"
 #include "src/compiler/compile_cache.h"
 #include "src/compiler/ir_rewrites.h"
 #include "src/compiler/llvm_ir.h"
@@ -157,6 +158,12 @@ class Driver {
   // Every input that decides the module, as one string (compile_cache.h).
   std::string cacheKey() const {
     std::string key = fmt::format("driver {}\nstd {}\n", selfIdentity(), std_);
+    // What the driver adds to clang's input, as text: the binary's identity follows it
+    // only through the binary's size and time.
+    for (const std::string& a : featureArguments(openclCVersion(std_)))
+      key += fmt::format("feature {}\n", a);
+    const std::string prelude = preludeText();
+    key += fmt::format("prelude {}\n{}\n", prelude.size(), prelude);
     for (const std::string* tool : {&clang_, &opt_, &translator_}) {
       std::error_code ec;
       const fs::path real = fs::canonical(*tool, ec);
@@ -248,6 +255,16 @@ class Driver {
     }
   }
 
+  // clang-15's messages without its warning about a pragma for cl_khr_subgroups before
+  // OpenCL C 2.0: clang makes the extension available from 2.0 only, but the device
+  // supports it at every version (its functions and macro are there; the OpenCL C
+  // specification asks only for the extension), so the pragma is correct there too, and
+  // clang has no narrower way to accept it (prelude.cc makes the others pragma-taking).
+  std::string clangMessages(const std::string& log) const {
+    if (openclCVersion(std_) >= 200) return log;
+    return withoutWarnings(log, "unsupported OpenCL extension 'cl_khr_subgroups'");
+  }
+
   // The IR rewrites (src/compiler/ir_rewrites.h), noted for `spvsim info`.
   std::string rewrite(const std::string& ir, CachedCompile& out) const {
     std::vector<std::string> lines = ir::splitLines(ir);
@@ -295,12 +312,14 @@ class Driver {
                             inMemory ? dir.file("source.cl") : "");
         !e.empty()) {
       // The source itself is wrong: no other level would compile it.
-      const std::string messages = trimmed(readFile(dir.file(std::string(kClang.name) + ".log")));
+      const std::string messages =
+          trimmed(clangMessages(readFile(dir.file(std::string(kClang.name) + ".log"))));
       if (inMemory) throw Error(DiagnosticKind::Compile, messages.empty() ? e : messages);
       throw Error(DiagnosticKind::Compile,
                   fmt::format("compiling '{}' failed ({}):\n{}", request_.sourcePath,
                               e.substr(0, e.find(':')), messages));
     }
+    out.log = clangMessages(out.log);
     out.dependencies = parseDependencies(readFile(dir.file("deps.d")), dir.file(""));
     dir.write("kernel.rewritten.ll", rewrite(readFile(ll), out));
     if (std::string e = run(opt_, kOpt, {"-expand-reductions", fixed, "-o", bc}, out); !e.empty())

@@ -8,6 +8,10 @@
 
 namespace spvsim::compiler {
 
+// The device's OpenCL version, 100 * major + 10 * minor (CL_DEVICE_VERSION "OpenCL 3.0"):
+// the value of __OPENCL_VERSION__ in kernels.
+constexpr int kDeviceOpenCLVersion = 300;
+
 // OpenCL C extensions: each has a predefined macro of its name in kernels.
 const std::vector<std::string>& supportedExtensions();
 

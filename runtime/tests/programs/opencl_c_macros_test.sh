@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Bazel wrapper for opencl_c_macros_test.py: Debian's python3 (with python3-pyopencl and
+# numpy), only the spvsim ICD visible to the loader, and the spvsim binary for the
+# command-line half. The working directory is the runfiles tree.
+set -euo pipefail
+export OCL_ICD_VENDORS="$PWD/runtime/libspvsim-opencl.so"
+source runtime/tests/sanitizer_preload.sh
+sanitizer_preload "$OCL_ICD_VENDORS"
+export HOME="${TEST_TMPDIR:-/tmp}" XDG_CACHE_HOME="${TEST_TMPDIR:-/tmp}/cache"
+exec /usr/bin/python3 runtime/tests/programs/opencl_c_macros_test.py "$PWD/tools/spvsim" "$@"
