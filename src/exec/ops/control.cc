@@ -98,10 +98,11 @@ struct Switch {
 };
 
 void functionCall(SubGroup& sg, const Inst& in) {
-  // OpenCL C has no recursion, but a module may: the explicit call stack stays bounded.
+  // The loader refuses recursion, but a chain of distinct functions may still nest
+  // deeper than a device's stack would allow: the explicit call stack stays bounded.
   if (sg.frames.size() > kMaxCallDepth) [[unlikely]] {
     sg.fatal(in, DiagnosticKind::StackOverflow,
-             fmt::format("call depth exceeds {} nested calls (recursion?)", kMaxCallDepth));
+             fmt::format("call depth exceeds {} nested calls", kMaxCallDepth));
     return;
   }
   const LoweredKernel& k = *sg.wg->launch->kernel;
