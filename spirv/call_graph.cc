@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "spirv/disassembly.h"
 #include "spirv/text.h"
@@ -10,19 +11,19 @@
 namespace spvsim::spirv {
 namespace {
 
-// Each function's callees, in the order of their first call; calls to ids that are no
-// function with a body are left out (lowering names them when a kernel reaches one).
+// Each function's callees, once each, in the order of their first call; calls to ids
+// that name no function are left out (lowering names them when a kernel reaches one).
 std::vector<std::vector<size_t>> calleesOf(const Module& m) {
   std::vector<std::vector<size_t>> out(m.functions.size());
+  std::vector<size_t> listedFor(m.functions.size(), SIZE_MAX);  // the caller it was listed for
   for (size_t f = 0; f < m.functions.size(); ++f)
     for (const Block& b : m.functions[f].blocks)
       for (const Instruction& i : b.instructions) {
         if (i.opcode != spv::Op::OpFunctionCall || i.operands.empty()) continue;
         auto callee = m.functionIndex.find(i.operands[0]);
-        if (callee == m.functionIndex.end()) continue;
-        std::vector<size_t>& list = out[f];
-        if (std::find(list.begin(), list.end(), callee->second) == list.end())
-          list.push_back(callee->second);
+        if (callee == m.functionIndex.end() || listedFor[callee->second] == f) continue;
+        listedFor[callee->second] = f;
+        out[f].push_back(callee->second);
       }
   return out;
 }
