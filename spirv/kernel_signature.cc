@@ -10,16 +10,6 @@ namespace {
 
 using Attr = spv::FunctionParameterAttribute;
 
-bool hasParamAttr(const Module& m, Id id, Attr a) {
-  auto it = m.decorations.find(id);
-  if (it == m.decorations.end()) return false;
-  for (const auto& d : it->second)
-    if (d.kind == spv::Decoration::FuncParamAttr && !d.literals.empty() &&
-        d.literals[0] == static_cast<uint32_t>(a))
-      return true;
-  return false;
-}
-
 // The user's kernel that clang's entry-point wrapper calls, if it has the same arity:
 // names and decorations may be on its parameters rather than the wrapper's.
 const Function* innerKernel(const Module& m, const Function& wrapper) {
@@ -56,7 +46,7 @@ struct ParamSource {
   Id id;
   Id innerId;  // clang's inner kernel's parameter, or 0
   bool attr(Attr a) const {
-    return hasParamAttr(m, id, a) || (innerId && hasParamAttr(m, innerId, a));
+    return m.hasParamAttr(id, a) || (innerId && m.hasParamAttr(innerId, a));
   }
   bool decorated(spv::Decoration d) const {
     return m.hasDecoration(id, d) || (innerId && m.hasDecoration(innerId, d));

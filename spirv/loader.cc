@@ -7,6 +7,7 @@
 #include <iterator>
 #include <spirv-tools/libspirv.hpp>
 
+#include "spirv/call_graph.h"
 #include "spirv/error.h"
 #include "spirv/legacy_atomics.h"
 #include "spirv/normalize.h"
@@ -39,6 +40,11 @@ Module loadModule(std::vector<uint32_t> words, const LoadOptions& options) {
   Module module = parseModule(std::move(normalized.words));
   module.repairs = std::move(normalized.repairs);
   checkSupported(module);
+  // OpenCL forbids recursion, and spvsim gives each function one frame of private
+  // memory (src/exec/lowering.cc): a recursive module would run with calls sharing it.
+  if (options.refuseRecursion)
+    if (std::optional<CallCycle> cycle = findCallCycle(module))
+      throw Error(DiagnosticKind::InvalidModule, recursionMessage(module, *cycle));
   markPossiblyLegacyAtomics(module);
   return module;
 }

@@ -11,13 +11,16 @@ namespace spvsim::spirv {
 
 struct LoadOptions {
   bool validate = true;
+  // Refuse a module whose entry point reaches a cycle of calls (spirv/call_graph.h). The
+  // compile driver checks that itself, to refuse the source rather than the module.
+  bool refuseRecursion = true;
 };
 
 // Repairs what real producers get wrong (spirv/normalize.h; Module::repairs lists what
 // was repaired), validates (unless disabled) and decodes a SPIR-V binary, in either byte
 // order (a module of the other order is byte-swapped first; Module::words is then in
 // host order). Throws Error
-// with kind "invalid-module" (bad magic, truncation, validator message) or
+// with kind "invalid-module" (bad magic, truncation, validator message, recursion) or
 // "unsupported" (a capability, integer width or addressing model spvsim does not
 // execute).
 Module loadModule(std::vector<uint32_t> words, const LoadOptions& options = {});

@@ -58,6 +58,16 @@ const Decoration* Module::findDecoration(Id id, spv::Decoration kind) const {
   return nullptr;
 }
 
+bool Module::hasParamAttr(Id id, spv::FunctionParameterAttribute attr) const {
+  auto it = decorations.find(id);
+  if (it == decorations.end()) return false;
+  for (const auto& d : it->second)
+    if (d.kind == spv::Decoration::FuncParamAttr && !d.literals.empty() &&
+        d.literals[0] == static_cast<uint32_t>(attr))
+      return true;
+  return false;
+}
+
 std::string Module::nameOf(Id id) const {
   auto it = names.find(id);
   return it == names.end() ? fmt::format("%{}", id) : escapeText(it->second);

@@ -211,6 +211,8 @@ struct Module {
   bool hasDecoration(Id id, spv::Decoration kind) const {
     return findDecoration(id, kind) != nullptr;
   }
+  // Whether parameter `id` is decorated FuncParamAttr `attr` (ByVal, NoWrite, ...).
+  bool hasParamAttr(Id id, spv::FunctionParameterAttribute attr) const;
   // OpName or "%<id>", for messages: control characters escaped (spirv/text.h). Lookups
   // by name use `names`, which holds the names as they are.
   std::string nameOf(Id id) const;

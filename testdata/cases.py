@@ -345,6 +345,18 @@ def model_int64(args, c):
         ]
 
 
+def model_direct_recursion(args, c):
+    n, sums = (a.values for a in args)
+    for i in range(c.glob[0]):
+        sums[i] = n[i] * (n[i] + 1) // 2
+
+
+def model_mutual_recursion(args, c):
+    n, even = (a.values for a in args)
+    for i in range(c.glob[0]):
+        even[i] = int(n[i] % 2 == 0)
+
+
 def model_phi_select(args, c):
     out, n = args[0].values, args[1].value
     for w in work_items(c.glob, c.local):
@@ -692,6 +704,8 @@ SG_OUT = lambda g: 'buffer:uint[%d]=fill(7)' % (8 * math.prod(g))
 #   clang-15 -cl-std=CL3.0 -target spir64 -Xclang -no-opaque-pointers -cl-no-stdinc \
 #     -Xclang -finclude-default-header -O2 -emit-llvm -c saxpy.cl -o /tmp/k.bc
 #   llvm-spirv-15 /tmp/k.bc -o saxpy.spv && spirv-val saxpy.spv
+RECURSION_N = 'buffer:int[40]=range(0,5)'
+
 CASES = [
     # --- saxpy: OpenCL C, precompiled SPIR-V, Oclgrind .sim ---------------------------
     Case('saxpy_cl', 'saxpy.cl', 'saxpy', [1000], [125],
@@ -889,6 +903,39 @@ CASES = [
     Case('oob_read_past_end', 'oob.cl', 'shift_left', [32], [16],
          args=['buffer:int[32]=range(0)', 'buffer:int[32]=zero'], rc=2, dump=False,
          stderr_has=[r'^error: out-of-bounds:', r'shift_left'], pocl=False),
+
+    # --- recursion: refused where the module has a call cycle ---------------------------
+    # (OpenCL C 6.11; the OpenCL SPIR-V environment's validation rules); at -O2 clang
+    # turns tail recursion into loops, and that module runs.
+    Case('recursion_direct_O2', 'recursion_direct.cl', 'direct_recursion', [40], [8],
+         args=[RECURSION_N, 'buffer:int[40]=zero'], model=model_direct_recursion,
+         extra_argv=['--build-options', '-cl-std=CL3.0 -O2'], pocl=False),
+    Case('recursion_mutual_O2', 'recursion_mutual.cl', 'mutual_recursion', [40], [8],
+         args=[RECURSION_N, 'buffer:int[40]=zero'], model=model_mutual_recursion,
+         extra_argv=['--build-options', '-cl-std=CL3.0 -O2'], pocl=False),
+    Case('recursion_direct_O0', 'recursion_direct.cl', 'direct_recursion', [40], [8],
+         args=[RECURSION_N, 'buffer:int[40]=zero'], rc=1, dump=False, one_error_line=True,
+         extra_argv=['--build-options', '-cl-std=CL3.0 -O0'],
+         stderr_has=[r'^error: .*recursion is not allowed \(OpenCL C 6\.11',
+                     r': %sum -> %sum \(kernel direct_recursion\)$'], pocl=False),
+    Case('recursion_mutual_O0', 'recursion_mutual.cl', 'mutual_recursion', [40], [8],
+         args=[RECURSION_N, 'buffer:int[40]=zero'], rc=1, dump=False, one_error_line=True,
+         extra_argv=['--build-options', '-cl-std=CL3.0 -O0'],
+         stderr_has=[r'recursion is not allowed',
+                     r': %is_even -> %is_odd -> %is_even \(kernel mutual_recursion\)$'],
+         pocl=False),
+    Case('recursion_tree_O2', 'recursion_tree.cl', 'tree_recursion', [40], [8],
+         args=[RECURSION_N, 'buffer:int[40]=zero'], rc=1, dump=False, one_error_line=True,
+         extra_argv=['--build-options', '-cl-std=CL3.0 -O2'],
+         stderr_has=[r'recursion is not allowed', r': %fib -> %fib \(kernel tree_recursion\)$'],
+         pocl=False),
+    Case('recursion_mutual_spvasm', 'recursion.spvasm', 'plain', [8], [8],
+         args=['buffer:uint[1]=zero'], rc=1, dump=False, one_error_line=True,
+         stderr_has=[r'^error: invalid-module: recursion is not allowed \(OpenCL C 6\.11: '
+                     r'"Recursion is not supported"; OpenCL SPIR-V Environment 4, Validation '
+                     r'Rules: "The static function call graph for an entry point must not '
+                     r'contain cycles"\): %is_even -> %is_odd -> %is_even \(kernel mutual\)$'],
+         pocl=False),
 
     # --- input errors: exit 1, exactly one diagnostic line -----------------------------
     Case('malformed_random_bytes', 'garbage.spv', 'saxpy', [8], [8], args=SAXPY_ARGS_SMALL,

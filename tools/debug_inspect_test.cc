@@ -60,6 +60,27 @@ TEST(DebugInspect, BuiltInVariablesPrintPerLane) {
   EXPECT_HAS(t.reply(3), "[0]=(0,0,0) [1]=(1,0,0) [2]=(2,0,0) [3]=(3,0,0)\n");
 }
 
+// A by-value parameter is the callee's own copy: in `change` (testdata/debug/byval.cl)
+// r starts as the caller's values and shows the callee's changes; the caller's frame
+// shows its own r unchanged, during the call and after it returned.
+TEST(DebugInspect, ByValueParametersAreTheCalleesCopies) {
+  const auto t = debugSession(
+      {"testdata/debug/byval.cl", "--global", "4", "--sub-group-size", "4", "--arg",
+       "buffer:int[4]"},
+      "break change\ncontinue\nprint r\nnext\nnext\nprint r\nup\nprint r\nfinish\nprint r\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  const std::string callers =
+      "r (rec) = [0]={0, {0, 0, 0}} [1]={1, {1, 2, 3}} [2]={2, {2, 4, 6}} [3]={3, {3, 6, 9}}\n";
+  EXPECT_HAS(t.reply(3), callers);  // the copy, as made at the call
+  EXPECT_HAS(t.reply(6),
+             "r (rec) = [0]={100, {0, 101, 0}} [1]={100, {1, 101, 3}} [2]={100, {2, 101, 6}} "
+             "[3]={100, {3, 101, 9}}\n");
+  EXPECT_HAS(t.reply(7), "#1  byval at byval.cl:17");
+  EXPECT_HAS(t.reply(8), callers);
+  EXPECT_HAS(t.reply(9), "(int) = [0]=201 [1]=201 [2]=201 [3]=201\n");  // 100 + 101
+  EXPECT_HAS(t.reply(10), callers);
+}
+
 TEST(DebugInspect, InactiveLanesAreMarked) {
   // At line 14 only the odd lanes run; x = i + 1 there. The even lanes ran the `if` side
   // first, so lane 0 (inactive now) already holds twice(1).

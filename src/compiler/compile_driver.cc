@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "spirv/call_graph.h"
 #include "spirv/error.h"
 #include "spirv/legacy_atomics.h"
 #include "spirv/loader.h"
@@ -341,7 +342,18 @@ class Driver {
   Attempt finish(Attempt a, std::vector<uint32_t> words, const std::string& level) {
     spirv::NormalizedModule n = spirv::normalizeModule(spirv::withLegacyAtomicsMarker(words));
     try {
-      spirv::loadModule(n.words);
+      spirv::LoadOptions options;
+      options.refuseRecursion = false;  // below: the source's error, at every level
+      const spirv::Module m = spirv::loadModule(n.words, options);
+      // Optimisation only removes calls (a tail call becomes a loop), so no other level
+      // could be without the cycle: the kernel itself breaks OpenCL C's rule.
+      if (std::optional<spirv::CallCycle> cycle = spirv::findCallCycle(m)) {
+        const std::string why = spirv::recursionMessage(m, *cycle);
+        throw Error(DiagnosticKind::Compile,
+                    request_.sourcePath.empty()
+                        ? why
+                        : fmt::format("compiling '{}' failed: {}", request_.sourcePath, why));
+      }
     } catch (const Error& e) {
       // What spvsim does not execute is refused at every level: only an invalid module
       // (a translator defect) is worth another level.

@@ -158,9 +158,10 @@ struct LoweredKernel {
   std::vector<uint8_t> initialShapes;
   std::vector<RegisterInit> inits;
   std::vector<BuiltinSlot> builtins;
-  // Regions fixed by the module: private (the call tree's function variables and
-  // built-ins; no recursion in OpenCL, so every variable has one static slot), local
-  // (the module-scope Workgroup variables the call tree uses; see kLocalVariableAlign).
+  // Regions fixed by the module: private (the call tree's function variables, by-value
+  // parameters' copies and built-ins; the loader refuses recursion, so each has one
+  // static slot), local (the module-scope Workgroup variables the call tree uses; see
+  // kLocalVariableAlign).
   // Program-scope variables are the Program's (global and constant regions 1..N).
   std::vector<Region> privateRegions;
   uint64_t privateBytes = 0;  // per lane

@@ -577,11 +577,58 @@ uint64_t Lowerer::constantValue(Id id) const {
   return v;
 }
 
-void Lowerer::setConstantRegister(Id id, const std::vector<uint8_t>& value) {
+uint32_t Lowerer::constantRegister(const std::vector<uint8_t>& value) {
   uint32_t r = allocate(value.size());
-  regs_[id] = r;
   out.inits.push_back({r, value});
   uniformRegs_.push_back(r);
+  return r;
+}
+
+void Lowerer::setConstantRegister(Id id, const std::vector<uint8_t>& value) {
+  regs_[id] = constantRegister(value);
+}
+
+// LLVM's byval, which llvm-spirv keeps as FuncParamAttr ByVal on a pointer parameter: the
+// callee gets its own copy of the pointee, and changing it leaves the caller's object
+// as it was (C's by-value structs and unions; clang passes the caller's object itself at
+// -O0, relying on the copy). The copy is the callee's frame memory, placed like its
+// function variables: the loader refuses recursion (spirv/call_graph.h), so a function
+// has at most one live frame and one region per such parameter serves every call.
+uint32_t Lowerer::byValCopy(uint32_t function, uint32_t param) {
+  const uint64_t key = (uint64_t(function) << 32) | param;
+  if (auto it = byValCopies_.find(key); it != byValCopies_.end()) return it->second;
+  const spirv::Function& f = *module.findFunction(out.functions.at(function).id);
+  const Id id = f.params.at(param);
+  const spirv::Type& pt = type(f.paramTypes.at(param));
+  // OpName or the id, as variables' regions are named: friendly names would disassemble
+  // the module while lowering.
+  const std::string what =
+      fmt::format("by-value parameter {} of {}", module.nameOf(id), module.nameOf(f.id));
+  if (pt.kind != TypeKind::Pointer)
+    throw Error(DiagnosticKind::InvalidModule, what + " (FuncParamAttr ByVal) is not a pointer");
+  // Function, Private or Generic: a pointer that can point into private memory.
+  if (pt.storage != spv::StorageClass::Function && pt.storage != spv::StorageClass::Private &&
+      pt.storage != spv::StorageClass::Generic)
+    throw Error(DiagnosticKind::Unsupported,
+                fmt::format("unsupported: {} points to storage class {}; spvsim places "
+                            "by-value copies in private memory",
+                            what, static_cast<uint32_t>(pt.storage)));
+  const spirv::Type& pointee = type(pt.element);
+  if (pointee.size > UINT32_MAX)
+    throw Error(DiagnosticKind::Unsupported,
+                fmt::format("unsupported: {} copies {} bytes per call (at most 4 GiB)", what,
+                            pointee.size));
+  uint64_t align = pointee.align;
+  if (const spirv::Decoration* d = module.findDecoration(id, spv::Decoration::Alignment);
+      d && !d->literals.empty())
+    align = std::max<uint64_t>(align, d->literals[0]);
+  const uint32_t region = allocatePrivate(pointee.size, align, what);
+  std::vector<uint8_t> bytes(8);
+  const uint64_t p = makePointer(Space::Private, region, 0);
+  std::memcpy(bytes.data(), &p, 8);
+  const uint32_t r = constantRegister(bytes);
+  byValCopies_.emplace(key, r);
+  return r;
 }
 
 uint32_t Lowerer::reg(Id id) {

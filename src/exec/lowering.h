@@ -136,6 +136,10 @@ class Lowerer {
   }
   // Index into out.functions of a function id (lowered on demand).
   uint32_t functionIndex(spirv::Id function);
+  // The register holding the address of the callee's own copy of by-value (FuncParamAttr
+  // ByVal) parameter `param` of out.functions[function]: a private region placed on first
+  // use, which every call copies the argument's object into (src/exec/ops/control.cc).
+  uint32_t byValCopy(uint32_t function, uint32_t param);
 
   // Whether every use of `pointer` in the function being lowered dereferences it (the
   // pointer operand of a load, store, atomic or memory copy): then it must point at an
@@ -206,6 +210,8 @@ class Lowerer {
   static constexpr uint32_t kKeepsShape = 0xffffffffu;
   void recordDebugVariables();
   uint32_t allocate(uint64_t bytesPerLane);
+  // A register that holds `value` in every lane from the start.
+  uint32_t constantRegister(const std::vector<uint8_t>& value);
   // The kernel body that an llvm-spirv wrapper (the entry point's function) forwards its
   // parameters to, or nullptr (src/DESIGN.md, "Kernel wrappers").
   const spirv::Function* forwardedBody() const;
@@ -225,6 +231,7 @@ class Lowerer {
   std::unordered_set<spirv::Id> shapeRelevant_;
   std::vector<uint32_t> copyTargets_;  // written by phi copies
   std::vector<uint32_t> pendingFunctions_;
+  std::unordered_map<uint64_t, uint32_t> byValCopies_;  // (function << 32 | param) -> register
   std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer
   const spirv::Function* fn_ = nullptr;
   // onlyDereferenced() of the function `derefFn_`, computed on first use.

@@ -1584,6 +1584,37 @@ def model_struct_by_value(args, c):
         out[i] = add32(f32(x[i] * scale), float(offset + n)) if i < n else x[i]
 
 
+def model_byval_copies(args, c):
+    """C semantics: every by-value parameter is the callee's own copy."""
+    (pa, pb0, pb1, pb2, pc), inp, out = args[0].value, args[1].values, args[2].values
+
+    def scramble(w):                         # w: the union's int
+        low = (u32(w) & 0xff) ^ 0xff         # b[0] is the low byte (little-endian)
+        changed = wrap((u32(w) & ~0xff) | low, 'int')
+        return wrap(w * 3 + wrap(changed + 1, 'int'), 'int')
+
+    def bump(rec, k):                        # rec: (a, [b0, b1, b2], c), copied
+        a, b, cc = rec[0], list(rec[1]), rec[2]
+        b = [b[j] + k * (j + 1) for j in range(3)]
+        return a - k + sum(b) + int(cc * 2.0)
+
+    def nested(o, k):                        # o: (rec, word, tag), copied
+        (a, b, cc), w, tag = o
+        a, tag = a * 2, wrap(tag + k, 'short')
+        x, y = bump((a, b, cc), k), scramble(w)
+        return x + y + a + b[1] + w + tag
+
+    p = (pa, [pb0, pb1, pb2], pc)
+    for i in gid_range(c):
+        v = inp[i]
+        r = (i, [v, 2 * v, -v], 1.5)
+        o = (r, v, i - 4)
+        res = [scramble(v), bump(r, 3), nested(o, i), bump(p, i),
+               v, i + 2 * v + int(1.5 * 2.0), i, 0, v, i - 4,
+               pa + pb0 + pb1 + pb2, int(pc * 4.0)]
+        out[12 * i:12 * i + 12] = [wrap(x, 'int') for x in res]
+
+
 def model_private_array_func(args, c):
     x, med, rng, n = args[0].values, args[1].values, args[2].values, args[3].value
     for i in gid_range(c):
@@ -1628,6 +1659,11 @@ CASES += [
                'buffer:float[32]=zero'],
          model=model_struct_by_value, icd=True,
          note='uses the struct:TYPE,...=V,... argument form of the src/DESIGN.md contract'),
+    Case('byval_copies', 'byval_copies.cl', 'byval_copies', [48], [16],
+         args=['struct:int,int,int,int,float=7,-2,5,11,0.25',
+               values_spec('int', ints(48, 154, -(1 << 20), 1 << 20)), 'buffer:int[576]=zero'],
+         model=model_byval_copies, icd=True,
+         note='callees change their by-value copies; callers read their own objects after'),
     Case('private_array_func', 'private_array_func.cl', 'private_array_func', [48], [16],
          args=[values_spec('int', ints(48, 151, -500, 500)), 'buffer:int[48]=zero',
                'buffer:int2[48]=zero', 'int:48'],

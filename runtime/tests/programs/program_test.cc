@@ -126,6 +126,57 @@ TEST_F(ProgramCreation, ILOfAnUnsupportedCapabilityFailsToBuildNamingIt) {
   EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
 }
 
+// OpenCL forbids recursion (OpenCL C 6.11; the OpenCL SPIR-V environment's validation
+// rules: no cycle in an entry point's static call graph): such a module fails to build.
+TEST_F(ProgramCreation, ILWithRecursionFailsToBuildNamingTheCycle) {
+  const std::vector<uint32_t> words = spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %sum "sum"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+       %bool = OpTypeBool
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+   %ptr_uint = OpTypePointer CrossWorkgroup %uint
+      %kfunc = OpTypeFunction %void %ptr_uint
+      %ffunc = OpTypeFunction %uint %uint
+        %sum = OpFunction %uint None %ffunc
+          %n = OpFunctionParameter %uint
+      %entry = OpLabel
+       %zero = OpIEqual %bool %n %uint_0
+               OpBranchConditional %zero %base %step
+       %base = OpLabel
+               OpReturnValue %uint_0
+       %step = OpLabel
+         %n1 = OpISub %uint %n %uint_1
+          %r = OpFunctionCall %uint %sum %n1
+          %s = OpIAdd %uint %n %r
+               OpReturnValue %s
+               OpFunctionEnd
+          %k = OpFunction %void None %kfunc
+          %a = OpFunctionParameter %ptr_uint
+         %ke = OpLabel
+         %a0 = OpLoad %uint %a Aligned 4
+          %v = OpFunctionCall %uint %sum %a0
+               OpStore %a %v Aligned 4
+               OpReturn
+               OpFunctionEnd
+)");
+  cl_program p = il(words);  // well-formed SPIR-V: accepted
+  EXPECT_EQ(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(p).find("error: invalid-module: recursion is not allowed (OpenCL C 6.11"),
+            std::string::npos)
+      << buildLog(p);
+  EXPECT_NE(buildLog(p).find(": %sum -> %sum (kernel k)"), std::string::npos) << buildLog(p);
+  EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(clCreateKernel(p, "k", &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_PROGRAM_EXECUTABLE);
+}
+
 // A single module is loaded as it is, without SPIRV-Tools' linker, which would merge the
 // two identical struct types and leave OpCopyLogical copying a type to itself (invalid).
 // The CPacked pair checks the copy between layouts: %P's uint is at byte 1, %Q's at 4.
@@ -398,6 +449,37 @@ TEST_F(ProgramBuild, AnUndefinedFunctionFailsTheBuild) {
   cl_program p = source("int helper(int);\nkernel void k(global int* a) { a[0] = helper(1); }");
   EXPECT_EQ(clBuildProgram(p, 0, nullptr, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
   EXPECT_NE(buildLog(p).find("helper"), std::string::npos) << buildLog(p);
+}
+
+// Mutual recursion: at -O0 the calls stay and the build fails naming the cycle (as
+// clCompileProgram does); at -O2 clang turns them into a loop and the program runs.
+TEST_F(ProgramBuild, RecursionFailsTheBuildUnlessOptimisedAway) {
+  const char* kMutual = R"(
+int is_even(int n);
+int is_odd(int n) { return n == 0 ? 0 : is_even(n - 1); }
+int is_even(int n) { return n == 0 ? 1 : is_odd(n - 1); }
+kernel void k(global int* a) { a[get_global_id(0)] = is_even(a[get_global_id(0)]); }
+)";
+  cl_program p = source(kMutual);
+  EXPECT_EQ(clBuildProgram(p, 0, nullptr, "-cl-std=CL3.0 -O0", nullptr, nullptr),
+            CL_BUILD_PROGRAM_FAILURE);
+  const std::string log = buildLog(p);
+  EXPECT_NE(log.find("recursion is not allowed (OpenCL C 6.11"), std::string::npos) << log;
+  EXPECT_NE(log.find(": %is_even -> %is_odd -> %is_even (kernel k)"), std::string::npos) << log;
+  EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+  cl_program c = source(kMutual);
+  EXPECT_EQ(
+      clCompileProgram(c, 0, nullptr, "-cl-std=CL3.0 -O0", 0, nullptr, nullptr, nullptr, nullptr),
+      CL_COMPILE_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(c).find(": %is_even -> %is_odd -> %is_even (kernel k)"), std::string::npos)
+      << buildLog(c);
+
+  cl_kernel k = kernel(built(kMutual, "-cl-std=CL3.0 -O2"), "k");
+  const std::vector<int> n = {0, 1, 7, 10, 33, 100};
+  cl_mem a = bufferOf(n);
+  setArg(k, 0, a);
+  run(k, n.size());
+  EXPECT_EQ(read<int>(a, n.size()), (std::vector<int>{1, 0, 0, 1, 0, 1}));
 }
 
 TEST_F(ProgramBuild, InvalidOptions) {

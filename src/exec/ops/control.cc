@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/memory_copy.h"
 
 namespace spvsim {
 namespace {
@@ -98,10 +99,11 @@ struct Switch {
 };
 
 void functionCall(SubGroup& sg, const Inst& in) {
-  // OpenCL C has no recursion, but a module may: the explicit call stack stays bounded.
+  // The loader refuses recursion, but a chain of distinct functions may still nest
+  // deeper than a device's stack would allow: the explicit call stack stays bounded.
   if (sg.frames.size() > kMaxCallDepth) [[unlikely]] {
     sg.fatal(in, DiagnosticKind::StackOverflow,
-             fmt::format("call depth exceeds {} nested calls (recursion?)", kMaxCallDepth));
+             fmt::format("call depth exceeds {} nested calls", kMaxCallDepth));
     return;
   }
   const LoweredKernel& k = *sg.wg->launch->kernel;
@@ -120,6 +122,23 @@ void functionCall(SubGroup& sg, const Inst& in) {
   sg.simt.back().pc = sg.pc;  // where the caller resumes
   sg.simt.push_back({f.entryPc, kNoPc, sg.mask});
   sg.pc = f.entryPc;
+}
+
+// A call with by-value parameters (Lowerer::byValCopy): each active lane's argument
+// object is first copied into the callee's own copy, as OpCopyMemory copies (so
+// observers see one Copy access per lane: a read of the caller's object and a write of
+// the callee's, shadows following), and the call passes the copies' addresses.
+// extra at in.c: [count, (copyReg, argumentReg, bytes)*].
+void functionCallCopyingByVal(SubGroup& sg, const Inst& in) {
+  const uint32_t* copies = sg.extra + in.c;
+  for (uint32_t i = 0; i < copies[0]; ++i) {
+    Inst copy = in;  // failures are reported at the call
+    copy.a = copies[1 + 3 * i];
+    copy.b = copies[2 + 3 * i];
+    copy.n = copies[3 + 3 * i];
+    ops::copyMemoryBytes(sg, copy);
+  }
+  functionCall(sg, in);
 }
 
 void functionExit(SubGroup& sg, const Inst&) {
@@ -193,12 +212,29 @@ void lowerSwitch(Lowerer& lw, const spirv::Instruction& inst) {
 
 void lowerCall(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t f = lw.functionIndex(inst.operands.at(0));
+  const spirv::Function& callee = *lw.module.findFunction(inst.operands[0]);
   std::vector<uint32_t> args{static_cast<uint32_t>(inst.operands.size() - 1)};
-  for (size_t k = 1; k < inst.operands.size(); ++k) args.push_back(lw.reg(inst.operands[k]));
+  std::vector<uint32_t> copies{0};
+  for (size_t k = 1; k < inst.operands.size(); ++k) {
+    const uint32_t arg = lw.reg(inst.operands[k]);
+    const size_t p = k - 1;
+    if (p >= callee.params.size() ||
+        !lw.module.hasParamAttr(callee.params[p], spv::FunctionParameterAttribute::ByVal)) {
+      args.push_back(arg);
+      continue;
+    }
+    const uint32_t copy = lw.byValCopy(f, static_cast<uint32_t>(p));
+    const uint64_t bytes = lw.type(lw.type(callee.paramTypes[p]).element).size;
+    copies.insert(copies.end(), {copy, arg, static_cast<uint32_t>(bytes)});
+    ++copies[0];
+    args.push_back(copy);
+  }
   uint32_t at = lw.addExtra(args);
-  Inst& in = lw.emit(inst, &functionCall);
+  const uint32_t copiesAt = copies[0] ? lw.addExtra(copies) : 0;
+  Inst& in = lw.emit(inst, copies[0] ? &functionCallCopyingByVal : &functionCall);
   in.aux = f;
   in.b = at;
+  in.c = copiesAt;
 }
 
 }  // namespace

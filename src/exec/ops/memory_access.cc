@@ -12,6 +12,7 @@
 #include "src/exec/ops/conversion.h"
 #include "src/exec/ops/elementwise.h"
 #include "src/exec/ops/host_cpu.h"
+#include "src/exec/ops/memory_copy.h"
 
 namespace spvsim {
 namespace {
@@ -1352,6 +1353,8 @@ void pointerDiff(SubGroup& sg, const Inst& in) {
 }
 
 }  // namespace
+
+void ops::copyMemoryBytes(SubGroup& sg, const Inst& in) { copyMemory<false>(sg, in); }
 
 void registerMemoryOps(OpTable& t) {
   t.core[uint32_t(Op::OpLoad)] = &lowerLoad;
