@@ -119,7 +119,8 @@ struct SimtEntry {
 };
 
 // Nested calls a sub-group may make (frames beyond the kernel's entry): a deeper call is
-// a fatal `stack-overflow`, so that recursion cannot grow the call stack without bound.
+// a fatal `stack-overflow`. The loader refuses recursion (spirv/call_graph.h), so only a
+// chain of that many distinct functions reaches it.
 inline constexpr size_t kMaxCallDepth = 1024;
 // The `active` bytes of a full sub-group of 16 (SubGroup::setMask).
 inline constexpr uint8_t kSixteenOnes[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};

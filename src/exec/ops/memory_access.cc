@@ -288,7 +288,8 @@ void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
   in.aux = align;
 }
 
-// Function-scope variables have one static private slot each (no recursion).
+// Function-scope variables have one static private slot each: the loader refuses
+// recursion (spirv/call_graph.h), so a function has at most one live frame.
 void lowerVariable(Lowerer& lw, const spirv::Instruction& inst) {
   const spirv::Type& pt = lw.type(inst.resultType);
   const spirv::Type& pointee = lw.type(pt.element);
