@@ -248,6 +248,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   slotBytes_ = computeSlotBytes();
   chargePrivatisedCopies();
   reserved_ = fixedBytes_;
+  ctx_.observerMemory = maxMemory_ - std::min(maxMemory_, addBytes(fixedBytes_, slotBytes_));
   ctx_.splitGroups = splitsGroups(options);
   if (ctx_.splitGroups) unitsPerGroup_ = maxSubGroups_;
 }

@@ -44,6 +44,10 @@ struct LaunchContext {
   bool mirroredArenas = false;
   // Whether sub-groups have a shadow register file (ObserverFactory::shadowsRegisters).
   bool shadowRegisters = false;
+  // Host memory an observer of a serial launch may take as it runs, beyond its stateBytes:
+  // LaunchOptions::maxMemory less the arguments, the observers' stateBytes and the one
+  // work-group slot (only the race checker's state grows while it runs).
+  uint64_t observerMemory = ~uint64_t(0);
   // Every built-in variable in each lane's private memory, and built-in reads through it
   // (LaunchOptions::builtinStorage, or any observer attached): src/exec/builtins.h.
   bool builtinStorage = false;
