@@ -50,7 +50,7 @@ TEST(CheckerLimits, ReadsOfMemoryNobodyWritesFitASmallLimit) {
   EXPECT_EQ(out, want);
 }
 
-// Writes keep per-byte state (40 bytes per byte written): 4 MiB written past a 16 MiB
+// Writes keep per-byte state (24 bytes per byte written): 4 MiB written past a 16 MiB
 // limit gives one warning that names the limit's two spellings and how much more it
 // needs, and the results stay the kernel's; with a limit that leaves room, no warning:
 // the budget follows the limit.

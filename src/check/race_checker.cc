@@ -15,6 +15,7 @@ namespace spvsim::check {
 namespace {
 
 using race::Access;
+using race::AtomicHistory;
 using race::ByteHistory;
 using race::Page;
 using race::PageTable;
@@ -341,12 +342,12 @@ struct RaceChecker::Impl {
   }
 
   template <class F>
-  void forEachAtomic(int c, const ByteHistory& h, F&& f) {
-    if (!h.atomicSet) {
-      if (h.atomic.item) f(h.atomic);
+  void forEachAtomic(int c, const AtomicHistory& h, F&& f) {
+    if (!h.set) {
+      if (h.latest.item) f(h.latest);
       return;
     }
-    for (const Access& a : memory.set(c, h.atomicSet)) f(a);
+    for (const Access& a : memory.set(c, h.set)) f(a);
   }
 
   // ---- the state budget ----
@@ -398,7 +399,7 @@ struct RaceChecker::Impl {
       });
     if (page.blocks)
       for (uint32_t b = first; b < end; ++b)
-        if (const ByteHistory* h = page.history(b)) forEachAtomic(c, *h, consider);
+        if (const AtomicHistory* a = page.atomics(b)) forEachAtomic(c, *a, consider);
   }
 
   // Adds `cur` to the history of bytes [first, end) of the page.
@@ -410,22 +411,24 @@ struct RaceChecker::Impl {
     // A plain write starts a new generation: the page's reads so far are before it.
     const uint64_t gen = cur.atomic ? 0 : ++page.gen;
     for (uint32_t b = first; b < end; ++b) {
-      ByteHistory* h = memory.history(page, b);
-      if (!h) {
-        warnBudget(sg);
-        return;
-      }
       if (cur.atomic) {
-        addTo(sg, c, h->atomic, h->atomicSet, cur);
-      } else {
-        // Later accesses ordered after this write are ordered after what it was checked
-        // against (or that was reported).
-        h->write = cur;
-        h->writeGen = gen;
-        h->atomic = Access{};
-        memory.dropSet(c, h->atomicSet);
+        AtomicHistory* a = memory.atomics(page, b);
+        if (!a) return warnBudget(sg);
+        addTo(sg, c, a->latest, a->set, cur);
+        continue;
+      }
+      ByteHistory* h = memory.history(page, b);
+      if (!h) return warnBudget(sg);
+      // Later accesses ordered after this write are ordered after what it was checked
+      // against (or that was reported).
+      h->write = cur;
+      h->writeGen = gen;
+      if (AtomicHistory* a = page.atomics(b)) {
+        memory.dropSet(c, a->set);
+        *a = AtomicHistory{};
       }
     }
+    if (!cur.atomic) memory.wrote(page);
   }
 
   // ---- reports ----

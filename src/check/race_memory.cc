@@ -21,7 +21,7 @@ uint64_t pageBytes(const Page& p) {
   if (p.blocks) {
     n += sizeof(*p.blocks);
     for (const auto& b : *p.blocks)
-      if (b) n += sizeof(Block);
+      if (b) n += sizeof(Block) + (b->atomics ? sizeof(*b->atomics) : 0);
   }
   return n;
 }
@@ -76,17 +76,29 @@ Page* RaceMemory::page(PageTable& t, uint64_t index) {
   return slot.get();
 }
 
-ByteHistory* RaceMemory::history(Page& p, uint32_t offset) {
+Block* RaceMemory::block(Page& p, uint32_t offset) {
   if (!p.blocks) {
     if (!take(sizeof(*p.blocks))) return nullptr;
     p.blocks = std::make_unique<std::array<std::unique_ptr<Block>, kBlocksPerPage>>();
   }
   auto& block = (*p.blocks)[offset / kBlockBytes];
-  if (!block) {
-    if (!take(sizeof(Block))) return nullptr;
-    block = std::make_unique<Block>();
+  if (!block && take(sizeof(Block))) block = std::make_unique<Block>();
+  return block.get();
+}
+
+ByteHistory* RaceMemory::history(Page& p, uint32_t offset) {
+  Block* b = block(p, offset);
+  return b ? &b->bytes[offset % kBlockBytes] : nullptr;
+}
+
+AtomicHistory* RaceMemory::atomics(Page& p, uint32_t offset) {
+  Block* b = block(p, offset);
+  if (!b) return nullptr;
+  if (!b->atomics) {
+    if (!take(sizeof(*b->atomics))) return nullptr;
+    b->atomics = std::make_unique<std::array<AtomicHistory, kBlockBytes>>();
   }
-  return &(*block)[offset % kBlockBytes];
+  return &(*b->atomics)[offset % kBlockBytes];
 }
 
 bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
@@ -164,6 +176,11 @@ void RaceMemory::sweep(Page& p) {
     if (!repeated[i]) p.runs[kept++] = p.runs[i];
   p.runs.resize(kept);
   p.runsAfterSweep = kept;
+  p.writesSinceSweep = 0;
+}
+
+void RaceMemory::wrote(Page& p) {
+  if (++p.writesSinceSweep > p.runs.size() && p.runs.size() >= kSweepFrom) sweep(p);
 }
 
 void RaceMemory::clear(PageTable& t) {

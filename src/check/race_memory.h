@@ -71,27 +71,44 @@ struct ReadRun {
   }
 };
 
-// Plain writes and atomic accesses to one byte.
+// The last plain write to one byte.
 struct ByteHistory {
-  Access write;            // the last plain write
-  Access atomic;           // the latest atomic access since it (the only one while atomicSet is 0)
-  uint32_t atomicSet = 0;  // 1 + index of its concurrent atomic accesses (RaceMemory::sets)
-  uint64_t writeGen = 0;   // the page's write generation of `write` (0: none)
+  Access write;
+  uint64_t writeGen = 0;  // the page's write generation of `write` (0: none)
 };
 
-using Block = std::array<ByteHistory, kBlockBytes>;
+static_assert(sizeof(ByteHistory) == 24, "README.md names 24 bytes per byte written");
+
+// The atomic accesses to one byte since its last plain write.
+struct AtomicHistory {
+  Access latest;     // the only one while `set` is 0
+  uint32_t set = 0;  // 1 + index of its concurrent atomic accesses (RaceMemory::set)
+};
+
+// The per-byte state of a 64-byte block; atomics only once one touched it.
+struct Block {
+  std::array<ByteHistory, kBlockBytes> bytes;
+  std::unique_ptr<std::array<AtomicHistory, kBlockBytes>> atomics;
+};
 
 struct Page {
   uint64_t gen = 0;  // plain writes to the page so far
   std::vector<ReadRun> runs;
   size_t runsAfterSweep = 0;
+  size_t writesSinceSweep = 0;
   // Per block, allocated at its first plain write or atomic access.
   std::unique_ptr<std::array<std::unique_ptr<Block>, kBlocksPerPage>> blocks;
 
+  const Block* block(uint32_t offset) const {
+    return blocks ? (*blocks)[offset / kBlockBytes].get() : nullptr;
+  }
   const ByteHistory* history(uint32_t offset) const {
-    if (!blocks) return nullptr;
-    const Block* b = (*blocks)[offset / kBlockBytes].get();
-    return b ? &(*b)[offset % kBlockBytes] : nullptr;
+    const Block* b = block(offset);
+    return b ? &b->bytes[offset % kBlockBytes] : nullptr;
+  }
+  AtomicHistory* atomics(uint32_t offset) const {
+    const Block* b = block(offset);
+    return b && b->atomics ? &(*b->atomics)[offset % kBlockBytes] : nullptr;
   }
   // Whether a read of byte `offset` made in generation `gen` is since the byte's last write.
   bool readLive(uint32_t offset, uint64_t gen) const {
@@ -185,11 +202,16 @@ class RaceMemory {
   }
   // The page, made when missing; nullptr when the budget refuses it.
   Page* page(PageTable& t, uint64_t index);
-  // Byte `offset`'s history, its block made when missing; nullptr when the budget refuses.
+  // Byte `offset`'s last write or its atomics, its block (and the block's atomics) made
+  // when missing; nullptr when the budget refuses.
   ByteHistory* history(Page& p, uint32_t offset);
+  AtomicHistory* atomics(Page& p, uint32_t offset);
   // Records a plain read (page offset, bytes) by `item`; false when the budget refuses.
   bool addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
                uint32_t bytes);
+  // After a plain write to the page: a write compares with every run of its page, so
+  // once the writes since the last sweep outnumber the runs, the overwritten ones go.
+  void wrote(Page& p);
   // Frees every page of `t` (the local arena at a work-group's start).
   void clear(PageTable& t);
 
@@ -206,6 +228,7 @@ class RaceMemory {
 
  private:
   bool take(uint64_t bytes);
+  Block* block(Page& p, uint32_t offset);
   void give(uint64_t bytes) { used_ -= bytes; }
   // Charges a vector's change of capacity; false (and the vector as it was) when refused.
   template <class T>

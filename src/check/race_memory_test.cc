@@ -53,7 +53,7 @@ std::map<uint32_t, uint32_t> liveReads(const Page& page, uint32_t b) {
 }
 
 // A plain write as the checker records it: a new generation for the page, given to
-// each byte written.
+// each byte written (and maybe a sweep).
 void write(RaceMemory& memory, Page& page, uint32_t first, uint32_t end) {
   const uint64_t gen = ++page.gen;
   for (uint32_t b = first; b < end; ++b) {
@@ -61,6 +61,7 @@ void write(RaceMemory& memory, Page& page, uint32_t first, uint32_t end) {
     ASSERT_NE(h, nullptr);
     h->writeGen = gen;
   }
+  memory.wrote(page);
 }
 
 TEST(RaceMemory, LiveReadsMatchAPlainModel) {
@@ -79,7 +80,7 @@ TEST(RaceMemory, LiveReadsMatchAPlainModel) {
     int32_t stride = 4;
     int64_t start = 0;
     for (int op = 0; op < 400; ++op) {
-      if (pick(10) == 0) {  // a write
+      if (pick(5) == 0) {  // a write
         const uint32_t first = pick(kPageBytes), end = std::min(kPageBytes, first + 1 + pick(64));
         write(memory, page, first, end);
         model.write(first, end);

@@ -53,7 +53,7 @@ TEST_F(RaceBudget, ReadsOfABufferNobodyWritesFitTheLimit) {
   EXPECT_EQ(readFile(diagnosticsPath()), "");
 }
 
-// Every element of a 4 MiB buffer written: 160 MiB of per-byte state, past the limit.
+// Every element of a 4 MiB buffer written: 96 MiB of per-byte state, past the limit.
 TEST_F(RaceBudget, WritesPastTheLimitWarnOnceNamingIt) {
   const int n = 1 << 20;
   cl_kernel k = kernel(program, "fill");
