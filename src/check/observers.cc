@@ -30,8 +30,8 @@ class UninitializedCheckerFactory final : public ObserverFactory {
   bool mirrorsArenas() const override { return true; }
   // Global and constant memory are the host's, initialised: no shadow.
   uint32_t spaces() const override { return spaceBit(Space::Local) | spaceBit(Space::Private); }
-  std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
-    return std::make_unique<UninitializedChecker>();
+  std::unique_ptr<ExecutionObserver> create(const LaunchContext& launch) const override {
+    return std::make_unique<UninitializedChecker>(launch.mirrorOf(this));
   }
 };
 
@@ -48,7 +48,7 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
            spaceBit(Space::Private);
   }
   std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
-    return instrumentKernel(launch);
+    return instrumentKernel(launch, launch.mirrorOf(this));
   }
   // A shadow byte per byte of each never-initialised buffer (instrumentKernel).
   uint64_t stateBytes(const LaunchContext& launch) const override {

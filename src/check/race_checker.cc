@@ -7,12 +7,20 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "spirv/error.h"
+#include "src/check/race_memory.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim::check {
 namespace {
 
+using race::Access;
+using race::AtomicHistory;
+using race::ByteHistory;
+using race::Page;
+using race::PageTable;
+using race::RaceMemory;
+using race::ReadRun;
 using spv::Scope;
 
 // Memory classes: which happens-before relation an access or a synchronisation uses.
@@ -25,13 +33,10 @@ constexpr uint32_t kAcquire = uint32_t(spv::MemorySemanticsMask::Acquire) |
 constexpr uint32_t kRelease = uint32_t(spv::MemorySemanticsMask::Release) |
                               uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                               uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
-// Concurrent accesses kept per byte, of each kind (plain reads, atomics): beyond that the
-// oldest one of the running work-group goes (later barriers usually order those).
-constexpr size_t kMaxConcurrent = 16;
-// Bytes per set of concurrent accesses, for the state budget: the sets, at most one per
-// kSetEvery bytes of memory (and kMinSets), are counted in stateBytes; past them a byte
-// keeps its latest access of each kind only, with a warning.
-constexpr uint64_t kSetEvery = 64, kMinSets = 256;
+using race::forEachLiveRead;
+using race::forEachPage;
+using race::kMaxConcurrent;  // atomics beyond it: the oldest of the running work-group goes
+using race::kPageBytes;
 constexpr size_t kMaxHeld = 64;  // releases a work-item holds for its next acquire fence
 
 // A vector clock in sparse form: work-item (launch-wide index + 1) -> clock.
@@ -49,31 +54,8 @@ uint32_t lookup(const Clocks& c, uint32_t item) {
   return it == c.end() ? 0 : it->second;
 }
 
-// One recorded access to a byte.
-struct Access {
-  uint32_t item = 0;  // 0: none
-  uint32_t clock = 0;
-  uint32_t src : 26 = 0;  // SPIR-V instruction index (for messages)
-  uint32_t atomic : 1 = 0;
-  uint32_t write : 1 = 0;
-  uint32_t scope : 3 = 0;   // spv::Scope of an atomic, as checked
-  uint32_t legacy : 1 = 0;  // a possibly legacy atomic: Workgroup scope checked as Device
-};
-
 // The scope an atomic access declared (a possibly legacy one: Workgroup).
 uint32_t declaredScope(const Access& a) { return a.legacy ? uint32_t(Scope::Workgroup) : a.scope; }
-
-// One byte's history. Plain and atomic accesses are kept apart: an atomic access never
-// hides an earlier plain one, so each access is compared with every conflicting access
-// of the other kind not ordered before it by happens-before.
-struct Cell {
-  Access write;            // the last plain write
-  Access read;             // the latest plain read since it (the only one while readSet is 0)
-  Access atomic;           // the latest atomic access since it (likewise)
-  uint32_t readSet = 0;    // 1 + index of its concurrent plain reads in Impl::sets[class]
-  uint32_t atomicSet = 0;  // 1 + index of its concurrent atomic accesses, likewise
-};
-static_assert(sizeof(Cell) == 44, "README and stateBytes name 44 bytes per shadowed byte");
 
 // Where a work-item is: what scopes compare.
 struct Place {
@@ -133,23 +115,21 @@ struct RaceChecker::Impl {
   const LaunchContext& launch;
   uint64_t maxItems = 0;  // work-items of a full work-group
 
-  // Global memory, per region: one cell per byte (allocated on first access).
-  std::vector<std::vector<Cell>> global;
+  // What the accesses left: plain reads as runs, per-byte writes and atomics
+  // (src/check/race_memory.h), within the budget the launch leaves the checker.
+  RaceMemory memory;
+  std::vector<PageTable> global;  // per global region
+  PageTable local;                // the local arena of the running work-group
+  bool warnedBudget = false;
   std::vector<uint8_t> wgUsedGlobalBarrier;  // per work-group (linear)
-  // Sets of concurrent plain reads or atomic accesses of a byte, per class.
-  std::vector<std::vector<Access>> sets[2];
-  std::vector<uint32_t> freeSets[2];
-  uint64_t setsInUse = 0, maxSets = 0;
-  bool warnedSets = false;
   // Sync objects: atomic location (kernel pointer) -> release snapshots, one per
   // releasing scope domain.
   std::unordered_map<uint64_t, std::vector<SnapshotPtr>> syncs;
 
   // The work-group running now.
   WorkGroupContext* wg = nullptr;
-  uint32_t items = 0;       // its work-items
-  uint32_t firstItem = 0;   // launch-wide index + 1 of its local id 0
-  std::vector<Cell> local;  // one cell per byte of the local arena
+  uint32_t items = 0;      // its work-items
+  uint32_t firstItem = 0;  // launch-wide index + 1 of its local id 0
   std::vector<uint32_t> own;
   std::vector<uint32_t> base[2];  // clocks every work-item knows since the last join
   Clocks wgClocks[2];             // likewise for work-items of other work-groups
@@ -179,7 +159,7 @@ struct RaceChecker::Impl {
   };
   std::vector<PendingWrite> pending;
 
-  explicit Impl(const LaunchContext& l) : launch(l) {}
+  explicit Impl(const LaunchContext& l) : launch(l), memory(l.observerMemory) {}
 
   // ---- identities ----
   uint32_t itemOf(const SubGroup& sg, uint32_t lane) const {
@@ -264,22 +244,28 @@ struct RaceChecker::Impl {
     list.push_back(std::move(s));
   }
 
-  // ---- cells ----
-  Cell* cellsFor(uint64_t p, uint64_t bytes, int& c) {
+  // ---- memory ----
+  // Where kernel pointer `p`'s `bytes` bytes are remembered: the page table, the offset
+  // in it and the memory class; false for memory that cannot race (constant memory is
+  // read-only, private memory the lane's own) and for accesses outside their object.
+  bool locate(uint64_t p, uint64_t bytes, PageTable*& table, uint64_t& offset, int& c) {
     const Space s = pointerSpace(p);
-    const uint64_t offset = pointerOffset(p);
     if (s == Space::Global) {
       c = kGlobal;
-      auto& cells = global[pointerRegion(p)];
-      if (cells.empty()) cells.resize(launch.memory->global[pointerRegion(p)].size);
-      return offset + bytes <= cells.size() ? cells.data() + offset : nullptr;
-    }
-    if (s == Space::Local) {
+      if (pointerRegion(p) >= global.size()) return false;
+      table = &global[pointerRegion(p)];
+      offset = pointerOffset(p);
+    } else if (s == Space::Local) {
       c = kLocal;
-      const uint64_t at = launch.memory->local[pointerRegion(p)].arenaOffset + offset;
-      return at + bytes <= local.size() ? local.data() + at : nullptr;
+      table = &local;
+      offset = launch.memory->local[pointerRegion(p)].arenaOffset + pointerOffset(p);
+    } else {
+      return false;
     }
-    return nullptr;  // constant (read-only) and private (per lane) memory cannot race
+    if (bytes > table->bytes || offset > table->bytes - bytes) return false;
+    // The table itself is counted in stateBytes.
+    if (table->pages.empty()) table->pages.resize((table->bytes + kPageBytes - 1) / kPageBytes);
+    return true;
   }
 
   Verdict judge(const Access& prior, const Access& cur, int c) const {
@@ -321,30 +307,7 @@ struct RaceChecker::Impl {
     return Verdict::Race;
   }
 
-  // ---- sets of concurrent accesses ----
-  std::vector<Access>& setOf(int c, uint32_t set) { return sets[c][set - 1]; }
-
-  void dropSet(int c, uint32_t& set) {
-    if (!set) return;
-    setOf(c, set).clear();
-    freeSets[c].push_back(set - 1);
-    --setsInUse;
-    set = 0;
-  }
-
-  // A new set (1 + index), or 0 when the budget is spent.
-  uint32_t newSet(int c) {
-    if (setsInUse == maxSets) return 0;
-    ++setsInUse;
-    if (!freeSets[c].empty()) {
-      const uint32_t idx = freeSets[c].back();
-      freeSets[c].pop_back();
-      return idx + 1;
-    }
-    sets[c].emplace_back();
-    return uint32_t(sets[c].size());
-  }
-
+  // ---- atomic accesses of a byte ----
   // Whether `prior` needs no keeping once `cur` is recorded: every later access ordered
   // after cur is ordered after prior, and conflicts with cur whenever it would with prior
   // (an atomic: cur writes if prior did, and its scope is no narrower).
@@ -355,22 +318,19 @@ struct RaceChecker::Impl {
     return prior.item == cur.item || knows(cur.item, c, prior.item) >= prior.clock;
   }
 
-  // Adds `cur` to a byte's accesses of one kind: `latest` alone, or the set `set`.
+  // Adds atomic access `cur` to a byte's: `latest` alone, or the set `set`.
   void addTo(SubGroup& sg, int c, Access& latest, uint32_t& set, const Access& cur) {
     if (!set && (!latest.item || implied(c, latest, cur))) {
       latest = cur;
       return;
     }
-    if (!set && !(set = newSet(c))) {
-      warnSets(sg);
+    if (!set && !(set = memory.newSet(c))) {
+      warnBudget(sg);
       latest = cur;
       return;
     }
-    auto& as = setOf(c, set);
-    if (as.empty()) {
-      as.reserve(kMaxConcurrent);
-      as.push_back(latest);
-    }
+    auto& as = memory.set(c, set);
+    if (as.empty()) as.push_back(latest);
     std::erase_if(as, [&](const Access& a) { return implied(c, a, cur); });
     if (as.size() == kMaxConcurrent) {
       auto it =
@@ -381,61 +341,94 @@ struct RaceChecker::Impl {
     latest = cur;
   }
 
-  void warnSets(SubGroup& sg) {
-    if (warnedSets) return;
-    warnedSets = true;
-    LaneMask lanes;
-    lanes.set(0);
-    sg.report(sg.code[sg.pc - 1], DiagnosticKind::OutOfMemory,
-              fmt::format("the race checker keeps concurrent accesses for at most {} bytes at "
-                          "once (its state budget); further bytes keep only their latest read "
-                          "and atomic access: races with earlier ones may be missed",
-                          maxSets),
-              lanes, Severity::Warning);
-  }
-
   template <class F>
-  void forEach(int c, const Access& latest, uint32_t set, F&& f) {
-    if (!set) {
-      if (latest.item) f(latest);
+  void forEachAtomic(int c, const AtomicHistory& h, F&& f) {
+    if (!h.set) {
+      if (h.latest.item) f(h.latest);
       return;
     }
-    for (const Access& a : setOf(c, set)) f(a);
+    for (const Access& a : memory.set(c, h.set)) f(a);
   }
 
-  // Checks one access against one byte's history and records it; returns the first
-  // conflict found (verdict Ordered when none). Conflicting: at least one writes.
-  Verdict check(SubGroup& sg, Cell& cell, const Access& cur, int c, Access& other) {
-    Verdict v = Verdict::Ordered;
-    // Keeps the first conflict, but lets a race or scope error win over a legacy warning.
-    auto consider = [&](const Access& prior) {
-      if (v != Verdict::Ordered && v != Verdict::Legacy) return;
-      if (!prior.write && !cur.write) return;
-      const Verdict w = judge(prior, cur, c);
-      if (w == Verdict::Ordered || (w == Verdict::Legacy && v == Verdict::Legacy)) return;
-      v = w;
-      other = prior;
-    };
-    // A plain write against the last plain write comes last: that conflict is dropped
-    // when the bytes do not change, and must not hide another.
+  // ---- the state budget ----
+  // One warning, at the first access the budget could not record: what it is, what was
+  // used of it after how many work-groups, and what to raise.
+  void warnBudget(SubGroup& sg) {
+    if (warnedBudget) return;
+    warnedBudget = true;
+    const uint64_t groups = wgUsedGlobalBarrier.size(), done = wg->linearId;
+    const uint64_t used = addBytes(memory.used(), memory.refused());
+    // Work-groups usually touch memory alike: the state grows with the groups run.
+    const uint64_t estimate = std::max(used, mulBytes(used / std::max<uint64_t>(done, 1), groups));
+    LaneMask lanes;
+    lanes.set(0);
+    sg.report(
+        sg.code[sg.pc - 1], DiagnosticKind::OutOfMemory,
+        fmt::format("the race checker's state reached the memory left for it ({}: the memory "
+                    "limit less the launch's buffers and work-group memory) with {} of the "
+                    "launch's {} work-groups done; accesses it cannot record from here on are "
+                    "not compared with later ones, so races may be missed. At this rate it "
+                    "needs about {} for the whole launch: raise the limit by about {} with "
+                    "--max-memory (spvsim) or SPVSIM_MAX_MEMORY (OpenCL ICD)",
+                    formatBytes(memory.budget()), done, groups, formatBytes(estimate),
+                    formatBytes(estimate - std::min(estimate, memory.budget()))),
+        lanes, Severity::Warning);
+  }
+
+  // ---- one access against the history of its bytes ----
+  // Compares `cur` with the conflicting accesses the page holds for bytes [first, end),
+  // passing each to `consider` (which returns true once the verdict is final). A plain
+  // write against the last plain write comes last (`lastWrites`): that conflict is
+  // dropped when the bytes do not change, and must not hide another.
+  template <class F>
+  void compare(const Page& page, uint32_t first, uint32_t end, const Access& cur, int c,
+               bool lastWrites, F&& consider) {
     const bool plainWrite = cur.write && !cur.atomic;
-    if (!plainWrite) consider(cell.write);
-    if (cur.write) forEach(c, cell.read, cell.readSet, consider);
-    forEach(c, cell.atomic, cell.atomicSet, consider);
-    if (plainWrite) consider(cell.write);
-    if (cur.atomic) {
-      addTo(sg, c, cell.atomic, cell.atomicSet, cur);
-    } else if (cur.write) {
+    if (lastWrites) {
+      if (plainWrite)
+        for (uint32_t b = first; b < end; ++b)
+          if (const ByteHistory* h = page.history(b)) consider(h->write);
+      return;
+    }
+    if (!plainWrite)
+      for (uint32_t b = first; b < end; ++b)
+        if (const ByteHistory* h = page.history(b)) consider(h->write);
+    if (cur.write)
+      forEachLiveRead(page, first, end, [&](const ReadRun& r, uint32_t item) {
+        return consider(Access{item, r.clock, r.src, 0, 0, 0, 0});
+      });
+    if (page.blocks)
+      for (uint32_t b = first; b < end; ++b)
+        if (const AtomicHistory* a = page.atomics(b)) forEachAtomic(c, *a, consider);
+  }
+
+  // Adds `cur` to the history of bytes [first, end) of the page.
+  void remember(SubGroup& sg, Page& page, uint32_t first, uint32_t end, const Access& cur, int c) {
+    if (!cur.write && !cur.atomic) {
+      if (!memory.addRead(page, cur.item, cur.clock, cur.src, first, end - first)) warnBudget(sg);
+      return;
+    }
+    // A plain write starts a new generation: the page's reads so far are before it.
+    const uint64_t gen = cur.atomic ? 0 : ++page.gen;
+    for (uint32_t b = first; b < end; ++b) {
+      if (cur.atomic) {
+        AtomicHistory* a = memory.atomics(page, b);
+        if (!a) return warnBudget(sg);
+        addTo(sg, c, a->latest, a->set, cur);
+        continue;
+      }
+      ByteHistory* h = memory.history(page, b);
+      if (!h) return warnBudget(sg);
       // Later accesses ordered after this write are ordered after what it was checked
       // against (or that was reported).
-      cell.write = cur;
-      cell.read = cell.atomic = Access{};
-      dropSet(c, cell.readSet);
-      dropSet(c, cell.atomicSet);
-    } else {
-      addTo(sg, c, cell.read, cell.readSet, cur);
+      h->write = cur;
+      h->writeGen = gen;
+      if (AtomicHistory* a = page.atomics(b)) {
+        memory.dropSet(c, a->set);
+        *a = AtomicHistory{};
+      }
     }
-    return v;
+    if (!cur.atomic) memory.wrote(page);
   }
 
   // ---- reports ----
@@ -527,20 +520,34 @@ struct RaceChecker::Impl {
 
   void record(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
               Access cur) {
+    PageTable* table = nullptr;
+    uint64_t offset = 0;
     int c = kGlobal;
-    Cell* cells = cellsFor(p, bytes, c);
-    if (!cells) return;
+    if (!locate(p, bytes, table, offset, c)) return;
     const Inst& in = sg.code[sg.pc - 1];
+    // The first conflict found, but a race or scope error wins over a legacy warning.
     Verdict first = Verdict::Ordered;
     Access other;
-    for (uint64_t b = 0; b < bytes; ++b) {
-      Access o;
-      const Verdict v = check(sg, cells[b], cur, c, o);
-      if (v != Verdict::Ordered && (first == Verdict::Ordered || first == Verdict::Legacy)) {
-        first = v;
-        other = o;
-      }
-    }
+    auto consider = [&](const Access& prior) {
+      if (first != Verdict::Ordered && first != Verdict::Legacy) return true;
+      if (!prior.item || (!prior.write && !cur.write)) return false;
+      const Verdict w = judge(prior, cur, c);
+      if (w == Verdict::Ordered || (w == Verdict::Legacy && first == Verdict::Legacy)) return false;
+      first = w;
+      other = prior;
+      return w != Verdict::Legacy;
+    };
+    for (bool lastWrites : {false, true})
+      forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
+        if (const Page* page = RaceMemory::find(*table, index))
+          compare(*page, from, to, cur, c, lastWrites, consider);
+      });
+    forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
+      if (Page* page = memory.page(*table, index))
+        remember(sg, *page, from, to, cur, c);
+      else
+        warnBudget(sg);
+    });
     if (first == Verdict::Ordered) return;
     // Two plain writes: decided when the new bytes are in memory.
     if (cur.write && other.write && !cur.atomic && !other.atomic) {
@@ -590,14 +597,16 @@ uint64_t checkedGroups(const LaunchContext& launch) {
   return groups;
 }
 
-// Bytes of global and local memory the checker shadows.
-uint64_t shadowedBytes(const LaunchContext& launch) {
-  uint64_t bytes = launch.memory->localArenaBytes;
-  for (const Region& r : launch.memory->global) bytes = addBytes(bytes, r.size);
-  return bytes;
+// The page tables' pointers for global and local memory (the pages themselves come out
+// of LaunchContext::observerMemory as they are made).
+uint64_t pageTableBytes(const LaunchContext& launch) {
+  auto table = [](uint64_t bytes) {
+    return mulBytes(bytes / kPageBytes + 1, sizeof(std::unique_ptr<Page>));
+  };
+  uint64_t total = table(launch.memory->localArenaBytes);
+  for (const Region& r : launch.memory->global) total = addBytes(total, table(r.size));
+  return total;
 }
-
-uint64_t maxSetsFor(uint64_t bytes) { return std::max(kMinSets, bytes / kSetEvery); }
 
 }  // namespace
 
@@ -605,18 +614,15 @@ RaceChecker::RaceChecker(const LaunchContext& launch) : impl_(std::make_unique<I
   Impl& m = *impl_;
   m.maxItems = launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
   m.global.resize(launch.memory->global.size());
-  m.maxSets = std::min<uint64_t>(maxSetsFor(shadowedBytes(launch)), 0xffffffffu);
+  for (size_t r = 0; r < m.global.size(); ++r) m.global[r].bytes = launch.memory->global[r].size;
+  m.local.bytes = launch.memory->localArenaBytes;
   m.wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
 }
 
 RaceChecker::~RaceChecker() = default;
 
 uint64_t RaceChecker::stateBytes(const LaunchContext& launch) {
-  const uint64_t groups = checkedGroups(launch);
-  const uint64_t bytes = shadowedBytes(launch);
-  const uint64_t setBytes = sizeof(std::vector<Access>) + kMaxConcurrent * sizeof(Access);
-  return addBytes(addBytes(mulBytes(bytes, sizeof(Cell)), mulBytes(maxSetsFor(bytes), setBytes)),
-                  groups);
+  return addBytes(pageTableBytes(launch), checkedGroups(launch));
 }
 
 void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
@@ -625,10 +631,8 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   m.wg = &wg;
   m.items = uint32_t(wg.localSize[0] * wg.localSize[1] * wg.localSize[2]);
   m.firstItem = uint32_t(wg.linearId * m.maxItems + 1);
-  m.local.assign(m.launch.memory->localArenaBytes, Cell{});
-  m.setsInUse -= m.sets[kLocal].size() - m.freeSets[kLocal].size();
-  m.sets[kLocal].clear();
-  m.freeSets[kLocal].clear();
+  m.memory.clear(m.local);
+  m.memory.clearSets(kLocal);
   m.own.assign(m.items, 1);
   for (int c = 0; c < 2; ++c) {
     m.base[c].assign(m.items, 0);
@@ -771,6 +775,12 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
     return;
   }
   if (classes & kClassBit[kGlobal]) m.wgUsedGlobalBarrier[m.wg->linearId] = 1;
+  // Only this work-group reaches its local memory, and the barrier orders every one of
+  // its accesses so far before every later one: none of them can conflict any more.
+  if (classes & kClassBit[kLocal]) {
+    m.memory.clear(m.local);
+    m.memory.clearSets(kLocal);
+  }
   for (int c = 0; c < 2; ++c) {
     if (!(classes & kClassBit[c])) continue;
     m.base[c] = m.own;

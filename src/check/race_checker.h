@@ -20,26 +20,28 @@
 // `insufficient-scope` when synchronisation too narrow in scope would have ordered it (or
 // the two atomics' scopes exclude one another's work-item).
 //
-// Per byte the checker keeps three histories apart (Cell): the last plain write, the
-// plain reads since it, and the atomic accesses since it (with read/write flag and
-// scope). A plain access is checked against the write, the reads (if it writes) and the
-// atomics (atomic writes only, if it reads); an atomic access against the plain write, the
-// plain reads (if it writes) and the other atomics (scopes). So an atomic never hides a
-// plain access: `*p = 0` by one work-item then `atomic_dec(p)` by all, a plain read after
+// Per byte the checker keeps three histories apart: the last plain write, the plain
+// reads since it, and the atomic accesses since it (with read/write flag and scope). A
+// plain access is checked against the write, the reads (if it writes) and the atomics
+// (atomic writes only, if it reads); an atomic access against the plain write, the plain
+// reads (if it writes) and the other atomics (scopes). So an atomic never hides a plain
+// access: `*p = 0` by one work-item then `atomic_dec(p)` by all, a plain read after
 // others' atomics, a compare-exchange against a plain write (a failed one only reads) are
-// all found. Reads and atomics are kept while unordered with one another: one inline,
-// more in a set of at most 16 (an access ordered after an earlier one of its kind by the
-// same or a wider scope, writing if it wrote, replaces it; past 16 the oldest of the
-// running work-group goes). A plain write replaces all three histories (what it raced
-// with is reported). Each access is reported once, against the first conflict found
-// (plain write-write conflicts last: they are dropped when the bytes do not change).
+// all found. Plain reads are all kept until a plain write of their byte (runs of them,
+// src/check/race_memory.h: reads of memory nobody writes cost little and compare with
+// nothing). Atomics are kept while unordered with one another: one inline, more in a set
+// of at most 16 (an access ordered after an earlier one by the same or a wider scope,
+// writing if it wrote, replaces it; past 16 the oldest of the running work-group goes). A
+// plain write ends all three histories (what it raced with is reported); a work-group
+// barrier over local memory ends the local memory's (it orders all of them before all
+// that follow). Each access is reported once, against the first conflict found (plain
+// write-write conflicts last: they are dropped when the bytes do not change).
 //
 // Work-groups run one at a time, in order, on one host thread while the checker is on
-// (its factory asks for a serial launch), so verdicts never depend on timing. Shadow state
-// is kept per byte of global and local memory (constant memory is read-only, private
-// memory the lane's own): a Cell per byte plus sets for one byte in 64 (at least 256),
-// counted in stateBytes; past those sets a byte keeps only its latest read and atomic,
-// and one `out-of-memory` warning says that races may be missed.
+// (its factory asks for a serial launch), so verdicts never depend on timing. Its state
+// grows as the launch runs, within LaunchContext::observerMemory (what --max-memory or
+// SPVSIM_MAX_MEMORY leaves); an access it cannot record past that is not compared with
+// later ones, and one `out-of-memory` warning says so, what it would take and what to raise.
 #pragma once
 
 #include <cstdint>
@@ -55,9 +57,10 @@ class RaceChecker final : public ExecutionObserver {
   // checker can name (2^32 - 2).
   explicit RaceChecker(const LaunchContext& launch);
   ~RaceChecker() override;
-  // The host memory the checker's state takes for a launch (a Cell per byte of global
-  // and local memory, the sets of concurrent accesses, a flag per work-group), for
-  // LaunchOptions::maxMemory. Throws like the constructor for too many work-items.
+  // The host memory the checker's state takes before the launch runs (its page tables, a
+  // flag per work-group), for LaunchOptions::maxMemory; what it records as the launch runs
+  // comes out of LaunchContext::observerMemory. Throws like the constructor for too many
+  // work-items.
   static uint64_t stateBytes(const LaunchContext& launch);
   RaceChecker(const RaceChecker&) = delete;
   RaceChecker& operator=(const RaceChecker&) = delete;

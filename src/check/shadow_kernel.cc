@@ -452,9 +452,10 @@ void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary
 
 }  // namespace
 
-std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch) {
+std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch, uint32_t mirror) {
   auto k = std::make_shared<ShadowKernel>(*launch.kernel);
   k->module = launch.module;
+  k->mirror = mirror;
   std::optional<spirv::Binary> bin = spirv::parseBinary(launch.module->words);
   if (!bin)
     throw Error(DiagnosticKind::Internal, "--check-undefined: the module's words do not decode");
@@ -476,17 +477,16 @@ std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch
 }
 
 uint8_t* memoryShadow(const SubGroup& sg, uint64_t p, const uint8_t* host) {
-  const LaunchContext& launch = *sg.wg->launch;
-  const MemoryMap& mem = *launch.memory;
+  const MemoryMap& mem = *sg.wg->launch->memory;
+  const ShadowKernel& k = kernelOf(sg);
   const Space s = pointerSpace(p);
   switch (s) {
     case Space::Local:
-      return launch.mirroredArenas ? const_cast<uint8_t*>(host) + mem.localArenaBytes : nullptr;
+      return k.mirror ? const_cast<uint8_t*>(host) + k.mirror * mem.localArenaBytes : nullptr;
     case Space::Private:
-      return launch.mirroredArenas ? const_cast<uint8_t*>(host) + mem.privateArenaBytes : nullptr;
+      return k.mirror ? const_cast<uint8_t*>(host) + k.mirror * mem.privateArenaBytes : nullptr;
     case Space::Global:
     case Space::Constant: {
-      const ShadowKernel& k = kernelOf(sg);
       auto& table = s == Space::Global ? k.globalShadow : k.constantShadow;
       const uint64_t r = pointerRegion(p);
       if (r >= table.size() || table[r].empty()) return nullptr;

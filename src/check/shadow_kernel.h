@@ -83,6 +83,8 @@ struct ShadowKernel : LoweredKernel {
   // is serial (one host thread), so the rules and the observer share it without locks.
   mutable std::vector<std::vector<uint8_t>> globalShadow, constantShadow;
   const spirv::Module* module = nullptr;
+  // The arena mirror (LaunchContext::mirrorOf) holding private and local memory's shadow.
+  uint32_t mirror = 0;
   // Lanes of the instruction execution `readStep` of sub-group `readBy` that read memory
   // with undefined bytes (set by the observer's read events; rules::mergeReads uses it
   // for instructions other than OpLoad that read memory: vloadn, atomics, block reads).
@@ -91,9 +93,10 @@ struct ShadowKernel : LoweredKernel {
   mutable LaneMask readUndefined;
 };
 
-// The instrumented kernel for `launch` (its kernel and memory map bound). Throws
+// The instrumented kernel for `launch` (its kernel and memory map bound), whose private
+// and local memory shadows are arena mirror `mirror`. Throws
 // Error(DiagnosticKind::Internal) when the module's words cannot be decoded again.
-std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch);
+std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch, uint32_t mirror);
 
 // The memory shadow of `host` (what kernel pointer `p` resolved to), 1 per defined byte,
 // or nullptr for memory without shadow (always defined).

@@ -17,7 +17,7 @@ void UndefinedValueChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, 
     for (const auto& [reg, lane] : k.undefined)
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(sg.shadow + reg + size_t(l) * lane.size(), lane.data(), lane.size());
-    markArenaStartState(sg, k);
+    markArenaStartState(sg, k, k.mirror);
   }
 }
 

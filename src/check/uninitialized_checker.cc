@@ -10,15 +10,15 @@
 namespace spvsim::check {
 namespace {
 
-// The shadow of `host` (the address the executor resolved kernel pointer `p` to), or
-// nullptr for memory without shadow (global, constant).
-uint8_t* shadowOf(const SubGroup& sg, uint64_t p, const uint8_t* host) {
+// The shadow of `host` (the address the executor resolved kernel pointer `p` to) in arena
+// mirror `mirror`, or nullptr for memory without shadow (global, constant).
+uint8_t* shadowOf(const SubGroup& sg, uint32_t mirror, uint64_t p, const uint8_t* host) {
   const MemoryMap& mem = *sg.wg->launch->memory;
   switch (pointerSpace(p)) {
     case Space::Local:
-      return const_cast<uint8_t*>(host) + mem.localArenaBytes;
+      return const_cast<uint8_t*>(host) + mirror * mem.localArenaBytes;
     case Space::Private:
-      return const_cast<uint8_t*>(host) + mem.privateArenaBytes;
+      return const_cast<uint8_t*>(host) + mirror * mem.privateArenaBytes;
     default:
       return nullptr;
   }
@@ -26,22 +26,24 @@ uint8_t* shadowOf(const SubGroup& sg, uint64_t p, const uint8_t* host) {
 
 // How many of the `bytes` bytes at `p`/`host` were never written (0 for global and
 // constant memory).
-uint64_t uninitializedBytes(const SubGroup& sg, uint64_t p, const uint8_t* host, uint64_t bytes) {
-  const uint8_t* s = shadowOf(sg, p, host);
+uint64_t uninitializedBytes(const SubGroup& sg, uint32_t mirror, uint64_t p, const uint8_t* host,
+                            uint64_t bytes) {
+  const uint8_t* s = shadowOf(sg, mirror, p, host);
   if (!s) return 0;
   return static_cast<uint64_t>(std::count(s, s + bytes, uint8_t{0}));
 }
 
-void markWritten(const SubGroup& sg, uint64_t p, const uint8_t* host, uint64_t bytes) {
-  if (uint8_t* s = shadowOf(sg, p, host)) std::memset(s, 1, bytes);
+void markWritten(const SubGroup& sg, uint32_t mirror, uint64_t p, const uint8_t* host,
+                 uint64_t bytes) {
+  if (uint8_t* s = shadowOf(sg, mirror, p, host)) std::memset(s, 1, bytes);
 }
 
 // The target's bytes become exactly as initialised as the source's (a global or
 // constant source counts as written).
-void copyShadow(const SubGroup& sg, const MemoryAccess& a) {
-  uint8_t* d = shadowOf(sg, a.pointer, a.host);
+void copyShadow(const SubGroup& sg, uint32_t mirror, const MemoryAccess& a) {
+  uint8_t* d = shadowOf(sg, mirror, a.pointer, a.host);
   if (!d) return;  // global target: the host's memory, never tracked
-  if (const uint8_t* s = shadowOf(sg, a.source, a.sourceHost))
+  if (const uint8_t* s = shadowOf(sg, mirror, a.source, a.sourceHost))
     std::memmove(d, s, a.bytes);
   else
     std::memset(d, 1, a.bytes);
@@ -49,12 +51,12 @@ void copyShadow(const SubGroup& sg, const MemoryAccess& a) {
 
 }  // namespace
 
-void markArenaStartState(const SubGroup& sg, const LoweredKernel& k) {
+void markArenaStartState(const SubGroup& sg, const LoweredKernel& k, uint32_t mirror) {
   const MemoryMap& mem = *sg.wg->launch->memory;
   auto mark = [&](uint32_t lane, uint32_t region) {
     const Region& r = mem.priv[region];
     uint8_t* host = sg.priv + lane * sg.privateBytes + r.arenaOffset;
-    std::memset(host + mem.privateArenaBytes, 1, r.size);
+    std::memset(host + mirror * mem.privateArenaBytes, 1, r.size);
   };
   for (uint32_t l = 0; l < sg.liveLanes; ++l) {
     for (const BuiltinSlot& slot : k.builtins) mark(l, slot.region);
@@ -66,7 +68,7 @@ void markArenaStartState(const SubGroup& sg, const LoweredKernel& k) {
 
 void UninitializedChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {
   lastSubGroup_ = nullptr;
-  for (size_t i = 0; i < count; ++i) markArenaStartState(sgs[i], *wg.launch->kernel);
+  for (size_t i = 0; i < count; ++i) markArenaStartState(sgs[i], *wg.launch->kernel, mirror_);
 }
 
 void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {
@@ -76,9 +78,9 @@ void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {
     case AccessKind::Write:
     case AccessKind::AtomicStore:
     case AccessKind::AtomicRmw:
-      return markWritten(sg, a.pointer, a.host, a.bytes);
+      return markWritten(sg, mirror_, a.pointer, a.host, a.bytes);
     case AccessKind::Copy:
-      return copyShadow(sg, a);
+      return copyShadow(sg, mirror_, a);
     case AccessKind::AtomicLoad:
     case AccessKind::AtomicFailedRmw:
       return;
@@ -88,7 +90,7 @@ void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {
 // The first lane of an instruction's execution that read unwritten bytes reports them;
 // later lanes of the same execution join its diagnostic (lanes arrive in lane order).
 void UninitializedChecker::checkRead(SubGroup& sg, const MemoryAccess& a) {
-  const uint64_t missing = uninitializedBytes(sg, a.pointer, a.host, a.bytes);
+  const uint64_t missing = uninitializedBytes(sg, mirror_, a.pointer, a.host, a.bytes);
   if (!missing) return;
   if (lastSubGroup_ == &sg && lastStep_ == sg.steps) {
     if (appendLanes_) (*sg.wg->diagnostics)[lastDiagnostic_].lanes.push_back(a.lane);

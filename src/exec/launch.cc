@@ -224,7 +224,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   observers_ = options.observers;
   for (const auto& f : observers_) {
     serial_ = serial_ || f->serial();
-    ctx_.mirroredArenas = ctx_.mirroredArenas || f->mirrorsArenas();
+    if (f->mirrorsArenas()) ctx_.arenaMirrors.push_back(f.get());
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
   ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
@@ -249,6 +249,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   slotBytes_ = computeSlotBytes();
   chargePrivatisedCopies();
   reserved_ = fixedBytes_;
+  ctx_.observerMemory = maxMemory_ - std::min(maxMemory_, addBytes(fixedBytes_, slotBytes_));
   ctx_.splitGroups = splitsGroups(options);
   if (ctx_.splitGroups) unitsPerGroup_ = maxSubGroups_;
 }
@@ -299,7 +300,7 @@ void LaunchState::checkRegionCounts() const {
 // What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).
 uint64_t LaunchState::computeSlotBytes() const {
   const LoweredKernel& k = kernel();
-  const uint64_t copies = ctx_.mirroredArenas ? 2 : 1;
+  const uint64_t copies = 1 + ctx_.arenaMirrors.size();
   const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
   const uint64_t registerCopies = ctx_.shadowRegisters ? 2 : 1;
   uint64_t bytes = addBytes(mulBytes(mulBytes(k.registerBytes, registerCopies), maxSubGroups_), 64);
@@ -315,7 +316,10 @@ std::string LaunchState::describeSlot() const {
       "registers {} per sub-group{}){}",
       range_.local[0] * range_.local[1] * range_.local[2], formatBytes(mem_.privateArenaBytes),
       formatBytes(mem_.localArenaBytes), formatBytes(kernel().registerBytes),
-      ctx_.mirroredArenas ? "; private and local memory twice for a checker's per-byte state" : "",
+      ctx_.arenaMirrors.empty()
+          ? ""
+          : fmt::format("; private and local memory {} times for checkers' per-byte state",
+                        1 + ctx_.arenaMirrors.size()),
       besideArguments());
 }
 
@@ -392,7 +396,7 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch, WorkerArena* arena)
 void WorkGroupSlot::carveStorage(WorkerArena& arena) {
   const LoweredKernel& k = launch_.kernel();
   const MemoryMap& mem = launch_.memory();
-  const uint64_t copies = launch_.context().mirroredArenas ? 2 : 1;
+  const uint64_t copies = 1 + launch_.context().arenaMirrors.size();
   const size_t maxSubGroups = launch_.maxSubGroups();
   auto round = [](size_t n) { return (n + 63) / 64 * 64; };
   const size_t regBytes = size_t(k.registerBytes) * maxSubGroups;

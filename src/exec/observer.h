@@ -101,9 +101,10 @@ class ObserverFactory {
   // Work-groups one at a time, in order, on one host thread (verdicts that must not
   // depend on timing).
   virtual bool serial() const { return false; }
-  // Each lane's private arena and the local arena followed by a mirror of the same size
-  // (byte i of the mirror at host address + MemoryMap::{private,local}ArenaBytes), zeroed
-  // with the arena for each work-group, for per-byte state the observer keeps.
+  // Each lane's private arena and the local arena followed by a mirror of the same size,
+  // the factory's own (LaunchContext::mirrorOf: byte i of it at host address +
+  // mirrorOf(this) x MemoryMap::{private,local}ArenaBytes), zeroed with the arena for
+  // each work-group, for per-byte state the observer keeps.
   virtual bool mirrorsArenas() const { return false; }
   // Each sub-group gets a shadow register file (SubGroup::shadow, LoweredKernel::registerBytes
   // bytes laid out as the registers), for per-register-byte state the observer keeps.

@@ -39,11 +39,22 @@ struct LaunchContext {
   uint64_t quantum = 0;
   LaunchOptions::Schedule schedule = LaunchOptions::Schedule::RoundRobin;
   uint64_t scheduleSeed = 0;
-  // Whether each private and local arena is followed by its mirror
-  // (ObserverFactory::mirrorsArenas).
-  bool mirroredArenas = false;
+  // The factories that asked for arena mirrors (ObserverFactory::mirrorsArenas), in order:
+  // each private and local arena is followed by one mirror per factory, the i-th (from 1)
+  // arenaMirrors[i - 1]'s, so that no observer's per-byte state is another's.
+  std::vector<const ObserverFactory*> arenaMirrors;
+  // Which mirror is `f`'s (from 1; 0: none). Byte b of an arena of `bytes` bytes at host
+  // address h has its shadow at h + mirrorOf(f) * bytes.
+  uint32_t mirrorOf(const ObserverFactory* f) const {
+    const auto it = std::find(arenaMirrors.begin(), arenaMirrors.end(), f);
+    return it == arenaMirrors.end() ? 0 : uint32_t(it - arenaMirrors.begin()) + 1;
+  }
   // Whether sub-groups have a shadow register file (ObserverFactory::shadowsRegisters).
   bool shadowRegisters = false;
+  // Host memory an observer of a serial launch may take as it runs, beyond its stateBytes:
+  // LaunchOptions::maxMemory less the arguments, the observers' stateBytes and the one
+  // work-group slot (only the race checker's state grows while it runs).
+  uint64_t observerMemory = ~uint64_t(0);
   // Every built-in variable in each lane's private memory, and built-in reads through it
   // (LaunchOptions::builtinStorage, or any observer attached): src/exec/builtins.h.
   bool builtinStorage = false;

@@ -1,0 +1,218 @@
+#include "src/check/race_memory.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+
+namespace spvsim::check::race {
+namespace {
+
+// Concurrent atomic accesses kept per byte: beyond that the oldest of the running
+// work-group goes (src/check/race_checker.cc).
+constexpr uint64_t kSetBytes = sizeof(std::vector<Access>) + kMaxConcurrent * sizeof(Access);
+// A page's runs are swept once they doubled since the last sweep (and are this many).
+constexpr size_t kSweepFrom = 32;
+// How far back the page's last run looks for a run to fold into (reads of other
+// arrays in the same page, or of other instructions, may come between).
+constexpr size_t kFoldWindow = 4;
+
+uint64_t pageBytes(const Page& p) {
+  uint64_t n = sizeof(Page) + p.runs.capacity() * sizeof(ReadRun);
+  if (p.blocks) {
+    n += sizeof(*p.blocks);
+    for (const auto& b : *p.blocks)
+      if (b) n += sizeof(Block) + (b->atomics ? sizeof(*b->atomics) : 0);
+  }
+  return n;
+}
+
+// Whether any read of `r` is still since its byte's last write.
+bool anyLive(const Page& p, const ReadRun& r) {
+  auto live = [&](uint32_t x) { return p.readLive(x, r.gen); };
+  for (uint32_t k = 0; k < r.count; ++k) {
+    if (r.covers(k, r.lo, r.hi, live)) return true;
+    if (r.stride == 0) return false;  // every work-item read the same bytes
+  }
+  return false;
+}
+
+struct PatternHash {
+  size_t operator()(const ReadRun* r) const {
+    uint64_t h = r->item;
+    for (uint64_t v : {uint64_t(r->count), uint64_t(r->start), uint64_t(r->size),
+                       uint64_t(uint16_t(r->stride)), uint64_t(r->reps), uint64_t(r->repStride)})
+      h = h * 0x9e3779b97f4a7c15ull + v;
+    return size_t(h ^ (h >> 29));
+  }
+};
+struct PatternEqual {
+  bool operator()(const ReadRun* a, const ReadRun* b) const { return a->samePattern(*b); }
+};
+
+}  // namespace
+
+bool RaceMemory::take(uint64_t bytes) {
+  if (bytes > budget_ || used_ > budget_ - bytes) {
+    if (!refused_) refused_ = bytes;
+    return false;
+  }
+  used_ += bytes;
+  return true;
+}
+
+template <class T>
+bool RaceMemory::grow(std::vector<T>& v) {
+  if (v.size() < v.capacity()) return true;
+  const size_t more = std::max<size_t>(4, v.capacity());
+  if (!take(more * sizeof(T))) return false;
+  v.reserve(v.capacity() + more);
+  return true;
+}
+
+Page* RaceMemory::page(PageTable& t, uint64_t index) {
+  if (index >= t.pages.size()) return nullptr;
+  auto& slot = t.pages[index];
+  if (!slot && take(sizeof(Page))) slot = std::make_unique<Page>();
+  return slot.get();
+}
+
+Block* RaceMemory::block(Page& p, uint32_t offset) {
+  if (!p.blocks) {
+    if (!take(sizeof(*p.blocks))) return nullptr;
+    p.blocks = std::make_unique<std::array<std::unique_ptr<Block>, kBlocksPerPage>>();
+  }
+  auto& block = (*p.blocks)[offset / kBlockBytes];
+  if (!block && take(sizeof(Block))) block = std::make_unique<Block>();
+  return block.get();
+}
+
+ByteHistory* RaceMemory::history(Page& p, uint32_t offset) {
+  Block* b = block(p, offset);
+  return b ? &b->bytes[offset % kBlockBytes] : nullptr;
+}
+
+AtomicHistory* RaceMemory::atomics(Page& p, uint32_t offset) {
+  Block* b = block(p, offset);
+  if (!b) return nullptr;
+  if (!b->atomics) {
+    if (!take(sizeof(*b->atomics))) return nullptr;
+    b->atomics = std::make_unique<std::array<AtomicHistory, kBlockBytes>>();
+  }
+  return &(*b->atomics)[offset % kBlockBytes];
+}
+
+bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
+                         uint32_t bytes) {
+  // The next work-item of the last run, reading at the run's stride: one more in the run.
+  if (!p.runs.empty()) {
+    ReadRun& r = p.runs.back();
+    if (r.gen == p.gen && r.reps == 1 && r.src == src && r.clock == clock && r.size == bytes &&
+        item == r.item + r.count) {
+      const int64_t step = int64_t(offset) - r.start;
+      const bool next = r.count == 1 ? true : step == int64_t(r.count) * r.stride;
+      if (next) {
+        if (r.count == 1) r.stride = int16_t(step);  // |step| < kPageBytes
+        ++r.count;
+        r.lo = std::min<uint16_t>(r.lo, uint16_t(offset));
+        r.hi = std::max<uint16_t>(r.hi, uint16_t(offset + bytes));
+        foldLast(p);
+        return true;
+      }
+    }
+  }
+  if (!grow(p.runs)) return false;
+  ReadRun r;
+  r.gen = p.gen;
+  r.item = item;
+  r.clock = clock;
+  r.src = src;
+  r.start = r.lo = uint16_t(offset);
+  r.size = uint16_t(bytes);
+  r.hi = uint16_t(offset + bytes);
+  p.runs.push_back(r);
+  foldLast(p);
+  if (p.runs.size() >= std::max(kSweepFrom, 2 * p.runsAfterSweep)) sweep(p);
+  return true;
+}
+
+void RaceMemory::foldLast(Page& p) {
+  const size_t n = p.runs.size();
+  if (n < 2) return;
+  const ReadRun& last = p.runs.back();
+  if (last.reps != 1) return;
+  for (size_t i = n - 1; i-- > 0 && i + kFoldWindow >= n - 1;) {
+    ReadRun& r = p.runs[i];
+    if (r.gen != p.gen || r.item != last.item || r.count != last.count || r.stride != last.stride ||
+        r.size != last.size || r.src != last.src || r.clock != last.clock)
+      continue;
+    const int64_t d = int64_t(last.start) - r.start;
+    // The same reads again (a loop re-reading them at the same clock): nothing new.
+    if (d == 0 || (r.reps > 1 && d > 0 && d % r.repStride == 0 && d / r.repStride < r.reps)) {
+      p.runs.pop_back();
+      return;
+    }
+    if (r.reps == 1) {
+      if (d < 0) continue;
+      r.repStride = uint16_t(d);  // d < kPageBytes
+    } else if (d != int64_t(r.reps) * r.repStride) {
+      continue;
+    }
+    ++r.reps;
+    r.lo = std::min(r.lo, last.lo);
+    r.hi = std::max(r.hi, last.hi);
+    p.runs.pop_back();
+    return;
+  }
+}
+
+void RaceMemory::sweep(Page& p) {
+  if (p.blocks) std::erase_if(p.runs, [&](const ReadRun& r) { return !anyLive(p, r); });
+  // Latest first: an earlier run of a pattern already seen is repeated by a later one.
+  std::unordered_set<const ReadRun*, PatternHash, PatternEqual> seen;
+  std::vector<bool> repeated(p.runs.size(), false);
+  for (size_t i = p.runs.size(); i-- > 0;) repeated[i] = !seen.insert(&p.runs[i]).second;
+  size_t kept = 0;
+  for (size_t i = 0; i < p.runs.size(); ++i)
+    if (!repeated[i]) p.runs[kept++] = p.runs[i];
+  p.runs.resize(kept);
+  p.runsAfterSweep = kept;
+  p.writesSinceSweep = 0;
+}
+
+void RaceMemory::wrote(Page& p) {
+  if (++p.writesSinceSweep > p.runs.size() && p.runs.size() >= kSweepFrom) sweep(p);
+}
+
+void RaceMemory::clear(PageTable& t) {
+  for (auto& p : t.pages)
+    if (p) {
+      give(pageBytes(*p));
+      p.reset();
+    }
+}
+
+uint32_t RaceMemory::newSet(int c) {
+  if (!freeSets_[c].empty()) {
+    const uint32_t idx = freeSets_[c].back();
+    freeSets_[c].pop_back();
+    return idx + 1;
+  }
+  if (sets_[c].size() >= std::numeric_limits<uint32_t>::max() - 1 || !take(kSetBytes)) return 0;
+  sets_[c].emplace_back().reserve(kMaxConcurrent);
+  return uint32_t(sets_[c].size());
+}
+
+void RaceMemory::dropSet(int c, uint32_t& id) {
+  if (!id) return;
+  set(c, id).clear();
+  freeSets_[c].push_back(id - 1);
+  id = 0;
+}
+
+void RaceMemory::clearSets(int c) {
+  give(sets_[c].size() * kSetBytes);
+  sets_[c].clear();
+  freeSets_[c].clear();
+}
+
+}  // namespace spvsim::check::race

@@ -1,0 +1,156 @@
+// The race checker's memory (src/check/race_memory.h) against a plain model: reads and
+// writes as sub-groups make them (runs of lanes at a stride, repeated in loops, clipped to
+// the page, some of them divergent) into one page; for every byte, the newest clock of
+// each work-item's reads since the byte's last plain write must be what forEachLiveRead
+// reports (that is all a later write is judged on: src/check/race_checker.cc).
+#include "src/check/race_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+namespace spvsim::check::race {
+namespace {
+
+struct ModelRead {
+  uint32_t item, clock, first, end;  // page bytes [first, end)
+  uint64_t seq;
+};
+
+class Model {
+ public:
+  void read(uint32_t item, uint32_t clock, uint32_t first, uint32_t end) {
+    reads_.push_back({item, clock, first, end, ++seq_});
+  }
+  void write(uint32_t first, uint32_t end) {
+    ++seq_;
+    for (uint32_t b = first; b < end; ++b) lastWrite_[b] = seq_;
+  }
+  // Work-item -> newest clock of its reads of byte b since b's last write.
+  std::map<uint32_t, uint32_t> liveReads(uint32_t b) const {
+    std::map<uint32_t, uint32_t> out;
+    for (const ModelRead& r : reads_)
+      if (r.first <= b && b < r.end && r.seq > lastWrite_[b])
+        out[r.item] = std::max(out[r.item], r.clock);
+    return out;
+  }
+
+ private:
+  std::vector<ModelRead> reads_;
+  uint64_t lastWrite_[kPageBytes] = {};
+  uint64_t seq_ = 0;
+};
+
+std::map<uint32_t, uint32_t> liveReads(const Page& page, uint32_t b) {
+  std::map<uint32_t, uint32_t> out;
+  forEachLiveRead(page, b, b + 1, [&](const ReadRun& r, uint32_t item) {
+    out[item] = std::max(out[item], r.clock);
+    return false;
+  });
+  return out;
+}
+
+// A plain write as the checker records it: a new generation for the page, given to
+// each byte written (and maybe a sweep).
+void write(RaceMemory& memory, Page& page, uint32_t first, uint32_t end) {
+  const uint64_t gen = ++page.gen;
+  for (uint32_t b = first; b < end; ++b) {
+    ByteHistory* h = memory.history(page, b);
+    ASSERT_NE(h, nullptr);
+    h->writeGen = gen;
+  }
+  memory.wrote(page);
+}
+
+TEST(RaceMemory, LiveReadsMatchAPlainModel) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed);
+    auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
+    RaceMemory memory(~uint64_t(0));
+    PageTable table;
+    table.bytes = kPageBytes;
+    table.pages.resize(1);
+    Page& page = *memory.page(table, 0);
+    Model model;
+    std::vector<uint32_t> clocks(64, 1);
+    const int32_t strides[] = {0, 1, 2, 4, 4, 8, 16, 64, -4, 12};
+    uint32_t src = 0, lanes = 16, size = 4, trips = 1, step = 4;
+    int32_t stride = 4;
+    int64_t start = 0;
+    for (int op = 0; op < 400; ++op) {
+      if (pick(5) == 0) {  // a write
+        const uint32_t first = pick(kPageBytes), end = std::min(kPageBytes, first + 1 + pick(64));
+        write(memory, page, first, end);
+        model.write(first, end);
+        continue;
+      }
+      if (pick(8) == 0) clocks[pick(64)] += 1;  // a barrier or release somewhere
+      // One instruction, maybe in a loop: lanes of a sub-group, consecutive work-items;
+      // often the one before, by another sub-group (a table every sub-group reads).
+      const uint32_t firstItem = 1 + 16 * pick(4);
+      if (pick(3) != 0) {
+        src = pick(6), lanes = 1 + pick(16), size = 1u << pick(5);
+        stride = strides[pick(std::size(strides))];
+        trips = pick(3) == 0 ? 1 + pick(12) : 1, step = 4 * (1 + pick(32));
+        start = int64_t(pick(kPageBytes)) - 64;
+      }
+      int64_t base = start;
+      for (uint32_t t = 0; t < trips; ++t, base += step)
+        for (uint32_t l = 0; l < lanes; ++l) {
+          if (pick(16) == 0) continue;  // an inactive lane
+          const int64_t at = base + int64_t(l) * stride;
+          const int64_t first = std::max<int64_t>(at, 0);
+          const int64_t end = std::min<int64_t>(at + size, kPageBytes);
+          if (first >= end) continue;  // outside the page
+          const uint32_t item = firstItem + l;
+          ASSERT_TRUE(memory.addRead(page, item, clocks[item - 1], src, uint32_t(first),
+                                     uint32_t(end - first)));
+          model.read(item, clocks[item - 1], uint32_t(first), uint32_t(end));
+        }
+      if (op % 50 == 49)
+        for (uint32_t b = 0; b < kPageBytes; ++b)
+          ASSERT_EQ(liveReads(page, b), model.liveReads(b)) << "seed " << seed << " byte " << b;
+    }
+  }
+}
+
+// A loop over an array by the same work-items folds into one run, not one per trip.
+TEST(RaceMemory, ALoopOverAnArrayIsOneRun) {
+  RaceMemory memory(~uint64_t(0));
+  PageTable table;
+  table.bytes = kPageBytes;
+  table.pages.resize(1);
+  Page& page = *memory.page(table, 0);
+  for (uint32_t k = 0; k < 64; ++k) {           // for (k...) sum += a[k] * b[lane] + c[k][lane]
+    for (uint32_t lane = 0; lane < 16; ++lane)  // a[k]: the same for every lane
+      ASSERT_TRUE(memory.addRead(page, 1 + lane, 1, 7, 4 * k, 4));
+    for (uint32_t lane = 0; lane < 16; ++lane)  // b[lane]: the same every trip
+      ASSERT_TRUE(memory.addRead(page, 1 + lane, 1, 8, 256 + 4 * lane, 4));
+    for (uint32_t lane = 0; lane < 16; ++lane)  // c[k][lane], rows of 8 bytes overlapping
+      ASSERT_TRUE(memory.addRead(page, 1 + lane, 1, 9, 320 + 8 * k + 4 * lane, 4));
+  }
+  EXPECT_EQ(page.runs.size(), 3u);
+}
+
+// Past its budget the memory refuses, says how much it was asked for, and keeps what
+// it had.
+TEST(RaceMemory, TheBudgetRefuses) {
+  RaceMemory memory(sizeof(Page) + 8 * sizeof(ReadRun));
+  PageTable table;
+  table.bytes = kPageBytes;
+  table.pages.resize(1);
+  Page* page = memory.page(table, 0);
+  ASSERT_NE(page, nullptr);
+  bool refused = false;
+  for (uint32_t i = 0; i < 64 && !refused; ++i)
+    refused = !memory.addRead(*page, 1 + i, 1, i, (i * 37) % 1000, 4);  // unrelated reads
+  EXPECT_TRUE(refused);
+  EXPECT_GT(memory.refused(), 0u);
+  EXPECT_LE(memory.used(), memory.budget());
+  EXPECT_EQ(memory.history(*page, 0), nullptr);
+}
+
+}  // namespace
+}  // namespace spvsim::check::race
