@@ -99,8 +99,10 @@ constexpr const char* kRunOptions = R"(Options:
       file(PATH)             raw little-endian bytes; the size must be N * sizeof(TYPE)
                            Vectors count components in order; a vec3 element occupies 4
                            components in memory and its fourth stays zero.
-                           A TYPE other than the pointer parameter's (its size, or integer
-                           against floating point) runs as given with a warning:
+                           TYPE's components should be the pointer parameter's (float for
+                           float4*: buffers are untyped); other components (their size, or
+                           integer against floating point), or a size that is no whole
+                           number of the parameter's elements, run as given with a warning:
                            argument-mismatch (char* and void* parameters take any TYPE).
   buffer:ro:TYPE[N]=INIT   a buffer created read-only (wo: write-only), as CL_MEM_READ_ONLY
                            (WRITE_ONLY): a kernel write (read) is an access-violation
