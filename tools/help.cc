@@ -38,7 +38,8 @@ constexpr const char* kRunOptions = R"(Options:
   --kernel NAME            kernel to run; may be left out when the module has one kernel
   --global X[,Y[,Z]]       global size (required); 1 to 3 dimensions
   --local X[,Y[,Z]]        work-group size; default: the kernel's LocalSize execution mode,
-                           else the largest divisors of the global size with product <= 256
+                           else the largest divisors of the global size with product <= 256;
+                           any size memory allows (--max-memory), not a device's 1024
   --global-offset X[,Y[,Z]]  global offset (default 0)
   --sub-group-size N       sub-group size, 1..128 (default 16); a SubgroupSize execution
                            mode in the kernel takes precedence
