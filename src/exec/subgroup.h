@@ -94,6 +94,9 @@ struct WorkGroupContext {
   // Async copies no wait_group_events has named yet: (event, pc of the copy)
   // (src/exec/ops/async_copy.cc).
   std::vector<std::pair<uint64_t, uint32_t>> unwaitedCopies;
+  // Events a wait_group_events released (each once): waiting for one again is
+  // `invalid-event`, worded apart from events no copy returned.
+  std::vector<uint64_t> releasedEvents;
   // The host thread's copies of privatised buffers (src/exec/reduction_copies.h); null
   // where the launch privatises none or a debugger runs the work-group.
   ReductionCopies* reductions = nullptr;
@@ -222,7 +225,7 @@ class alignas(64) SubGroup {
     activeCount = m.count();
     allActive = activeCount == width;
     shapeMask = allActive && width > 1 ? 0xff : 0;
-    if (allActive) {  // the common case (reconvergence, return): no bit tests
+    if (allActive) {    // the common case (reconvergence, return): no bit tests
       if (width == 16)  // two stores, not `rep stos` (GCC's choice for a variable size)
         std::memcpy(active, kSixteenOnes, 16);
       else
