@@ -76,7 +76,7 @@ DeviceCaps makeCaps() {
   DeviceCaps c;
   unsigned threads = knobs().threads ? knobs().threads : std::thread::hardware_concurrency();
   c.computeUnits = std::max(1u, threads);
-  c.maxWorkGroupSize = kMaxWorkGroupSize;
+  c.maxWorkGroupSize = kDeviceMaxWorkGroupSize;
   c.globalMemSize = physicalMemory();
   c.localMemSize = 64 * 1024;
   // The host's memory is the device's; one allocation may take a quarter of it (and at
@@ -87,7 +87,7 @@ DeviceCaps makeCaps() {
   c.subGroupSizes = subGroupSizes(c.subGroupSize);
   // Any kernel's largest work-group at the smallest advertised size (at the default,
   // 16, a kernel asking for 8 would have more).
-  c.maxNumSubGroups = static_cast<cl_uint>((kMaxWorkGroupSize + c.subGroupSizes.front() - 1) /
+  c.maxNumSubGroups = static_cast<cl_uint>((kDeviceMaxWorkGroupSize + c.subGroupSizes.front() - 1) /
                                            c.subGroupSizes.front());
   c.maxClockMHz = hostClockMHz();
   c.extensions = extensions();

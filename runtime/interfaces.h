@@ -34,7 +34,7 @@ cl_device_id theDevice();
 // (clGetDeviceInfo reports exactly these).
 struct DeviceCaps {
   cl_uint computeUnits = 0;     // host threads a launch uses (SPVSIM_THREADS)
-  size_t maxWorkGroupSize = 0;  // spvsim::kMaxWorkGroupSize
+  size_t maxWorkGroupSize = 0;  // spvsim::kDeviceMaxWorkGroupSize
   cl_ulong globalMemSize = 0;   // the host's physical memory
   cl_ulong localMemSize = 0;    // per work-group
   cl_ulong maxMemAllocSize = 0;

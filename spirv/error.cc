@@ -63,6 +63,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "deadlock";
     case K::UnwaitedAsyncCopy:
       return "unwaited-async-copy";
+    case K::InvalidEvent:
+      return "invalid-event";
     case K::InvalidReserveId:
       return "invalid-reserve-id";
     case K::PipeMisuse:

@@ -47,6 +47,7 @@ enum class DiagnosticKind : uint8_t {
   InstructionBudget,
   Deadlock,
   UnwaitedAsyncCopy,  // a work-group finished with an async copy no wait_group_events named
+  InvalidEvent,       // an async copy's event_t that no copy of the work-group returned
   InvalidReserveId,   // a pipe reserve id that is invalid, committed or of another pipe
   PipeMisuse,         // a packet size that is not the pipe's, a reservation left unwritten
   DeviceEnqueue,      // enqueued kernels that cannot run, misused device events

@@ -166,6 +166,7 @@ void describePointee(const Module& m, ParamSignature& p) {
   const Type* scalar = pointee->kind == TypeKind::Vector ? m.findType(pointee->element) : pointee;
   if (!scalar || (scalar->kind == TypeKind::Int && scalar->width == 8)) return;
   p.pointeeSize = pointee->size;
+  p.pointeeComponentSize = scalar->size;
   p.pointeeFloating = scalar->kind == TypeKind::Float;
 }
 

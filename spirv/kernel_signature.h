@@ -61,6 +61,7 @@ struct ParamSignature {
   // Global/constant pointers to a scalar or vector of 2+ bytes: what a buffer element
   // should be (char and void pointers take any buffer); 0: no expectation.
   uint64_t pointeeSize = 0;
+  uint64_t pointeeComponentSize = 0;  // its scalar component's bytes (pointeeSize for a scalar)
   bool pointeeFloating = false;
   Id pointee = 0;  // pointers: the pointee type; ByValStruct: the struct
   std::optional<uint64_t> alignment;

@@ -181,12 +181,90 @@ TEST(ArgumentWarnings, BufferElementsOtherThanThePointee) {
   EXPECT_EQ(warnings("buffer:uint[4]", "null"), "");  // signedness is the kernel's business
   EXPECT_EQ(warnings("buffer:float[4]", "buffer:float[2]"),
             "warning: argument-mismatch: argument 0 (a) is 'global int* a' but 'buffer:float[4]' "
-            "holds float elements (4 bytes floating-point); the kernel reads the bytes as its own "
-            "type\n");
+            "holds float elements (4-byte floating-point components); the kernel reads the bytes "
+            "as its own type\n");
   EXPECT_NE(warnings("buffer:int[4]", "buffer:double[2]").find("argument 3 (c)"),
             std::string::npos);
-  EXPECT_NE(warnings("buffer:short[4]", "buffer:float[2]").find("2 bytes integer"),
+  EXPECT_NE(warnings("buffer:short[4]", "buffer:float[2]").find("2-byte integer"),
             std::string::npos);
+}
+
+// k(global float4* f4, global int3* i3, global half* h, global char* c): vector pointees.
+constexpr const char* kVectorKernel = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int8
+               OpCapability Float16Buffer
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpName %f4 "f4"
+               OpName %i3 "i3"
+               OpName %h "h"
+               OpName %c "c"
+       %void = OpTypeVoid
+        %int = OpTypeInt 32 0
+       %char = OpTypeInt 8 0
+      %float = OpTypeFloat 32
+       %half = OpTypeFloat 16
+     %float4 = OpTypeVector %float 4
+       %int3 = OpTypeVector %int 3
+      %f4ptr = OpTypePointer CrossWorkgroup %float4
+      %i3ptr = OpTypePointer CrossWorkgroup %int3
+       %hptr = OpTypePointer CrossWorkgroup %half
+       %cptr = OpTypePointer CrossWorkgroup %char
+         %fn = OpTypeFunction %void %f4ptr %i3ptr %hptr %cptr
+          %k = OpFunction %void None %fn
+         %f4 = OpFunctionParameter %f4ptr
+         %i3 = OpFunctionParameter %i3ptr
+          %h = OpFunctionParameter %hptr
+          %c = OpFunctionParameter %cptr
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+)";
+
+// Buffers are untyped: a buffer whose components are the pointee's components (same size,
+// both integer or both floating-point) is what the kernel reads, whatever the vector
+// widths; other components, or a size that leaves the kernel's last element partial, warn.
+TEST(ArgumentWarnings, VectorPointeesTakeBuffersOfTheirComponents) {
+  const spirv::Module m = spirv::loadModule(spirv::assemble(kVectorKernel));
+  const spirv::KernelSignature& sig = m.entryPoints.at(0).signature;
+  ASSERT_EQ(sig.params.size(), 4u);
+  EXPECT_EQ(sig.params[0].pointeeComponentSize, 4u);
+  EXPECT_EQ(sig.params[1].pointeeSize, 16u);  // int3 takes four ints
+  auto warnings = [&](const char* f4, const char* i3 = "buffer:int[8]",
+                      const char* h = "buffer:half[2]", const char* c = "buffer:int[2]") {
+    std::vector<ArgValue> args;
+    for (const char* spec : {f4, i3, h, c}) args.push_back(parseArgSpec(spec));
+    return argumentWarnings(sig, bindings(args));
+  };
+  // The same components, whole elements: no warning.
+  EXPECT_EQ(warnings("buffer:float[8]"), "");
+  EXPECT_EQ(warnings("buffer:float2[6]"), "");
+  EXPECT_EQ(warnings("buffer:float4[3]", "buffer:uint4[2]"), "");
+  EXPECT_EQ(warnings("buffer:float16[1]", "buffer:int3[1]", "buffer:half4[1]"), "");
+  // Other components.
+  EXPECT_EQ(warnings("buffer:int[8]"),
+            "warning: argument-mismatch: argument 0 (f4) is 'global float4* f4' but "
+            "'buffer:int[8]' holds int elements (4-byte integer components); the kernel reads the "
+            "bytes as its own type\n");
+  EXPECT_NE(warnings("buffer:double2[2]").find("holds double2 elements (8-byte floating-point"),
+            std::string::npos);
+  EXPECT_NE(warnings("buffer:half[8]").find("(2-byte floating-point"), std::string::npos);
+  EXPECT_NE(warnings("buffer:float[8]", "buffer:char16[1]").find("argument 1 (i3)"),
+            std::string::npos);
+  EXPECT_NE(warnings("buffer:float[8]", "buffer:float4[1]").find("argument 1 (i3)"),
+            std::string::npos);
+  EXPECT_NE(warnings("buffer:float[8]", "buffer:int[4]", "buffer:short[2]").find("argument 2 (h)"),
+            std::string::npos);
+  // The same components, but the kernel's last element partial.
+  EXPECT_EQ(warnings("buffer:float[6]"),
+            "warning: argument-mismatch: argument 0 (f4) is 'global float4* f4' but "
+            "'buffer:float[6]' holds 24 bytes, not a whole number of its 16-byte elements\n");
+  EXPECT_NE(warnings("buffer:float[8]", "buffer:int[3]").find("argument 1 (i3)"),
+            std::string::npos);  // vec3 elements packed as 3 components: int3 takes 16 bytes
+  // char pointers take anything.
+  EXPECT_EQ(warnings("buffer:float[8]", "buffer:int[8]", "buffer:half[1]", "buffer:double[3]"), "");
 }
 
 // k(struct {int; float} s) passed by value: ByVal pointer to a private copy.

@@ -38,7 +38,8 @@ constexpr const char* kRunOptions = R"(Options:
   --kernel NAME            kernel to run; may be left out when the module has one kernel
   --global X[,Y[,Z]]       global size (required); 1 to 3 dimensions
   --local X[,Y[,Z]]        work-group size; default: the kernel's LocalSize execution mode,
-                           else the largest divisors of the global size with product <= 256
+                           else the largest divisors of the global size with product <= 256;
+                           any size memory allows (--max-memory), not a device's 1024
   --global-offset X[,Y[,Z]]  global offset (default 0)
   --sub-group-size N       sub-group size, 1..128 (default 16); a SubgroupSize execution
                            mode in the kernel takes precedence
@@ -99,8 +100,10 @@ constexpr const char* kRunOptions = R"(Options:
       file(PATH)             raw little-endian bytes; the size must be N * sizeof(TYPE)
                            Vectors count components in order; a vec3 element occupies 4
                            components in memory and its fourth stays zero.
-                           A TYPE other than the pointer parameter's (its size, or integer
-                           against floating point) runs as given with a warning:
+                           TYPE's components should be the pointer parameter's (float for
+                           float4*: buffers are untyped); other components (their size, or
+                           integer against floating point), or a size that is no whole
+                           number of the parameter's elements, run as given with a warning:
                            argument-mismatch (char* and void* parameters take any TYPE).
   buffer:ro:TYPE[N]=INIT   a buffer created read-only (wo: write-only), as CL_MEM_READ_ONLY
                            (WRITE_ONLY): a kernel write (read) is reported as an

@@ -300,9 +300,12 @@ void SimFile::readData(const Header& h, ArgValue& arg) {
   try {
     if (h.noinit) return;
     if (!h.fill.empty()) {
-      storeLiteral(s, h.fill, arg.bytes.data(), base);
-      for (uint64_t i = 1; i < arg.count; ++i)
-        std::copy_n(arg.bytes.data(), scalarSize(s), arg.bytes.data() + i * scalarSize(s));
+      // The literal has storage of its own: a buffer may hold no element (size=0) and
+      // the value is still checked.
+      uint8_t value[8] = {};
+      storeLiteral(s, h.fill, value, base);
+      for (uint64_t i = 0; i < arg.count; ++i)
+        std::copy_n(value, scalarSize(s), arg.bytes.data() + i * scalarSize(s));
       return;
     }
     if (!h.range.empty()) return rangeValues(s, h.range, arg.bytes, base);

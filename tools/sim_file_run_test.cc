@@ -82,5 +82,19 @@ TEST(SimFileRun, EmptyBufferAccessIsOutOfBounds) {
       << r.err;
 }
 
+// size=0 with fill=, range= or noinit runs as a plain empty buffer does (fill=0 crashed).
+TEST(SimFileRun, EmptyBufferWithAnInitialiserRuns) {
+  for (const char* header : {"<size=0 int fill=0 dump>", "<size=0 fill=5 dump>",
+                             "<size=0 int range=1:1:0 dump>", "<size=0 int noinit dump>"}) {
+    SCOPED_TRACE(header);
+    SimRun r = runSim("empty_fill.sim", std::string("<struct=int,float,short> 3 2.5 7\n"
+                                                    "<size=12 float fill=0 dump>\n") +
+                                            header + "\n<size=4 int> 0\n");
+    EXPECT_EQ(r.rc, 0) << r.err;
+    // The header without a type takes the parameter's (int).
+    EXPECT_EQ(r.out, std::string(kDump) + "arg2 int[0] = \n");
+  }
+}
+
 }  // namespace
 }  // namespace spvsim::tools

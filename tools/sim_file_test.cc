@@ -328,5 +328,26 @@ TEST(SimFile, EmptyBuffers) {
             "t.sim:5: size=0 is not a positive multiple of the 4-byte float (argument 0: a)");
 }
 
+// Every way of initialising a buffer gives an empty one at size=0 (fill=0 once wrote its
+// value into the empty buffer's storage: a crash), and a bad value is still refused.
+TEST(SimFile, EmptyBufferWithEveryInitialiser) {
+  const std::string h = std::string(kSaxpyHeader) + "<size=4 float> 1\n<size=8 float> 1 2\n";
+  for (const char* header :
+       {"<size=0 fill=0>", "<size=0 float fill=0>", "<size=0 double fill=1e300>",
+        "<size=0 char hex fill=0x7f>", "<size=0 int range=0:1:-1>", "<size=0 float noinit>",
+        "<size=0 int ro fill=3>", "<size=0 int wo>", "<size=0 short fill=-1 dump>"}) {
+    SCOPED_TRACE(header);
+    const auto args = readArgs(h + header + "\n", kSaxpy);
+    ASSERT_EQ(args.size(), 3u);
+    EXPECT_EQ(args[2].kind, ArgValue::Kind::Buffer);
+    EXPECT_TRUE(args[2].bytes.empty());
+    EXPECT_EQ(args[2].count, 0u);
+  }
+  EXPECT_EQ(errorOf(h + "<size=0 int fill=x>\n", kSaxpy),
+            "t.sim:7: 'x' is not a valid int value (argument 2: y)");
+  EXPECT_EQ(errorOf(h + "<size=0 int range=0:1:0>\n", kSaxpy),
+            "t.sim:7: range=0:1:0 gives 1 values but size= holds 0 (argument 2: y)");
+}
+
 }  // namespace
 }  // namespace spvsim::tools

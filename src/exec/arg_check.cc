@@ -206,6 +206,17 @@ void validateArguments(const spirv::KernelSignature& kernel, const std::vector<A
     if (auto e = checkArgument(kernel.params[i], args[i])) throw *e;
 }
 
+namespace {
+
+// One scalar component of a buffer's element type ("float4": 4 bytes); the element where
+// its name is no OpenCL C scalar or vector.
+uint64_t componentBytes(const ArgType& t) {
+  const auto element = values::parseElementType(t.name);
+  return element ? values::scalarSize(element->scalar) : t.elementBytes;
+}
+
+}  // namespace
+
 std::string argumentWarnings(const spirv::KernelSignature& kernel,
                              const std::vector<ArgBinding>& args) {
   std::string out;
@@ -214,12 +225,24 @@ std::string argumentWarnings(const spirv::KernelSignature& kernel,
     const ArgBinding& a = args[i];
     if (a.kind != Kind::Buffer || !a.type || !p.pointeeSize) continue;
     const ArgType& t = *a.type;
-    if (t.elementBytes == p.pointeeSize && t.floating == p.pointeeFloating) continue;
-    out += fmt::format(
-        "warning: argument-mismatch: {} but '{}' holds {} elements ({} {}); the kernel reads "
-        "the bytes as its own type\n",
-        where(p), describe(a), t.name, bytes(t.elementBytes),
-        t.floating ? "floating-point" : "integer");
+    // Buffers are untyped: only the components say what the bytes hold. A float buffer
+    // feeding a float4* (Oclgrind's .sim files give scalar types only) holds what the
+    // kernel reads; an int buffer feeding a float* does not.
+    const uint64_t component = componentBytes(t);
+    if (component != p.pointeeComponentSize || t.floating != p.pointeeFloating) {
+      out += fmt::format(
+          "warning: argument-mismatch: {} but '{}' holds {} elements ({}-byte {} "
+          "components); the kernel reads the bytes as its own type\n",
+          where(p), describe(a), t.name, component, t.floating ? "floating-point" : "integer");
+    } else if (a.size % p.pointeeSize != 0) {
+      // The same components, but the last of the kernel's elements would be partial: a
+      // vec3 parameter's elements take 4 components (float[3] is no float3), or the
+      // count is not a multiple of the vector width.
+      out += fmt::format(
+          "warning: argument-mismatch: {} but '{}' holds {}, not a whole number of its "
+          "{}-byte elements\n",
+          where(p), describe(a), bytes(a.size), p.pointeeSize);
+    }
   }
   return out;
 }

@@ -43,9 +43,10 @@ std::optional<ArgumentError> checkArgumentCount(const spirv::KernelSignature& ke
 // Throws the first ArgumentError of the count, then of each argument in order.
 void validateArguments(const spirv::KernelSignature& kernel, const std::vector<ArgBinding>& args);
 
-// "warning: argument-mismatch: ..." lines for buffers whose element type differs from
-// what the pointer parameter points to (size, or integer against floating point): legal
-// (a kernel sees bytes) but usually a mistake.
+// "warning: argument-mismatch: ..." lines for buffers whose scalar components differ from
+// those of what the pointer parameter points to (size, or integer against floating point),
+// or whose size is no whole number of its elements: legal (a kernel sees bytes) but
+// usually a mistake. Vector widths may differ (a float buffer feeding a float4*).
 std::string argumentWarnings(const spirv::KernelSignature& kernel,
                              const std::vector<ArgBinding>& args);
 

@@ -168,7 +168,7 @@ Diagnostic enqueueDiagnostic(Severity severity, const EnqueuedCommand& c, std::s
   d.kind = DiagnosticKind::DeviceEnqueue;
   d.kernel = c.kernel ? c.kernel->name : c.parent;
   d.message = std::move(message);
-  d.order = ~0ull;
+  d.order = {~0ull, ~0ull};
   return d;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "spirv/error.h"
@@ -24,8 +25,10 @@ struct Diagnostic {
   std::string instruction;      // "%42 = OpLoad %uint %41 Aligned 4"
   std::string line;             // "k.cl:17"
   uint64_t repeats = 0;         // further occurrences folded into this one
-  // Ordering key for deterministic output: linear work-group id, sub-group, first lane.
-  uint64_t order = 0;
+  // Ordering key for deterministic output: linear work-group id, then sub-group id << 8 |
+  // first lane (work-groups of more than 2^16 sub-groups exist: the command line's are
+  // bounded by memory, kMaxWorkGroupItems).
+  std::pair<uint64_t, uint64_t> order{0, 0};
 };
 
 // "error: out-of-bounds: load of 4 bytes ... \n  in kernel k, work-group (0,0,0), ..."

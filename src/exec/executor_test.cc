@@ -332,7 +332,7 @@ __kernel void k(__global int* a, int n) { a[0] = n; }
   EXPECT_THROW(prog->launch("k", range1(1, 1), {bufferOf(a), valueOf<int64_t>(3)}), Error);
   EXPECT_THROW(prog->launch("nope", range1(1, 1), {}), Error);
   NDRange bad = range1(1, 1);
-  bad.local = {2048, 1, 1};
+  bad.local = {uint64_t(1) << 32, 1, 1};  // more work-items than 32-bit local ids count
   EXPECT_THROW(prog->launch("k", bad, {bufferOf(a), valueOf<int>(3)}), Error);
   auto res = prog->launch("k", range1(1, 1), {bufferOf(a), valueOf<int>(3)});
   EXPECT_TRUE(res.diagnostics.empty());

@@ -87,8 +87,32 @@ TEST(LaunchLimits, HugeLocalSizesDoNotOverflowTheWorkGroupCheck) {
   r.localGiven = true;
   auto [kind, message] = errorOf([&] { prog->launch("k", r, {bufferOf(a)}); });
   EXPECT_EQ(kind, "invalid-argument");
-  EXPECT_NE(message.find("work-group size exceeds the maximum of 1024"), std::string::npos)
+  EXPECT_NE(message.find("work-group size more than 2^64 - 1 (4294967296 x 4294967296 x 1) "
+                         "exceeds the 2^32 - 1 work-items"),
+            std::string::npos)
       << message;
+}
+
+// Diagnostics are ordered by work-group, then sub-group: a work-group of more than 2^16
+// sub-groups (sub-group size 1, 65538 work-items) keeps its last sub-group's diagnostic
+// before the next work-group's first. The two out-of-bounds writes are one instruction, so
+// the one reported is the first in that order and the other is its repeat.
+TEST(LaunchLimits, DiagnosticsOfWorkGroupsBeyond65536SubGroupsStayInOrder) {
+  auto prog = Program::load(compileOpenCL(R"(
+kernel void k(global int* a) {
+  size_t l = get_local_id(0), g = get_group_id(0);
+  if ((g == 0 && l == 65537) || (g == 1 && l == 0)) a[l + 1] = 1;
+})"));
+  std::vector<int> a(1, 0);
+  LaunchOptions o;
+  o.subGroupSize = 1;
+  LaunchResult r = prog->launch("k", range1(2 * 65538, 65538), {bufferOf(a)}, o);
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.kind, DiagnosticKind::OutOfBounds);
+  EXPECT_EQ(d.repeats, 1u);
+  EXPECT_EQ(d.workGroup, (std::array<uint64_t, 3>{0, 0, 0}));
+  EXPECT_EQ(d.subGroup, std::optional<uint32_t>(65537));
 }
 
 // 1 GiB of private memory per work-item: 256 GiB for a work-group of 256.

@@ -37,18 +37,25 @@ void checkGlobal(const NDRange& r) {
     invalid(fmt::format("the NDRange {} has more than 2^64 - 1 work-items", sizes(r.global)));
 }
 
-void checkLocal(const spirv::EntryPoint& ep, const NDRange& r) {
+void checkLocal(const spirv::EntryPoint& ep, const NDRange& r, uint64_t maxWorkGroupSize) {
   auto reqd = ep.findMode(spv::ExecutionMode::LocalSize);
-  uint64_t product = 1;
   for (uint32_t d = 0; d < 3; ++d) {
     if (r.local[d] == 0) invalid(fmt::format("local size in dimension {} is 0", d));
     if (reqd && r.local[d] != reqd->literals.at(d))
       invalid(fmt::format("kernel {} requires work-group size {},{},{} (reqd_work_group_size)",
                           spirv::escapeText(ep.name), reqd->literals[0], reqd->literals[1],
                           reqd->literals[2]));
-    if (r.local[d] > kMaxWorkGroupSize || (product *= r.local[d]) > kMaxWorkGroupSize)
-      invalid(fmt::format("work-group size exceeds the maximum of {}", kMaxWorkGroupSize));
   }
+  const auto items = product(r.local);
+  if (items && *items <= maxWorkGroupSize) return;
+  const std::string size = items ? fmt::format("{}", *items) : "more than 2^64 - 1";
+  if (maxWorkGroupSize < kMaxWorkGroupItems)
+    invalid(fmt::format("work-group size {} ({}) exceeds the maximum of {}", size, sizes(r.local),
+                        maxWorkGroupSize));
+  invalid(
+      fmt::format("work-group size {} ({}) exceeds the 2^32 - 1 work-items spvsim runs in one "
+                  "work-group (its local ids are 32-bit)",
+                  size, sizes(r.local)));
 }
 
 void checkGroups(const NDRange& r) {
@@ -63,7 +70,7 @@ void checkGroups(const NDRange& r) {
 
 }  // namespace
 
-NDRange checkRange(const spirv::EntryPoint& ep, NDRange r) {
+NDRange checkRange(const spirv::EntryPoint& ep, NDRange r, uint64_t maxWorkGroupSize) {
   if (r.dims < 1 || r.dims > 3) invalid(fmt::format("work dimension {} is not 1, 2 or 3", r.dims));
   for (uint32_t d = r.dims; d < 3; ++d) {
     r.global[d] = 1;
@@ -72,7 +79,7 @@ NDRange checkRange(const spirv::EntryPoint& ep, NDRange r) {
   }
   checkGlobal(r);
   if (!r.localGiven) r.local = chooseLocalSize(ep, r);
-  checkLocal(ep, r);
+  checkLocal(ep, r, maxWorkGroupSize);
   checkGroups(r);
   return r;
 }

@@ -19,8 +19,11 @@ inline constexpr uint64_t kMaxWorkGroups = 1ull << 40;
 // none was given (chooseLocalSize). Throws Error(DiagnosticKind::InvalidArgument) naming the
 // problem: a dimension count outside 1..3, a zero size, global offset + global size beyond 2^64 -
 // 1, more than 2^64 - 1 work-items or kMaxWorkGroups work-groups, a local size the kernel's
-// reqd_work_group_size forbids or above kMaxWorkGroupSize.
-NDRange checkRange(const spirv::EntryPoint& ep, NDRange range);
+// reqd_work_group_size forbids or whose work-group is above `maxWorkGroupSize` (a device's
+// limit: kDeviceMaxWorkGroupSize for kernels enqueued on the device; launches are bounded
+// by memory and kMaxWorkGroupItems only).
+NDRange checkRange(const spirv::EntryPoint& ep, NDRange range,
+                   uint64_t maxWorkGroupSize = kMaxWorkGroupItems);
 
 // ceil(a / b) for b > 0, without overflow.
 constexpr uint64_t ceilDiv(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }

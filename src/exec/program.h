@@ -27,8 +27,14 @@ struct LoweredKernel;
 class ObserverFactory;
 class DeviceEnqueueState;
 
-// The largest work-group (product of the local sizes) a launch accepts.
-inline constexpr uint64_t kMaxWorkGroupSize = 1024;
+// The largest work-group (product of the local sizes) a launch accepts: local ids and
+// sub-group ids are 32-bit (SubGroup::firstLocalLinear). Below that, memory decides
+// (LaunchOptions::maxMemory: the registers, private and local memory of a work-group are
+// counted before anything is allocated), as the command line is not a device.
+inline constexpr uint64_t kMaxWorkGroupItems = (uint64_t(1) << 32) - 1;
+// The device's CL_DEVICE_MAX_WORK_GROUP_SIZE, which the ICD reports and enforces, and
+// the limit of kernels enqueued on the device (get_kernel_work_group_size).
+inline constexpr uint64_t kDeviceMaxWorkGroupSize = 1024;
 
 struct NDRange {
   uint32_t dims = 1;

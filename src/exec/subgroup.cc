@@ -25,7 +25,7 @@ void SubGroup::report(const Inst& in, DiagnosticKind kind, std::string message,
   const LoweredKernel& k = *launch.kernel;
   d.instruction = k.instructionText(in.src);
   d.line = k.instructionLine(in.src);
-  d.order = (wg->linearId << 24) | (uint64_t(id) << 8) | (lanes.any() ? lanes.first() : 0);
+  d.order = {wg->linearId, (uint64_t(id) << 8) | (lanes.any() ? lanes.first() : 0)};
   wg->seen[key] = wg->diagnostics->size();
   wg->diagnostics->push_back(std::move(d));
 }

@@ -112,6 +112,9 @@ struct WorkGroupContext {
   // Async copies no wait_group_events has named yet: (event, pc of the copy)
   // (src/exec/ops/async_copy.cc).
   std::vector<std::pair<uint64_t, uint32_t>> unwaitedCopies;
+  // Events a wait_group_events released (each once): waiting for one again is
+  // `invalid-event`, worded apart from events no copy returned.
+  std::vector<uint64_t> releasedEvents;
   // The host thread's copies of privatised buffers (src/exec/reduction_copies.h); null
   // where the launch privatises none or a debugger runs the work-group.
   ReductionCopies* reductions = nullptr;

@@ -346,7 +346,7 @@ TEST(Device, ExtensionsAndFeaturesAgree) {
 TEST(Device, WorkGroupsAndSubGroups) {
   cl_device_id d = spvsimDevice();
   size_t maxWg = deviceValue<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE);
-  EXPECT_EQ(maxWg, spvsim::kMaxWorkGroupSize);
+  EXPECT_EQ(maxWg, spvsim::kDeviceMaxWorkGroupSize);
   EXPECT_EQ(deviceValue<cl_uint>(d, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS), 3u);
   for (size_t s : deviceVector<size_t>(d, CL_DEVICE_MAX_WORK_ITEM_SIZES)) EXPECT_EQ(s, maxWg);
   auto sizes = deviceVector<size_t>(d, CL_DEVICE_SUB_GROUP_SIZES_INTEL);

@@ -122,6 +122,40 @@ def app_svm():
     assert list(data) == [2, 3, 4, 5], list(data)
 
 
+# Buffers of float4 elements: the launch.sim of its bundle types them as float (Oclgrind's
+# format has scalar types only), which is no argument mismatch.
+VECTOR_KERNEL = """
+kernel void axpy4(global float4* y, global const float4* x, float a) {
+  size_t i = get_global_id(0);
+  y[i] = a * x[i] + y[i].wzyx;
+}
+"""
+
+
+def vector_model():
+    x = np.arange(32, dtype=np.float32) / 4
+    y = np.arange(32, dtype=np.float32)[::-1].copy()
+    want = (np.float32(1.5) * x.reshape(8, 4) + y.reshape(8, 4)[:, ::-1]).reshape(-1)
+    return x, y, want
+
+
+def app_vectors():
+    import pyopencl as cl
+
+    mf = cl.mem_flags
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    x, y, want = vector_model()
+    for options in ("-cl-opt-disable", ""):
+        prog = cl.Program(ctx, VECTOR_KERNEL).build(options=options)
+        yb = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=y)
+        xb = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=x)
+        prog.axpy4(q, (8,), (4,), yb, xb, np.float32(1.5))
+        got = np.empty_like(y)
+        cl.enqueue_copy(q, got, yb)
+        np.testing.assert_array_equal(got, want)
+
+
 def app(out_path, options, with_image):
     """The application: runs the kernels through the ICD and checks them against numpy."""
     import pyopencl as cl
@@ -422,6 +456,19 @@ class CaptureTest(unittest.TestCase):
         r = self.spvsim_run("check", second)
         self.assertEqual(r.returncode, 0, r.stderr)
 
+    def test_vector_buffers_replay_without_a_mismatch(self):
+        capture = self.run_variant("--app-vectors")
+        self.assertEqual(self.bundles(capture), ["0001-axpy4", "0002-axpy4"])  # -O0, -O2
+        want = vector_model()[2]
+        for b in self.bundles(capture):
+            sim = os.path.join(capture, b, "launch.sim")
+            with open(sim) as f:
+                self.assertIn("<size=128 float", f.read())
+            r = self.spvsim_run("run", sim, "--dump")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn("argument-mismatch", r.stderr)
+            np.testing.assert_array_equal(self.dump(sim)[0], want)
+
     def test_images_captured_pipes_refused(self):
         capture = os.path.join(self.tmp, "bundles")
         got = self.run_app(capture, with_image=True)
@@ -460,6 +507,8 @@ class CaptureTest(unittest.TestCase):
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--app-globals":
         app_globals()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--app-vectors":
+        app_vectors()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app-svm":
         app_svm()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app":

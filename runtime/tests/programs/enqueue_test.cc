@@ -234,6 +234,9 @@ TEST_F(EnqueueTest, Errors) {
   EXPECT_EQ(enqueue(1, nullptr, &global, &big), CL_INVALID_WORK_ITEM_SIZE);
   const size_t g2[2] = {64, 64};
   EXPECT_EQ(enqueue(2, nullptr, g2, bigGroup), CL_INVALID_WORK_GROUP_SIZE);  // 2048 items
+  // The command line runs work-groups as large as memory allows; the device keeps its
+  // CL_DEVICE_MAX_WORK_GROUP_SIZE of 1024.
+  EXPECT_EQ(enqueue(2, nullptr, g2, g2), CL_INVALID_WORK_GROUP_SIZE);  // 4096 items
   const size_t zeroLocal = 0;
   EXPECT_EQ(enqueue(1, nullptr, &global, &zeroLocal), CL_INVALID_WORK_GROUP_SIZE);
   const size_t hugeOffset = SIZE_MAX - 2;

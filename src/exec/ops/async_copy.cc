@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,50 +91,113 @@ uint64_t elementPointer(uint64_t base, uint64_t i, uint64_t stride, uint64_t byt
   return offsetPointer(base, scaledIndex(index, int64_t(bytes)));
 }
 
-// Checks one side's first and last element (one object, so everything between is
-// inside too); reports the failing one with the standard access diagnostic.
-bool sideInBounds(SubGroup& sg, const Inst& in, uint64_t base, uint64_t count, uint64_t stride,
-                  uint64_t bytes, bool write) {
-  for (uint64_t i : {uint64_t(0), count - 1}) {
-    const uint64_t p = elementPointer(base, i, stride, bytes);
-    AccessError err = AccessError::Ok;
-    if (sg.locate(p, 0, bytes, write, err)) continue;
-    std::vector<uint64_t> ptrs(sg.width, p);
-    sg.reportAccess(in, err, sg.live, ptrs.data(), bytes, write);
-    return false;
-  }
-  return true;
+// The elements [first, end) of one side that lie inside the object its base pointer
+// names. They lie at increasing addresses (stride >= 0) in that object, so those outside
+// it are a prefix and a suffix of the copy: computed, not visited, since a kernel may ask
+// for any count. Empty for a pointer into no object.
+struct Inside {
+  uint64_t first = 0, end = 0;
+};
+
+Inside insideObject(const MemoryMap& mem, uint64_t base, uint64_t count, uint64_t stride,
+                    uint64_t bytes) {
+  const uint64_t p = mem.canonical(base);
+  const Region* r = mem.regionOf(p);
+  if (!r || pointerSaturated(p) || bytes > r->size) return {};
+  using Wide = __int128;  // stride * bytes < 2^96
+  const Wide offset = pointerOffset(p), last = Wide(r->size - bytes), step = Wide(stride) * bytes;
+  if (offset > last) return {};
+  if (step == 0) return offset >= 0 ? Inside{0, count} : Inside{};
+  const Wide first = offset >= 0 ? 0 : (-offset + step - 1) / step;  // offset + i step >= 0
+  const Wide end = (last - offset) / step + 1;                       // offset + i step <= last
+  const uint64_t lo = uint64_t(std::min<Wide>(first, count));
+  return {lo, std::max(lo, uint64_t(std::min<Wide>(end, count)))};
+}
+
+// Reports the copy's elements not copied: the standard access diagnostic of the first
+// (its side, place and why), naming it and how many there were.
+void reportUncopied(SubGroup& sg, const Inst& in, const CopyArgs& a, uint64_t srcStride,
+                    uint64_t dstStride, uint64_t element, uint64_t uncopied) {
+  const uint64_t bytes = in.n;
+  const uint64_t s = elementPointer(a.src, element, srcStride, bytes);
+  const uint64_t d = elementPointer(a.dst, element, dstStride, bytes);
+  AccessError err = AccessError::Ok;
+  const bool write = sg.locate(s, 0, bytes, false, err) != nullptr;  // else the source failed
+  if (write) sg.locate(d, 0, bytes, true, err);
+  std::vector<uint64_t> ptrs(sg.width, write ? d : s);
+  // reportAccess words the access; the copy adds which elements it concerns (a repeat at
+  // this instruction adds nothing).
+  const size_t before = sg.wg->diagnostics->size();
+  sg.reportAccess(in, err, sg.live, ptrs.data(), bytes, write);
+  if (sg.wg->diagnostics->size() == before) return;
+  sg.wg->diagnostics->back().message += fmt::format(
+      ": element {} of an async copy of {}; {} of its elements {} not copied, the other {} "
+      "{}",
+      element, a.count, uncopied, uncopied == 1 ? "was" : "were", a.count - uncopied,
+      a.count - uncopied == 1 ? "was" : "were");
 }
 
 // The copy itself, by the whole work-group, attributed to work-item 0 (sub-group 0's
 // lane 0) for observers. Destination in local memory: the source is strided; else the
-// destination is (SPIR-V OpGroupAsyncCopy).
+// destination is (SPIR-V OpGroupAsyncCopy). Every element whose source and destination
+// the kernel may access is copied, as a device's copy engine would; the others are
+// reported (the first, and how many) and skipped.
 void performCopy(SubGroup& sg, const Inst& in, const CopyArgs& a) {
   if (a.count == 0) return;
   const uint64_t bytes = in.n;
   const bool toLocal = in.aux2 != 0;
   const uint64_t dstStride = toLocal ? 1 : a.stride, srcStride = toLocal ? a.stride : 1;
-  if (!sideInBounds(sg, in, a.src, a.count, srcStride, bytes, false) ||
-      !sideInBounds(sg, in, a.dst, a.count, dstStride, bytes, true))
-    return;
-  for (uint64_t i = 0; i < a.count; ++i) {
+  const MemoryMap& mem = *sg.wg->launch->memory;
+  const Inside src = insideObject(mem, a.src, a.count, srcStride, bytes);
+  const Inside dst = insideObject(mem, a.dst, a.count, dstStride, bytes);
+  const uint64_t from = std::max(src.first, dst.first);
+  const uint64_t to = std::max(from, std::min(src.end, dst.end));
+  uint64_t copied = 0, firstUncopied = from > 0 ? 0 : to;
+  for (uint64_t i = from; i < to; ++i) {
     const uint64_t s = elementPointer(a.src, i, srcStride, bytes);
     const uint64_t d = elementPointer(a.dst, i, dstStride, bytes);
     AccessError err = AccessError::Ok;
-    const uint8_t* from = sg.locate(s, 0, bytes, false, err);
-    uint8_t* to = sg.locate(d, 0, bytes, true, err);
-    if (!from || !to) return;  // cannot happen after sideInBounds; never touch host memory
+    const uint8_t* source = sg.locate(s, 0, bytes, false, err);
+    uint8_t* target = source ? sg.locate(d, 0, bytes, true, err) : nullptr;
+    if (!target) {  // inside the objects, but not accessible (a read-only destination)
+      firstUncopied = std::min(firstUncopied, i);
+      continue;
+    }
+    ++copied;
     ++sg.wg->writes;
     if (sg.wg->observers.any()) [[unlikely]]
-      sg.notify(MemoryAccess{AccessKind::Copy, 0, d, to, bytes, 0, 0, s, from});
-    std::memmove(to, from, bytes);
+      sg.notify(MemoryAccess{AccessKind::Copy, 0, d, target, bytes, 0, 0, s, source});
+    std::memmove(target, source, bytes);
   }
+  if (copied != a.count)
+    reportUncopied(sg, in, a, srcStride, dstStride, firstUncopied, a.count - copied);
+}
+
+// Whether `event` names copies of this work-group no wait has released.
+bool liveEvent(const WorkGroupContext& wg, uint64_t event) {
+  return std::any_of(wg.unwaitedCopies.begin(), wg.unwaitedCopies.end(),
+                     [&](const auto& copy) { return copy.first == event; });
+}
+
+bool releasedEvent(const WorkGroupContext& wg, uint64_t event) {
+  return std::find(wg.releasedEvents.begin(), wg.releasedEvents.end(), event) !=
+         wg.releasedEvents.end();
 }
 
 // The event every work-item gets: the one passed in, else one naming this instruction
-// (never 0, the null event).
+// (never 0, the null event). A non-zero event passed in must be one an earlier copy of
+// the work-group returned (OpenCL C: it associates the copy with that one, "otherwise
+// event should be zero"); any other is reported, and returned as the spec says.
 void asyncCopy(SubGroup* sgs, size_t count, const Inst& in) {
   const CopyArgs a = uniformCopyArgs(sgs, count, in);
+  const WorkGroupContext& wg = *sgs[0].wg;
+  if (a.event && !liveEvent(wg, a.event) && !releasedEvent(wg, a.event))
+    sgs[0].report(in, DiagnosticKind::InvalidEvent,
+                  fmt::format("async copy given event {:#x}, which no earlier async copy of the "
+                              "work-group returned (an uninitialised event_t?); the event "
+                              "argument should be 0 or a previous copy's event",
+                              a.event),
+                  sgs[0].live);
   performCopy(sgs[0], in, a);
   const uint64_t event = a.event ? a.event : uint64_t(in.src) + 1;
   sgs[0].wg->unwaitedCopies.emplace_back(event, sgs[0].barrierPc);
@@ -206,13 +270,47 @@ bool readEvents(SubGroup& sg, const Inst& in, uint32_t lane, std::vector<uint64_
   return true;
 }
 
+// The index of the first event in `events` that names no copy a wait may wait for: one
+// no copy of the work-group returned, or one a wait already released (OpenCL C: "The
+// event objects specified in event_list will be released after the wait is performed").
+std::optional<size_t> firstInvalidEvent(const WorkGroupContext& wg,
+                                        const std::vector<uint64_t>& events) {
+  for (size_t i = 0; i < events.size(); ++i)
+    if (!liveEvent(wg, events[i])) return i;
+  return std::nullopt;
+}
+
+void reportInvalidWait(SubGroup& sg, const Inst& in, const LaneMask& lanes, uint64_t event,
+                       size_t index) {
+  const bool released = releasedEvent(*sg.wg, event);
+  sg.report(in, DiagnosticKind::InvalidEvent,
+            fmt::format("wait_group_events waits for event {:#x} (element {} of the event list), "
+                        "which {}; the wait goes on as a work-group barrier",
+                        event, index,
+                        released ? "an earlier wait_group_events already waited for and released"
+                                 : "no async copy of the work-group returned (an uninitialised "
+                                   "event_t?)"),
+            lanes);
+}
+
 void waitGroupEvents(SubGroup* sgs, size_t count, const Inst& in) {
+  WorkGroupContext& wg = *sgs[0].wg;
   std::vector<uint64_t> first, events;
   const bool ok = readEvents(sgs[0], in, 0, first);
   for (size_t k = 0; k < count; ++k) {
-    LaneMask differ;
-    for (uint32_t l = k == 0 ? 1 : 0; l < sgs[k].liveLanes; ++l)
-      if (readEvents(sgs[k], in, l, events) && ok && events != first) differ.set(l);
+    LaneMask differ, invalid;
+    uint64_t invalidEvent = 0;
+    size_t invalidIndex = 0;
+    for (uint32_t l = 0; l < sgs[k].liveLanes; ++l) {
+      const bool workItem0 = k == 0 && l == 0;
+      if (workItem0 ? !ok : !readEvents(sgs[k], in, l, events)) continue;
+      const std::vector<uint64_t>& list = workItem0 ? first : events;
+      if (ok && list != first) differ.set(l);
+      if (const auto at = firstInvalidEvent(wg, list)) {
+        if (invalid.none()) invalidEvent = list[*at], invalidIndex = *at;
+        invalid.set(l);
+      }
+    }
     if (differ.any())
       sgs[k].report(in, DiagnosticKind::NonUniformCollective,
                     fmt::format("wait_group_events reached with different event lists: "
@@ -220,16 +318,19 @@ void waitGroupEvents(SubGroup* sgs, size_t count, const Inst& in) {
                                 "for other events",
                                 first.size(), differ.first(), sgs[k].id),
                     differ);
+    if (invalid.any()) reportInvalidWait(sgs[k], in, invalid, invalidEvent, invalidIndex);
   }
-  // The copies are complete; every work-item now sees their data.
-  auto& unwaited = sgs[0].wg->unwaitedCopies;
-  std::erase_if(unwaited, [&](const auto& copy) {
+  // The copies are complete; every work-item now sees their data. The wait releases
+  // their events.
+  for (uint64_t event : first)
+    if (liveEvent(wg, event) && !releasedEvent(wg, event)) wg.releasedEvents.push_back(event);
+  std::erase_if(wg.unwaitedCopies, [&](const auto& copy) {
     return std::find(first.begin(), first.end(), copy.first) != first.end();
   });
   constexpr uint32_t kSemantics = uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                                   uint32_t(spv::MemorySemanticsMask::WorkgroupMemory) |
                                   uint32_t(spv::MemorySemanticsMask::CrossWorkgroupMemory);
-  sgs[0].wg->observers.each([&](ExecutionObserver& o) {
+  wg.observers.each([&](ExecutionObserver& o) {
     o.workGroupBarrier(sgs, count, uint32_t(spv::Scope::Workgroup), kSemantics);
   });
 }

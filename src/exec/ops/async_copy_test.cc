@@ -3,8 +3,10 @@
 // vector and 3-component vector element types (a 3-component element is copied as the
 // 4-component one, OpenCL C 6.15.10), wait_group_events, prefetch, and the undefined
 // behaviour they report: arguments that differ between work-items, a copy reached by
-// part of the work-group, and either side out of bounds. Expected values come from a
-// byte-level host model of the OpenCL C definitions.
+// part of the work-group, elements out of bounds on either side (the others are copied),
+// events no copy returned. Expected values come from a byte-level host model of the
+// OpenCL C definitions.
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -192,49 +194,174 @@ kernel void k(global const int* in, global int* out, local int* tmp, uint limit)
   EXPECT_EQ(count(whole, DiagnosticKind::BarrierDivergence), 1u) << describe(whole);
 }
 
-// Either side out of bounds: the standard out-of-bounds diagnostic, and nothing copied.
-TEST_P(AsyncCopyTypes, OutOfBoundsOnEitherSide) {
+// Either side out of bounds: the elements both of whose sides are inside their objects
+// are copied, as a device's copy would; the others are reported once, by the standard
+// out-of-bounds diagnostic of the first, naming it and how many were not copied.
+TEST_P(AsyncCopyTypes, OutOfBoundsElementsAreReportedTheOthersCopied) {
   auto p = load(R"(
-kernel void in_global(global const int* in, global int* out, local int* tmp, uint n, uint s) {
-  event_t e = async_work_group_strided_copy(tmp, in, n, s, 0);
+kernel void in_global(global const int* in, global int* out, local int* tmp, long n, uint s,
+                      int shift) {
+  tmp[get_local_id(0)] = -1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  event_t e = async_work_group_strided_copy(tmp, in + shift, n, s, 0);
   wait_group_events(1, &e);
   out[get_local_id(0)] = tmp[get_local_id(0)];
 }
-kernel void in_local(global const int* in, global int* out, local int* tmp, uint n, uint s) {
-  tmp[get_local_id(0)] = 5;
+kernel void in_local(global const int* in, global int* out, local int* tmp, long n, uint s,
+                     int shift) {
+  tmp[get_local_id(0)] = 5 + get_local_id(0);
   barrier(CLK_LOCAL_MEM_FENCE);
-  event_t e = async_work_group_strided_copy(out, tmp, n, s, 0);
+  event_t e = async_work_group_strided_copy(out + shift, tmp, n, s, 0);
   wait_group_events(1, &e);
 })",
                 GetParam());
   struct Case {
     const char* kernel;
-    uint32_t n, s;
-    bool write;
+    int64_t n;
+    uint32_t s;
+    int32_t shift;
+    bool write;      // the first element not copied fails on its write
+    int64_t offset;  // ... at this byte offset of its object
+    uint64_t first, uncopied;
+    std::vector<int32_t> out;  // by hand from the OpenCL C definitions
   };
-  // in: 8 ints; out: 8 ints; tmp: 4 ints (one per work-item).
+  // in: 1..8; out: 8 ints of -1; tmp: 4 ints (one per work-item).
   const Case cases[] = {
-      {"in_global", 4, 3, false},  // reads in[9]: source (global) beyond its 8 elements
-      {"in_global", 5, 1, true},   // writes tmp[4]: destination (local) beyond 4
-      {"in_local", 5, 1, false},   // reads tmp[4]
-      {"in_local", 4, 3, true},    // writes out[9]
+      // Source (global) in[0], in[3], in[6], in[9]: the last is past in's 8 elements.
+      {"in_global", 4, 3, 0, false, 36, 3, 1, {1, 4, 7, -1, -1, -1, -1, -1}},
+      // Destination (local) tmp[4]: past tmp's 4 elements.
+      {"in_global", 5, 1, 0, true, 16, 4, 1, {1, 2, 3, 4, -1, -1, -1, -1}},
+      // Source in[-2], in[-1], in[0], in[1]: the first two lie before in.
+      {"in_global", 4, 1, -2, false, -8, 0, 2, {-1, -1, 1, 2, -1, -1, -1, -1}},
+      // A count no object holds: the 4 elements inside are copied at once, not visited
+      // one by one with the 2^40 - 4 outside.
+      {"in_global",
+       int64_t(1) << 40,
+       1,
+       4,
+       false,
+       32,
+       4,
+       (uint64_t(1) << 40) - 4,
+       {5, 6, 7, 8, -1, -1, -1, -1}},
+      {"in_local", 5, 1, 0, false, 16, 4, 1, {5, 6, 7, 8, -1, -1, -1, -1}},  // reads tmp[4]
+      // Destination (global) out[0], out[3], out[6], out[9]: the last past out's 8.
+      {"in_local", 4, 3, 0, true, 36, 3, 1, {5, -1, -1, 6, -1, -1, 7, -1}},
+      // Destination out[7], out[8], ...: only out[7] is inside.
+      {"in_local", 4, 1, 7, true, 32, 1, 3, {-1, -1, -1, -1, -1, -1, -1, 5}},
   };
   for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(c.kernel) + " n=" + std::to_string(c.n));
+    SCOPED_TRACE(std::string(c.kernel) + " n=" + std::to_string(c.n) + " s=" + std::to_string(c.s) +
+                 " shift=" + std::to_string(c.shift));
     std::vector<int32_t> in{1, 2, 3, 4, 5, 6, 7, 8}, out(8, -1);
-    const std::vector<int32_t> before = out;
-    LaunchResult r =
-        p->launch(c.kernel, range1(4, 4),
-                  {bufferOf(in), bufferOf(out), ArgBinding::local(16), valueOf(c.n), valueOf(c.s)},
-                  options());
-    ASSERT_GE(r.diagnostics.size(), 1u) << describe(r);
-    EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::OutOfBounds) << describe(r);
-    EXPECT_NE(r.diagnostics[0].message.find(c.write ? "write" : "read"), std::string::npos)
-        << describe(r);
-    if (std::string(c.kernel) == "in_local") EXPECT_EQ(out, before);
+    LaunchResult r = p->launch(c.kernel, range1(4, 4),
+                               {bufferOf(in), bufferOf(out), ArgBinding::local(16), valueOf(c.n),
+                                valueOf(c.s), valueOf(c.shift)},
+                               options());
+    ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+    const Diagnostic& d = r.diagnostics[0];
+    EXPECT_EQ(d.kind, DiagnosticKind::OutOfBounds) << describe(r);
+    EXPECT_NE(d.message.find(fmt::format("{} of 4 bytes at byte offset {} of",
+                                         c.write ? "write" : "read", c.offset)),
+              std::string::npos)
+        << d.message;
+    EXPECT_NE(d.message.find(fmt::format(": element {} of an async copy of {}; {} of its elements",
+                                         c.first, c.n, c.uncopied)),
+              std::string::npos)
+        << d.message;
+    EXPECT_NE(d.instruction.find("OpGroupAsyncCopy"), std::string::npos) << d.instruction;
+    EXPECT_EQ(out, c.out);
   }
 }
 
+// Observers see one Copy access per element copied, none for the others.
+TEST_P(AsyncCopyTypes, ObserversSeeOnlyTheElementsCopied) {
+  auto p = load(R"(
+kernel void k(global const int* in, local int* tmp) {
+  event_t e = async_work_group_copy(tmp, in + 5, 4, 0);
+  wait_group_events(1, &e);
+})",
+                GetParam());
+  std::vector<int32_t> in(8, 1);
+  struct Count : ExecutionObserver {
+    explicit Count(size_t& n) : n(n) {}
+    void access(SubGroup&, const MemoryAccess& a) override { n += a.kind == AccessKind::Copy; }
+    size_t& n;
+  };
+  struct Factory : ObserverFactory {
+    explicit Factory(size_t& n) : n(n) {}
+    bool serial() const override { return true; }
+    std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
+      return std::make_unique<Count>(n);
+    }
+    size_t& n;
+  };
+  size_t copies = 0;
+  LaunchOptions o = options();
+  o.observers.push_back(std::make_shared<Factory>(copies));
+  LaunchResult r = p->launch("k", range1(4, 4), {bufferOf(in), ArgBinding::local(16)}, o);
+  EXPECT_EQ(count(r, DiagnosticKind::OutOfBounds), 1u) << describe(r);
+  EXPECT_EQ(copies, 3u);  // in[5], in[6], in[7]
+}
+
+// wait_group_events may only wait for events copies of the work-group returned and no
+// wait released yet (OpenCL C: the events "will be released after the wait is
+// performed"): anything else is `invalid-event`, reported with the event and the lanes,
+// and the wait still orders memory as a work-group barrier.
+TEST_P(AsyncCopyTypes, WaitForAnEventNoCopyReturnedIsAnInvalidEvent) {
+  auto p = load(R"(
+kernel void twice(global const int* in, global int* out, local int* tmp) {
+  event_t e = async_work_group_copy(tmp, in, 4, 0);
+  wait_group_events(1, &e);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tmp[3 - get_local_id(0)];
+}
+kernel void unset(global const int* in, global int* out, local int* tmp) {
+  event_t e[2];
+  e[0] = async_work_group_copy(tmp, in, 4, 0);
+  wait_group_events(2, e);
+  out[get_global_id(0)] = tmp[3 - get_local_id(0)];
+}
+kernel void chained(global const int* in, global int* out, local int* tmp) {
+  event_t e = async_work_group_copy(tmp, in, 2, 0);
+  e = async_work_group_copy(tmp + 2, in + 2, 2, e);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tmp[3 - get_local_id(0)];
+})",
+                GetParam());
+  const std::vector<int32_t> in{1, 2, 3, 4}, reversed{4, 3, 2, 1, 4, 3, 2, 1};
+  struct Case {
+    const char* kernel;
+    const char* message;  // "" for none
+  };
+  const Case cases[] = {
+      {"twice",
+       "(element 0 of the event list), which an earlier wait_group_events already waited for "
+       "and released"},
+      {"unset", "(element 1 of the event list), which no async copy of the work-group returned"},
+      {"chained", ""},  // the second copy joins the first's event: one wait for both
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.kernel);
+    std::vector<int32_t> out(8, 0), input = in;
+    LaunchResult r = p->launch(c.kernel, range1(8, 4),
+                               {bufferOf(input), bufferOf(out), ArgBinding::local(16)}, options());
+    EXPECT_EQ(out, reversed);
+    if (!*c.message) {
+      EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+      continue;
+    }
+    ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+    const Diagnostic& d = r.diagnostics[0];
+    EXPECT_EQ(d.kind, DiagnosticKind::InvalidEvent);
+    EXPECT_EQ(d.repeats, 1u);  // the second work-group's
+    EXPECT_EQ(d.lanes, (std::vector<uint32_t>{0, 1, 2, 3}));
+    EXPECT_NE(d.message.find("wait_group_events waits for event 0x"), std::string::npos)
+        << d.message;
+    EXPECT_NE(d.message.find(c.message), std::string::npos) << d.message;
+    EXPECT_NE(d.instruction.find("OpGroupWaitEvents"), std::string::npos) << d.instruction;
+  }
+}
 // wait_group_events with event lists that differ between work-items.
 TEST_P(AsyncCopyTypes, WaitWithDifferentEventLists) {
   auto p = load(R"(
@@ -285,6 +412,32 @@ kernel void waited_in_loop(global const int* in, global int* out, local int* tmp
                               {bufferOf(in), bufferOf(out), ArgBinding::local(16)}, options());
   EXPECT_TRUE(ok.diagnostics.empty()) << describe(ok);
   EXPECT_EQ(out, in);
+}
+
+// A copy given a non-zero event no copy returned (OpenCL C: the event argument is 0 or
+// a previous copy's) is `invalid-event`; the copy is made and returns that event, as the
+// spec says. -O0 only: llvm-spirv-15 translates the integer-to-event conversion at -O1
+// and above into invalid SPIR-V (OpConvertUToPtr to an event).
+TEST(AsyncCopyEvents, CopyGivenAnEventNoCopyReturnedIsAnInvalidEvent) {
+  auto p = load(R"(
+kernel void k(global const int* in, global int* out, local int* tmp) {
+  event_t e[1];
+  ((private ulong*)e)[0] = 77;
+  event_t f = async_work_group_copy(tmp, in, 4, e[0]);
+  wait_group_events(1, &f);
+  out[get_local_id(0)] = tmp[get_local_id(0)];
+})",
+                "-O0");
+  std::vector<int32_t> in{1, 2, 3, 4}, out(4, 0);
+  LaunchResult r =
+      p->launch("k", range1(4, 4), {bufferOf(in), bufferOf(out), ArgBinding::local(16)}, options());
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::InvalidEvent);
+  EXPECT_NE(r.diagnostics[0].message.find("async copy given event 0x4d, which no earlier async "
+                                          "copy of the work-group returned"),
+            std::string::npos)
+      << r.diagnostics[0].message;
+  EXPECT_EQ(out, in);  // and the wait for the event it returned (77) is valid
 }
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, AsyncCopyTypes, ::testing::Values("-O0", "-O2"),

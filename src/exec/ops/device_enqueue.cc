@@ -129,7 +129,7 @@ std::optional<NDRange> readNdrange(SubGroup& sg, const Inst& in, uint32_t reg, c
   if (zeros != 0 && zeros != r.dims) return std::nullopt;  // some local sizes given
   r.localGiven = zeros == 0;
   try {
-    return checkRange(kernel, r);
+    return checkRange(kernel, r, kDeviceMaxWorkGroupSize);  // the device's limit
   } catch (const Error&) {
     return std::nullopt;
   }
@@ -386,7 +386,7 @@ void kernelQuery(SubGroup& sg, const Inst& in) {
   sg.forActive([&](uint32_t l) {
     uint64_t v = 0;
     if (in.n == kQueryWorkGroupSize) {
-      v = kMaxWorkGroupSize;
+      v = kDeviceMaxWorkGroupSize;
     } else if (in.n == kQueryPreferredMultiple || in.n == kQueryMaxSubGroupSize) {
       v = width;
     } else if (auto r = readNdrange(sg, in, in.a, sg.extra + in.aux2, l, kernel)) {
