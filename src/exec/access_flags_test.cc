@@ -224,5 +224,36 @@ kernel void load(global int* wo, global int4* out) { out[get_global_id(0)] = vlo
   }
 }
 
+// Async copies between local memory and a restricted buffer: the copy happens, and each
+// side the flags forbid is reported once, naming the buffer.
+TEST(AccessFlags, AsyncCopiesPerformAndReport) {
+  for (const char* level : {"-O0", "-O2"}) {
+    SCOPED_TRACE(level);
+    auto prog = Program::load(compileOpenCL(R"(
+kernel void k(global const int* wo, global int* ro) {
+  local int tile[8];
+  event_t e = async_work_group_copy(tile, wo, 8, 0);
+  wait_group_events(1, &e);
+  tile[get_local_id(0)] *= 10;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  e = async_work_group_copy(ro, tile, 8, 0);
+  wait_group_events(1, &e);
+})",
+                                            level));
+    std::vector<int> wo{1, 2, 3, 4, 5, 6, 7, 8}, ro(8, 0);
+    auto r = prog->launch("k", range1(8, 8), {writeOnly(bufferOf(wo)), readOnly(bufferOf(ro))});
+    const auto v = violations(r);
+    ASSERT_EQ(v.size(), 2u) << describe(r);
+    EXPECT_EQ(r.diagnostics.size(), 2u) << describe(r);
+    EXPECT_TRUE(startsWith(v[0]->message, "read of 4 bytes from a write-only buffer") ||
+                startsWith(v[1]->message, "read of 4 bytes from a write-only buffer"))
+        << describe(r);
+    EXPECT_TRUE(startsWith(v[0]->message, "write of 4 bytes to a read-only buffer") ||
+                startsWith(v[1]->message, "write of 4 bytes to a read-only buffer"))
+        << describe(r);
+    EXPECT_EQ(ro, (std::vector<int>{10, 20, 30, 40, 50, 60, 70, 80}));
+  }
+}
+
 }  // namespace
 }  // namespace spvsim

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/exec/ops/group_util.h"
@@ -153,16 +154,22 @@ void performCopy(SubGroup& sg, const Inst& in, const CopyArgs& a) {
   const uint64_t from = std::max(src.first, dst.first);
   const uint64_t to = std::max(from, std::min(src.end, dst.end));
   uint64_t copied = 0, firstUncopied = from > 0 ? 0 : to;
+  // What the creation flags forbid is copied and reported once per side (Region).
+  bool readReported = false, writeReported = false;
   for (uint64_t i = from; i < to; ++i) {
     const uint64_t s = elementPointer(a.src, i, srcStride, bytes);
     const uint64_t d = elementPointer(a.dst, i, dstStride, bytes);
-    AccessError err = AccessError::Ok;
-    const uint8_t* source = sg.locate(s, 0, bytes, false, err);
-    uint8_t* target = source ? sg.locate(d, 0, bytes, true, err) : nullptr;
-    if (!target) {  // inside the objects, but not accessible (a read-only destination)
+    AccessError readErr = AccessError::Ok, writeErr = AccessError::Ok;
+    const uint8_t* source = sg.locate(s, 0, bytes, false, readErr);
+    uint8_t* target = source ? sg.locate(d, 0, bytes, true, writeErr) : nullptr;
+    if (!target) {  // inside the objects, but not writable (constant memory)
       firstUncopied = std::min(firstUncopied, i);
       continue;
     }
+    if (readErr != AccessError::Ok && !std::exchange(readReported, true))
+      sg.reportForbiddenByFlags(in, 0, s, bytes, false);
+    if (writeErr != AccessError::Ok && !std::exchange(writeReported, true))
+      sg.reportForbiddenByFlags(in, 0, d, bytes, true);
     ++copied;
     ++sg.wg->writes;
     if (sg.wg->observers.any()) [[unlikely]]
