@@ -117,6 +117,13 @@ BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failur
   try {
     std::vector<uint32_t> plain = withLinkageIfNoEntryPoints(withoutMarkers(words));
     std::shared_ptr<Program> program = Program::load(plain, {}, knobs().maxMemory);
+    // The device has 64-bit addresses (CL_DEVICE_ADDRESS_BITS): a 32-bit module is not
+    // for it, as on any 64-bit device (`spvsim run` executes it as a 32-bit device would).
+    if (program->module().addressing == spv::AddressingModel::Physical32)
+      return failed(failure,
+                    "error: the module uses the Physical32 addressing model (32-bit pointers), "
+                    "but this device's CL_DEVICE_ADDRESS_BITS is 64: use a Physical64 module "
+                    "(-target spir64); `spvsim run` executes Physical32 modules");
     for (const auto& ep : program->module().entryPoints) {
       const Program::Kernel kernel = program->kernel(ep.name);
       program->lowered(kernel, program->subGroupSizeFor(kernel, knobs().subGroupSize));

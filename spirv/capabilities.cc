@@ -83,10 +83,13 @@ void checkSupported(const Module& module) {
       throw Error(
           DiagnosticKind::Unsupported,
           fmt::format("unsupported: capability {} is not supported by spvsim", capabilityName(c)));
-  if (module.addressing != spv::AddressingModel::Physical64)
+  // Physical32 modules run with 32-bit pointers and size_t (src/DESIGN.md, "32-bit
+  // modules"); a front end that is a 64-bit device refuses them itself (the ICD).
+  if (module.addressing != spv::AddressingModel::Physical64 &&
+      module.addressing != spv::AddressingModel::Physical32)
     throw Error(DiagnosticKind::Unsupported,
-                "unsupported: only the Physical64 addressing model is supported "
-                "(compile OpenCL C with -target spir64)");
+                "unsupported: only the Physical64 and Physical32 addressing models are "
+                "supported (compile OpenCL C with -target spir64 or -target spir)");
 }
 
 }  // namespace spvsim::spirv

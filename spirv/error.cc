@@ -71,6 +71,8 @@ std::string_view kindName(DiagnosticKind kind) {
       return "pipe-misuse";
     case K::DeviceEnqueue:
       return "device-enqueue";
+    case K::PointerConversion:
+      return "pointer-conversion";
     case K::Internal:
       return "internal";
   }

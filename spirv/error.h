@@ -51,6 +51,7 @@ enum class DiagnosticKind : uint8_t {
   InvalidReserveId,   // a pipe reserve id that is invalid, committed or of another pipe
   PipeMisuse,         // a packet size that is not the pipe's, a reservation left unwritten
   DeviceEnqueue,      // enqueued kernels that cannot run, misused device events
+  PointerConversion,  // a Physical32 pointer whose 32-bit address does not lead back to it
   // A broken invariant of spvsim itself (a bug to report), never the user's input.
   Internal,
 };

@@ -71,8 +71,12 @@ void computeLayout(const Module& module, Type& type) {
       type.size = type.align = type.width / 8;
       return;
     case TypeKind::Pointer:
-    case TypeKind::Opaque:
       type.size = type.align = module.addressing == spv::AddressingModel::Physical32 ? 4 : 8;
+      return;
+    case TypeKind::Opaque:
+      // Images, samplers, events, queues, pipes: spvsim's 8-byte handles in every module.
+      // OpenCL C cannot take their size (no sizeof, no struct members), so nothing sees it.
+      type.size = type.align = 8;
       return;
     case TypeKind::Vector: {
       const Type& e = module.type(type.element);

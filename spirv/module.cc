@@ -24,7 +24,7 @@ std::optional<Constant> Module::constantValue(Id id) const {
   Constant address;
   address.id = id;
   address.type = v->second.type;
-  address.bytes.assign(8, 0);
+  address.bytes.assign(type(v->second.type).size, 0);  // 4 bytes in a Physical32 module
   address.relocations.push_back({0, id, 0});
   return address;
 }

@@ -49,6 +49,27 @@ TEST(DebugInspect, PrintsEveryLaneOfScalarsVectorsAndPointers) {
   EXPECT_HAS(t.reply(12), "x[0] (uint) = 2\n");
 }
 
+// A Physical32 module (testdata/debug/pointers32.spvasm) shows pointers as the 32-bit
+// addresses its memory holds: `in`, the first global buffer (16 bytes), is at 1 GiB plus
+// its 64 KiB guard (src/exec/address32.h); its pointers still index and examine memory.
+TEST(DebugInspect, Physical32PointersShowTheir32BitAddresses) {
+  const auto t =
+      debugSession({"testdata/debug/pointers32.spvasm", "--global", "4", "--sub-group-size", "4",
+                    "--arg", "buffer:uint[4]=range(10)", "--arg", "buffer:uint[4]"},
+                   "next 4\n"
+                   "print %q\n"
+                   "print %q[1]\n"
+                   "x/1 %pv\n"
+                   "x/2 %q\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(2),
+             "[0]=0x40010000 (global:in+0) [1]=0x40010004 (global:in+4) [2]=0x40010008 "
+             "(global:in+8) [3]=0x4001000c (global:in+12)\n");
+  EXPECT_HAS(t.reply(3), "[0]=11 [1]=12 [2]=13 [3]=<out of bounds");
+  EXPECT_HAS(t.reply(4), "(lane 0), 1 x global int*: 0x40010000 (global:in+0)\n");
+  EXPECT_HAS(t.reply(5), "0x40010000 (global:in+0) (lane 0), 2 x int: 10 11\n");
+}
+
 // Built-in variables print from each lane's private memory (LaunchOptions::builtinStorage:
 // a plain launch computes them into registers instead). Sub-group 0 holds work-items 0..3.
 TEST(DebugInspect, BuiltInVariablesPrintPerLane) {

@@ -85,6 +85,13 @@ void shadowEdge(SubGroup& sg, uint32_t edge, const LaneMask& lanes) {
   sg.regs = saved;
 }
 
+// The register bytes of a loaded or stored value: in.n, the bytes in memory, but for a
+// Physical32 pointer 8 in registers and 4 in memory (src/exec/address32.h), where the
+// whole value is undefined if any of its bytes is.
+uint32_t registerBytes(const ShadowOperand& value, const Inst& in) {
+  return value.bytes ? value.bytes : in.n;
+}
+
 }  // namespace
 
 void propagate(SubGroup& sg, const Inst& in, const ShadowRule& r) {
@@ -150,14 +157,20 @@ void select(SubGroup& sg, const Inst&, const ShadowRule& r) {
 void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const ShadowOperand& ptr = r.operands.at(0);
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
+  const uint32_t stride = registerBytes(r.result, in);
   LaneMask bad;
   sg.forActive([&](uint32_t l) {
-    uint8_t* out = sg.shadow + in.r + size_t(l) * in.n;
+    uint8_t* out = sg.shadow + in.r + size_t(l) * stride;
     // Reported here, the address does not make the value undefined too: one report per cause.
     if (undefinedIn(sg, ptr, l)) bad.set(l);
     AccessError error;
     const uint8_t* host = sg.locate(ptrs[l], l, in.n, false, error);
     const uint8_t* defined = host ? memoryShadow(sg, ptrs[l], host) : nullptr;
+    if (stride != in.n) {
+      uint8_t undefined = 0;
+      for (uint32_t i = 0; defined && i < in.n; ++i) undefined |= !defined[i];
+      return std::memset(out, undefined, stride), void();
+    }
     for (uint32_t i = 0; i < in.n; ++i) out[i] = defined ? !defined[i] : 0;
   });
   if (bad.any()) reportValue(sg, in, ptr.id, "used as the address of a load", bad);
@@ -183,22 +196,27 @@ void storeCheck(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   LaneMask badAddress, badResult;
   sg.forActive([&](uint32_t l) {
     if (undefinedIn(sg, ptr, l)) return badAddress.set(l);
-    const uint8_t* s = sg.shadow + in.b + size_t(l) * in.n;  // the value as the handler reads it
-    if (isGlobal(ptrs[l]) && undefinedData(r, in.n, [&](uint64_t i) { return s[i] != 0; }))
-      badResult.set(l);
+    const uint32_t stride = registerBytes(value, in);
+    const uint8_t* s = sg.shadow + in.b + size_t(l) * stride;  // the value as the handler reads it
+    const bool undefined = stride != in.n
+                               ? anyByte(s, stride) != 0
+                               : undefinedData(r, in.n, [&](uint64_t i) { return s[i] != 0; });
+    if (isGlobal(ptrs[l]) && undefined) badResult.set(l);
   });
   if (badAddress.any()) reportValue(sg, in, ptr.id, "used as the address of a store", badAddress);
   if (badResult.any()) reportValue(sg, in, value.id, "stored to global memory", badResult);
 }
 
-void storeShadow(SubGroup& sg, const Inst& in, const ShadowRule&) {
+void storeShadow(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
+  const uint32_t stride = registerBytes(r.operands.at(1), in);
   sg.forActive([&](uint32_t l) {
     AccessError error;
     const uint8_t* host = sg.locate(ptrs[l], l, in.n, true, error);
     uint8_t* defined = host ? memoryShadow(sg, ptrs[l], host) : nullptr;
     if (!defined) return;
-    const uint8_t* s = sg.shadow + in.b + size_t(l) * in.n;
+    const uint8_t* s = sg.shadow + in.b + size_t(l) * stride;
+    if (stride != in.n) return std::memset(defined, !anyByte(s, stride), in.n), void();
     for (uint32_t i = 0; i < in.n; ++i) defined[i] = !s[i];
   });
 }

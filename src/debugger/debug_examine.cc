@@ -78,8 +78,7 @@ class Examiner {
     const uint32_t lane = ref.lane ? *ref.lane : sg.mask.any() ? sg.mask.first() : 0;
     const size_t entry = v.shared ? 0 : lane;
     if (!v.errors[entry].empty()) throw DebugError(v.label + " is unreadable: " + v.errors[entry]);
-    uint64_t p = 0;
-    std::memcpy(&p, v.bytes[entry].data(), sizeof p);
+    const uint64_t p = kernelPointer(sg, v.bytes[entry]);
     const spirv::Type& pointee = module_.type(t.element);
     const uint64_t size = bytes ? 1 : std::max<uint64_t>(pointee.size, 1);
     AccessError error = AccessError::Ok;

@@ -187,6 +187,10 @@ ValueHomes locateHomes(const ExprValue& x, SubGroup& sg, const spirv::Module& m)
   if (x.v.homes.empty() || !x.v.type)
     throw DebugError(
         fmt::format("{} is computed, not a variable or memory: nothing to watch", x.v.label));
+  if (x.v.inRegisters && m.type(x.v.type).kind == spirv::TypeKind::Pointer && addresses32(sg))
+    throw DebugError(fmt::format(
+        "{} is a pointer register of a Physical32 module: watch the memory it points to",
+        x.v.label));
   ValueHomes out;
   out.bytes = m.type(x.v.type).size;
   for (size_t e = 0; e < x.v.homes.size(); ++e) {

@@ -410,7 +410,7 @@ class Evaluator {
       uint64_t p = 0, address = 0;
       try {
         if (!base.v.errors[be].empty()) throw DebugError(base.v.errors[be]);
-        std::memcpy(&p, base.v.bytes[be].data(), sizeof p);
+        p = kernelPointer(s_.sg, base.v.bytes[be]);
         const __int128 i = loadNum(idx, entryOf(idx, lane), m_).i;
         address = p + static_cast<uint64_t>(i * __int128(size));
         if (r.v.storage.empty()) r.v.storage = spaceName(pointerSpace(p));

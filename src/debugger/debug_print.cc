@@ -104,9 +104,9 @@ std::string formatValue(const spirv::Module& m, spirv::Id type, const uint8_t* b
       return formatInteger(*t, bytes, style);
     case spirv::TypeKind::Float:
       return formatFloat(*t, bytes, style);
-    case spirv::TypeKind::Pointer: {
+    case spirv::TypeKind::Pointer: {  // 4 bytes in a Physical32 module: the 32-bit address
       uint64_t p = 0;
-      std::memcpy(&p, bytes, sizeof p);
+      std::memcpy(&p, bytes, std::min<size_t>(t->size, sizeof p));
       return namer ? namer(p) : formatRawPointer(p);
     }
     case spirv::TypeKind::Vector: {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/exec/address32.h"
 #include "src/values/scalar_codec.h"
 #include "src/values/text_util.h"
 
@@ -680,6 +681,20 @@ void DebugSession::deleteAllBreakpoints() {
 }
 
 std::string DebugSession::pointerName(uint64_t p) const {
+  // A Physical32 module's pointers show as their 32-bit addresses (src/exec/address32.h).
+  // `p` is that address, or a pointer in its 8-byte encoding (every encoded pointer to an
+  // object is above 2^32).
+  if (const Address32Map* map = state_->memory().addresses32) {
+    const bool encoded = p > 0xffffffffu;
+    const uint32_t address = encoded ? map->toAddress(p).value : uint32_t(p);
+    const uint64_t pointer = encoded ? p : map->toPointer(address);
+    if (pointerSpace(pointer) == Space::Invalid) return fmt::format("0x{:08x}", address);
+    return fmt::format("0x{:08x} ({})", address, objectName(pointer));
+  }
+  return objectName(p);
+}
+
+std::string DebugSession::objectName(uint64_t p) const {
   const Space s = pointerSpace(p);
   if (p == 0 || s == Space::Invalid) return formatRawPointer(p);
   const std::vector<Region>& table = state_->memory().regions(s);

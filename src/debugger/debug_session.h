@@ -143,7 +143,8 @@ class DebugSession {
   SubGroup& subGroup();  // the current one; throws DebugError when its group is gone
   size_t subGroupIndex() const { return sg_; }
   bool finished() const { return finished_; }
-  // Names pointers by region: "global:out+16", "private:x+0", "local:tile+4".
+  // Names pointers by region: "global:out+16", "private:x+0", "local:tile+4"; a
+  // Physical32 module's 32-bit addresses as "0x40010010 (global:out+16)".
   std::string pointerName(uint64_t pointer) const;
   // Prints where the current sub-group stands and its active lanes.
   void printLocation(const std::string& prefix = "");
@@ -157,6 +158,7 @@ class DebugSession {
   int exitStatus() const;
 
  private:
+  std::string objectName(uint64_t pointer) const;  // pointerName of an encoded pointer
   struct Stop {
     enum class Kind { None, Done, Breakpoint, Watchpoint, Error, GroupFinished, Interrupted };
     Kind kind = Kind::None;

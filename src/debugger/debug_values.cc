@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "src/exec/address32.h"
 #include "src/values/text_util.h"
 
 namespace spvsim::debugger {
@@ -49,6 +50,17 @@ std::string accessProblem(AccessError e) {
     default:
       return "unreadable";
   }
+}
+
+uint64_t kernelPointer(const SubGroup& sg, const std::vector<uint8_t>& bytes) {
+  if (bytes.size() == 4 && addresses32(sg)) {
+    uint32_t a = 0;
+    std::memcpy(&a, bytes.data(), 4);
+    return sg.wg->launch->memory->addresses32->toPointer(a);
+  }
+  uint64_t p = 0;
+  std::memcpy(&p, bytes.data(), std::min<size_t>(bytes.size(), sizeof p));
+  return p;
 }
 
 uint32_t locationPc(const SubGroup& sg) {
@@ -236,9 +248,21 @@ LaneValues ValueReader::read(const ValueRef& ref) const {
 void ValueReader::readRegister(const ValueSlot& slot, LaneValues& out) const {
   out.type = slot.type;
   out.inRegisters = true;
+  // A Physical32 pointer register holds the 8-byte encoding: shown as its 32-bit address,
+  // as memory holds it (src/exec/address32.h).
+  const Address32Map* map = sg_.wg->launch->memory->addresses32;
+  const bool address = map && symbols_.module().type(slot.type).kind == spirv::TypeKind::Pointer;
   for (uint32_t l = 0; l < sg_.liveLanes; ++l) {
     const uint8_t* p = sg_.regs + slot.reg + size_t(l) * slot.bytes;
-    out.bytes.emplace_back(p, p + slot.bytes);
+    if (address) {
+      uint64_t pointer = 0;
+      std::memcpy(&pointer, p, sizeof pointer);
+      const uint32_t a = map->toAddress(pointer).value;
+      const uint8_t* b = reinterpret_cast<const uint8_t*>(&a);
+      out.bytes.emplace_back(b, b + 4);
+    } else {
+      out.bytes.emplace_back(p, p + slot.bytes);
+    }
     out.errors.emplace_back();
     out.homes.push_back(slot.reg + uint64_t(l) * slot.bytes);
   }

@@ -58,6 +58,13 @@ struct FrameScope {
   uint32_t src = 0;
 };
 
+// A pointer value as the debugger holds it: its memory form, 8 bytes of the encoding of
+// src/exec/memory.h, or in a Physical32 module the 4-byte address (src/exec/address32.h),
+// which this turns into the encoded pointer through the launch's map.
+uint64_t kernelPointer(const SubGroup& sg, const std::vector<uint8_t>& bytes);
+// Whether the sub-group runs a Physical32 module (its pointers show as 32-bit addresses).
+inline bool addresses32(const SubGroup& sg) { return sg.wg->launch->memory->addresses32; }
+
 // Frame `depth` of the sub-group's call stack (0: innermost): its function and the
 // instruction it stands at (callers: their call). Throws DebugError past the outermost.
 FrameScope frameScope(const SubGroup& sg, size_t depth);

@@ -203,6 +203,7 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
   mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
   bound_ = bindArgs(program.module(), kernel.signature(), k, args, mem_);
   checkRegionCounts();
+  if (m.addressing == spv::AddressingModel::Physical32) setUp32BitAddresses(ep);
 
   ctx_.module = &m;
   ctx_.kernel = &k;
@@ -295,6 +296,20 @@ void LaunchState::checkRegionCounts() const {
                   fmt::format("the launch has {} {} memory objects; spvsim "
                               "places at most 2^21 - 1 per address space",
                               mem_.regions(s).size() - 1, spaceName(s)));
+}
+
+// A 32-bit device's get_global_id is a 32-bit size_t: the range must fit it, or ids
+// would wrap. Device-side enqueue is refused at lowering (src/exec/ops/device_enqueue.cc),
+// so a launch never inherits a parent's regions here.
+void LaunchState::setUp32BitAddresses(const spirv::EntryPoint& ep) {
+  for (uint32_t d = 0; d < range_.dims; ++d)
+    if (range_.offset[d] + range_.global[d] > (uint64_t(1) << 32))  // checkRange: no overflow
+      throw Error(DiagnosticKind::InvalidArgument,
+                  fmt::format("kernel {} is a Physical32 module, whose size_t is 32 bits: "
+                              "global offset {} + global size {} in dimension {} exceeds 2^32",
+                              spirv::escapeText(ep.name), range_.offset[d], range_.global[d], d));
+  addresses32_ = address32MapOf(mem_);
+  mem_.addresses32 = &addresses32_;
 }
 
 // What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).

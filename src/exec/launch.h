@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/exec/address32.h"
 #include "src/exec/image_table.h"
 #include "src/exec/program.h"
 #include "src/exec/reduction_copies.h"
@@ -76,6 +77,9 @@ class LaunchState {
 
  private:
   void checkRegionCounts() const;
+  // A Physical32 module: its size_t bounds the range, and its pointers get 32-bit
+  // addresses (src/exec/address32.h).
+  void setUp32BitAddresses(const spirv::EntryPoint& ep);
   uint64_t computeSlotBytes() const;
   void chargePrivatisedCopies();
   bool splitsGroups(const LaunchOptions& options) const;
@@ -84,6 +88,7 @@ class LaunchState {
 
   NDRange range_;
   MemoryMap mem_;
+  Address32Map addresses32_;  // Physical32 modules only (mem_.addresses32)
   BoundArgs bound_;
   LaunchContext ctx_;
   uint64_t groups_ = 0;

@@ -294,7 +294,7 @@ void Lowerer::recordValues() {
   for (const auto& [id, r] : regs_) {
     const Id t = facts.valueType(id);
     if (!t) continue;
-    out.values.push_back({id, t, r, static_cast<uint32_t>(type(t).size)});
+    out.values.push_back({id, t, r, valueBytes(t)});
   }
   std::sort(out.values.begin(), out.values.end(),
             [](const ValueSlot& a, const ValueSlot& b) { return a.id < b.id; });
@@ -378,7 +378,7 @@ void Lowerer::layoutModuleVariables() {
     if (!c)
       throw Error(DiagnosticKind::InvalidModule,
                   fmt::format("initializer {} is not a constant", facts.idName(init)));
-    out.privateInits.push_back({region, resolvedBytes(facts, *c, placedVariable())});
+    out.privateInits.push_back({region, constantMemoryBytes(*c)});
   }
 }
 
@@ -531,10 +531,44 @@ spirv::Id Lowerer::typeIdOfValue(Id id) const {
 
 const spirv::Type& Lowerer::typeOfValue(Id id) const { return type(typeIdOfValue(id)); }
 
+uint32_t Lowerer::valueBytes(Id typeId) const {
+  const spirv::Type& t = type(typeId);
+  return t.kind == TypeKind::Pointer ? 8 : static_cast<uint32_t>(t.size);
+}
+
+std::vector<uint8_t> Lowerer::constantRegisterBytes(const spirv::Constant& c) {
+  const spirv::Type& t = type(c.type);
+  if (t.kind == TypeKind::Pointer && t.size != 8) {  // a Physical32 pointer: 8 in registers
+    uint64_t p = 0;
+    if (!c.relocations.empty())
+      p = relocatedPointer(facts, c, c.relocations[0], placedVariable());
+    else if (std::any_of(c.bytes.begin(), c.bytes.end(), [](uint8_t b) { return b != 0; }))
+      throw Error(DiagnosticKind::Unsupported,
+                  fmt::format("unsupported: pointer constant {} is neither null nor a "
+                              "variable's address",
+                              facts.idName(c.id)));
+    std::vector<uint8_t> bytes(8);
+    std::memcpy(bytes.data(), &p, 8);
+    return bytes;
+  }
+  return constantMemoryBytes(c);
+}
+
+std::vector<uint8_t> Lowerer::constantMemoryBytes(const spirv::Constant& c) {
+  if (c.relocations.empty()) return c.bytes;
+  if (!physical32()) return resolvedBytes(facts, c, placedVariable());
+  if (!variableAddresses32_) {  // relocations name module-scope variables, all placed now
+    variableAddresses32_ = programVariableAddresses32(module);
+    variableAddresses32_->place(Space::Local, out.localRegions);
+    variableAddresses32_->place(Space::Private, out.privateRegions);
+  }
+  return resolvedBytes(facts, c, placedVariable(), &*variableAddresses32_);
+}
+
 Shape Lowerer::shape(Id typeId) const {
   const spirv::Type& t = type(typeId);
   Shape s;
-  s.bytes = static_cast<uint32_t>(t.size);
+  s.bytes = valueBytes(typeId);
   const spirv::Type* e = &t;
   if (t.kind == TypeKind::Vector) {
     e = &type(t.element);
@@ -636,13 +670,11 @@ uint32_t Lowerer::reg(Id id) {
   if (auto it = regs_.find(id); it != regs_.end()) return it->second;
   if (auto c = module.constants.find(id); c != module.constants.end()) {
     if (c->second.zeroFill) {  // registers start zeroed and constants are never written
-      regs_[id] = allocate(type(c->second.type).size);
+      regs_[id] = allocate(valueBytes(c->second.type));
       uniformRegs_.push_back(regs_[id]);
       return regs_[id];
     }
-    setConstantRegister(id, c->second.relocations.empty()
-                                ? c->second.bytes
-                                : resolvedBytes(facts, c->second, placedVariable()));
+    setConstantRegister(id, constantRegisterBytes(c->second));
     return regs_[id];
   }
   if (auto v = variablePointer_.find(id); v != variablePointer_.end()) {
@@ -656,7 +688,7 @@ uint32_t Lowerer::reg(Id id) {
                 fmt::format("module-scope variable {} used by kernel {} was not "
                             "placed",
                             module.nameOf(id), spirv::escapeText(entry_.name)));
-  uint32_t r = allocate(typeOfValue(id).size);
+  uint32_t r = allocate(valueBytes(typeIdOfValue(id)));
   regs_[id] = r;
   return r;
 }
@@ -772,8 +804,8 @@ uint32_t Lowerer::edgeTo(Id target) {
     if (inst.opcode != Op::OpPhi) break;
     for (size_t k = 0; k + 1 < inst.operands.size(); k += 2)
       if (inst.operands[k + 1] == block_->label) {
-        copies.push_back({reg(inst.result), reg(inst.operands[k]),
-                          static_cast<uint32_t>(type(inst.resultType).size), inst.result});
+        copies.push_back(
+            {reg(inst.result), reg(inst.operands[k]), valueBytes(inst.resultType), inst.result});
         break;
       }
   }
@@ -834,9 +866,9 @@ uint32_t Lowerer::functionIndex(Id function) {
   lf.name = module.nameOf(function);
   for (size_t k = 0; k < f->params.size(); ++k) {
     lf.paramRegs.push_back(reg(f->params[k]));
-    lf.paramSizes.push_back(static_cast<uint32_t>(type(f->paramTypes[k]).size));
+    lf.paramSizes.push_back(valueBytes(f->paramTypes[k]));
   }
-  lf.returnRegSize = static_cast<uint32_t>(type(f->resultType).size);
+  lf.returnRegSize = valueBytes(f->resultType);
   out.functions.push_back(lf);
   functionIndex_[function] = index;
   pendingFunctions_.push_back(index);

@@ -12,6 +12,7 @@
 
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
+#include "src/exec/address32.h"
 #include "src/exec/lowered.h"
 #include "src/exec/reduction_targets.h"
 
@@ -99,6 +100,13 @@ class Lowerer {
   uint32_t scratch(uint32_t bytesPerLane);
   const spirv::Type& type(spirv::Id typeId) const { return module.type(typeId); }
   const spirv::Type& typeOfValue(spirv::Id id) const;
+  // Bytes per lane of a register holding a value of type `typeId`: the memory layout's
+  // size, but 8 for a pointer, which registers keep in the 64-bit encoding of
+  // src/exec/memory.h in every module (a Physical32 module's pointers are 4 bytes in
+  // memory only: src/exec/address32.h).
+  uint32_t valueBytes(spirv::Id typeId) const;
+  // Whether the module has 32-bit pointers and size_t (OpMemoryModel Physical32).
+  bool physical32() const { return module.addressing == spv::AddressingModel::Physical32; }
   spirv::Id typeIdOfValue(spirv::Id id) const;
   Shape shape(spirv::Id typeId) const;
   Shape shapeOfValue(spirv::Id id) const { return shape(typeIdOfValue(id)); }
@@ -201,6 +209,11 @@ class Lowerer {
   bool onlyLoaded(const spirv::Variable& v, uint32_t slot);
   // Where a module-scope variable is (for relocations): after layoutModuleVariables.
   std::function<std::optional<uint64_t>(spirv::Id)> placedVariable() const;
+  // A constant in memory: its bytes with the addresses it holds filled in (32-bit ones in
+  // a Physical32 module).
+  std::vector<uint8_t> constantMemoryBytes(const spirv::Constant& c);
+  // A constant's register value: as in memory, but a pointer in its 8-byte encoding.
+  std::vector<uint8_t> constantRegisterBytes(const spirv::Constant& c);
   void recordValues();  // LoweredKernel::values and names, for the debugger
   // Inst::shapeOut and LoweredKernel::initialShapes, once all code is lowered.
   void assignShapeSlots();
@@ -233,6 +246,9 @@ class Lowerer {
   std::vector<uint32_t> pendingFunctions_;
   std::unordered_map<uint64_t, uint32_t> byValCopies_;  // (function << 32 | param) -> register
   std::vector<std::pair<uint32_t, spirv::Id>> pendingPrivateInits_;  // region, initializer
+  // Physical32: the addresses of the module-scope variables (all a relocation can name),
+  // placed as every launch of the kernel places them; made after layoutModuleVariables.
+  std::optional<Address32Map> variableAddresses32_;
   const spirv::Function* fn_ = nullptr;
   // onlyDereferenced() of the function `derefFn_`, computed on first use.
   std::unordered_map<spirv::Id, bool> derefOnly_;

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include "src/exec/address32.h"
+
 namespace spvsim {
 
 const char* spaceName(Space s) {
@@ -33,6 +35,9 @@ std::string describeLocation(const MemoryMap& memory, uint64_t p) {
   if (!r && nullDerived(p))  // null's offset bits are the distance from null, unbiased
     return pointerSaturated(p) ? "a byte offset out of the representable range from a null pointer"
                                : fmt::format("byte offset {} from a null pointer", p);
+  if (!r && isNoObjectPointer(p) && !pointerSaturated(p))
+    return fmt::format("32-bit address 0x{:08x} (it names no object)",
+                       uint64_t(pointerOffset(p)) & 0xffffffffu);
   if (!r) return fmt::format("invalid pointer 0x{:016x} (it points into no object)", p);
   const int64_t offset = pointerOffset(p);
   std::string at = fmt::format("byte offset {}", offset);
@@ -45,7 +50,8 @@ std::string describeLocation(const MemoryMap& memory, uint64_t p) {
 
 std::string describePlace(const MemoryMap& memory, uint64_t p) {
   const bool object = memory.regionOf(memory.canonical(p)) || nullDerived(p);
-  return (object ? "at " : "through an ") + describeLocation(memory, p);
+  const char* through = isNoObjectPointer(p) ? "through a " : "through an ";
+  return (object ? "at " : through) + describeLocation(memory, p);
 }
 
 }  // namespace spvsim

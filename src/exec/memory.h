@@ -136,6 +136,8 @@ constexpr bool plainSumsExact(uint64_t moved) { return (moved >> 39) == 0; }
 
 const char* spaceName(Space s);
 
+class Address32Map;  // src/exec/address32.h
+
 // One allocation: a kernel buffer, a local array, a program-scope variable.
 struct Region {
   uint8_t* base = nullptr;   // Global/Constant: the storage
@@ -171,6 +173,9 @@ struct MemoryMap {
   uint64_t privateArenaBytes = 0;  // per lane
   // The SVM allocations bound as Global regions, sorted by host address (src/exec/svm.h).
   std::vector<SvmRange> svm;
+  // A Physical32 module's 32-bit addresses of these regions (src/exec/address32.h); null
+  // for 64-bit modules, whose handlers never ask.
+  const Address32Map* addresses32 = nullptr;
 
   // Inline: the memory access fast path asks once per access.
   const std::vector<Region>& regions(Space s) const {

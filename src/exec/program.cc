@@ -35,8 +35,13 @@ std::vector<uint8_t> Program::initialValue(const spirv::Variable& v) const {
     throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("the initializer of {} is not a constant", module_.nameOf(v.id)));
   if (c->zeroFill) return {};
-  return resolvedBytes(*facts_, *c,
-                       [&](spirv::Id var) { return programVariablePointer(module_, var); });
+  // A Physical32 module's memory holds 32-bit addresses (src/exec/address32.h).
+  std::optional<Address32Map> addresses32;
+  if (module_.addressing == spv::AddressingModel::Physical32)
+    addresses32 = programVariableAddresses32(module_);
+  return resolvedBytes(
+      *facts_, *c, [&](spirv::Id var) { return programVariablePointer(module_, var); },
+      addresses32 ? &*addresses32 : nullptr);
 }
 
 bool Program::isProgramVariable(const spirv::Variable& v) {

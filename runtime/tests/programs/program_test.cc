@@ -126,6 +126,28 @@ TEST_F(ProgramCreation, ILOfAnUnsupportedCapabilityFailsToBuildNamingIt) {
   EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
 }
 
+// The device reports 64 address bits: a 32-bit module is not for it (the CTS gives a
+// 64-bit device its .spvasm64 files); the command line runs such modules.
+TEST_F(ProgramCreation, ILOfThePhysical32AddressingModelFailsToBuildNamingIt) {
+  const std::vector<uint32_t> words = spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical32 OpenCL
+               OpEntryPoint Kernel %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+          %l = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  cl_program p = il(words);  // well-formed SPIR-V: accepted
+  EXPECT_EQ(clBuildProgram(p, 0, nullptr, nullptr, nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(p).find("Physical32"), std::string::npos) << buildLog(p);
+  EXPECT_NE(buildLog(p).find("CL_DEVICE_ADDRESS_BITS is 64"), std::string::npos) << buildLog(p);
+  EXPECT_EQ(buildInfo<cl_build_status>(p, CL_PROGRAM_BUILD_STATUS), CL_BUILD_ERROR);
+}
+
 // OpenCL forbids recursion (OpenCL C 6.11; the OpenCL SPIR-V environment's validation
 // rules: no cycle in an entry point's static call graph): such a module fails to build.
 TEST_F(ProgramCreation, ILWithRecursionFailsToBuildNamingTheCycle) {

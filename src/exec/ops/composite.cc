@@ -11,6 +11,7 @@
 #include "spirv/error.h"
 #include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/pointer32.h"
 
 namespace spvsim {
 namespace {
@@ -305,7 +306,7 @@ bool emitElementMoves(Lowerer& lw, const spirv::Instruction& inst, const std::ve
 }
 
 void emitPieces(Lowerer& lw, const spirv::Instruction& inst, const std::vector<Piece>& pieces) {
-  const uint32_t dstBytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  const uint32_t dstBytes = lw.valueBytes(inst.resultType);
   if (emitElementMoves(lw, inst, pieces, lw.reg(inst.result), dstBytes)) return;
   std::vector<uint32_t> words{static_cast<uint32_t>(pieces.size())};
   for (const auto& p : pieces)
@@ -313,7 +314,7 @@ void emitPieces(Lowerer& lw, const spirv::Instruction& inst, const std::vector<P
   uint32_t at = lw.addExtra(words);
   Inst& in = lw.emit(inst, &copyPieces);
   in.aux = at;
-  in.n = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  in.n = dstBytes;
 }
 
 // Byte offset and type of a member path inside a composite type.
@@ -339,6 +340,8 @@ void lowerExtract(Lowerer& lw, const spirv::Instruction& inst) {
   auto [offset, type] = memberOffset(lw, lw.typeIdOfValue(composite), inst.operands.data() + 1,
                                      inst.operands.size() - 1);
   uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
+  if (lw.physical32() && lw.type(type).kind == TypeKind::Pointer)  // a 32-bit address
+    return ops::lowerPointerExtract32(lw, inst, offset);
   if (ct.kind == TypeKind::Vector && inst.operands.size() == 2) {
     Shape s = lw.shape(inst.resultType);
     const auto elements = static_cast<uint32_t>(ct.size / bytes);
@@ -365,6 +368,8 @@ void lowerInsert(Lowerer& lw, const spirv::Instruction& inst) {
   Id object = inst.operands.at(0), composite = inst.operands.at(1);
   auto [offset, type] =
       memberOffset(lw, inst.resultType, inst.operands.data() + 2, inst.operands.size() - 2);
+  if (lw.physical32() && lw.type(type).kind == TypeKind::Pointer)
+    return ops::lowerPointerInsert32(lw, inst, offset);
   uint32_t size = static_cast<uint32_t>(lw.type(inst.resultType).size);
   emitPieces(lw, inst,
              {{lw.reg(composite), size, 0, 0, size},
@@ -373,6 +378,7 @@ void lowerInsert(Lowerer& lw, const spirv::Instruction& inst) {
 }
 
 void lowerConstruct(Lowerer& lw, const spirv::Instruction& inst) {
+  if (lw.physical32() && ops::lowerConstruct32(lw, inst)) return;
   const spirv::Type& t = lw.type(inst.resultType);
   std::vector<Piece> pieces;
   uint64_t offset = 0;
@@ -411,7 +417,7 @@ void lowerShuffle(Lowerer& lw, const spirv::Instruction& inst) {
 }
 
 void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
-  uint32_t size = static_cast<uint32_t>(lw.type(inst.resultType).size);
+  uint32_t size = lw.valueBytes(inst.resultType);
   emitPieces(lw, inst, {{lw.reg(inst.operands.at(0)), size, 0, 0, size}});
 }
 

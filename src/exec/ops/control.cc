@@ -251,7 +251,7 @@ void registerControlOps(OpTable& t) {
   };
   t.core[uint32_t(Op::OpReturnValue)] = [](Lowerer& lw, const spirv::Instruction& inst) {
     uint32_t value = lw.reg(inst.operands.at(0));
-    uint32_t bytes = static_cast<uint32_t>(lw.typeOfValue(inst.operands[0]).size);
+    uint32_t bytes = lw.valueBytes(lw.typeIdOfValue(inst.operands[0]));
     Inst& in = lw.emit(inst, &returnValue);
     in.a = value;
     in.n = bytes;

@@ -12,6 +12,7 @@
 #include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/convert_math.h"
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/pointer32.h"
 
 namespace spvsim {
 namespace {
@@ -255,8 +256,9 @@ ExecFn pickCopy(uint32_t resultBytes, uint32_t sourceBytes) {
 }
 
 void lowerCopy(Lowerer& lw, const spirv::Instruction& inst) {
-  const auto resultBytes = static_cast<uint32_t>(lw.type(inst.resultType).size);
-  const auto sourceBytes = static_cast<uint32_t>(lw.typeOfValue(Lowerer::operand(inst, 0)).size);
+  if (lw.physical32() && ops::lowerPointerBitcast32(lw, inst)) return;
+  const uint32_t resultBytes = lw.valueBytes(inst.resultType);
+  const uint32_t sourceBytes = lw.valueBytes(lw.typeIdOfValue(Lowerer::operand(inst, 0)));
   Inst& in = lw.emit(inst, pickCopy(resultBytes, sourceBytes));
   in.a = lw.reg(Lowerer::operand(inst, 0));
   in.n = resultBytes;
@@ -276,6 +278,7 @@ struct Widen {
 };
 
 void lowerPtrToU(Lowerer& lw, const spirv::Instruction& inst) {
+  if (lw.physical32()) return ops::lowerPtrToU32(lw, inst);  // the 32-bit address
   Shape to = lw.shape(inst.resultType);
   emitConversion(lw, inst, withInt(to.scalar, false, [](auto t) {
                    return &Widen<typename decltype(t)::type, uint64_t>::run;
@@ -283,6 +286,7 @@ void lowerPtrToU(Lowerer& lw, const spirv::Instruction& inst) {
 }
 
 void lowerUToPtr(Lowerer& lw, const spirv::Instruction& inst) {
+  if (lw.physical32()) return ops::lowerUToPtr32(lw, inst);
   Shape from = lw.shapeOfValue(Lowerer::operand(inst, 0));
   emitConversion(lw, inst, withInt(from.scalar, false, [](auto f) {
                    return &Widen<uint64_t, typename decltype(f)::type>::run;

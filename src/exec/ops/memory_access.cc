@@ -13,6 +13,7 @@
 #include "src/exec/ops/elementwise.h"
 #include "src/exec/ops/host_cpu.h"
 #include "src/exec/ops/memory_copy.h"
+#include "src/exec/ops/pointer32.h"
 
 namespace spvsim {
 namespace {
@@ -260,6 +261,8 @@ void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t ptr = lw.reg(inst.operands.at(0));
   uint32_t align = requiredAlignment(lw, inst.resultType, inst, 1);
   if (ops::lowerBuiltinLoad(lw, inst, align)) return;
+  if (lw.physical32() && lw.type(inst.resultType).kind == TypeKind::Pointer)
+    return ops::lowerPointerLoad32(lw, inst, align);  // 4 bytes in memory
   fuseWithChain<false>(lw, inst.operands[0], bytes);
   Inst& in = lw.emit(inst, bySize<Load>(bytes));
   in.a = ptr;
@@ -271,6 +274,7 @@ void lowerLoad(Lowerer& lw, const spirv::Instruction& inst) {
 }  // namespace
 
 void ops::loadThroughMemory(SubGroup& sg, const Inst& in) { Load<0>::run(sg, in); }
+void ops::storeThroughMemory(SubGroup& sg, const Inst& in) { Store<0>::run(sg, in); }
 
 namespace {
 
@@ -280,6 +284,8 @@ void lowerStore(Lowerer& lw, const spirv::Instruction& inst) {
   uint32_t bytes = static_cast<uint32_t>(lw.type(type).size);
   uint32_t ptr = lw.reg(inst.operands[0]), v = lw.reg(value);
   uint32_t align = requiredAlignment(lw, type, inst, 2);
+  if (lw.physical32() && lw.type(type).kind == TypeKind::Pointer)
+    return ops::lowerPointerStore32(lw, inst, align);  // 4 bytes in memory
   fuseWithChain<true>(lw, inst.operands[0], bytes);
   Inst& in = lw.emit(inst, bySize<Store>(bytes));
   in.a = ptr;
@@ -1382,6 +1388,7 @@ void registerMemoryOps(OpTable& t) {
     ops::emitElementwise(lw, i, &pointerCompare<false>, 2);
   };
   t.core[uint32_t(Op::OpPtrDiff)] = [](Lowerer& lw, const spirv::Instruction& i) {
+    if (lw.physical32()) return ops::lowerPtrDiff32(lw, i);
     Inst& in = ops::emitElementwise(lw, i, &pointerDiff, 2);
     in.aux = static_cast<uint32_t>(lw.type(lw.typeOfValue(i.operands[0]).element).size);
   };

@@ -6,7 +6,11 @@
 // leaves undefined (see printf_format.h) or an unreadable string.
 #include <spirv/unified1/OpenCL.std.h>
 
+#include <cstring>
+#include <optional>
+
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/pointer32.h"
 #include "src/exec/ops/printf_format.h"
 
 namespace spvsim {
@@ -48,7 +52,9 @@ class StringReads {
   uint64_t pointers_[kMaxSubGroupSize] = {};
 };
 
-std::vector<ops::PrintfArg> laneArgs(const SubGroup& sg, const Inst& in, uint32_t lane) {
+// `addresses` (Physical32 modules): %p prints a pointer's 32-bit address.
+std::vector<ops::PrintfArg> laneArgs(const SubGroup& sg, const Inst& in, uint32_t lane,
+                                     ops::AddressConversion* addresses) {
   std::vector<ops::PrintfArg> args(in.b);
   const uint32_t* w = sg.extra + in.aux;
   for (uint32_t k = 0; k < in.b; ++k, w += kArgWords) {
@@ -57,12 +63,21 @@ std::vector<ops::PrintfArg> laneArgs(const SubGroup& sg, const Inst& in, uint32_
     args[k].components = w[3];
     args[k].isFloat = (w[4] & kIsFloat) != 0;
     args[k].isPointer = (w[4] & kIsPointer) != 0;
+    if (addresses && args[k].isPointer) {
+      uint64_t p;
+      std::memcpy(&p, args[k].data, 8);
+      args[k].hasAddress = true;
+      args[k].address = addresses->convert(lane, p);
+    }
   }
   return args;
 }
 
+template <bool Address32>
 struct Printf {
   static void run(SubGroup& sg, const Inst& in) {
+    std::optional<ops::AddressConversion> addresses;
+    if constexpr (Address32) addresses.emplace(sg);
     int32_t* result = sg.reg<int32_t>(in.r);
     const uint64_t* format = sg.reg<uint64_t>(in.a);
     StringReads reads(sg);
@@ -71,11 +86,13 @@ struct Printf {
       auto reader = [&](uint64_t p, std::string& s) { return reads.read(l, p, s); };
       text.clear();
       bool ok = reads.read(l, format[l], fmt) &&
-                ops::formatPrintf(fmt, laneArgs(sg, in, l), reader, text);
+                ops::formatPrintf(fmt, laneArgs(sg, in, l, addresses ? &*addresses : nullptr),
+                                  reader, text);
       if (ok && sg.wg->printf) *sg.wg->printf += text;
       result[l] = ok ? 0 : -1;
     });
     reads.report(in);
+    if (addresses) addresses->report(in);
   }
 };
 
@@ -93,7 +110,7 @@ void lowerPrintf(Lowerer& lw, const spirv::Instruction& inst) {
     words.insert(words.end(), {lw.reg(arg), s.bytes, s.bytes / s.stride, s.components, flags});
   }
   uint32_t extra = lw.addExtra(words);
-  Inst& in = lw.emit(inst, &Printf::run);
+  Inst& in = lw.emit(inst, lw.physical32() ? &Printf<true>::run : &Printf<false>::run);
   in.a = lw.reg(Lowerer::extArg(inst, 0));
   in.b = count;
   in.aux = extra;

@@ -265,7 +265,8 @@ class Formatter {
     const PrintfArg* a = value(s);
     if (!isAddress(a)) return false;
     char text[32];
-    std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)rawElement(*a, 0));
+    const uint64_t address = a->hasAddress ? a->address : rawElement(*a, 0);
+    std::snprintf(text, sizeof text, "0x%llx", (unsigned long long)address);
     Spec padOnly;
     if (s.flags.find('-') != std::string::npos) padOnly.flags = "-";
     padOnly.width = s.width;

@@ -19,6 +19,10 @@ struct PrintfArg {
   uint32_t elementBytes = 4;  // 1, 2, 4 or 8
   uint32_t components = 1;    // vectors: 2, 3, 4, 8, 16
   const uint8_t* data = nullptr;
+  // What %p prints where it is not the register's bits: a Physical32 module's 32-bit
+  // address of a pointer (src/exec/address32.h).
+  bool hasAddress = false;
+  uint64_t address = 0;
 };
 
 // Reads the NUL-terminated string at a kernel pointer; false if it cannot be read.
