@@ -35,8 +35,12 @@ const std::vector<OrderInfo>& orders() {
       {kARGB, "ARGB", {3, 0, 1, 2}},
       {kIntensity, "INTENSITY", {kI}},
       {kLuminance, "LUMINANCE", {kL}},
-      {kRx, "Rx", {0, kPad}},
-      {kRGx, "RGx", {0, 1, kPad}},
+      // The x orders store what the channel order table groups them with ("CL_R, CL_Rx
+      // or CL_A", "CL_RG, CL_RGx or CL_RA" in OpenCL 1.1-2.2; the conformance suite's
+      // element sizes): their x is the border colour's alpha (0, not CL_R's 1), not a
+      // stored channel. CL_RGBx and CL_sRGBx keep four (packed types only for CL_RGBx).
+      {kRx, "Rx", {0}},
+      {kRGx, "RGx", {0, 1}},
       {kRGBx, "RGBx", {}},
       {kDepth, "DEPTH", {0}},
       {0x10BE, "DEPTH_STENCIL", {}},
@@ -63,7 +67,13 @@ constexpr const char* kTypeNames[] = {
 
 bool knownType(uint32_t t) { return t >= kSnormInt8 && t <= kFloat; }
 
-bool typeAllowed(uint32_t order, uint32_t type) {
+constexpr uint32_t kUnormInt24 = 0x10DF, kUnormInt101010_2 = 0x10E0;
+
+// The API spec's restrictions of channel orders to channel types (the image format
+// descriptor tables), for every order and type it defines whether spvsim supports the
+// pair or not. CL_DEPTH_STENCIL and CL_UNORM_INT24 need cl_khr_gl_depth_images: not
+// valid here.
+bool validDescriptor(uint32_t order, uint32_t type) {
   switch (order) {
     case kRGB:
     case kRGBx:
@@ -82,17 +92,25 @@ bool typeAllowed(uint32_t order, uint32_t type) {
     case kSRGBA:
     case kSBGRA:
       return type == kUnormInt8;
+    case kDepth:
+      return type == kUnormInt16 || type == kFloat;
+    case kRGBA:
+      return (knownType(type) && !isPacked(type)) || type == kUnormInt101010_2;
     case kR:
     case kA:
     case kRG:
     case kRA:
-    case kRGBA:
     case kRx:
     case kRGx:
       return knownType(type) && !isPacked(type);
     default:
-      return false;  // DEPTH, DEPTH_STENCIL: not supported
+      return false;  // DEPTH_STENCIL, unknown orders
   }
+}
+
+// What spvsim supports: every valid pair but CL_DEPTH and CL_UNORM_INT_101010_2.
+bool typeAllowed(uint32_t order, uint32_t type) {
+  return validDescriptor(order, type) && order != kDepth && type != kUnormInt101010_2;
 }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
@@ -288,8 +306,6 @@ const std::vector<ImageFormat>& supportedFormats() {
 uint32_t channelCount(uint32_t order) {
   switch (order) {
     case kRGB:
-    case kSRGB:
-    case kRGx:
       return 3;
     case kRGBx:
       return 4;
@@ -322,11 +338,14 @@ uint32_t channelBytes(uint32_t type) {
   }
 }
 
-uint32_t bytesPerPixel(ImageFormat f) {
-  if (!isSupported(f)) return 0;
-  if (isPacked(f.type)) return f.type == kUnormInt101010 ? 4 : 2;
+std::optional<uint32_t> elementSize(ImageFormat f) {
+  if (!findOrder(f.order) || !validDescriptor(f.order, f.type)) return std::nullopt;
+  if (f.type == kUnormInt101010 || f.type == kUnormInt101010_2) return 4;
+  if (isPacked(f.type)) return 2;
   return channelCount(f.order) * channelBytes(f.type);
 }
+
+uint32_t bytesPerPixel(ImageFormat f) { return isSupported(f) ? *elementSize(f) : 0; }
 
 Kind kindOf(uint32_t type) {
   switch (type) {
