@@ -1,0 +1,104 @@
+// OpPtrDiff (SPIR-V 1.4) within one object and across two. Within: the element count
+// between the pointers. Across: undefined (the pointers must point into the same
+// object), so it is reported, and the result is what a device with one flat address
+// space computes: the distance between the two buffers' storage (here the host vectors
+// the test binds, whose addresses the test knows), in elements.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "spirv/loader.h"
+#include "src/exec/program.h"
+#include "src/exec/testing/launch_args.h"
+
+namespace spvsim {
+namespace {
+
+using testing::bufferOf;
+using testing::describe;
+using testing::range1;
+
+// diff(a, b, out): out[2i] = (a + i) - a, out[2i + 1] = (a + i) - b, in uints.
+constexpr const char* kDiff = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "diff" %gid
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_2 = OpConstant %ulong 2
+    %v3ulong = OpTypeVector %ulong 3
+  %ptr_input = OpTypePointer Input %v3ulong
+   %ptr_uint = OpTypePointer CrossWorkgroup %uint
+  %ptr_ulong = OpTypePointer CrossWorkgroup %ulong
+         %fn = OpTypeFunction %void %ptr_uint %ptr_uint %ptr_ulong
+        %gid = OpVariable %ptr_input Input
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr_uint
+          %b = OpFunctionParameter %ptr_uint
+        %out = OpFunctionParameter %ptr_ulong
+      %entry = OpLabel
+         %g3 = OpLoad %v3ulong %gid
+          %i = OpCompositeExtract %ulong %g3 0
+         %ai = OpInBoundsPtrAccessChain %ptr_uint %a %i
+       %same = OpPtrDiff %ulong %ai %a
+      %cross = OpPtrDiff %ulong %ai %b
+         %i2 = OpIMul %ulong %i %ulong_2
+        %i21 = OpIAdd %ulong %i2 %ulong_1
+         %o0 = OpInBoundsPtrAccessChain %ptr_ulong %out %i2
+               OpStore %o0 %same Aligned 8
+         %o1 = OpInBoundsPtrAccessChain %ptr_ulong %out %i21
+               OpStore %o1 %cross Aligned 8
+               OpReturn
+               OpFunctionEnd
+)";
+
+TEST(PointerOps, PtrDiffWithinAndAcrossObjects) {
+  auto program = Program::load(spirv::assemble(kDiff));
+  std::vector<uint32_t> a(8), b(8);
+  std::vector<int64_t> out(8, -1);
+  LaunchOptions options;
+  options.subGroupSize = 4;
+  LaunchResult r =
+      program->launch("diff", range1(4, 4), {bufferOf(a), bufferOf(b), bufferOf(out)}, options);
+  // Both vectors' storage is aligned to more than 4 bytes: the distance is whole uints.
+  const int64_t apart = int64_t(reinterpret_cast<uintptr_t>(a.data())) -
+                        int64_t(reinterpret_cast<uintptr_t>(b.data()));
+  ASSERT_EQ(apart % 4, 0);
+  for (int64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(out[2 * i], i) << "within a, lane " << i;
+    EXPECT_EQ(out[2 * i + 1], apart / 4 + i) << "a to b, lane " << i;
+  }
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.kind, DiagnosticKind::OutOfBounds);
+  EXPECT_NE(d.message.find("OpPtrDiff of pointers into different objects"), std::string::npos)
+      << d.message;
+  EXPECT_EQ(d.lanes, (std::vector<uint32_t>{0, 1, 2, 3}));
+}
+
+// The same object reached twice is no misuse: b is a's storage again (one buffer bound
+// to two arguments), so (a + i) - b is i and nothing is reported.
+TEST(PointerOps, PtrDiffOfOneBufferBoundTwice) {
+  auto program = Program::load(spirv::assemble(kDiff));
+  std::vector<uint32_t> a(8);
+  std::vector<int64_t> out(8, -1);
+  LaunchOptions options;
+  options.subGroupSize = 4;
+  LaunchResult r =
+      program->launch("diff", range1(4, 4), {bufferOf(a), bufferOf(a), bufferOf(out)}, options);
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  for (int64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(out[2 * i], i);
+    EXPECT_EQ(out[2 * i + 1], i);
+  }
+}
+
+}  // namespace
+}  // namespace spvsim
