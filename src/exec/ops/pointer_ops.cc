@@ -1,5 +1,9 @@
 // Pointer comparison and difference (SPIR-V 1.4: OpPtrEqual, OpPtrNotEqual, OpPtrDiff).
 //
+// Two pointers are equal when they hold one address: spvsim gives each kernel argument
+// its own region, so one buffer bound to two arguments yields two encodings of one
+// address, which compare by address (as a raw SVM address and its region's encoding do).
+//
 // OpPtrDiff is defined only for two pointers into one object (SPIR-V: "the two pointers
 // must point into the same object"; OpenCL C follows C99 6.5.6p9). Across objects the
 // difference is reported (`out-of-bounds`: pointer arithmetic that leaves its object, as
@@ -21,12 +25,6 @@ namespace spvsim {
 namespace {
 
 using spv::Op;
-
-template <bool Equal>
-void pointerCompare(SubGroup& sg, const Inst& in) {
-  ops::binaryLoop<uint8_t, uint64_t, uint64_t>(
-      sg, in, [](uint64_t a, uint64_t b) { return uint8_t((a == b) == Equal); });
-}
 
 // The object a pointer names: its space and region bits once a raw SVM address is
 // mapped to its allocation's region (null and pointers made from integers: space and
@@ -52,6 +50,28 @@ uint64_t addressOf(const SubGroup& sg, uint32_t lane, uint64_t raw, uint64_t p) 
   if (pointerSpace(p) == Space::Local) base = sg.wg->localArena + r->arenaOffset;
   if (pointerSpace(p) == Space::Private) base = sg.priv + lane * sg.privateBytes + r->arenaOffset;
   return uint64_t(uintptr_t(base)) + uint64_t(pointerOffset(p));
+}
+
+// Whether two pointers hold one address: the same bits, or (a raw SVM address and its
+// region's encoding, two regions over one storage: a buffer bound to two arguments)
+// the same address in the launch's memory, as a flat address space compares them.
+bool sameAddress(const SubGroup& sg, uint32_t lane, uint64_t a, uint64_t b) {
+  if (a == b) return true;
+  const MemoryMap& memory = *sg.wg->launch->memory;
+  return addressOf(sg, lane, a, memory.canonical(a)) == addressOf(sg, lane, b, memory.canonical(b));
+}
+
+template <bool Equal>
+void pointerCompare(SubGroup& sg, const Inst& in) {
+  uint8_t* r = sg.reg<uint8_t>(in.r);
+  const uint64_t* a = sg.reg<uint64_t>(in.a);
+  const uint64_t* b = sg.reg<uint64_t>(in.b);
+  sg.forActive([&](uint32_t l) {
+    for (uint32_t c = 0; c < in.n; ++c) {
+      const uint32_t i = l * in.n + c;
+      r[i] = uint8_t(sameAddress(sg, l, a[i], b[i]) == Equal);
+    }
+  });
 }
 
 // Inst: r = a - b in elements of in.aux bytes; in.n components per lane.

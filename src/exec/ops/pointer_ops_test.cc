@@ -1,4 +1,5 @@
-// OpPtrDiff (SPIR-V 1.4) within one object and across two. Within: the element count
+// OpPtrEqual/OpPtrNotEqual compare the addresses pointers hold. OpPtrDiff (SPIR-V 1.4)
+// within one object and across two. Within: the element count
 // between the pointers. Across: undefined (the pointers must point into the same
 // object), so it is reported, and the result is what a device with one flat address
 // space computes: the distance between the two buffers' storage (here the host vectors
@@ -98,6 +99,59 @@ TEST(PointerOps, PtrDiffOfOneBufferBoundTwice) {
     EXPECT_EQ(out[2 * i], i);
     EXPECT_EQ(out[2 * i + 1], i);
   }
+}
+
+// cmp(a, b, out): out[0] = a == b, out[1] = a != b, out[2] = (a + 1) == (b + 1).
+constexpr const char* kCompare = R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "cmp"
+       %void = OpTypeVoid
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %ulong = OpTypeInt 64 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_2 = OpConstant %ulong 2
+   %ptr_uint = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr_uint %ptr_uint %ptr_uint
+          %k = OpFunction %void None %fn
+          %a = OpFunctionParameter %ptr_uint
+          %b = OpFunctionParameter %ptr_uint
+        %out = OpFunctionParameter %ptr_uint
+      %entry = OpLabel
+         %eq = OpPtrEqual %bool %a %b
+        %eq1 = OpSelect %uint %eq %uint_1 %uint_0
+               OpStore %out %eq1 Aligned 4
+         %ne = OpPtrNotEqual %bool %a %b
+        %ne1 = OpSelect %uint %ne %uint_1 %uint_0
+         %o1 = OpInBoundsPtrAccessChain %ptr_uint %out %ulong_1
+               OpStore %o1 %ne1 Aligned 4
+         %a1 = OpInBoundsPtrAccessChain %ptr_uint %a %ulong_1
+         %b1 = OpInBoundsPtrAccessChain %ptr_uint %b %ulong_1
+        %eq2 = OpPtrEqual %bool %a1 %b1
+        %eq3 = OpSelect %uint %eq2 %uint_1 %uint_0
+         %o2 = OpInBoundsPtrAccessChain %ptr_uint %out %ulong_2
+               OpStore %o2 %eq3 Aligned 4
+               OpReturn
+               OpFunctionEnd
+)";
+
+// Pointers compare by the address they hold: one buffer bound to two arguments gives
+// equal pointers (the conformance suite's spirv14_ptrops passes one buffer twice), two
+// buffers unequal ones.
+TEST(PointerOps, PtrEqualComparesAddresses) {
+  auto program = Program::load(spirv::assemble(kCompare));
+  std::vector<uint32_t> a(4), b(4), out(3, 7);
+  LaunchResult r = program->launch("cmp", range1(1, 1), {bufferOf(a), bufferOf(a), bufferOf(out)});
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(out, (std::vector<uint32_t>{1, 0, 1})) << "one buffer twice";
+  r = program->launch("cmp", range1(1, 1), {bufferOf(a), bufferOf(b), bufferOf(out)});
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(out, (std::vector<uint32_t>{0, 1, 0})) << "two buffers";
 }
 
 }  // namespace
