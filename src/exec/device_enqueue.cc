@@ -117,15 +117,20 @@ void DeviceEnqueueState::completeIfDone(uint64_t id) {
   while (id != 0) {
     Event& e = events_[id];
     if (!e.ran || e.children > 0) return;
-    e.status = e.ranStatus;
+    // OpenCL C: the status is an error if the command or any of its children failed.
+    e.status = e.ranStatus < 0 ? e.ranStatus : e.childError;
     const auto sinceStart =
         std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - e.start);
     // COMPLETE includes the children; a command that ran takes at least its own time.
     e.times[1] = std::max<uint64_t>(e.times[0], uint64_t(sinceStart.count()));
     for (uint8_t* where : e.profiling) std::memcpy(where, e.times.data(), sizeof e.times);
     e.profiling.clear();
+    const int32_t status = e.status;
     id = e.parent;
-    if (id != 0) --events_[id].children;
+    if (id == 0) break;
+    Event& parent = events_[id];
+    --parent.children;
+    if (status < 0 && parent.childError == kClComplete) parent.childError = status;
   }
 }
 

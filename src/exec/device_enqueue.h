@@ -77,7 +77,8 @@ class DeviceEnqueueState {
   void adopt(uint64_t parent, const EnqueuedCommand& child);
   // A command's own execution ended (`execNs`: END - START) with `status`; its queue
   // place is given back. Its event completes now if no child of it is outstanding, else
-  // when the last one completes; then the profiling values captured for it are written.
+  // when the last one completes, with `status` or the first error of a child; then the
+  // profiling values captured for it are written.
   void complete(const EnqueuedCommand& c, int32_t status, uint64_t execNs);
   // capture_event_profiling_info(CLK_PROFILING_COMMAND_EXEC_TIME): `where` (16 writable
   // bytes of a buffer that outlives the launch) receives END - START and COMPLETE - START
@@ -94,7 +95,8 @@ class DeviceEnqueueState {
     // Commands' events: the command's own end and status, the children it waits for,
     // the parent that waits for it, and the profiling times once complete.
     bool ran = false;
-    int32_t ranStatus = kClComplete;
+    int32_t ranStatus = kClComplete;  // the command's own; a failed child's error below
+    int32_t childError = kClComplete;
     uint64_t children = 0;  // not yet complete
     uint64_t parent = 0;
     Clock::time_point start{};

@@ -334,6 +334,35 @@ TEST_P(DeviceEnqueue, EventsCompleteAfterTheirChildren) {
   EXPECT_GE(times[1], times[0] + times[2]);
 }
 
+// A parent's event ends with an error when a child of it does (OpenCL C, "Execution
+// model"): child A enqueues G waiting on a user event A sets to -5, so G does not run
+// and ends with -5, A's event with it, and C, waiting on A's event, does not run either
+// (a warning each).
+TEST_P(DeviceEnqueue, AChildsErrorIsItsParentsError) {
+  auto p = load(R"(
+    void child(global int* out) {
+      clk_event_t u = create_user_event();
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &u, NULL,
+                     ^{ out[1] = 1; });
+      set_user_event_status(u, -5);
+      release_event(u);
+      out[0] = 1;
+    }
+    kernel void parent(global int* out) {
+      clk_event_t a;
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &a,
+                     ^{ child(out); });
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &a, NULL,
+                     ^{ out[2] = 1; });
+      release_event(a);
+    })");
+  std::vector<int> out(3, 0);
+  LaunchResult r = p->launch("parent", range1(1, 1), {bufferOf(out)});
+  EXPECT_EQ(out, (std::vector<int>{1, 0, 0}));
+  EXPECT_EQ(count(r, DiagnosticKind::DeviceEnqueue, Severity::Warning), 2u) << describe(r);
+  for (const auto& d : r.diagnostics) EXPECT_NE(d.message.find("status -5"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, DeviceEnqueue, ::testing::Values("-O0", "-O2"),
                          [](const auto& info) { return std::string(info.param + 1); });
 
