@@ -12,8 +12,8 @@ namespace spvsim::imagefmt {
 namespace {
 
 // Where each stored channel goes in the (r, g, b, a) a kernel sees: 0..3, or kPad for
-// the unused x channel of Rx/RGx/RGBx/sRGBx, kI for INTENSITY (all four), kL for
-// LUMINANCE (r, g, b; a = 1).
+// the ignored fourth channel of sRGBx, kI for INTENSITY (all four), kL for LUMINANCE
+// (r, g, b; a = 1).
 constexpr int kPad = -1, kI = -2, kL = -3;
 
 struct OrderInfo {
@@ -276,8 +276,10 @@ std::array<T, 4> gather(ImageFormat f, const uint8_t* p, T zero, T one, Convert 
 }
 
 // The component each stored channel takes from (x, y, z, w) on a write (INTENSITY and
-// LUMINANCE store x; padding stores 0, given as index 4).
-int sourceOf(int dst) { return dst >= 0 ? dst : (dst == kPad ? 4 : 0); }
+// LUMINANCE store x). The ignored channel of sRGBx stores w, unconverted: the API spec
+// leaves its contents open, reads never see it, and the conformance suite's reference
+// (pack_image_pixel, for clEnqueueFillImage and write_imagef) stores w there.
+int sourceOf(int dst) { return dst >= 0 ? dst : (dst == kPad ? 3 : 0); }
 
 bool isSrgb(uint32_t order) {
   const OrderInfo* o = findOrder(order);
@@ -420,7 +422,7 @@ std::array<uint32_t, 4> decodeUint(ImageFormat f, const uint8_t* p) {
 }
 
 void encodeFloat(ImageFormat f, const std::array<float, 4>& v, uint8_t* p) {
-  std::array<float, 5> src = {v[0], v[1], v[2], v[3], 0.0f};
+  std::array<float, 4> src = v;
   if (isSrgb(f.order))
     for (int i = 0; i < 3; ++i) src[i] = linearToSrgb(src[i]);
   if (isPacked(f.type)) {
@@ -440,7 +442,7 @@ void encodeFloat(ImageFormat f, const std::array<float, 4>& v, uint8_t* p) {
 
 namespace {
 void encodeInteger(ImageFormat f, const std::array<int64_t, 4>& v, uint8_t* p) {
-  std::array<int64_t, 5> src = {v[0], v[1], v[2], v[3], 0};
+  const std::array<int64_t, 4>& src = v;
   if (isPacked(f.type)) {
     std::array<uint32_t, 3> c{};
     for (int i = 0; i < 3; ++i) c[i] = static_cast<uint32_t>(std::clamp<int64_t>(src[i], 0, 1023));

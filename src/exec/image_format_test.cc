@@ -132,10 +132,12 @@ TEST(ImageFormat, EncodeOrdersStoreTheirChannelsOnly) {
   EXPECT_EQ(p[0], 255);
   EXPECT_EQ(p[1], 255);
   EXPECT_EQ(p[2], 7);  // past the two-byte element
+  // sRGBx's ignored fourth channel: the spec leaves it open; spvsim stores w as
+  // UNORM_INT8 (not sRGB-converted), as the conformance suite's reference does.
   uint8_t x[4] = {7, 7, 7, 7};
-  encodeFloat({kSRGBx, kUnormInt8}, {1.0f, 1.0f, 1.0f, 1.0f}, x);
+  encodeFloat({kSRGBx, kUnormInt8}, {1.0f, 1.0f, 1.0f, 0.2f}, x);
   EXPECT_EQ(x[2], 255);
-  EXPECT_EQ(x[3], 0);  // the ignored fourth channel
+  EXPECT_EQ(x[3], 51);  // 0.2 * 255
 }
 
 // Element sizes of valid descriptors spvsim does not support (CL_IMAGE_FORMAT_NOT_
