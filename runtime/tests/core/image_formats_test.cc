@@ -20,7 +20,6 @@
 #include <cstring>
 #include <functional>
 #include <map>
-#include <set>
 
 namespace spvsim::rt::test {
 namespace {
