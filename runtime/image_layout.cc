@@ -1,114 +1,17 @@
-// What image commands share: valid format descriptors and their pixel sizes (the API
-// spec's channel order and channel type tables), image coordinates as the API counts
-// them, and box copies between pitched layouts.
+// What image commands share: valid format descriptors and their pixel sizes (the pixel
+// codec's one table, src/exec/image_format.h), image coordinates as the API counts them,
+// and box copies between pitched layouts.
 #include <cstring>
 
 #include "runtime/core_api.h"
 #include "runtime/image.h"
 #include "runtime/queue.h"
+#include "src/exec/image_format.h"
 
 namespace spvsim::rt {
-namespace {
-
-bool isPacked(cl_channel_type t) {
-  return t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010 ||
-         t == CL_UNORM_INT_101010_2;
-}
-
-// Bytes of one channel (packed types: of the whole pixel), 0 for an unknown type.
-size_t typeBytes(cl_channel_type t) {
-  switch (t) {
-    case CL_SNORM_INT8:
-    case CL_UNORM_INT8:
-    case CL_SIGNED_INT8:
-    case CL_UNSIGNED_INT8:
-      return 1;
-    case CL_SNORM_INT16:
-    case CL_UNORM_INT16:
-    case CL_SIGNED_INT16:
-    case CL_UNSIGNED_INT16:
-    case CL_HALF_FLOAT:
-    case CL_UNORM_SHORT_565:
-    case CL_UNORM_SHORT_555:
-      return 2;
-    case CL_SIGNED_INT32:
-    case CL_UNSIGNED_INT32:
-    case CL_FLOAT:
-    case CL_UNORM_INT_101010:
-    case CL_UNORM_INT_101010_2:
-      return 4;
-    default:
-      return 0;
-  }
-}
-
-size_t channelCount(cl_channel_order o) {
-  switch (o) {
-    case CL_R:
-    case CL_A:
-    case CL_INTENSITY:
-    case CL_LUMINANCE:
-    case CL_DEPTH:
-      return 1;
-    case CL_RG:
-    case CL_RA:
-    case CL_Rx:
-      return 2;
-    case CL_RGB:
-    case CL_RGx:
-    case CL_sRGB:
-      return 3;
-    case CL_RGBA:
-    case CL_BGRA:
-    case CL_ARGB:
-    case CL_ABGR:
-    case CL_RGBx:
-    case CL_sRGBA:
-    case CL_sBGRA:
-    case CL_sRGBx:
-      return 4;
-    default:
-      return 0;
-  }
-}
-
-// The spec's restrictions of orders to channel types.
-bool validPair(cl_channel_order o, cl_channel_type t) {
-  switch (o) {
-    case CL_INTENSITY:
-    case CL_LUMINANCE:
-      return t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 ||
-             t == CL_SNORM_INT16 || t == CL_HALF_FLOAT || t == CL_FLOAT;
-    case CL_BGRA:
-    case CL_ARGB:
-    case CL_ABGR:
-      return t == CL_UNORM_INT8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 ||
-             t == CL_UNSIGNED_INT8;
-    case CL_RGB:
-    case CL_RGBx:
-      return t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010;
-    case CL_sRGB:
-    case CL_sRGBA:
-    case CL_sBGRA:
-    case CL_sRGBx:
-      return t == CL_UNORM_INT8;
-    case CL_DEPTH:
-      return t == CL_UNORM_INT16 || t == CL_FLOAT;
-    case CL_RGBA:
-      return !isPacked(t) || t == CL_UNORM_INT_101010_2;
-    default:
-      return !isPacked(t);
-  }
-}
-
-}  // namespace
 
 std::optional<size_t> pixelBytes(const cl_image_format& f) {
-  const size_t channels = channelCount(f.image_channel_order);
-  const size_t bytes = typeBytes(f.image_channel_data_type);
-  if (!channels || !bytes || !validPair(f.image_channel_order, f.image_channel_data_type))
-    return std::nullopt;
-  return isPacked(f.image_channel_data_type) ? bytes : channels * bytes;
+  return imagefmt::elementSize({f.image_channel_order, f.image_channel_data_type});
 }
 
 cl_int checkImageCommand(cl_command_queue queue, cl_mem image) {

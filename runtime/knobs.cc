@@ -62,6 +62,18 @@ void readChecks(Knobs& k) {
   }
 }
 
+// SPVSIM_IMAGE_FORMATS: "conformant" (the default) or "all".
+void readImageFormats(Knobs& k) {
+  const char* text = std::getenv("SPVSIM_IMAGE_FORMATS");
+  if (!text || !*text) return;
+  const std::string value = text;
+  if (value == "all")
+    k.xChannelOrders = true;
+  else if (value != "conformant")
+    std::fprintf(stderr, "spvsim: ignoring SPVSIM_IMAGE_FORMATS='%s' (known: conformant, all)\n",
+                 text);
+}
+
 Knobs readKnobs() {
   Knobs k;
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
@@ -73,6 +85,7 @@ Knobs readKnobs() {
   if (const char* d = std::getenv("SPVSIM_CAPTURE"); d && *d) k.captureDir = d;
   if (const char* f = std::getenv("SPVSIM_CAPTURE_FILTER"); f && *f) k.captureFilter = f;
   k.captureLimit = envNumber("SPVSIM_CAPTURE_LIMIT", 0, ~0ull, ~0ull);
+  readImageFormats(k);
   return k;
 }
 

@@ -16,6 +16,10 @@
 //   SPVSIM_CAPTURE         a folder: every launch is written there as a replayable bundle
 //                          (runtime/capture.h); SPVSIM_CAPTURE_FILTER a glob on kernel
 //                          names (fnmatch), SPVSIM_CAPTURE_LIMIT the most bundles written
+//   SPVSIM_IMAGE_FORMATS   "all": also report the x channel orders (CL_Rx, CL_RGx,
+//                          CL_RGBx, CL_sRGBx), whose border colour the OpenCL C spec and
+//                          the conformance suite disagree on (runtime/image_formats.cc);
+//                          default "conformant": every other supported format
 #pragma once
 
 #include <cstdint>
@@ -35,6 +39,7 @@ struct Knobs {
   std::string captureDir;         // SPVSIM_CAPTURE; empty: no capture
   std::string captureFilter;      // SPVSIM_CAPTURE_FILTER; empty: every kernel
   uint64_t captureLimit = ~0ull;  // SPVSIM_CAPTURE_LIMIT; unset: no limit
+  bool xChannelOrders = false;    // SPVSIM_IMAGE_FORMATS=all
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

@@ -34,13 +34,26 @@ bool validFlags(cl_mem_flags f) {
   return !((f & CL_MEM_USE_HOST_PTR) && (f & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)));
 }
 
+// The API spec: CL_INVALID_BUFFER_SIZE when host_ptr is an SVM allocation and size is
+// more than was allocated. A pointer into the middle of an allocation is held to the
+// bytes from it to the allocation's end: past them lies memory that is not the
+// application's (a guard page here).
+cl_int checkSvmHostPtr(_cl_context* c, size_t size, const void* host_ptr) {
+  const auto block = c->svm.find(host_ptr);
+  if (!block) return CL_SUCCESS;
+  const uint64_t available =
+      block->size - uint64_t(static_cast<const uint8_t*>(host_ptr) - block->base);
+  return size > available ? CL_INVALID_BUFFER_SIZE : CL_SUCCESS;
+}
+
 cl_int checkCreate(cl_context context, cl_mem_flags flags, size_t size, void* host_ptr) {
   if (!checked<_cl_context>(context, Kind::Context)) return CL_INVALID_CONTEXT;
   if (!validFlags(flags)) return CL_INVALID_VALUE;
   if (size == 0 || size > deviceCaps().maxMemAllocSize) return CL_INVALID_BUFFER_SIZE;
   bool wantsPtr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   if (wantsPtr != (host_ptr != nullptr)) return CL_INVALID_HOST_PTR;
-  return CL_SUCCESS;
+  return host_ptr ? checkSvmHostPtr(static_cast<_cl_context*>(context), size, host_ptr)
+                  : CL_SUCCESS;
 }
 
 // The owned, zeroed storage of a new buffer (deterministic contents before any write).

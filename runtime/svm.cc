@@ -184,9 +184,10 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                            size_t param_value_size, const void* param_value) {
   _cl_kernel* k = checked<_cl_kernel>(kernel, Kind::Kernel);
   if (!k) return CL_INVALID_KERNEL;
-  if (!param_value) return CL_INVALID_VALUE;
+  if (!param_value && param_value_size > 0) return CL_INVALID_VALUE;
   switch (param_name) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+      // An empty set (0, NULL) clears the list: valid, and as the list, nothing to keep.
       if (param_value_size % sizeof(void*)) return CL_INVALID_VALUE;
       auto* c = static_cast<_cl_context*>(k->program->context);
       auto* ptrs = static_cast<void* const*>(param_value);

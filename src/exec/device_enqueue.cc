@@ -91,24 +91,59 @@ std::optional<int32_t> DeviceEnqueueState::status(uint64_t event) {
   return it->second.status;
 }
 
+void DeviceEnqueueState::started(const EnqueuedCommand& c) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  events_[c.event].start = Clock::now();
+}
+
+void DeviceEnqueueState::adopt(uint64_t parent, const EnqueuedCommand& child) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++events_[parent].children;
+  events_[child.event].parent = parent;
+}
+
 void DeviceEnqueueState::complete(const EnqueuedCommand& c, int32_t status, uint64_t execNs) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (outstanding_[c.queue] > 0) --outstanding_[c.queue];
   Event& e = events_[c.event];
-  e.status = status;
-  // Children run after their parent, so a command's complete time is its exec time.
-  for (uint8_t* where : e.profiling) {
-    const uint64_t times[2] = {execNs, execNs};
-    std::memcpy(where, times, sizeof times);
+  if (e.start == Clock::time_point{}) e.start = Clock::now();  // never ran: no time passed
+  e.ran = true;
+  e.ranStatus = status;
+  e.times[0] = execNs;
+  completeIfDone(c.event);
+}
+
+void DeviceEnqueueState::completeIfDone(uint64_t id) {
+  while (id != 0) {
+    Event& e = events_[id];
+    if (!e.ran || e.children > 0) return;
+    // OpenCL C: the status is an error if the command or any of its children failed.
+    e.status = e.ranStatus < 0 ? e.ranStatus : e.childError;
+    const auto sinceStart =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - e.start);
+    // COMPLETE includes the children; a command that ran takes at least its own time.
+    e.times[1] = std::max<uint64_t>(e.times[0], uint64_t(sinceStart.count()));
+    for (uint8_t* where : e.profiling) std::memcpy(where, e.times.data(), sizeof e.times);
+    e.profiling.clear();
+    const int32_t status = e.status;
+    id = e.parent;
+    if (id == 0) break;
+    Event& parent = events_[id];
+    --parent.children;
+    if (status < 0 && parent.childError == kClComplete) parent.childError = status;
   }
-  e.profiling.clear();
 }
 
 bool DeviceEnqueueState::captureProfiling(uint64_t event, uint8_t* where) {
   std::lock_guard<std::mutex> lock(mutex_);
   Event* e = find(event);
   if (!e || e->user) return false;
-  e->profiling.push_back(where);
+  // A completed command's times are known: the kernel reads them right after (the
+  // conformance suite's enqueue_block does, in a block that waited for the event).
+  if (e->status == kClSubmitted)
+    e->profiling.push_back(where);
+  else
+    std::memcpy(where, e->times.data(), sizeof e->times);
   return true;
 }
 
@@ -187,15 +222,19 @@ void merge(LaunchResult& into, LaunchResult&& child) {
 }
 
 // Runs one enqueued kernel: the block literal is a buffer argument (a new global region
-// after the parent's), each local size a local-memory argument.
-void runKernel(Program& program, DeviceEnqueueState& state, const LaunchOptions& options,
-               const InheritedMemory& memory, EnqueuedCommand& c, LaunchResult& result,
-               InheritedMemory& childMemory) {
+// after the parent's), each local size a local-memory argument. Returns the commands it
+// enqueued, adopted as its children before it completes (it waits for them).
+std::vector<std::unique_ptr<EnqueuedCommand>> runKernel(Program& program, DeviceEnqueueState& state,
+                                                        const LaunchOptions& options,
+                                                        const InheritedMemory& memory,
+                                                        EnqueuedCommand& c, LaunchResult& result,
+                                                        InheritedMemory& childMemory) {
   std::vector<ArgBinding> args{ArgBinding::buffer(c.literal.data(), c.literal.size())};
   for (uint64_t bytes : c.localSizes) args.push_back(ArgBinding::local(bytes));
   LaunchOptions o = options;
   o.subGroupSize = c.subGroupSize;
   const Program::Kernel kernel = program.kernel(c.kernel->name);
+  state.started(c);
   const auto start = std::chrono::steady_clock::now();
   LaunchResult r = program.launchOnly(kernel, c.range, args, o, state, &memory, &childMemory);
   const uint64_t ns =
@@ -203,7 +242,10 @@ void runKernel(Program& program, DeviceEnqueueState& state, const LaunchOptions&
           .count();
   const bool aborted = r.aborted;
   merge(result, std::move(r));
+  auto children = state.takeRecorded();
+  for (const auto& child : children) state.adopt(c.event, *child);
   state.complete(c, aborted ? kClkEnqueueFailure : kClComplete, ns);
+  return children;
 }
 
 void append(Pending& pending, std::vector<std::unique_ptr<EnqueuedCommand>> commands) {
@@ -211,13 +253,14 @@ void append(Pending& pending, std::vector<std::unique_ptr<EnqueuedCommand>> comm
 }
 
 // The commands no event can release any more: their wait lists name user events whose
-// status is never set.
+// status is never set, or the event of an ancestor (which completes only after them).
 void reportStuck(const Pending& pending, LaunchResult& result) {
   for (const auto& c : pending)
     result.diagnostics.push_back(enqueueDiagnostic(
         Severity::Error, *c,
         describe(*c) + " never ran: its wait list names an event that never completes "
-                       "(a user event whose status is never set)"));
+                       "(a user event whose status is never set, or the event of a command that "
+                       "completes only after its children, this one among them)"));
 }
 
 }  // namespace
@@ -256,8 +299,9 @@ void runEnqueued(Program& program, DeviceEnqueueState& state, const LaunchOption
       state.complete(*c, kClComplete, 0);
     } else {
       tables.emplace_back();
+      std::vector<std::unique_ptr<EnqueuedCommand>> more;
       try {
-        runKernel(program, state, options, *parentMemory, *c, result, tables.back());
+        more = runKernel(program, state, options, *parentMemory, *c, result, tables.back());
       } catch (const Error& e) {
         result.diagnostics.push_back(
             enqueueDiagnostic(Severity::Error, *c, describe(*c) + ": " + e.what()));
@@ -267,7 +311,6 @@ void runEnqueued(Program& program, DeviceEnqueueState& state, const LaunchOption
         continue;
       }
       if (result.aborted) return;
-      auto more = state.takeRecorded();
       for (size_t k = 0; k < more.size(); ++k) tableOf.push_back(&tables.back());
       append(pending, std::move(more));
     }

@@ -5,10 +5,12 @@
 // The executor's handlers (src/exec/ops/device_enqueue.cc) record each command here;
 // Program::launch then runs the commands, children before grandchildren, each when
 // its wait list has completed. Every flag (NO_WAIT, WAIT_KERNEL, WAIT_WORK_GROUP)
-// allows a child to start after its parent has completed, which is when spvsim starts it.
+// allows a child to start after its parent has finished executing, which is when spvsim
+// starts it; the parent's event completes when the parent and all its children have.
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -67,22 +69,43 @@ class DeviceEnqueueState {
   bool setUserStatus(uint64_t event, int32_t status);
   // CL_SUBMITTED until complete, CL_COMPLETE, or a negative error; nullopt: no such event.
   std::optional<int32_t> status(uint64_t event);
-  // Ends a command: its event takes `status`, and the queue place is given back.
-  // Profiling values captured for it are written (exec time, complete time in ns).
+  // A command starts running (CL_PROFILING_COMMAND_START of its event).
+  void started(const EnqueuedCommand& c);
+  // `child` was enqueued by the launch of the command whose event is `parent`: `parent`
+  // completes only when `child` has (OpenCL C, "Execution model": a parent kernel is
+  // complete when it and all its child kernels have finished).
+  void adopt(uint64_t parent, const EnqueuedCommand& child);
+  // A command's own execution ended (`execNs`: END - START) with `status`; its queue
+  // place is given back. Its event completes now if no child of it is outstanding, else
+  // when the last one completes, with `status` or the first error of a child; then the
+  // profiling values captured for it are written.
   void complete(const EnqueuedCommand& c, int32_t status, uint64_t execNs);
-  // capture_event_profiling_info: `where` (16 writable bytes of a buffer that outlives the
-  // launch) receives the two times when the event's command completes.
+  // capture_event_profiling_info(CLK_PROFILING_COMMAND_EXEC_TIME): `where` (16 writable
+  // bytes of a buffer that outlives the launch) receives END - START and COMPLETE - START
+  // in ns: at once when the event has completed, else when it completes.
   bool captureProfiling(uint64_t event, uint8_t* where);
 
  private:
+  using Clock = std::chrono::steady_clock;
   struct Event {
     int32_t refs = 1;
     int32_t status = kClSubmitted;
     bool user = false;
     bool userStatusSet = false;
-    std::vector<uint8_t*> profiling;
+    // Commands' events: the command's own end and status, the children it waits for,
+    // the parent that waits for it, and the profiling times once complete.
+    bool ran = false;
+    int32_t ranStatus = kClComplete;  // the command's own; a failed child's error below
+    int32_t childError = kClComplete;
+    uint64_t children = 0;  // not yet complete
+    uint64_t parent = 0;
+    Clock::time_point start{};
+    std::array<uint64_t, 2> times{};  // END - START, COMPLETE - START (ns)
+    std::vector<uint8_t*> profiling;  // where captures wait for the times
   };
   Event* find(uint64_t event);
+  // Completes command event `id` (and, in turn, parents) once it ran and its children did.
+  void completeIfDone(uint64_t id);
 
   std::mutex mutex_;
   DeviceQueueOptions options_;

@@ -265,6 +265,104 @@ TEST_P(DeviceEnqueue, ProfilingInfoAndReleasedEvents) {
   EXPECT_NE(r.diagnostics[0].message.find("release_event"), std::string::npos);
 }
 
+// capture_event_profiling_info on an event whose command already completed (the
+// conformance suite's enqueue_block "after execution" case): the values are there at
+// once, so the block reads them right after the call. OpenCL C "Built-in Event
+// Functions": the first is END - START, the second COMPLETE - START, both in ns; a
+// kernel runs for more than 0 ns, and COMPLETE comes no earlier than END.
+TEST_P(DeviceEnqueue, ProfilingInfoOfACompletedEvent) {
+  auto p = load(R"(
+    global ulong value[2];
+    void check(clk_event_t e, global ulong* out) {
+      capture_event_profiling_info(e, CLK_PROFILING_COMMAND_EXEC_TIME, value);
+      out[0] = value[0];
+      out[1] = value[1];
+      release_event(e);
+    }
+    kernel void parent(global int* ran, global ulong* out) {
+      clk_event_t done;
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &done,
+                     ^{ ran[0] = 1; });
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &done, NULL,
+                     ^{ check(done, out); });
+    })");
+  std::vector<int> ran(1, 0);
+  std::vector<uint64_t> out(2, 0);
+  LaunchResult r = p->launch("parent", range1(1, 1), {bufferOf(ran), bufferOf(out)});
+  ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(ran[0], 1);
+  EXPECT_GT(out[0], 0u);
+  EXPECT_GE(out[1], out[0]);
+}
+
+// A command's event completes when it and all its children have (OpenCL C, "Execution
+// model": a parent kernel is complete when it and all its child kernels are), so
+//  - a command waiting for child A's event runs after A's own child G: it sees G's write;
+//  - A's COMPLETE - START covers A's run and then G's: at least A's END - START plus G's.
+TEST_P(DeviceEnqueue, EventsCompleteAfterTheirChildren) {
+  auto p = load(R"(
+    void grandchild(global int* out) {
+      for (int i = 0; i < 200; ++i) out[2] += i;  // takes some time
+      out[0] = 1;
+    }
+    void child(global int* out, global ulong* times) {
+      clk_event_t g;
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &g,
+                     ^{ grandchild(out); });
+      capture_event_profiling_info(g, CLK_PROFILING_COMMAND_EXEC_TIME, times + 2);
+      release_event(g);
+    }
+    kernel void parent(global int* out, global ulong* times) {
+      clk_event_t a;
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &a,
+                     ^{ child(out, times); });
+      capture_event_profiling_info(a, CLK_PROFILING_COMMAND_EXEC_TIME, times);
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &a, NULL,
+                     ^{ out[1] = out[0] + 10; });
+      release_event(a);
+    })");
+  std::vector<int> out(3, 0);
+  std::vector<uint64_t> times(4, 0);  // A: END-START, COMPLETE-START; G: the same
+  LaunchResult r = p->launch("parent", range1(1, 1), {bufferOf(out), bufferOf(times)});
+  ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(out[0], 1);
+  EXPECT_EQ(out[1], 11);  // ran after the grandchild
+  EXPECT_EQ(out[2], 199 * 200 / 2);
+  EXPECT_GT(times[0], 0u);
+  EXPECT_GT(times[2], 0u);
+  EXPECT_GE(times[3], times[2]);
+  EXPECT_GE(times[1], times[0] + times[2]);
+}
+
+// A parent's event ends with an error when a child of it does (OpenCL C, "Execution
+// model"): child A enqueues G waiting on a user event A sets to -5, so G does not run
+// and ends with -5, A's event with it, and C, waiting on A's event, does not run either
+// (a warning each).
+TEST_P(DeviceEnqueue, AChildsErrorIsItsParentsError) {
+  auto p = load(R"(
+    void child(global int* out) {
+      clk_event_t u = create_user_event();
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &u, NULL,
+                     ^{ out[1] = 1; });
+      set_user_event_status(u, -5);
+      release_event(u);
+      out[0] = 1;
+    }
+    kernel void parent(global int* out) {
+      clk_event_t a;
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 0, NULL, &a,
+                     ^{ child(out); });
+      enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &a, NULL,
+                     ^{ out[2] = 1; });
+      release_event(a);
+    })");
+  std::vector<int> out(3, 0);
+  LaunchResult r = p->launch("parent", range1(1, 1), {bufferOf(out)});
+  EXPECT_EQ(out, (std::vector<int>{1, 0, 0}));
+  EXPECT_EQ(count(r, DiagnosticKind::DeviceEnqueue, Severity::Warning), 2u) << describe(r);
+  for (const auto& d : r.diagnostics) EXPECT_NE(d.message.find("status -5"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Levels, DeviceEnqueue, ::testing::Values("-O0", "-O2"),
                          [](const auto& info) { return std::string(info.param + 1); });
 

@@ -29,8 +29,8 @@ inline constexpr uint64_t kDeviceQueueCommandBytes = 128;
 // The device's CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE and _MAX_SIZE.
 inline constexpr uint64_t kDeviceQueuePreferredSize = 16 * 1024;
 inline constexpr uint64_t kDeviceQueueMaxSize = 256 * 1024;
-// On-device queues one context may have, and device events alive at once
-// (CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS).
+// On-device queues one context may have besides its default one, and device events
+// alive at once (CL_DEVICE_MAX_ON_DEVICE_QUEUES, CL_DEVICE_MAX_ON_DEVICE_EVENTS).
 inline constexpr uint32_t kMaxDeviceQueues = 4;
 inline constexpr uint32_t kMaxDeviceEvents = 1024;
 

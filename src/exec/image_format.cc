@@ -12,8 +12,8 @@ namespace spvsim::imagefmt {
 namespace {
 
 // Where each stored channel goes in the (r, g, b, a) a kernel sees: 0..3, or kPad for
-// the unused x channel of Rx/RGx/RGBx/sRGBx, kI for INTENSITY (all four), kL for
-// LUMINANCE (r, g, b; a = 1).
+// the ignored fourth channel of sRGBx, kI for INTENSITY (all four), kL for LUMINANCE
+// (r, g, b; a = 1).
 constexpr int kPad = -1, kI = -2, kL = -3;
 
 struct OrderInfo {
@@ -35,8 +35,12 @@ const std::vector<OrderInfo>& orders() {
       {kARGB, "ARGB", {3, 0, 1, 2}},
       {kIntensity, "INTENSITY", {kI}},
       {kLuminance, "LUMINANCE", {kL}},
-      {kRx, "Rx", {0, kPad}},
-      {kRGx, "RGx", {0, 1, kPad}},
+      // The x orders store what the channel order table groups them with ("CL_R, CL_Rx
+      // or CL_A", "CL_RG, CL_RGx or CL_RA" in OpenCL 1.1-2.2; the conformance suite's
+      // element sizes): their x is the border colour's alpha (0, not CL_R's 1), not a
+      // stored channel. CL_RGBx and CL_sRGBx keep four (packed types only for CL_RGBx).
+      {kRx, "Rx", {0}},
+      {kRGx, "RGx", {0, 1}},
       {kRGBx, "RGBx", {}},
       {kDepth, "DEPTH", {0}},
       {0x10BE, "DEPTH_STENCIL", {}},
@@ -63,7 +67,13 @@ constexpr const char* kTypeNames[] = {
 
 bool knownType(uint32_t t) { return t >= kSnormInt8 && t <= kFloat; }
 
-bool typeAllowed(uint32_t order, uint32_t type) {
+constexpr uint32_t kUnormInt24 = 0x10DF, kUnormInt101010_2 = 0x10E0;
+
+// The API spec's restrictions of channel orders to channel types (the image format
+// descriptor tables), for every order and type it defines whether spvsim supports the
+// pair or not. CL_DEPTH_STENCIL and CL_UNORM_INT24 need cl_khr_gl_depth_images: not
+// valid here.
+bool validDescriptor(uint32_t order, uint32_t type) {
   switch (order) {
     case kRGB:
     case kRGBx:
@@ -82,17 +92,25 @@ bool typeAllowed(uint32_t order, uint32_t type) {
     case kSRGBA:
     case kSBGRA:
       return type == kUnormInt8;
+    case kDepth:
+      return type == kUnormInt16 || type == kFloat;
+    case kRGBA:
+      return (knownType(type) && !isPacked(type)) || type == kUnormInt101010_2;
     case kR:
     case kA:
     case kRG:
     case kRA:
-    case kRGBA:
     case kRx:
     case kRGx:
       return knownType(type) && !isPacked(type);
     default:
-      return false;  // DEPTH, DEPTH_STENCIL: not supported
+      return false;  // DEPTH_STENCIL, unknown orders
   }
+}
+
+// What spvsim supports: every valid pair but CL_DEPTH and CL_UNORM_INT_101010_2.
+bool typeAllowed(uint32_t order, uint32_t type) {
+  return validDescriptor(order, type) && order != kDepth && type != kUnormInt101010_2;
 }
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
@@ -258,8 +276,10 @@ std::array<T, 4> gather(ImageFormat f, const uint8_t* p, T zero, T one, Convert 
 }
 
 // The component each stored channel takes from (x, y, z, w) on a write (INTENSITY and
-// LUMINANCE store x; padding stores 0, given as index 4).
-int sourceOf(int dst) { return dst >= 0 ? dst : (dst == kPad ? 4 : 0); }
+// LUMINANCE store x). The ignored channel of sRGBx stores w, unconverted: the API spec
+// leaves its contents open, reads never see it, and the conformance suite's reference
+// (pack_image_pixel, for clEnqueueFillImage and write_imagef) stores w there.
+int sourceOf(int dst) { return dst >= 0 ? dst : (dst == kPad ? 3 : 0); }
 
 bool isSrgb(uint32_t order) {
   const OrderInfo* o = findOrder(order);
@@ -288,8 +308,6 @@ const std::vector<ImageFormat>& supportedFormats() {
 uint32_t channelCount(uint32_t order) {
   switch (order) {
     case kRGB:
-    case kSRGB:
-    case kRGx:
       return 3;
     case kRGBx:
       return 4;
@@ -322,11 +340,14 @@ uint32_t channelBytes(uint32_t type) {
   }
 }
 
-uint32_t bytesPerPixel(ImageFormat f) {
-  if (!isSupported(f)) return 0;
-  if (isPacked(f.type)) return f.type == kUnormInt101010 ? 4 : 2;
+std::optional<uint32_t> elementSize(ImageFormat f) {
+  if (!findOrder(f.order) || !validDescriptor(f.order, f.type)) return std::nullopt;
+  if (f.type == kUnormInt101010 || f.type == kUnormInt101010_2) return 4;
+  if (isPacked(f.type)) return 2;
   return channelCount(f.order) * channelBytes(f.type);
 }
+
+uint32_t bytesPerPixel(ImageFormat f) { return isSupported(f) ? *elementSize(f) : 0; }
 
 Kind kindOf(uint32_t type) {
   switch (type) {
@@ -401,7 +422,7 @@ std::array<uint32_t, 4> decodeUint(ImageFormat f, const uint8_t* p) {
 }
 
 void encodeFloat(ImageFormat f, const std::array<float, 4>& v, uint8_t* p) {
-  std::array<float, 5> src = {v[0], v[1], v[2], v[3], 0.0f};
+  std::array<float, 4> src = v;
   if (isSrgb(f.order))
     for (int i = 0; i < 3; ++i) src[i] = linearToSrgb(src[i]);
   if (isPacked(f.type)) {
@@ -421,7 +442,7 @@ void encodeFloat(ImageFormat f, const std::array<float, 4>& v, uint8_t* p) {
 
 namespace {
 void encodeInteger(ImageFormat f, const std::array<int64_t, 4>& v, uint8_t* p) {
-  std::array<int64_t, 5> src = {v[0], v[1], v[2], v[3], 0};
+  const std::array<int64_t, 4>& src = v;
   if (isPacked(f.type)) {
     std::array<uint32_t, 3> c{};
     for (int i = 0; i < 3; ++i) c[i] = static_cast<uint32_t>(std::clamp<int64_t>(src[i], 0, 1023));

@@ -46,7 +46,11 @@ bool isSupported(ImageFormat f);
 const std::vector<ImageFormat>& supportedFormats();
 
 uint32_t channelCount(uint32_t order);  // channels stored per pixel (CL_IMAGE_ELEMENT_SIZE)
-uint32_t bytesPerPixel(ImageFormat f);  // 0 when unsupported
+// Bytes of one element (CL_IMAGE_ELEMENT_SIZE) of any valid image format descriptor of
+// the API spec, supported or not (CL_DEPTH, CL_UNORM_INT_101010_2); nullopt when the
+// pair is no valid descriptor (CL_INVALID_IMAGE_FORMAT_DESCRIPTOR).
+std::optional<uint32_t> elementSize(ImageFormat f);
+uint32_t bytesPerPixel(ImageFormat f);  // elementSize of a supported format, else 0
 Kind kindOf(uint32_t type);
 bool isPacked(uint32_t type);  // 565, 555, 101010: one packed value per pixel
 // Bytes of one stored channel value (0 for packed types), for dumps and INIT lists.

@@ -20,7 +20,13 @@ TEST(ImageFormat, BytesPerPixel) {
   EXPECT_EQ(bytesPerPixel(fmtOf(kRGBA, kUnormInt8)), 4u);
   EXPECT_EQ(bytesPerPixel(fmtOf(kRGBA, kFloat)), 16u);
   EXPECT_EQ(bytesPerPixel(fmtOf(kR, kHalfFloat)), 2u);
-  EXPECT_EQ(bytesPerPixel(fmtOf(kRGx, kUnormInt16)), 6u);
+  // The x orders store what CL_R and CL_RG store (OpenCL 1.1-2.2's channel order table
+  // groups them so; the conformance suite sizes them so).
+  EXPECT_EQ(bytesPerPixel(fmtOf(kRx, kUnormInt8)), 1u);
+  EXPECT_EQ(bytesPerPixel(fmtOf(kRx, kFloat)), 4u);
+  EXPECT_EQ(bytesPerPixel(fmtOf(kRGx, kUnormInt16)), 4u);
+  EXPECT_EQ(bytesPerPixel(fmtOf(kRGx, kSignedInt32)), 8u);
+  EXPECT_EQ(bytesPerPixel(fmtOf(kSRGBx, kUnormInt8)), 4u);
   EXPECT_EQ(bytesPerPixel(fmtOf(kRGB, kUnormShort565)), 2u);
   EXPECT_EQ(bytesPerPixel(fmtOf(kRGBx, kUnormInt101010)), 4u);
   EXPECT_EQ(bytesPerPixel(fmtOf(kSRGBA, kUnormInt8)), 4u);
@@ -121,10 +127,31 @@ TEST(ImageFormat, EncodeOrdersStoreTheirChannelsOnly) {
   EXPECT_EQ(p[1], 7);
   encodeFloat({kA, kUnormInt8}, {0.0f, 0.0f, 0.0f, 1.0f}, p);
   EXPECT_EQ(p[0], 255);
+  p[2] = 7;
   encodeFloat({kRGx, kUnormInt8}, {1.0f, 1.0f, 1.0f, 1.0f}, p);
   EXPECT_EQ(p[0], 255);
   EXPECT_EQ(p[1], 255);
-  EXPECT_EQ(p[2], 0);  // padding
+  EXPECT_EQ(p[2], 7);  // past the two-byte element
+  // sRGBx's ignored fourth channel: the spec leaves it open; spvsim stores w as
+  // UNORM_INT8 (not sRGB-converted), as the conformance suite's reference does.
+  uint8_t x[4] = {7, 7, 7, 7};
+  encodeFloat({kSRGBx, kUnormInt8}, {1.0f, 1.0f, 1.0f, 0.2f}, x);
+  EXPECT_EQ(x[2], 255);
+  EXPECT_EQ(x[3], 51);  // 0.2 * 255
+}
+
+// Element sizes of valid descriptors spvsim does not support (CL_IMAGE_FORMAT_NOT_
+// SUPPORTED rather than CL_INVALID_IMAGE_FORMAT_DESCRIPTOR), and of invalid ones.
+TEST(ImageFormat, ElementSizeOfEveryValidDescriptor) {
+  EXPECT_EQ(elementSize({kDepth, kFloat}), 4u);
+  EXPECT_EQ(elementSize({kRGBA, 0x10E0}), 4u);  // CL_UNORM_INT_101010_2
+  EXPECT_EQ(elementSize({kRx, kUnormInt16}), 2u);
+  EXPECT_EQ(bytesPerPixel({kDepth, kFloat}), 0u);
+  EXPECT_EQ(elementSize({kDepth, kUnormInt8}), std::nullopt);
+  EXPECT_EQ(elementSize({kRGB, kFloat}), std::nullopt);
+  EXPECT_EQ(elementSize({kRx, kUnormShort565}), std::nullopt);
+  EXPECT_EQ(elementSize({0x10BE, kFloat}), std::nullopt);  // CL_DEPTH_STENCIL
+  EXPECT_EQ(elementSize({0x1234, kFloat}), std::nullopt);
 }
 
 TEST(ImageFormat, Integers) {

@@ -33,6 +33,7 @@ const OpTable& opTable() {
     registerConversionOps(t);
     registerCompositeOps(t);
     registerMemoryOps(t);
+    registerPointerOps(t);
     registerControlOps(t);
     registerBarrierOps(t);
     registerOpenclMathOps(t);

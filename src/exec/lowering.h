@@ -50,6 +50,7 @@ void registerComparisonOps(OpTable&);
 void registerConversionOps(OpTable&);
 void registerCompositeOps(OpTable&);
 void registerMemoryOps(OpTable&);
+void registerPointerOps(OpTable&);
 void registerControlOps(OpTable&);
 void registerBarrierOps(OpTable&);
 void registerOpenclMathOps(OpTable&);

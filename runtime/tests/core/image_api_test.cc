@@ -68,6 +68,30 @@ TEST_F(ImageApiTest, SupportedFormatsProtocol) {
             CL_INVALID_CONTEXT);
 }
 
+// Without SPVSIM_IMAGE_FORMATS=all the x orders, whose border colour the OpenCL C spec and
+// the conformance suite disagree on, are neither reported nor created
+// (runtime/image_formats.cc); image_formats_test runs every one of them with the knob.
+TEST_F(ImageApiTest, XChannelOrdersOnlyWhenAsked) {
+  cl_uint n = 0;
+  ASSERT_EQ(
+      clGetSupportedImageFormats(context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &n),
+      CL_SUCCESS);
+  std::vector<cl_image_format> all(n);
+  ASSERT_EQ(clGetSupportedImageFormats(context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, n,
+                                       all.data(), nullptr),
+            CL_SUCCESS);
+  for (const cl_image_format& f : all)
+    for (cl_channel_order x : {CL_Rx, CL_RGx, CL_RGBx, CL_sRGBx})
+      EXPECT_NE(f.image_channel_order, x) << std::hex << x;
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = desc.image_height = 8;
+  const cl_image_format rx{CL_Rx, CL_UNORM_INT8};
+  cl_int err = CL_SUCCESS;
+  EXPECT_EQ(clCreateImage(context, 0, &rx, &desc, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
+}
+
 TEST_F(ImageApiTest, LegacyConstructorsAndQueries) {
   cl_int err = CL_INVALID_VALUE;
   cl_mem img2 = clCreateImage2D(context, CL_MEM_READ_ONLY, &rgba8, 8, 4, 0, nullptr, &err);

@@ -98,6 +98,39 @@ TEST_F(QueueTest, PropertiesAndQueries) {
   clReleaseCommandQueue(q);
 }
 
+// The default device queue and CL_DEVICE_MAX_ON_DEVICE_QUEUES more exist at once (the
+// conformance suite's device_queue test creates exactly these); one more is refused.
+TEST_F(QueueTest, DefaultDeviceQueuePlusTheMaximum) {
+  const cl_uint max = deviceValue<cl_uint>(device, CL_DEVICE_MAX_ON_DEVICE_QUEUES);
+  ASSERT_GE(max, 1u);
+  const cl_command_queue_properties bits =
+      CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+  auto create = [&](cl_command_queue_properties extra, cl_int& err) {
+    const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, bits | extra, 0};
+    return clCreateCommandQueueWithProperties(context, device, props, &err);
+  };
+  cl_int err = CL_INVALID_VALUE;
+  cl_command_queue def = create(CL_QUEUE_ON_DEVICE_DEFAULT, err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  std::vector<cl_command_queue> more;
+  for (cl_uint i = 0; i < max; ++i) {
+    more.push_back(create(0, err));
+    EXPECT_EQ(err, CL_SUCCESS) << "queue " << i + 1 << " besides the default";
+  }
+  for (cl_command_queue q : more) {
+    cl_command_queue reported = nullptr;
+    EXPECT_EQ(
+        clGetCommandQueueInfo(q, CL_QUEUE_DEVICE_DEFAULT, sizeof reported, &reported, nullptr),
+        CL_SUCCESS);
+    EXPECT_EQ(reported, def);
+  }
+  EXPECT_EQ(create(0, err), nullptr);
+  EXPECT_EQ(err, CL_OUT_OF_RESOURCES);
+  for (cl_command_queue q : more)
+    if (q) EXPECT_EQ(clReleaseCommandQueue(q), CL_SUCCESS);
+  EXPECT_EQ(clReleaseCommandQueue(def), CL_SUCCESS);
+}
+
 TEST_F(QueueTest, CreateErrors) {
   cl_int err = CL_SUCCESS;
   auto withProps = [&](std::vector<cl_queue_properties> list) {

@@ -4,6 +4,7 @@
 // coarse- and fine-grained buffer SVM and neither SVM atomics nor system SVM.
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "runtime/tests/core/cl_fixture.h"
@@ -191,8 +192,19 @@ TEST_F(SvmTest, KernelArgumentsAndExecInfo) {
   EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof no, &no),
             CL_SUCCESS);
   EXPECT_EQ(clSetKernelExecInfo(kernel, 0xdead, sizeof yes, &yes), CL_INVALID_VALUE);
-  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr),
+  // The empty set (size 0, NULL) clears the list; NULL with a size is an error.
+  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr), CL_SUCCESS);
+  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof reached, nullptr),
             CL_INVALID_VALUE);
+  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 0, nullptr),
+            CL_INVALID_VALUE);
+  // The argument itself still reaches its allocation: a[0..4).
+  ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, a), CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+      CL_SUCCESS);
+  ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(a[i], i < 8 ? 42 : 0) << i;
   EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 3, reached),
             CL_INVALID_VALUE);
   void* notSvm[] = {host};
@@ -216,6 +228,29 @@ TEST_F(SvmTest, BufferOverSvm) {
   EXPECT_EQ(uses, cl_bool(CL_FALSE));
   clReleaseMemObject(over);
   clReleaseMemObject(plain);
+}
+
+// The API spec: CL_INVALID_BUFFER_SIZE when host_ptr (CL_MEM_USE_HOST_PTR or
+// CL_MEM_COPY_HOST_PTR) is an SVM allocation and size is more than it holds; from a
+// pointer into its middle, more than the bytes left to its end.
+TEST_F(SvmTest, BufferOverSvmNoLargerThanTheAllocation) {
+  auto* a = static_cast<char*>(alloc(256));
+  ASSERT_NE(a, nullptr);
+  cl_int err = CL_SUCCESS;
+  for (cl_mem_flags hostFlag : {CL_MEM_USE_HOST_PTR, CL_MEM_COPY_HOST_PTR}) {
+    SCOPED_TRACE(hostFlag == CL_MEM_USE_HOST_PTR ? "USE_HOST_PTR" : "COPY_HOST_PTR");
+    EXPECT_EQ(clCreateBuffer(context, hostFlag, 512, a, &err), nullptr);
+    EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
+    EXPECT_EQ(clCreateBuffer(context, hostFlag, 257, a, &err), nullptr);
+    EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
+    EXPECT_EQ(clCreateBuffer(context, hostFlag, 193, a + 64, &err), nullptr);
+    EXPECT_EQ(err, CL_INVALID_BUFFER_SIZE);
+    for (auto [at, size] : {std::pair<char*, size_t>{a, 256}, {a + 64, 192}}) {
+      cl_mem m = clCreateBuffer(context, hostFlag, size, at, &err);
+      EXPECT_EQ(err, CL_SUCCESS);
+      if (m) clReleaseMemObject(m);
+    }
+  }
 }
 
 }  // namespace

@@ -281,12 +281,13 @@ void lowerSampledImage(Lowerer& lw, const spirv::Instruction& inst) {
   in.b = b;
 }
 
-// Image operands: Lod (a constant 0: spvsim has no mipmaps), SignExtend, ZeroExtend.
+// Image operands: Lod (a constant 0: spvsim has no mipmaps), SignExtend, ZeroExtend,
+// Nontemporal (a hint).
 uint32_t checkOperands(Lowerer& lw, const spirv::Instruction& inst) {
   const uint32_t mask = inst.operands.size() > 2 ? inst.operands[2] : 0;
-  if (mask & ~(kLodOperand | kSignExtend | kZeroExtend))
-    lw.unsupported(inst, fmt::format("image operands {:#x} (only Lod 0, SignExtend and "
-                                     "ZeroExtend)",
+  if (mask & ~(kLodOperand | kSignExtend | kZeroExtend | kNontemporal))
+    lw.unsupported(inst, fmt::format("image operands {:#x} (only Lod 0, SignExtend, "
+                                     "ZeroExtend and Nontemporal)",
                                      mask));
   if (mask & kLodOperand) {
     const spirv::Id lod = Lowerer::operand(inst, 3);

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 
+#include "spirv/loader.h"
 #include "src/exec/image_format.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
@@ -549,6 +550,56 @@ TEST_P(ImageTest, Sampling2DMatchesTheHostModel) {
                                 << coord[2 * q] << ", " << coord[2 * q + 1] << ")";
       }
     }
+}
+
+// SPIR-V 1.6's Nontemporal image operand is a hint (SPIR-V spec, "Image Operands"): a
+// sample with Lod|Nontemporal, a sampler-less read and two writes with Nontemporal copy
+// a 2x1 CL_RGBA/CL_FLOAT image unchanged (exact floats, nearest at texel centres).
+TEST(ImageOperands, NontemporalIsAHint) {
+  auto program = Program::load(spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability ImageBasic
+               OpCapability LiteralSampler
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "copy"
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+     %v2uint = OpTypeVector %uint 2
+    %v4float = OpTypeVector %float 4
+         %ro = OpTypeImage %void 2D 0 0 0 0 Unknown ReadOnly
+         %wo = OpTypeImage %void 2D 0 0 0 0 Unknown WriteOnly
+  %sampler_t = OpTypeSampler
+    %sampled = OpTypeSampledImage %ro
+         %fn = OpTypeFunction %void %ro %wo
+    %sampler = OpConstantSampler %sampler_t None 0 Nearest
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+    %float_0 = OpConstant %float 0
+      %first = OpConstantComposite %v2uint %uint_0 %uint_0
+     %second = OpConstantComposite %v2uint %uint_1 %uint_0
+          %k = OpFunction %void None %fn
+        %src = OpFunctionParameter %ro
+        %dst = OpFunctionParameter %wo
+      %entry = OpLabel
+         %si = OpSampledImage %sampled %src %sampler
+          %a = OpImageSampleExplicitLod %v4float %si %first Lod|Nontemporal %float_0
+               OpImageWrite %dst %first %a Nontemporal
+          %b = OpImageRead %v4float %src %second Nontemporal
+               OpImageWrite %dst %second %b Nontemporal
+               OpReturn
+               OpFunctionEnd
+)"));
+  TestImage src(ImageType::Image2D, {kRGBA, kFloat}, 2),
+      dst(ImageType::Image2D, {kRGBA, kFloat}, 2);
+  const float texels[8] = {1.0f, 2.0f, -1.0f, 128.0f, 0.5f, -3.0f, 7.0f, 1e20f};
+  std::memcpy(src.data.data(), texels, sizeof texels);
+  NDRange range;
+  range.global = {1, 1, 1};
+  LaunchResult r = program->launch("copy", range, {src.arg(), dst.arg()}, LaunchOptions{});
+  ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
+  EXPECT_EQ(0, std::memcmp(dst.data.data(), texels, sizeof texels));
 }
 
 INSTANTIATE_TEST_SUITE_P(OptLevels, ImageTest, ::testing::Values("-O0", "-O2"),

@@ -39,8 +39,10 @@ struct Info {
   }
 };
 
-// ImageOperands bits the OpenCL translators use.
-inline constexpr uint32_t kLodOperand = 0x2, kSignExtend = 0x1000, kZeroExtend = 0x2000;
+// ImageOperands bits the OpenCL translators use. Nontemporal (SPIR-V 1.6) is a hint
+// that the texel is not reused soon: it takes no operand and changes no result.
+inline constexpr uint32_t kLodOperand = 0x2, kSignExtend = 0x1000, kZeroExtend = 0x2000,
+                          kNontemporal = 0x4000;
 
 // --- lowering ---------------------------------------------------------------------------
 

@@ -1348,17 +1348,6 @@ void lowerCopyMemorySized(Lowerer& lw, const spirv::Instruction& inst) {
   in.aux2 = sizeBytes;
 }
 
-template <bool Equal>
-void pointerCompare(SubGroup& sg, const Inst& in) {
-  ops::binaryLoop<uint8_t, uint64_t, uint64_t>(
-      sg, in, [](uint64_t a, uint64_t b) { return uint8_t((a == b) == Equal); });
-}
-
-void pointerDiff(SubGroup& sg, const Inst& in) {
-  ops::binaryLoop<int64_t, uint64_t, uint64_t>(
-      sg, in, [&](uint64_t a, uint64_t b) { return int64_t(a - b) / int64_t(in.aux); });
-}
-
 }  // namespace
 
 void ops::copyMemoryBytes(SubGroup& sg, const Inst& in) { copyMemory<false>(sg, in); }
@@ -1381,17 +1370,6 @@ void registerMemoryOps(OpTable& t) {
   };
   t.core[uint32_t(Op::OpCopyMemory)] = &lowerCopyMemory;
   t.core[uint32_t(Op::OpCopyMemorySized)] = &lowerCopyMemorySized;
-  t.core[uint32_t(Op::OpPtrEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    ops::emitElementwise(lw, i, &pointerCompare<true>, 2);
-  };
-  t.core[uint32_t(Op::OpPtrNotEqual)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    ops::emitElementwise(lw, i, &pointerCompare<false>, 2);
-  };
-  t.core[uint32_t(Op::OpPtrDiff)] = [](Lowerer& lw, const spirv::Instruction& i) {
-    if (lw.physical32()) return ops::lowerPtrDiff32(lw, i);
-    Inst& in = ops::emitElementwise(lw, i, &pointerDiff, 2);
-    in.aux = static_cast<uint32_t>(lw.type(lw.typeOfValue(i.operands[0]).element).size);
-  };
 }
 
 }  // namespace spvsim

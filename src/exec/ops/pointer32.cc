@@ -8,6 +8,7 @@
 #include "src/exec/address32.h"
 #include "src/exec/ops/builtin_read.h"
 #include "src/exec/ops/elementwise.h"
+#include "src/exec/ops/pointer_ops.h"
 
 namespace spvsim::ops {
 namespace {
@@ -195,11 +196,24 @@ struct PtrDiff32 {
     const uint64_t* a = sg.reg<uint64_t>(in.a);
     const uint64_t* b = sg.reg<uint64_t>(in.b);
     T* r = sg.reg<T>(in.r);
+    const MemoryMap& memory = *sg.wg->launch->memory;
+    LaneMask across;
     sg.forActive([&](uint32_t l) {
       const int32_t bytes = int32_t(conversion.convert(l, a[l]) - conversion.convert(l, b[l]));
       r[l] = T(int64_t(bytes) / int64_t(in.aux));
+      if (intoDifferentObjects(memory, a[l], b[l])) across.set(l);
     });
     conversion.report(in);
+    // As in 64-bit modules (pointer_ops.cc): undefined, reported, then the addresses'
+    // difference.
+    if (across.any())
+      sg.report(in, DiagnosticKind::OutOfBounds,
+                fmt::format("OpPtrDiff of pointers into different objects (undefined: both must "
+                            "point into the same object); the result is the difference of their "
+                            "32-bit addresses (lane {}: {} and {})",
+                            across.first(), describeLocation(memory, a[across.first()]),
+                            describeLocation(memory, b[across.first()])),
+                across);
   }
 };
 
