@@ -92,6 +92,38 @@ TEST_F(ImageApiTest, XChannelOrdersOnlyWhenAsked) {
   EXPECT_EQ(err, CL_IMAGE_FORMAT_NOT_SUPPORTED);
 }
 
+// Without host_ptr the pitches must be 0, but a 1-D image over a buffer may name a row
+// pitch (the conformance suite does; one row has no use for it): checked, then unused.
+TEST_F(ImageApiTest, RowPitchOfA1DBufferImageWithoutHostPtr) {
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 64 * 4 + 8, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  desc.image_width = 64;
+  desc.mem_object = buffer;
+  desc.image_row_pitch = 64 * 4 + 8;
+  cl_mem image = clCreateImage(context, 0, &rgba8, &desc, nullptr, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  size_t row = 0;
+  EXPECT_EQ(clGetImageInfo(image, CL_IMAGE_ROW_PITCH, sizeof row, &row, nullptr), CL_SUCCESS);
+  EXPECT_EQ(row, 64u * 4);
+  EXPECT_EQ(clReleaseMemObject(image), CL_SUCCESS);
+  desc.image_row_pitch = 64 * 4 - 4;  // shorter than a row
+  EXPECT_EQ(clCreateImage(context, 0, &rgba8, &desc, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_IMAGE_DESCRIPTOR);
+  desc.image_row_pitch = 64 * 4 + 2;  // not a multiple of the element
+  EXPECT_EQ(clCreateImage(context, 0, &rgba8, &desc, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_IMAGE_DESCRIPTOR);
+  desc = {};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = desc.image_height = 8;
+  desc.image_row_pitch = 64;  // any other image: 0 without host_ptr
+  EXPECT_EQ(clCreateImage(context, 0, &rgba8, &desc, nullptr, &err), nullptr);
+  EXPECT_EQ(err, CL_INVALID_IMAGE_DESCRIPTOR);
+  EXPECT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
+}
+
 TEST_F(ImageApiTest, LegacyConstructorsAndQueries) {
   cl_int err = CL_INVALID_VALUE;
   cl_mem img2 = clCreateImage2D(context, CL_MEM_READ_ONLY, &rgba8, 8, 4, 0, nullptr, &err);
