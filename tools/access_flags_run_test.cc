@@ -89,6 +89,20 @@ TEST(AccessFlagsRun, ArgComponentStoresToWriteOnlyAreNoRead) {
   }
 }
 
+TEST(AccessFlagsRun, SimFileComponentStoresToWriteOnlyAreNoRead) {
+  kernelFile();
+  const std::string sim = ::testing::TempDir() + "/parts.sim";
+  std::ofstream(sim) << "access_flags.cl\nparts\n2 1 1\n2 1 1\n"
+                     << "<size=32 float wo dump> 1 2 3 4 5 6 7 8\n";
+  for (const char* level : {"-O0", "-O2"}) {
+    SCOPED_TRACE(level);
+    RunResult r = runSpvsim({"run", sim, "--build-options", level});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.err.find("access-violation"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "arg0 float[8] = 1 42 7 4 5 42 7 8\n") << r.err;
+  }
+}
+
 TEST(AccessFlagsRun, ArgWriteOnlyReadIsPerformed) {
   const std::string cl = kernelFile();
   // `twice` with data write-only: the two reads of it (line 4's load, the atomic) are
