@@ -85,22 +85,6 @@ void uToPtr32(SubGroup& sg, const Inst& in) {
   sg.forActive([&](uint32_t l) { r[l] = map.toPointer(uint32_t(a[l])); });
 }
 
-template <template <class> class H>
-ExecFn pickByIntBytes(uint32_t bytes) {
-  switch (bytes) {
-    case 1:
-      return &H<uint8_t>::run;
-    case 2:
-      return &H<uint16_t>::run;
-    case 4:
-      return &H<uint32_t>::run;
-    case 8:
-      return &H<uint64_t>::run;
-    default:
-      return nullptr;
-  }
-}
-
 template <class T>
 struct PtrToU32 {
   static void run(SubGroup& sg, const Inst& in) {
@@ -276,14 +260,14 @@ void lowerPointerStore32(Lowerer& lw, const spirv::Instruction& inst, uint32_t a
 void lowerPtrToU32(Lowerer& lw, const spirv::Instruction& inst) {
   const Shape to = lw.shape(inst.resultType);
   if (!to.isInt() || to.components != 1) lw.unsupported(inst, lw.describeWithType(inst));
-  Inst& in = lw.emit(inst, pickByIntBytes<PtrToU32>(to.bytes));
+  Inst& in = lw.emit(inst, pickByBytes<PtrToU32>(to.bytes));
   in.a = lw.reg(Lowerer::operand(inst, 0));
 }
 
 void lowerUToPtr32(Lowerer& lw, const spirv::Instruction& inst) {
   const Shape from = lw.shapeOfValue(Lowerer::operand(inst, 0));
   if (!from.isInt() || from.components != 1) lw.unsupported(inst, lw.describeWithType(inst));
-  Inst& in = lw.emit(inst, pickByIntBytes<UToPtr32>(from.bytes));
+  Inst& in = lw.emit(inst, pickByBytes<UToPtr32>(from.bytes));
   in.a = lw.reg(Lowerer::operand(inst, 0));
 }
 
