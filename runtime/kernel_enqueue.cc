@@ -138,6 +138,7 @@ cl_int execute(const Launch& l) {
   options.maxMemory = knobs().maxMemory;
   options.svm = l.svm;
   options.deviceQueues = l.deviceQueues;
+  options.deviceQueues.maxEnqueues = knobs().maxDeviceEnqueues;
   LaunchResult result;
   try {
     result = l.executable->launch(l.kernel, l.range, bindings(l.args), options);

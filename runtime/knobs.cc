@@ -79,6 +79,7 @@ Knobs readKnobs() {
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
   k.threads = static_cast<unsigned>(envNumber("SPVSIM_THREADS", 0, 4096, 0));
   k.instructionBudget = envNumber("SPVSIM_INSTRUCTION_BUDGET", 1, ~0ull, 1ull << 30);
+  k.maxDeviceEnqueues = envNumber("SPVSIM_MAX_DEVICE_ENQUEUES", 1, ~0ull, kMaxDeviceEnqueues);
   k.maxMemory = envBytes("SPVSIM_MAX_MEMORY", defaultMaxMemory());
   if (const char* d = std::getenv("SPVSIM_DIAGNOSTICS"); d && *d) k.diagnostics = d;
   readChecks(k);

@@ -5,6 +5,9 @@
 //   SPVSIM_DIAGNOSTICS     where kernel diagnostics go: "stderr" (default), "none", or a
 //                          file path (appended, one line per diagnostic)
 //   SPVSIM_INSTRUCTION_BUDGET  sub-group instructions per work-group (default 2^30)
+//   SPVSIM_MAX_DEVICE_ENQUEUES  commands one host launch and the kernels it enqueues may
+//                          enqueue in all (device-side enqueue; default 2^20); more stops
+//                          the launch (CL_OUT_OF_RESOURCES) with a device-enqueue error
 //   SPVSIM_CHECKS          checkers to run, comma-separated: "races" (data races and
 //                          insufficient scope), "uninitialized" (default: none)
 //   SPVSIM_MAX_MEMORY      bytes of memory the simulator may allocate for one launch
@@ -25,6 +28,8 @@
 #include <cstdint>
 #include <string>
 
+#include "src/exec/device_queue.h"
+
 namespace spvsim::rt {
 
 struct Knobs {
@@ -32,6 +37,7 @@ struct Knobs {
   unsigned threads = 0;
   std::string diagnostics = "stderr";
   uint64_t instructionBudget = 1ull << 30;
+  uint64_t maxDeviceEnqueues = kMaxDeviceEnqueues;
   bool checkRaces = false;
   bool checkUninitialized = false;
   bool checkUndefined = false;    // SPVSIM_CHECKS=undefined: value-level undefinedness

@@ -101,5 +101,68 @@ TEST(DeviceEnqueueCli, QueueArgumentsAreTheDeviceQueue) {
   }
 }
 
+// A fan-out tree through the command line's default device queue (16 KiB: 128 places):
+// every work-item of every launch enqueues a launch of 4 work-items down to level 0, so
+// the 8 root work-items make 8 + 32 + 128 + 512 = 680 enqueues, 512 of them waiting at
+// once if levels ran one after the other; depth first they fit. hits[g] counts the
+// work-items of global id g: the root's 8 once each, and each launch of 4 adds one to
+// hits[0..3]: 8 x (1 + 4 + 16 + 64) = 680 launches of 4.
+const char* kTreeSource = R"(
+void grow(global int* hits, global int* failed, int level) {
+  atomic_inc(&hits[get_global_id(0)]);
+  if (level == 0) return;
+  if (enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(4),
+                     ^{ grow(hits, failed, level - 1); }) != CLK_SUCCESS)
+    atomic_inc(failed);
+}
+kernel void tree(global int* hits, global int* failed, int level) { grow(hits, failed, level); }
+)";
+
+TEST(DeviceEnqueueCli, FanOutTreeFitsTheDefaultQueue) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/tree.cl") << kTreeSource;
+  for (const char* level : {"-O0", "-O2"}) {
+    CliRun r = runArgs({"run", dir + "/tree.cl", "--global", "8", "--build-options",
+                        std::string("-cl-std=CL2.0 ") + level, "--arg", "buffer:int[8]=fill(0)",
+                        "--arg", "buffer:int[1]=fill(0)", "--arg", "int:4", "--dump", "--stats"});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.out, "arg0 int[8] = 681 681 681 681 1 1 1 1\narg1 int[1] = 0\n") << level << r.err;
+    EXPECT_NE(r.err.find(", 680 enqueued kernel launches"), std::string::npos) << r.err;
+  }
+}
+
+// A block that enqueues itself n times: --max-device-enqueues 3 stops the fourth enqueue
+// with an error naming the bound (exit 2: the launch aborted); the chain wrote depth 3.
+const char* kChainSource = R"(
+void spawn(global int* out, int depth, int n) {
+  out[0] = depth;
+  if (depth + 1 < n)
+    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1),
+                   ^{ spawn(out, depth + 1, n); });
+}
+kernel void chain(global int* out, int n) { spawn(out, 0, n); }
+)";
+
+TEST(DeviceEnqueueCli, MaxDeviceEnqueues) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/chain.cl") << kChainSource;
+  const std::vector<std::string> args = {
+      "run",   dir + "/chain.cl", "--global", "1",      "--build-options", "-cl-std=CL2.0",
+      "--arg", "buffer:int[1]",   "--arg",    "int:10", "--dump"};
+  CliRun all = runArgs(args);
+  EXPECT_EQ(all.rc, 0) << all.err;
+  EXPECT_EQ(all.out, "arg0 int[1] = 9\n");
+  std::vector<std::string> bounded = args;
+  bounded.insert(bounded.end(), {"--max-device-enqueues", "3"});
+  CliRun r = runArgs(bounded);
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(r.out, "arg0 int[1] = 3\n");
+  EXPECT_NE(r.err.find("error: device-enqueue: the host launch and the kernels it enqueued have "
+                       "enqueued 3 commands, spvsim's bound for one host launch"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("raise it with --max-device-enqueues (spvsim)"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace spvsim::tools

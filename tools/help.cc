@@ -57,6 +57,9 @@ constexpr const char* kRunOptions = R"(Options:
   --max-memory BYTES       host memory the argument buffers and the launch may take
                            (K, M, G suffixes; default: half the physical memory); more is
                            an out-of-memory error before anything is allocated
+  --max-device-enqueues N  commands the launch and the kernels it enqueues may enqueue in
+                           all (device-side enqueue; default 2^20); more is a fatal
+                           device-enqueue error (a kernel that enqueues itself forever)
   --schedule POLICY        how sub-groups of a work-group interleave: round-robin (default)
                            or random[:SEED] (a seeded random pick at every switch point)
   --check-uninitialized    report reads of private or local memory that was never written

@@ -184,6 +184,7 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.subGroupSize = *launch.subGroupSize;
   if (o.threads) options.threads = *o.threads;
   if (o.instructionBudget) options.instructionBudget = *o.instructionBudget;
+  if (o.maxDeviceEnqueues) options.deviceQueues.maxEnqueues = *o.maxDeviceEnqueues;
   if (o.scheduleSeed) {
     options.schedule = LaunchOptions::Schedule::Random;
     options.scheduleSeed = *o.scheduleSeed;

@@ -92,6 +92,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.instructionBudget = number(n, v, 1, ~0ull); }},
       {"--max-memory", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.maxMemory = byteCount(n, v); }},
+      {"--max-device-enqueues", true, kLaunching, false,
+       [](RunOptions& o, auto n, auto v) { o.maxDeviceEnqueues = number(n, v, 1, ~0ull); }},
       {"--stats", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.stats = true; }},
       {"--quiet", false, kLaunching, false, [](RunOptions& o, auto, auto) { o.quiet = true; }},
       {"--progress", false, kLaunching, false,

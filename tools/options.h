@@ -28,6 +28,7 @@ struct RunOptions {
   std::optional<unsigned> threads;
   std::optional<uint64_t> instructionBudget;
   std::optional<uint64_t> maxMemory;  // --max-memory BYTES[K|M|G]; unset: defaultMaxMemory()
+  std::optional<uint64_t> maxDeviceEnqueues;  // unset: kMaxDeviceEnqueues
   bool stats = false;
   // The progress line (tools/progress_line.h): --quiet never, --progress always.
   bool quiet = false, progress = false;

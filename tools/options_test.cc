@@ -156,6 +156,11 @@ TEST(CommandLine, Errors) {
             "--sub-group-size '129' is not a number in 1..128");
   EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--instruction-budget", "0"}),
             "--instruction-budget '0' is not a number in 1..18446744073709551615");
+  EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--max-device-enqueues", "0"}),
+            "--max-device-enqueues '0' is not a number in 1..18446744073709551615");
+  EXPECT_EQ(*parseCommandLine({"check", "k.spv", "--global", "4", "--max-device-enqueues", "7"})
+                 .options.maxDeviceEnqueues,
+            7u);
   EXPECT_EQ(errorOf({"dis", "k.spv", "--global", "4"}),
             "--global is not an option of 'spvsim dis'");
   EXPECT_EQ(errorOf({"info", "k.spv", "--arg", "int:1"}),
@@ -217,6 +222,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--threads",
                              "--instruction-budget",
                              "--max-memory",
+                             "--max-device-enqueues",
                              "--no-cache",
                              "buffer:TYPE[N]=INIT",
                              "zero",

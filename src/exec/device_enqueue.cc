@@ -11,21 +11,22 @@
 
 namespace spvsim {
 
-int32_t DeviceEnqueueState::reserve(uint64_t queue) {
+DeviceEnqueueState::Reservation DeviceEnqueueState::reserve(uint64_t queue) {
   std::lock_guard<std::mutex> lock(mutex_);
   const DeviceQueue* q = options_.find(queue);
-  if (!q) return kClkInvalidQueue;
+  if (!q) return Reservation::QueueFull;  // callers name a valid queue: a queue of no places
   uint64_t& n = outstanding_[queue];
-  if (total_ >= options_.maxEnqueues || n >= q->size / kDeviceQueueCommandBytes)
-    return kClkDeviceQueueFull;
+  if (n >= q->size / kDeviceQueueCommandBytes) return Reservation::QueueFull;
+  if (total_ >= options_.maxEnqueues) return Reservation::TreeBound;
   ++n;
   ++total_;
-  return kClkSuccess;
+  return Reservation::Taken;
 }
 
 void DeviceEnqueueState::record(EnqueuedCommand command, uint64_t group) {
   std::lock_guard<std::mutex> lock(mutex_);
   command.order = {group, nextOrder_[group]++};
+  for (uint64_t e : command.waits) ++events_[e].waiters;  // valid: checked at enqueue
   recorded_.push_back(std::make_unique<EnqueuedCommand>(std::move(command)));
 }
 
@@ -71,8 +72,27 @@ bool DeviceEnqueueState::retain(uint64_t event) {
 bool DeviceEnqueueState::release(uint64_t event) {
   std::lock_guard<std::mutex> lock(mutex_);
   Event* e = find(event);
-  if (e && --e->refs == 0) --live_;
-  return e != nullptr;
+  if (!e) return false;
+  if (--e->refs == 0) {
+    --live_;
+    forgetIfDone(event);
+  }
+  return true;
+}
+
+void DeviceEnqueueState::forget(uint64_t event) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (find(event)) {
+    --live_;
+    events_.erase(event);
+  }
+}
+
+void DeviceEnqueueState::forgetIfDone(uint64_t id) {
+  auto it = events_.find(id);
+  if (it == events_.end()) return;
+  const Event& e = it->second;
+  if (e.refs == 0 && e.waiters == 0 && (e.user || e.status != kClSubmitted)) events_.erase(it);
 }
 
 bool DeviceEnqueueState::setUserStatus(uint64_t event, int32_t status) {
@@ -105,6 +125,11 @@ void DeviceEnqueueState::adopt(uint64_t parent, const EnqueuedCommand& child) {
 void DeviceEnqueueState::complete(const EnqueuedCommand& c, int32_t status, uint64_t execNs) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (outstanding_[c.queue] > 0) --outstanding_[c.queue];
+  for (uint64_t w : c.waits) {
+    auto it = events_.find(w);
+    if (it != events_.end() && it->second.waiters > 0) --it->second.waiters;
+    forgetIfDone(w);
+  }
   Event& e = events_[c.event];
   if (e.start == Clock::time_point{}) e.start = Clock::now();  // never ran: no time passed
   e.ran = true;
@@ -126,7 +151,9 @@ void DeviceEnqueueState::completeIfDone(uint64_t id) {
     for (uint8_t* where : e.profiling) std::memcpy(where, e.times.data(), sizeof e.times);
     e.profiling.clear();
     const int32_t status = e.status;
+    const uint64_t done = id;
     id = e.parent;
+    forgetIfDone(done);  // `e` may be gone
     if (id == 0) break;
     Event& parent = events_[id];
     --parent.children;
@@ -183,7 +210,7 @@ bool isBlockInvokeKernel(const spirv::Module& module, const spirv::EntryPoint& e
 
 namespace {
 
-using Pending = std::deque<std::unique_ptr<EnqueuedCommand>>;
+using Commands = std::vector<std::unique_ptr<EnqueuedCommand>>;
 
 // A command's wait list: CL_COMPLETE when every event completed, the first negative
 // status when one failed, CL_SUBMITTED while one has yet to complete.
@@ -222,13 +249,14 @@ void merge(LaunchResult& into, LaunchResult&& child) {
 }
 
 // Runs one enqueued kernel: the block literal is a buffer argument (a new global region
-// after the parent's), each local size a local-memory argument. Returns the commands it
-// enqueued, adopted as its children before it completes (it waits for them).
-std::vector<std::unique_ptr<EnqueuedCommand>> runKernel(Program& program, DeviceEnqueueState& state,
-                                                        const LaunchOptions& options,
-                                                        const InheritedMemory& memory,
-                                                        EnqueuedCommand& c, LaunchResult& result,
-                                                        InheritedMemory& childMemory) {
+// after the host launch's), each local size a local-memory argument. Its memory tables
+// are the host launch's (`memory`: the buffers and program-scope variables its captured
+// pointers may name) plus its own arguments: the literals of kernels that have ended are
+// gone, as a device reuses a command's storage once it has run, so a tree's depth costs
+// no memory. Returns the commands it enqueued, adopted as its children before it
+// completes (it waits for them).
+Commands runKernel(Program& program, DeviceEnqueueState& state, const LaunchOptions& options,
+                   const InheritedMemory& memory, EnqueuedCommand& c, LaunchResult& result) {
   std::vector<ArgBinding> args{ArgBinding::buffer(c.literal.data(), c.literal.size())};
   for (uint64_t bytes : c.localSizes) args.push_back(ArgBinding::local(bytes));
   LaunchOptions o = options;
@@ -236,85 +264,95 @@ std::vector<std::unique_ptr<EnqueuedCommand>> runKernel(Program& program, Device
   const Program::Kernel kernel = program.kernel(c.kernel->name);
   state.started(c);
   const auto start = std::chrono::steady_clock::now();
-  LaunchResult r = program.launchOnly(kernel, c.range, args, o, state, &memory, &childMemory);
+  LaunchResult r = program.launchOnly(kernel, c.range, args, o, state, &memory, nullptr);
   const uint64_t ns =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count();
   const bool aborted = r.aborted;
   merge(result, std::move(r));
-  auto children = state.takeRecorded();
+  Commands children = state.takeRecorded();
   for (const auto& child : children) state.adopt(c.event, *child);
   state.complete(c, aborted ? kClkEnqueueFailure : kClComplete, ns);
   return children;
 }
 
-void append(Pending& pending, std::vector<std::unique_ptr<EnqueuedCommand>> commands) {
-  for (auto& c : commands) pending.push_back(std::move(c));
+// The commands one launch enqueued that have not run yet, in their recorded order.
+using Batch = std::deque<std::unique_ptr<EnqueuedCommand>>;
+
+// The next command to run: the first whose wait list has completed (or failed) in the
+// newest batch that has one, so a command's children run before its later siblings (a
+// device draining its queue keeps few commands outstanding; spvsim's order is one a
+// device may take, and it does not depend on host threads). An emptied batch goes.
+std::unique_ptr<EnqueuedCommand> takeReady(DeviceEnqueueState& state, std::vector<Batch>& stack,
+                                           int32_t& wait) {
+  for (size_t b = stack.size(); b-- > 0;) {
+    Batch& pending = stack[b];
+    for (auto it = pending.begin(); it != pending.end(); ++it) {
+      if ((wait = waitStatus(state, **it)) == kClSubmitted) continue;
+      std::unique_ptr<EnqueuedCommand> c = std::move(*it);
+      pending.erase(it);
+      if (pending.empty()) stack.erase(stack.begin() + ptrdiff_t(b));
+      return c;
+    }
+  }
+  return nullptr;
 }
 
 // The commands no event can release any more: their wait lists name user events whose
 // status is never set, or the event of an ancestor (which completes only after them).
-void reportStuck(const Pending& pending, LaunchResult& result) {
-  for (const auto& c : pending)
-    result.diagnostics.push_back(enqueueDiagnostic(
-        Severity::Error, *c,
-        describe(*c) + " never ran: its wait list names an event that never completes "
-                       "(a user event whose status is never set, or the event of a command that "
-                       "completes only after its children, this one among them)"));
+void reportStuck(const std::vector<Batch>& stack, LaunchResult& result) {
+  for (const Batch& b : stack)
+    for (const auto& c : b)
+      result.diagnostics.push_back(enqueueDiagnostic(
+          Severity::Error, *c,
+          describe(*c) + " never ran: its wait list names an event that never completes "
+                         "(a user event whose status is never set, or the event of a command "
+                         "that completes only after its children, this one among them)"));
 }
 
 }  // namespace
 
 void runEnqueued(Program& program, DeviceEnqueueState& state, const LaunchOptions& options,
                  const InheritedMemory& memory, LaunchResult& result) {
-  // Every launch's regions stay alive (children's literals among them) until the end:
-  // a grandchild's table names them.
-  std::deque<InheritedMemory> tables{memory};
-  std::deque<std::unique_ptr<EnqueuedCommand>> done;
-  Pending pending;
-  append(pending, state.takeRecorded());
+  std::vector<Batch> stack;
+  Commands first = state.takeRecorded();
   if (result.aborted) {  // the parent did not complete: its children do not start
-    for (auto& c : pending) state.complete(*c, kClkEnqueueFailure, 0);
+    for (auto& c : first) state.complete(*c, kClkEnqueueFailure, 0);
     return;
   }
-  std::vector<const InheritedMemory*> tableOf;  // parallel to pending: whose regions
-  for (size_t i = 0; i < pending.size(); ++i) tableOf.push_back(&tables.front());
-  while (!pending.empty()) {
-    size_t i = 0;
+  if (!first.empty())
+    stack.emplace_back(std::make_move_iterator(first.begin()),
+                       std::make_move_iterator(first.end()));
+  while (!stack.empty()) {
     int32_t wait = kClSubmitted;
-    for (; i < pending.size(); ++i)
-      if ((wait = waitStatus(state, *pending[i])) != kClSubmitted) break;
-    if (i == pending.size()) return reportStuck(pending, result);
-    std::unique_ptr<EnqueuedCommand> c = std::move(pending[i]);
-    const InheritedMemory* parentMemory = tableOf[i];
-    pending.erase(pending.begin() + i);
-    tableOf.erase(tableOf.begin() + i);
+    std::unique_ptr<EnqueuedCommand> c = takeReady(state, stack, wait);
+    if (!c) return reportStuck(stack, result);
     if (wait < 0) {
       result.diagnostics.push_back(enqueueDiagnostic(
           Severity::Warning, *c,
           fmt::format("{} did not run: an event of its wait list ended with status {}",
                       describe(*c), wait)));
       state.complete(*c, wait, 0);
-    } else if (c->marker) {
-      state.complete(*c, kClComplete, 0);
-    } else {
-      tables.emplace_back();
-      std::vector<std::unique_ptr<EnqueuedCommand>> more;
-      try {
-        more = runKernel(program, state, options, *parentMemory, *c, result, tables.back());
-      } catch (const Error& e) {
-        result.diagnostics.push_back(
-            enqueueDiagnostic(Severity::Error, *c, describe(*c) + ": " + e.what()));
-        state.complete(*c, kClkEnqueueFailure, 0);
-        for (auto& lost : state.takeRecorded()) state.complete(*lost, kClkEnqueueFailure, 0);
-        done.push_back(std::move(c));
-        continue;
-      }
-      if (result.aborted) return;
-      for (size_t k = 0; k < more.size(); ++k) tableOf.push_back(&tables.back());
-      append(pending, std::move(more));
+      continue;
     }
-    done.push_back(std::move(c));
+    if (c->marker) {
+      state.complete(*c, kClComplete, 0);
+      continue;
+    }
+    Commands children;
+    try {
+      children = runKernel(program, state, options, memory, *c, result);
+    } catch (const Error& e) {
+      result.diagnostics.push_back(
+          enqueueDiagnostic(Severity::Error, *c, describe(*c) + ": " + e.what()));
+      state.complete(*c, kClkEnqueueFailure, 0);
+      for (auto& lost : state.takeRecorded()) state.complete(*lost, kClkEnqueueFailure, 0);
+      continue;
+    }
+    if (result.aborted) return;
+    if (!children.empty())
+      stack.emplace_back(std::make_move_iterator(children.begin()),
+                         std::make_move_iterator(children.end()));
   }
 }
 

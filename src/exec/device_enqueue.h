@@ -3,10 +3,14 @@
 // enqueued them (src/DESIGN.md "Device-side enqueue").
 //
 // The executor's handlers (src/exec/ops/device_enqueue.cc) record each command here;
-// Program::launch then runs the commands, children before grandchildren, each when
-// its wait list has completed. Every flag (NO_WAIT, WAIT_KERNEL, WAIT_WORK_GROUP)
-// allows a child to start after its parent has finished executing, which is when spvsim
-// starts it; the parent's event completes when the parent and all its children have.
+// Program::launch then runs the commands as a device draining its queues would: depth
+// first, each command's children (once their wait lists completed) before the
+// command's later siblings, so the commands outstanding at once stay few (a fan-out
+// tree holds its depth times its fan-out, not a whole level). Every flag (NO_WAIT,
+// WAIT_KERNEL, WAIT_WORK_GROUP) allows a child to start after its parent has finished
+// executing, which is when spvsim starts it; the parent's event completes when the
+// parent and all its children have. No order between children is guaranteed without
+// events; spvsim's is fixed (src/DESIGN.md "Device-side enqueue").
 #pragma once
 
 #include <array>
@@ -51,9 +55,11 @@ class DeviceEnqueueState {
 
   const DeviceQueueOptions& options() const { return options_; }
 
-  // Takes a place in `queue` for a command: CLK_SUCCESS, or CLK_DEVICE_QUEUE_FULL when
-  // the queue's outstanding commands or the launch tree's total are at their bound.
-  int32_t reserve(uint64_t queue);
+  // Takes a place in `queue` (one of options().queues) for a command, unless the queue's
+  // outstanding commands (size / kDeviceQueueCommandBytes) or the commands the launch
+  // tree enqueued (options().maxEnqueues) are at their bound.
+  enum class Reservation { Taken, QueueFull, TreeBound };
+  Reservation reserve(uint64_t queue);
   // Records a reserved command, giving it its event and order within work-group `group`.
   void record(EnqueuedCommand command, uint64_t group);
   // The commands recorded since the last call, in their deterministic order.
@@ -65,6 +71,8 @@ class DeviceEnqueueState {
   bool isValid(uint64_t event);
   bool retain(uint64_t event);   // false: not a valid event
   bool release(uint64_t event);  // false: not a valid event
+  // The event of a command that was not enqueued after all (no one has seen it).
+  void forget(uint64_t event);
   // set_user_event_status: false when `event` is not a user event whose status is unset.
   bool setUserStatus(uint64_t event, int32_t status);
   // CL_SUBMITTED until complete, CL_COMPLETE, or a negative error; nullopt: no such event.
@@ -99,11 +107,17 @@ class DeviceEnqueueState {
     int32_t childError = kClComplete;
     uint64_t children = 0;  // not yet complete
     uint64_t parent = 0;
+    uint64_t waiters = 0;  // recorded commands whose wait lists name it, not yet complete
     Clock::time_point start{};
     std::array<uint64_t, 2> times{};  // END - START, COMPLETE - START (ns)
     std::vector<uint8_t*> profiling;  // where captures wait for the times
   };
   Event* find(uint64_t event);
+  // Drops event `id` once nothing can learn of it any more: no references (kernels can no
+  // longer name it), no command waiting on it, and complete (a command's: it and its
+  // children; a user event: its status set, or never to be). A tree's memory then
+  // follows the commands outstanding, not all it ever enqueued.
+  void forgetIfDone(uint64_t id);
   // Completes command event `id` (and, in turn, parents) once it ran and its children did.
   void completeIfDone(uint64_t id);
 

@@ -177,24 +177,6 @@ TEST_P(DeviceEnqueue, QueueFull) {
   EXPECT_EQ(count(r, DiagnosticKind::DeviceEnqueue, Severity::Warning), r.diagnostics.size());
 }
 
-// A block that enqueues itself forever stops at the launch tree's bound (5 here): the
-// fifth child's enqueue returns CLK_DEVICE_QUEUE_FULL.
-TEST_P(DeviceEnqueue, EndlessRecursionStopsAtTheBound) {
-  auto p = load(R"(
-    void spawn(global int* out, global int* rc, int depth) {
-      rc[depth] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL,
-          ndrange_1D(1), ^{ out[depth] = depth; spawn(out, rc, depth + 1); });
-    }
-    kernel void parent(global int* out, global int* rc) { spawn(out, rc, 0); })");
-  std::vector<int> out(8, -1), rc(8, 99);
-  LaunchOptions o;
-  o.deviceQueues.maxEnqueues = 5;
-  LaunchResult r = p->launch("parent", range1(1, 1), {bufferOf(out), bufferOf(rc)}, o);
-  EXPECT_EQ(out, (std::vector<int>{0, 1, 2, 3, 4, -1, -1, -1}));
-  EXPECT_EQ(rc, (std::vector<int>{0, 0, 0, 0, 0, kClkDeviceQueueFull, 99, 99}));
-  EXPECT_EQ(r.childLaunches, 5u);
-}
-
 // Return codes: no default queue (CLK_NULL_QUEUE), a work-group above 1024, a wait list
 // count without a list.
 TEST_P(DeviceEnqueue, ErrorCodes) {

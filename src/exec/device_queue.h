@@ -24,7 +24,8 @@ inline constexpr int32_t kClSubmitted = 2;
 inline constexpr uint32_t kClkProfilingCommandExecTime = 1;
 
 // One outstanding command (kernel or marker) takes this many bytes of its queue's size:
-// a queue of CL_QUEUE_SIZE S holds S / 128 commands not yet completed.
+// a queue of CL_QUEUE_SIZE S holds S / 128 commands, each from its enqueue until it has
+// run (its children then hold places of their own).
 inline constexpr uint64_t kDeviceQueueCommandBytes = 128;
 // The device's CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE and _MAX_SIZE.
 inline constexpr uint64_t kDeviceQueuePreferredSize = 16 * 1024;
@@ -34,9 +35,16 @@ inline constexpr uint64_t kDeviceQueueMaxSize = 256 * 1024;
 inline constexpr uint32_t kMaxDeviceQueues = 4;
 inline constexpr uint32_t kMaxDeviceEvents = 1024;
 
-// Commands one host launch and all its descendants may enqueue: beyond, enqueue_kernel
-// returns CLK_DEVICE_QUEUE_FULL (a kernel that enqueues itself forever stops).
-inline constexpr uint64_t kMaxDeviceEnqueues = 1u << 14;
+// Commands one host launch and all its descendants may enqueue, spvsim's bound (no
+// device has one: a device's queues bound the commands outstanding at once, not those
+// enqueued over time): a kernel that enqueues itself without end would otherwise never
+// stop. Far above what conformant programs enqueue (the conformance suite's deepest
+// trees enqueue about 5,500); reaching it is a fatal error that names it and how to
+// raise it (--max-device-enqueues, SPVSIM_MAX_DEVICE_ENQUEUES).
+inline constexpr uint64_t kMaxDeviceEnqueues = 1u << 20;
+// The longest event wait list spvsim reads (a list names valid events, at most
+// kMaxDeviceEvents of them distinct): a longer one is CLK_INVALID_EVENT_WAIT_LIST.
+inline constexpr uint32_t kMaxWaitListEvents = 1u << 14;
 
 // An on-device queue a kernel may name: its queue_t value (never 0, CLK_NULL_QUEUE) and
 // its size in bytes.

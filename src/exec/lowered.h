@@ -172,6 +172,11 @@ struct LoweredKernel {
   // Module-scope Private variables with initializers: (region, bytes) per lane.
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> privateInits;
   bool usesPrintf = false;
+  // The call tree enqueues commands or uses device events (device-side enqueue): a launch
+  // runs on one host thread, so which enqueue finds its queue full, which event gets
+  // which clk_event_t and which release finds an event gone depend on the schedule
+  // only, never on host timing.
+  bool usesDeviceEnqueue = false;
   // No instruction of the call tree ties the sub-groups of a work-group together
   // (src/exec/subgroup_independence.h): a launch may run them apart.
   bool subGroupsIndependent = true;

@@ -266,8 +266,9 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
 unsigned threadCount(const LaunchState& state, const LaunchOptions& options) {
   uint64_t threads = options.threads ? options.threads : std::thread::hardware_concurrency();
   if (state.serial()) threads = 1;  // e.g. verdicts that must not depend on timing
-  // Which work-group gets which packets of a pipe must not depend on host timing either.
-  if (!state.context().pipes.empty()) threads = 1;
+  // Which work-group gets which packets of a pipe, or a place in a device queue, must not
+  // depend on host timing either.
+  if (!state.context().pipes.empty() || state.kernel().usesDeviceEnqueue) threads = 1;
   threads = std::min({threads, state.unitCount(), state.slotsThatFit()});
   return static_cast<unsigned>(std::max<uint64_t>(threads, 1));
 }

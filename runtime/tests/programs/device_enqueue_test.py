@@ -6,6 +6,9 @@ kernel argument, and the device's queue limits. Expected values come from numpy 
 from the OpenCL rules, never from spvsim itself.
 """
 
+import os
+import subprocess
+import sys
 import unittest
 
 import numpy as np
@@ -20,6 +23,19 @@ kernel void parent(global int* out, global int* rc, int k) {
   if (g % 8 == 0)
     rc[g / 8] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL,
         ndrange_1D(g, 8, 4), ^{ size_t i = get_global_id(0); out[i] = (int)(i * i) + k; });
+}
+
+void grow(global int* hits, global int* failed, int level) {
+  atomic_inc(&hits[get_global_id(0)]);
+  if (level == 0) return;
+  size_t ls = 1 + get_global_id(0) % 3;
+  if (enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(5, ls),
+                     ^{ grow(hits, failed, level - 1); }) != CLK_SUCCESS)
+    atomic_inc(failed);
+}
+
+kernel void tree(global int* hits, global int* failed, int level) {
+  grow(hits, failed, level);
 }
 
 kernel void with_queue(queue_t q, global int* out) {
@@ -104,6 +120,67 @@ class DeviceEnqueueTest(unittest.TestCase):
         with self.assertRaises(cl.LogicError):
             cl.enqueue_copy(dq, out, out_buf)
         del dq  # released: the context has no device queue again
+
+    def test_fan_out_tree_fits_the_queue(self):
+        # Every work-item of every launch enqueues 5 work-items (local sizes 1..3, not
+        # dividing 5), down to level 0: the 64 root work-items at level 4 make
+        # 64 * (1 + 5 + 25 + 125) = 9984 enqueues, 8000 waiting at once if the levels ran
+        # one after the other; run depth first, a queue of the preferred size (128
+        # places) holds them.
+        dq = self.device_queue()
+        hits = np.zeros(64, np.int32)
+        expected = np.zeros(64, np.int32)
+
+        def model(n, level):
+            expected[:n] += 1
+            if level > 0:
+                for _ in range(n):
+                    model(5, level - 1)
+
+        model(64, 4)
+        failed = np.zeros(1, np.int32)
+        hits_buf = cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=hits)
+        failed_buf = cl.Buffer(self.ctx, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=failed)
+        event = self.program.tree(self.queue, (64,), (16,), hits_buf, failed_buf, np.int32(4))
+        event.wait()
+        self.assertEqual(event.command_execution_status, 0)  # CL_COMPLETE
+        cl.enqueue_copy(self.queue, hits, hits_buf)
+        cl.enqueue_copy(self.queue, failed, failed_buf)
+        self.assertEqual(failed[0], 0)
+        np.testing.assert_array_equal(hits, expected)
+        del dq
+
+    def test_max_device_enqueues(self):
+        # SPVSIM_MAX_DEVICE_ENQUEUES bounds what one host launch's tree enqueues: the tree
+        # above at level 2 enqueues 64 * (1 + 5) = 384 commands; with a bound of 100 the
+        # launch stops (CL_OUT_OF_RESOURCES) and the diagnostic names the bound. Knobs are
+        # read once per process: a child process runs it.
+        script = (
+            "import numpy as np, pyopencl as cl, sys\n"
+            "sys.path.insert(0, %r)\n"
+            "import device_enqueue_test as t\n"
+            "ctx = cl.Context([cl.get_platforms()[0].get_devices()[0]])\n"
+            "q = cl.CommandQueue(ctx)\n"
+            "p = cl.Program(ctx, t.PARENT).build(options='-cl-std=CL2.0')\n"
+            "cqp = cl.command_queue_properties\n"
+            "dq = cl.CommandQueue(ctx, properties=[cl.command_queue_info.PROPERTIES,\n"
+            "    cqp.ON_DEVICE | cqp.ON_DEVICE_DEFAULT | cqp.OUT_OF_ORDER_EXEC_MODE_ENABLE])\n"
+            "mf = cl.mem_flags\n"
+            "h = cl.Buffer(ctx, mf.READ_WRITE, 256)\n"
+            "f = cl.Buffer(ctx, mf.READ_WRITE, 4)\n"
+            "e = p.tree(q, (64,), (16,), h, f, np.int32(2))\n"
+            "try:\n"
+            "    e.wait()\n"
+            "except cl.Error:\n"
+            "    pass\n"
+            "print('status', e.command_execution_status)\n"
+        ) % os.path.dirname(os.path.abspath(__file__))
+        env = dict(os.environ, SPVSIM_MAX_DEVICE_ENQUEUES="100")
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, timeout=120)
+        self.assertIn("status -5", run.stdout, run.stdout + run.stderr)  # CL_OUT_OF_RESOURCES
+        self.assertIn("have enqueued 100 commands, spvsim's bound", run.stderr)
+        self.assertIn("SPVSIM_MAX_DEVICE_ENQUEUES", run.stderr)
 
     def test_queue_argument_must_be_a_device_queue(self):
         k = self.program.with_queue

@@ -9,6 +9,8 @@
 // events (undefined behaviour) and unreadable operands are.
 #include "src/exec/device_enqueue.h"
 
+#include <fmt/core.h>
+
 #include <cstring>
 
 #include "spirv/error.h"
@@ -47,6 +49,14 @@ LaneMask laneOf(uint32_t l) {
 
 void reportLane(SubGroup& sg, const Inst& in, uint32_t l, std::string message) {
   sg.report(in, DiagnosticKind::DeviceEnqueue, std::move(message), laneOf(l));
+}
+
+// A limit of spvsim's, not the device's: lane l's work-group stops (its later lanes do
+// not act: runEnqueueKernel and runEnqueueMarker test `aborted`).
+void fatalLane(SubGroup& sg, const Inst& in, uint32_t l, std::string message) {
+  reportLane(sg, in, l, std::move(message));
+  sg.wg->aborted = true;
+  sg.state = SubGroupState::Done;
 }
 
 // `bytes` readable (or writable) bytes at lane l's pointer in register `reg`; nullptr
@@ -147,7 +157,7 @@ std::optional<std::vector<uint64_t>> readWaits(SubGroup& sg, const Inst& in, Dev
                                                const QueueOperands& q, uint32_t l) {
   const uint32_t n = sg.reg<uint32_t>(q.numEvents)[l];
   const uint64_t list = sg.reg<uint64_t>(q.waits)[l];
-  if ((n == 0) != (list == 0) || n > kMaxDeviceEnqueues) return std::nullopt;
+  if ((n == 0) != (list == 0) || n > kMaxWaitListEvents) return std::nullopt;
   std::vector<uint64_t> waits(n);
   if (n == 0) return waits;
   const uint8_t* p = access(sg, in, q.waits, l, uint64_t(n) * 8, false);
@@ -172,13 +182,27 @@ int32_t submit(SubGroup& sg, const Inst& in, DeviceEnqueueState& s, const QueueO
     return kClkEventAllocationFailure;
   c.event = s.createEvent(false);
   if (c.event == kNullEvent) return kClkEventAllocationFailure;
-  if (int32_t code = s.reserve(c.queue); code != kClkSuccess) {
-    s.release(c.event);
-    if (code == kClkDeviceQueueFull)
+  switch (s.reserve(c.queue)) {
+    case DeviceEnqueueState::Reservation::Taken:
+      break;
+    case DeviceEnqueueState::Reservation::QueueFull:
+      s.forget(c.event);
       sg.report(in, DiagnosticKind::DeviceEnqueue,
-                "device queue full: the command was not enqueued (CLK_DEVICE_QUEUE_FULL)",
+                fmt::format("device queue full: the command was not enqueued "
+                            "(CLK_DEVICE_QUEUE_FULL; the queue holds {} outstanding commands)",
+                            s.options().find(c.queue)->size / kDeviceQueueCommandBytes),
                 laneOf(l), Severity::Warning);
-    return code;
+      return kClkDeviceQueueFull;
+    case DeviceEnqueueState::Reservation::TreeBound:
+      s.forget(c.event);
+      fatalLane(sg, in, l,
+                fmt::format("the host launch and the kernels it enqueued have enqueued {} "
+                            "commands, spvsim's bound for one host launch (a kernel that "
+                            "enqueues itself without end?); raise it with "
+                            "--max-device-enqueues (spvsim) or SPVSIM_MAX_DEVICE_ENQUEUES "
+                            "(OpenCL ICD)",
+                            s.options().maxEnqueues));
+      return kClkEnqueueFailure;
   }
   if (ret)
     std::memcpy(ret, &c.event, 8);
@@ -222,6 +246,7 @@ int32_t enqueueKernel(SubGroup& sg, const Inst& in, DeviceEnqueueState& s, uint3
 
 void runEnqueueKernel(SubGroup& sg, const Inst& in) {
   sg.forActive([&](uint32_t l) {
+    if (sg.wg->aborted) return;
     DeviceEnqueueState* s = stateOf(sg, in, l);
     sg.reg<int32_t>(in.r)[l] = s ? enqueueKernel(sg, in, *s, l) : kClkInvalidQueue;
   });
@@ -231,6 +256,7 @@ void runEnqueueKernel(SubGroup& sg, const Inst& in) {
 void runEnqueueMarker(SubGroup& sg, const Inst& in) {
   const uint32_t* x = sg.extra + in.aux;
   sg.forActive([&](uint32_t l) {
+    if (sg.wg->aborted) return;
     DeviceEnqueueState* s = stateOf(sg, in, l);
     int32_t code = kClkInvalidQueue;
     if (s && sg.reg<uint32_t>(x[1])[l] == 0)
@@ -285,6 +311,7 @@ void lowerEnqueueKernel(Lowerer& lw, const spirv::Instruction& inst) {
   for (uint32_t w : {nd.dims, nd.offset, nd.global, nd.local, nd.bytes}) x.push_back(w);
   const uint32_t aux = lw.addExtra(x);
   lw.emit(inst, &runEnqueueKernel).aux = aux;
+  lw.out.usesDeviceEnqueue = true;
 }
 
 void lowerEnqueueMarker(Lowerer& lw, const spirv::Instruction& inst) {
@@ -293,6 +320,7 @@ void lowerEnqueueMarker(Lowerer& lw, const spirv::Instruction& inst) {
   for (size_t i = 0; i < 4; ++i) x.push_back(lw.reg(Lowerer::operand(inst, i)));
   const uint32_t aux = lw.addExtra(x);
   lw.emit(inst, &runEnqueueMarker).aux = aux;
+  lw.out.usesDeviceEnqueue = true;
 }
 
 // ---- Events -----------------------------------------------------------------------------
@@ -357,6 +385,7 @@ void captureProfiling(SubGroup& sg, const Inst& in) {
 
 template <ExecFn kFn>
 void lowerEvent(Lowerer& lw, const spirv::Instruction& inst) {
+  lw.out.usesDeviceEnqueue = true;
   const size_t n = inst.operands.size();
   const uint32_t a = n > 0 ? lw.reg(Lowerer::operand(inst, 0)) : 0;
   const uint32_t b = n > 1 ? lw.reg(Lowerer::operand(inst, 1)) : 0;
