@@ -2,14 +2,18 @@
 # Runs the test suite under a sanitizer config of .bazelrc and ends with one plain line
 # "N passed, M failed" (Bazel test targets). Exits non-zero when anything failed.
 #
-#   tools/sanitize.sh [asan|ubsan|tsan] [--ci] [--output_base DIR] [TARGET...]
+#   tools/sanitize.sh [asan|ubsan|tsan] [--ci] [--output_base DIR]
+#                     [--test_tag_filters=TAGS] [TARGET...]
 #
 # asan (default): gcc ASan+UBSan, -fno-sanitize-recover, _GLIBCXX_ASSERTIONS; ubsan:
 # UBSan alone; tsan: ThreadSanitizer. TARGETs default to //...; the tests that cannot run
 # under the config (below, with the reason) are always left out. --ci also leaves out the
 # tests too slow for CI's budget (tools/test.sh runs `tools/sanitize.sh asan --ci` after
-# the ordinary run). --output_base DIR builds in an output base of its own (e.g. to keep a
-# sanitizer build beside a shared Bazel server's ordinary one; a fresh one is a cold build).
+# the ordinary run) and builds only what the tests need (--build_tests_only: no sanitized
+# copy of benchmarks and other binaries no test runs). --test_tag_filters goes to every
+# `bazel test` (tools/test.sh passes its choice of "slow" tests). --output_base DIR
+# builds in an output base of its own (e.g. to keep a sanitizer build beside a shared
+# Bazel server's ordinary one; a fresh one is a cold build).
 #
 # Under asan, tests whose host is an uninstrumented program that loads the ASan-built ICD
 # (python with PyOpenCL) run in a second `bazel test` with the ASan runtime preloaded.
@@ -20,6 +24,7 @@ source tools/bazel_test_counts.sh
 config=asan
 ci=0
 startup=()
+filters=()
 targets=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -27,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     --ci) ci=1; shift ;;
     --output_base) startup=(--output_base="$2"); shift 2 ;;
     --output_base=*) startup=(--output_base="${1#*=}"); shift ;;
+    --test_tag_filters=*) filters+=("$1"); shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -93,7 +99,9 @@ if [[ $ci -eq 1 ]]; then
     //src/exec:intel_subgroup_shuffle_test
     //src/exec:group_non_uniform_shuffle_test
     //testdata:corpus_test
+    //testdata:corpus_all_levels_test
   )
+  filters+=(--build_tests_only)
 fi
 
 log=$(mktemp)
@@ -105,7 +113,7 @@ status=0
 # bazel test ARGS... with the counting of tools/test.sh: adds to total_passed/total_failed.
 run_tests() {
   bazel "${startup[@]}" test --config="$config" --test_output=errors --keep_going \
-    --color=no --curses=no "$@" 2>&1 | tee "$log"
+    --color=no --curses=no "${filters[@]}" "$@" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]} passed failed
   count_bazel_tests "$log" "$rc"
   [[ $rc -eq 4 ]] && rc=0  # no test targets matched
