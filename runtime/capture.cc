@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -16,20 +15,21 @@
 #include "runtime/knobs.h"
 #include "runtime/mem.h"
 #include "src/exec/image_format.h"
+#include "src/files/whole_file.h"
 
 namespace spvsim::rt {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Numbering and the limit are per process, like the directory they count in: one
-// session, created on first use and guarded by its mutex.
+// Numbering, the limit and the stop after a failure are per process, like the directory
+// they count in: one session, created on first use and guarded by its mutex.
 struct CaptureSession {
   std::mutex mutex;
   bool started = false;
-  uint64_t next = 1;      // the number of the next bundle's folder
-  uint64_t written = 0;   // bundles begun (SPVSIM_CAPTURE_LIMIT counts these)
-  bool reported = false;  // an error was reported (only the first one is)
+  uint64_t next = 1;     // the number of the next bundle's folder
+  uint64_t written = 0;  // bundles begun (SPVSIM_CAPTURE_LIMIT counts these)
+  bool failed = false;   // a bundle could not be written: capturing has stopped
 };
 
 CaptureSession& session() {
@@ -37,16 +37,24 @@ CaptureSession& session() {
   return s;
 }
 
-// One line on stderr for the first failure of the process; later ones are silent.
-void reportOnce(const std::string& what) {
+bool captureStopped() {
+  CaptureSession& s = session();
+  std::lock_guard lock(s.mutex);
+  return s.failed;
+}
+
+// The first failure stops capturing for the rest of the process, with one line on
+// stderr: a folder that failed once (full, gone, unwritable) would fail every launch,
+// and the application must not pay for or be told of each.
+void stopCapturing(const std::string& what) {
   CaptureSession& s = session();
   {
     std::lock_guard lock(s.mutex);
-    if (std::exchange(s.reported, true)) return;
+    if (std::exchange(s.failed, true)) return;
   }
   std::fprintf(stderr,
-               "spvsim: SPVSIM_CAPTURE: %s (the launch ran uncaptured; further capture errors "
-               "are not reported)\n",
+               "spvsim: SPVSIM_CAPTURE: %s (the launch ran uncaptured, and no further launch "
+               "of this process is captured)\n",
                what.c_str());
 }
 
@@ -78,30 +86,49 @@ std::string folderName(uint64_t number, const std::string& kernel) {
   return fmt::format("{:04}-{}", number, safe);
 }
 
-// Creates the next bundle's folder, or nullopt past SPVSIM_CAPTURE_LIMIT. A name some
-// other process created meanwhile (creating a folder is atomic) takes the next number.
-std::optional<fs::path> claimFolder(const fs::path& root, const std::string& kernel) {
+// Reserves the next bundle's number and creates the folder it is written in: a hidden
+// temporary one (".tmp-NNNN-KERNEL.PID.RANDOM", which no reader takes for a bundle),
+// renamed to NNNN-KERNEL when complete (publish). nullopt past SPVSIM_CAPTURE_LIMIT or
+// after a failure.
+std::optional<LaunchCapture::Folder> claimFolder(const fs::path& root, const std::string& kernel) {
   CaptureSession& s = session();
   std::lock_guard lock(s.mutex);
-  if (s.written >= knobs().captureLimit) return std::nullopt;
+  if (s.failed || s.written >= knobs().captureLimit) return std::nullopt;
   if (!s.started) {
     fs::create_directories(root);  // throws with the reason
     s.next = firstFreeNumber(root);
     s.started = true;
   }
   ++s.written;
+  LaunchCapture::Folder folder{{}, root.string(), kernel, s.next++};
+  folder.temporary =
+      files::temporarySibling((root / folderName(folder.number, kernel)).string(), ".tmp-");
+  fs::create_directory(folder.temporary);  // throws with the reason
+  return folder;
+}
+
+// Renames the complete bundle into place under its number, or the next free one where
+// another process took that name meanwhile (renameNoReplace refuses an existing folder).
+void publish(const LaunchCapture::Folder& f) {
+  uint64_t number = f.number;
   for (int tries = 0; tries < 1000; ++tries) {
-    const fs::path dir = root / folderName(s.next++, kernel);
-    if (fs::create_directory(dir)) return dir;
+    const fs::path final = fs::path(f.root) / folderName(number, f.kernel);
+    if (files::renameNoReplace(f.temporary, final.string())) return;
+    CaptureSession& s = session();
+    std::lock_guard lock(s.mutex);
+    number = s.next++;
   }
-  throw std::runtime_error(fmt::format("no free bundle folder in {}", root.string()));
+  throw std::runtime_error(fmt::format("no free bundle folder in {}", f.root));
 }
 
 void writeFile(const fs::path& path, const void* data, size_t bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(static_cast<const char*>(data), std::streamsize(bytes));
-  out.close();
-  if (!out) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+  files::writeFile(path.string(), std::string_view(static_cast<const char*>(data), bytes));
+}
+
+// A bundle folder that could not be completed, with whatever it holds.
+void removeFolder(const std::string& folder) {
+  std::error_code ec;
+  fs::remove_all(folder, ec);
 }
 
 // Type names go into one manifest token: spaces and '%' are escaped.
@@ -252,7 +279,7 @@ std::string globalLines(Program& program, const fs::path& dir) {
 
 std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k) {
   const Knobs& kn = knobs();
-  if (kn.captureDir.empty()) return nullptr;
+  if (kn.captureDir.empty() || captureStopped()) return nullptr;
   if (!kn.captureFilter.empty() &&
       fnmatch(kn.captureFilter.c_str(), k->kernel.name().c_str(), 0) != 0)
     return nullptr;
@@ -263,20 +290,20 @@ std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k) {
   return source;
 }
 
-LaunchCapture::LaunchCapture(std::string dir, std::string manifest,
+LaunchCapture::LaunchCapture(Folder folder, std::string manifest,
                              std::vector<const _cl_mem*> buffers,
                              std::vector<std::pair<size_t, const _cl_mem*>> images)
-    : dir_(std::move(dir)),
+    : folder_(std::move(folder)),
       manifest_(std::move(manifest)),
       buffers_(std::move(buffers)),
       images_(std::move(images)) {}
 
 std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
+  std::optional<Folder> folder;
   try {
-    const fs::path root = knobs().captureDir;
-    const std::optional<fs::path> folder = claimFolder(root, in.kernel.name());
+    folder = claimFolder(knobs().captureDir, in.kernel.name());
     if (!folder) return nullptr;
-    const fs::path dir = *folder;
+    const fs::path dir = folder->temporary;
     writeFile(dir / "module.spv", in.source.words.data(), in.source.words.size() * 4);
     std::string manifest = launchLines(in);
     std::vector<const _cl_mem*> buffers;
@@ -304,19 +331,24 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
       manifest += fmt::format("# no launch.sim: {} does not fit Oclgrind's format\n", why);
     else
       writeFile(dir / "launch.sim", sim.data(), sim.size());
-    return std::make_unique<LaunchCapture>(dir.string(), std::move(manifest), std::move(buffers),
-                                           std::move(images));
+    return std::make_unique<LaunchCapture>(std::move(*folder), std::move(manifest),
+                                           std::move(buffers), std::move(images));
   } catch (const std::exception& e) {
-    reportOnce(e.what());
+    stopCapturing(e.what());
   } catch (...) {
-    reportOnce("an unknown error");
+    stopCapturing("an unknown error");
   }
+  if (folder) removeFolder(folder->temporary);
   return nullptr;
+}
+
+LaunchCapture::~LaunchCapture() {
+  if (!published_) removeFolder(folder_.temporary);  // finish failed, or never ran
 }
 
 void LaunchCapture::finish(int status) {
   try {
-    const fs::path dir = dir_;
+    const fs::path dir = folder_.temporary;
     for (size_t i = 0; i < buffers_.size(); ++i)
       writeFile(dir / bufferFile(i, "after"), buffers_[i]->data, buffers_[i]->size);
     for (const auto& [arg, mem] : images_) {
@@ -327,8 +359,10 @@ void LaunchCapture::finish(int status) {
     const std::string text =
         manifest_ + fmt::format("status {}\n", status == CL_COMPLETE ? "complete" : "failed");
     writeFile(dir / "launch.txt", text.data(), text.size());
+    publish(folder_);
+    published_ = true;
   } catch (const std::exception& e) {
-    reportOnce(e.what());
+    stopCapturing(e.what());
   }
 }
 

@@ -5,8 +5,10 @@
 // launch.txt tying them together.
 // `spvsim run|debug|check BUNDLE` replays it.
 //
-// Capturing never changes a launch or its status: a bundle that cannot be written is
-// reported once on stderr and the launch runs as without capture.
+// A bundle is written in a hidden temporary folder and renamed into place when complete,
+// so DIR holds only complete bundles. Capturing never changes a launch or its status: a
+// bundle that cannot be written is removed, reported on stderr, and capturing stops for
+// the rest of the process (one message); the launches run as without capture.
 #pragma once
 
 #include <array>
@@ -43,17 +45,29 @@ class LaunchCapture {
     const std::vector<KernelArg>& args;
     bool svm = false;  // the context has SVM allocations (not captured)
   };
-  // Null when SPVSIM_CAPTURE_LIMIT bundles exist already or the bundle cannot be written
-  // (reported once).
+  // Where a bundle is written: the temporary folder, and the number and kernel of its
+  // name in `root` (DIR) once complete.
+  struct Folder {
+    std::string temporary, root, kernel;
+    uint64_t number = 0;
+  };
+  // Null when SPVSIM_CAPTURE_LIMIT bundles were begun already, capturing has stopped, or
+  // the bundle cannot be written (which stops it).
   static std::unique_ptr<LaunchCapture> begin(const Input& in);
-  // `status` is the launch's event status (CL_COMPLETE or an error).
+  // `status` is the launch's event status (CL_COMPLETE or an error). Writes the "after"
+  // contents and the manifest, then renames the folder into place.
   void finish(int status);
 
-  LaunchCapture(std::string dir, std::string manifest, std::vector<const _cl_mem*> buffers,
+  LaunchCapture(Folder folder, std::string manifest, std::vector<const _cl_mem*> buffers,
                 std::vector<std::pair<size_t, const _cl_mem*>> images);
+  // Removes the temporary folder of a bundle that was not completed.
+  ~LaunchCapture();
+  LaunchCapture(const LaunchCapture&) = delete;
+  LaunchCapture& operator=(const LaunchCapture&) = delete;
 
  private:
-  std::string dir_;
+  Folder folder_;
+  bool published_ = false;
   std::string manifest_;                                   // every line but the status line
   std::vector<const _cl_mem*> buffers_;                    // root allocations, in manifest order
   std::vector<std::pair<size_t, const _cl_mem*>> images_;  // (argument, image)

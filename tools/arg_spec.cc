@@ -251,4 +251,17 @@ ArgValue parseArgSpec(std::string_view spec, ArgMemory* memory) {
   }
 }
 
+std::string fileInitializerPath(std::string_view spec) {
+  // As initialize() reads it: the INIT after the shape's ']'.
+  const size_t close = spec.find(']');
+  if (close == std::string_view::npos) return "";
+  std::string_view init = trim(spec.substr(close + 1));
+  if (!init.starts_with('=')) return "";
+  init = trim(init.substr(1));
+  const size_t open = init.find('(');
+  if (open == std::string_view::npos || init.back() != ')' || trim(init.substr(0, open)) != "file")
+    return "";
+  return std::string(trim(init.substr(open + 1, init.size() - open - 2)));
+}
+
 }  // namespace spvsim::tools

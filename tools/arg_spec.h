@@ -1,6 +1,7 @@
 // --arg SPEC: one kernel argument written on the command line (src/DESIGN.md "Command line").
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "tools/arg_value.h"
@@ -28,5 +29,9 @@ inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 32;
 // Error(DiagnosticKind::OutOfMemory) when a buffer would take `memory` past its limit (checked
 // before allocating).
 ArgValue parseArgSpec(std::string_view spec, ArgMemory* memory = nullptr);
+
+// The PATH of a buffer, pipe or image spec's "=file(PATH)" initializer, or "" (the file
+// parseArgSpec would read).
+std::string fileInitializerPath(std::string_view spec);
 
 }  // namespace spvsim::tools

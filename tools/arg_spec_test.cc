@@ -256,5 +256,17 @@ TEST(ArgSpec, Samplers) {
             std::string::npos);
 }
 
+// The file an initializer reads: what `--json` and the other outputs must not replace.
+TEST(ArgSpec, FileInitializerPath) {
+  EXPECT_EQ(fileInitializerPath("buffer:int[4]=file(in.bin)"), "in.bin");
+  EXPECT_EQ(fileInitializerPath("buffer:ro:float[2] = file( dir/x y.bin )"), "dir/x y.bin");
+  EXPECT_EQ(fileInitializerPath("image2d:R,FLOAT[2,2]=file(px.bin)"), "px.bin");
+  EXPECT_EQ(fileInitializerPath("pipe:int[4]=file(p.bin)"), "p.bin");
+  EXPECT_EQ(fileInitializerPath("buffer:int[4]=range(1)"), "");
+  EXPECT_EQ(fileInitializerPath("buffer:int[4]"), "");
+  EXPECT_EQ(fileInitializerPath("int:5"), "");
+  EXPECT_EQ(fileInitializerPath("buffer:int[4]=file(unclosed"), "");
+}
+
 }  // namespace
 }  // namespace spvsim::tools

@@ -20,6 +20,7 @@
 #include "tools/check_verdict.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
+#include "tools/output_files.h"
 #include "tools/progress_line.h"
 
 namespace spvsim::tools {
@@ -230,7 +231,7 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
   out << runs.front().result.printfOutput;
   for (size_t i = 0; i < runs.front().args.size(); ++i)
     if (runs.front().args[i].dump) out << formatDumpLine(i, runs.front().args[i]) << '\n';
-  out.flush();
+  checkStandardOutput(out);
   json.write(diagnostics, p, runs.front().args,
              formatCheckJson(checkRuns, modes, verdicts, totals));
   err << formatSummaryTable(checkRuns, modes, verdicts);
@@ -243,13 +244,10 @@ int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::o
 }  // namespace
 
 int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  JsonReport json(options.jsonPath);  // an unwritable report path fails first
-  try {
-    return check(options, json, out, err);
-  } catch (const Error& e) {
-    json.writeError(e);
-    throw;
-  }
+  // Before anything runs, and before a report could be written over an input.
+  checkOutputs(reportFiles(options), inputFiles(options));
+  JsonReport json(options.jsonPath);
+  return withErrorReport(json, err, [&] { return check(options, json, out, err); });
 }
 
 }  // namespace spvsim::tools

@@ -2,15 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <string_view>
 
 #include "spirv/error.h"
 #include "spirv/loader.h"
 #include "spirv/normalize.h"
+#include "src/files/whole_file.h"
 #include "tools/kernel_input.h"
+#include "tools/output_files.h"
 
 namespace spvsim::tools {
 namespace {
@@ -20,20 +20,11 @@ namespace fs = std::filesystem;
 std::string outputPath(const RunOptions& o) {
   const std::string out =
       o.outputPath.empty() ? fs::path(o.input).stem().string() + ".spv" : o.outputPath;
-  std::error_code ec;
-  if (fs::equivalent(out, o.input, ec))
+  if (out == o.input || files::sameRegularFile(out, o.input))
     throw Error(DiagnosticKind::Usage,
                 fmt::format("the output '{}' is the input; give another with -o", out));
+  checkOutputs({{"-o", out}}, {o.input});  // fails before compiling
   return out;
-}
-
-void writeWords(const std::string& path, const std::vector<uint32_t>& words) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file.write(reinterpret_cast<const char*>(words.data()),
-             static_cast<std::streamsize>(words.size() * sizeof(uint32_t)));
-  if (!file.flush())
-    throw Error(DiagnosticKind::Input,
-                fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
 }
 
 }  // namespace
@@ -46,7 +37,9 @@ int compileCommand(const RunOptions& o, std::ostream& err) {
   spirv::NormalizedModule n = spirv::normalizeModule(std::move(build.words));
   const spirv::Module module = spirv::loadModule(n.words);
   err << repairWarnings(module);
-  writeWords(path, n.words);
+  writeOutput("-o", path,
+              std::string_view(reinterpret_cast<const char*>(n.words.data()),
+                               n.words.size() * sizeof(uint32_t)));
   return 0;
 }
 

@@ -130,7 +130,9 @@ Output: printf output first (stdout), then with --dump one line per buffer,
 Diagnostics go to stderr, one per line: "error: KIND: message" with where it happened.
 --json FILE writes {"diagnostics": [...], "buffers": {"arg2": [...]}} with every buffer
 argument after the run (vectors as arrays; non-finite floats as the strings "NaN",
-"Infinity", "-Infinity").
+"Infinity", "-Infinity"). --json and --profile* files are written whole when the run
+ends (a failed run: {"error": {"kind", "message"}}); an interrupted run leaves the old
+file; a path naming an input file is refused; a failed write is an error (exit 1).
 
 Oclgrind .sim files: the program (relative to the .sim file), kernel name, global size,
 local size (3 numbers each), then one <...> header per argument: a type, size=BYTES,

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
+#include <new>
 
 #include "spirv/error.h"
 #include "src/check/observers.h"
@@ -18,6 +17,7 @@
 #include "tools/info_json.h"
 #include "tools/kernel_input.h"
 #include "tools/output.h"
+#include "tools/output_files.h"
 #include "tools/sim_file.h"
 #include "tools/text_util.h"
 
@@ -195,30 +195,40 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
   return options;
 }
 
-JsonReport::JsonReport(const std::string& path) : path_(path) {
-  if (path.empty()) return;
-  file_.open(path, std::ios::binary | std::ios::trunc);
-  if (!file_)
-    throw Error(DiagnosticKind::Input, fmt::format("cannot write the JSON report to '{}': {}", path,
-                                                   std::strerror(errno)));
-}
-
 void JsonReport::write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
                        const std::vector<ArgValue>& args, const std::string& check) {
-  if (!file_.is_open()) return;
-  if (!(file_ << formatJsonReport(diagnostics, args,
-                                  buildJson(launch.build, launch.program->module()), check))
-           .flush())
-    throw Error(DiagnosticKind::Input, fmt::format("cannot write the JSON report to '{}'", path_));
+  if (path_.empty()) return;
+  attempted_ = true;
+  writeOutput("--json", path_,
+              formatJsonReport(diagnostics, args, buildJson(launch.build, launch.program->module()),
+                               check));
 }
 
-void JsonReport::writeError(const Error& e) {
-  if (!file_.is_open()) return;
-  file_ << fmt::format(
-      "{{\"error\": {{\"kind\": {}, \"message\": {}}},\n\"diagnostics\": [],\n\"buffers\": "
-      "{{}}}}\n",
-      jsonQuote(std::string(e.kindName())), jsonQuote(e.what()));
-  file_.flush();
+void JsonReport::writeError(std::string_view kind, std::string_view message, std::ostream& err) {
+  if (path_.empty() || attempted_) return;
+  try {
+    writeOutput("--json", path_,
+                fmt::format("{{\"error\": {{\"kind\": {}, \"message\": {}}},\n\"diagnostics\": "
+                            "[],\n\"buffers\": {{}}}}\n",
+                            jsonQuote(std::string(kind)), jsonQuote(std::string(message))));
+  } catch (const std::exception& e) {
+    err << "error: " << e.what() << '\n';
+  }
+}
+
+int withErrorReport(JsonReport& report, std::ostream& err, const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const Error& e) {
+    report.writeError(e.kindName(), e.what(), err);
+    throw;
+  } catch (const std::bad_alloc&) {
+    report.writeError(kindName(DiagnosticKind::OutOfMemory), "out of memory", err);
+    throw;
+  } catch (const std::exception& e) {
+    report.writeError(kindName(DiagnosticKind::Internal), e.what(), err);
+    throw;
+  }
 }
 
 }  // namespace spvsim::tools

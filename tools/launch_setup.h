@@ -3,7 +3,7 @@
 // shared by `spvsim run` and `spvsim debug`.
 #pragma once
 
-#include <fstream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -49,24 +49,35 @@ PreparedLaunch prepareLaunch(const RunOptions& options, std::ostream& err,
 // or "-g " when they contain an -O option (the user's choice wins).
 std::string debugBuildOptions(std::string_view userOptions);
 
-// The --json report. Opened at construction, before any kernel runs, so that an
-// unwritable path fails first (Error "input"); an empty path means no report.
+// The --json report, written whole (tools/output_files.h) when the command ends: with
+// its results, or with the error that stopped it. Nothing is opened before, so a run that
+// is interrupted or refused leaves an earlier report as it was; the path's folder is
+// checked first (checkOutputs). An empty path means no report.
 class JsonReport {
  public:
-  explicit JsonReport(const std::string& path);
+  explicit JsonReport(std::string path) : path_(std::move(path)) {}
   // `diagnostics` are JSON objects (formatJson); `launch.build` and the loader's repairs
   // become the "build" object; `check` (JSON, spvsim check) the "check" object when not
   // empty. Throws Error(DiagnosticKind::Input) if writing fails.
   void write(const std::vector<std::string>& diagnostics, const PreparedLaunch& launch,
              const std::vector<ArgValue>& args, const std::string& check = "");
-  // {"error": {"kind": K, "message": M}, "diagnostics": [], "buffers": {}}: the launch
-  // failed before it produced a result (the command exits 1); best effort.
-  void writeError(const Error& e);
+  // {"error": {"kind": K, "message": M}, "diagnostics": [], "buffers": {}}: the command
+  // failed before it produced a result (it exits 1); `kind` is a DiagnosticKind's name
+  // (kindName). Best effort: a failure to write is reported on `err` only.
+  void writeError(std::string_view kind, std::string_view message, std::ostream& err);
 
  private:
   std::string path_;
-  std::ofstream file_;
+  // write() ran: the results are in place, or writing them failed (and said so); an
+  // error report would only replace them or fail again.
+  bool attempted_ = false;
 };
+
+// Runs `command` (spvsim run or check) with `report`: any exception that ends it (Error,
+// std::bad_alloc, any other std::exception) is written to the report as its error kind
+// ("out-of-memory", "internal") and rethrown for main to print.
+int withErrorReport(JsonReport& report, std::ostream& err, const std::function<int()>& command);
+
 // The launch's options from the command line; the argument buffers count against its
 // memory limit (--max-memory).
 LaunchOptions launchOptions(const RunOptions& options, const PreparedLaunch& launch);

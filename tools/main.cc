@@ -18,6 +18,7 @@
 #include "tools/info_json.h"
 #include "tools/kernel_input.h"
 #include "tools/options.h"
+#include "tools/output_files.h"
 #include "tools/run_command.h"
 
 namespace spvsim::tools {
@@ -96,7 +97,9 @@ int main(int argc, char** argv) {
     }
     if (!args.empty() && args[0] == "dap")
       return dapCommand({args.begin() + 1, args.end()}, std::cout, std::cerr);
-    return dispatch(parseCommandLine(args));
+    const int status = dispatch(parseCommandLine(args));
+    checkStandardOutput(std::cout);  // dis, info: output that was not written is an error
+    return status;
   } catch (const spvsim::Error& e) {
     std::cerr << formatError(e.kind(), e.what())
               << (e.kind() == spvsim::DiagnosticKind::Usage ? helpHint(args) : "") << '\n';

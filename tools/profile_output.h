@@ -2,7 +2,6 @@
 // (src/profile/profiler.h) to the launch and writes its reports.
 #pragma once
 
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -14,20 +13,18 @@ namespace spvsim::tools {
 
 class ProfileOutput {
  public:
-  // Opens the files named by the options before anything runs, so that an unwritable path
-  // fails first (Error "input").
+  // Nothing is opened until write(): runCommand checked the paths (checkOutputs).
   explicit ProfileOutput(const RunOptions& options);
   bool enabled() const { return factory_ != nullptr; }
   // Adds the profiler to the launch's observers (nothing without --profile*).
   void attach(LaunchOptions& options) const;
-  // Writes the reports of the launch that ran. Throws Error(DiagnosticKind::Input) if
-  // writing fails.
+  // Writes the reports of the launch that ran, each whole (writeOutput). Throws
+  // Error(DiagnosticKind::Input) if writing fails.
   void write();
 
  private:
   std::shared_ptr<profile::ProfilerFactory> factory_;
   std::string htmlPath_, jsonPath_;
-  std::ofstream html_, json_;
 };
 
 }  // namespace spvsim::tools

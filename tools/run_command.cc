@@ -11,6 +11,7 @@
 #include "src/exec/program.h"
 #include "tools/launch_setup.h"
 #include "tools/output.h"
+#include "tools/output_files.h"
 #include "tools/profile_output.h"
 #include "tools/progress_line.h"
 
@@ -66,7 +67,7 @@ std::string formatThreadStats(const LaunchResult& r) {
 namespace {
 
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
-  ProfileOutput profile(options);  // an unwritable profile path fails first
+  ProfileOutput profile(options);
   PreparedLaunch launch = prepareLaunch(options, err);
   // Host threads and their memory are process setup, and lowering is the kernel's
   // compilation, like an OpenCL runtime's context and clBuildProgram: not part of the
@@ -103,7 +104,7 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   }
   for (size_t i = 0; i < launch.args.size(); ++i)
     if (launch.args[i].dump) out << formatDumpLine(i, launch.args[i]) << '\n';
-  out.flush();
+  checkStandardOutput(out);
   std::vector<std::string> diagnostics;
   for (const Diagnostic& d : result.diagnostics) diagnostics.push_back(formatJson(d));
   json.write(diagnostics, launch, launch.args);
@@ -113,13 +114,10 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
 }  // namespace
 
 int runCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  JsonReport json(options.jsonPath);  // an unwritable report path fails first
-  try {
-    return run(options, json, out, err);
-  } catch (const Error& e) {
-    json.writeError(e);  // the report says why there is no result
-    throw;
-  }
+  // Before anything runs, and before a report could be written over an input.
+  checkOutputs(reportFiles(options), inputFiles(options));
+  JsonReport json(options.jsonPath);
+  return withErrorReport(json, err, [&] { return run(options, json, out, err); });
 }
 
 }  // namespace spvsim::tools

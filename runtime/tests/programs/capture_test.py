@@ -156,6 +156,23 @@ def app_vectors():
         np.testing.assert_array_equal(got, want)
 
 
+def app_big():
+    """Three launches of one kernel; the second's buffer (512 KiB) is past the file size
+    limit the test sets, so its bundle cannot be written."""
+    import pyopencl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    prog = cl.Program(ctx, "kernel void inc(global int* a) { a[get_global_id(0)] += 1; }")
+    prog = prog.build()
+    for n in (16, 128 * 1024, 16):
+        data = np.arange(n, dtype=np.int32)
+        buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+        prog.inc(q, (n,), None, buf)
+        cl.enqueue_copy(q, data, buf)
+        np.testing.assert_array_equal(data, np.arange(n, dtype=np.int32) + 1)
+
+
 def app(out_path, options, with_image):
     """The application: runs the kernels through the ICD and checks them against numpy."""
     import pyopencl as cl
@@ -449,6 +466,42 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)  # the app's own numpy checks passed
         self.assertEqual(r.stderr.count("spvsim: SPVSIM_CAPTURE:"), 1, r.stderr)
 
+    def test_write_failure_leaves_no_bundle_and_stops_capturing(self):
+        """A bundle that cannot be written (here: a file past RLIMIT_FSIZE, with SIGXFSZ
+        ignored so that write() fails as on a full disk) is removed, reported once, and no
+        later launch is captured; every launch still runs and returns its results."""
+        import resource
+        import signal
+
+        def limit_file_size():
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+        capture = os.path.join(self.tmp, "bundles")
+        env = dict(os.environ, SPVSIM_CAPTURE=capture, SPVSIM_CACHE="off", PYOPENCL_NO_CACHE="1")
+        r = subprocess.run([sys.executable, __file__, "--app-big"], env=env, capture_output=True,
+                           text=True, preexec_fn=limit_file_size)
+        self.assertEqual(r.returncode, 0, r.stderr)  # the app's own checks passed
+        # Only the first, complete bundle: no half-written one, no temporary folder.
+        self.assertEqual(os.listdir(capture), ["0001-inc"])
+        self.assertEqual(r.stderr.count("spvsim: SPVSIM_CAPTURE:"), 1, r.stderr)
+        self.assertIn("File too large", r.stderr)
+        self.assertIn("no further launch of this process is captured", r.stderr)
+        self.assertEqual(self.dump(os.path.join(capture, "0001-inc"))[0].tolist(),
+                         list(range(1, 17)))
+
+    def test_output_naming_a_bundle_file_is_refused(self):
+        capture = self.run_variant("--app-globals")
+        bundle = os.path.join(capture, "0001-accumulate")
+        before = os.path.join(bundle, "buffer0.before.bin")
+        with open(before, "rb") as f:
+            data = f.read()
+        r = self.spvsim_run("run", bundle, "--json", before)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("is the input file", r.stderr)
+        with open(before, "rb") as f:
+            self.assertEqual(f.read(), data)
+
     def test_program_scope_variables(self):
         capture = self.run_variant("--app-globals")
         second = os.path.join(capture, "0002-accumulate")
@@ -509,6 +562,8 @@ if __name__ == "__main__":
         app_globals()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app-vectors":
         app_vectors()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--app-big":
+        app_big()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app-svm":
         app_svm()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app":
