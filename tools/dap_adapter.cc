@@ -5,6 +5,8 @@
 #include <filesystem>
 
 #include "spirv/error.h"
+#include "src/compiler/build_options.h"
+#include "tools/dap_protocol.h"
 #include "tools/debug_command.h"
 #include "tools/options.h"
 
@@ -53,11 +55,13 @@ std::string absolutePath(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
-Adapter::Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_atomic_t* interrupt)
-    : send_(std::move(send)), interrupt_(interrupt) {
+Adapter::Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_atomic_t* interrupt,
+                 std::optional<std::string> token)
+    : send_(std::move(send)), interrupt_(interrupt), token_(std::move(token)) {
   handlers_ = {
       {"initialize", &Adapter::initialize},
       {"launch", &Adapter::launch},
+      {"attach", &Adapter::attach},
       {"setBreakpoints", &Adapter::setBreakpoints},
       {"setExceptionBreakpoints", &Adapter::setExceptionBreakpoints},
       {"configurationDone", &Adapter::configurationDone},
@@ -140,14 +144,18 @@ bool Adapter::handle(const std::string& text) {
             jsonObject());
     return true;
   }
+  static const JsonValue noArguments = jsonObject();
+  const JsonValue* args = request.find("arguments");
+  if (!args || args->type != JsonValue::Type::Object) args = &noArguments;
+  if (const std::string why = refusal(command->text, *args); !why.empty()) {
+    respond(request, false, why, jsonObject());
+    return false;  // the client is disconnected
+  }
   const auto h = handlers_.find(command->text);
   if (h == handlers_.end()) {
     respond(request, false, fmt::format("unsupported request '{}'", command->text), jsonObject());
     return true;
   }
-  static const JsonValue noArguments = jsonObject();
-  const JsonValue* args = request.find("arguments");
-  if (!args || args->type != JsonValue::Type::Object) args = &noArguments;
   JsonValue body = jsonObject();
   after_ = nullptr;
   try {
@@ -161,6 +169,29 @@ bool Adapter::handle(const std::string& text) {
   runAfter();
   flushOutput();
   return !ending_;
+}
+
+// Why a request is refused for want of the token ("" when it is not): with a token, only
+// `initialize` is answered until a `launch` or `attach` carries it, since every other
+// request acts for the user (a launch compiles and runs, evaluate and setVariable reach
+// the engine).
+std::string Adapter::refusal(const std::string& command, const JsonValue& args) {
+  if (admitted() || command == "initialize") return "";
+  if (command != "launch" && command != "attach")
+    return fmt::format(
+        "'{}' before an authenticated launch: spvsim dap --port answers a client only once "
+        "its 'launch' carries the \"token\" printed on its stderr",
+        command);
+  const JsonValue* given = args.find("token");
+  if (!given || given->type != JsonValue::Type::String)
+    return fmt::format(
+        "the {} has no \"token\": spvsim dap --port prints one on its stderr "
+        "(token=...) for the launch configuration",
+        command);
+  if (!sameToken(*token_, given->text))
+    return fmt::format("the {}'s \"token\" is not the one spvsim dap --port printed", command);
+  admitted_ = true;
+  return "";
 }
 
 // What a request does once it is answered (DAP clients expect the response before the
@@ -191,7 +222,9 @@ void Adapter::initialize(const JsonValue&, JsonValue& body) {
 
 void Adapter::launch(const JsonValue& args, JsonValue&) {
   if (session_) throw DebugError("a kernel is already launched in this session");
-  std::vector<std::string> argv = {"debug", stringMember(args, "program", true)};
+  // A program named "-x.cl" is the program, not an option.
+  const std::string& program = stringMember(args, "program", true);
+  std::vector<std::string> argv = {"debug", program.rfind('-', 0) == 0 ? "./" + program : program};
   if (const JsonValue* list = args.find("args")) {
     if (list->type != JsonValue::Type::Array) throw DebugError("'args' must be an array");
     for (const JsonValue& a : list->items) {
@@ -199,17 +232,25 @@ void Adapter::launch(const JsonValue& args, JsonValue&) {
       argv.push_back(a.text);
     }
   }
-  if (const std::string& cwd = stringMember(args, "cwd", false); !cwd.empty())
-    std::filesystem::current_path(cwd);
-  stopOnEntry_ = boolMember(args, "stopOnEntry");
   const CommandLine cl = parseCommandLine(argv);
   if (cl.action != CommandLine::Action::Execute)
     throw DebugError("'args' asks for help or the version; give the launch's arguments");
+  // A launch configuration is less trusted than a command line (it may come with a
+  // workspace): clang gets OpenCL build options only, nothing that loads code into it.
+  compiler::requireOpenCLBuildOptions(compiler::splitBuildOptions(cl.options.buildOptions));
+  if (const std::string& cwd = stringMember(args, "cwd", false); !cwd.empty())
+    std::filesystem::current_path(cwd);
+  stopOnEntry_ = boolMember(args, "stopOnEntry");
   launch_ = std::make_unique<PreparedLaunch>(prepareLaunch(cl.options, err_, Compile::DebugInfo));
   session_ = std::make_unique<debugger::DebugSession>(debugLaunch(*launch_, cl.options), out_);
   session_->setInterruptFlag(interrupt_);
   session_->start();
   after_ = [this] { event("initialized", jsonObject()); };
+}
+
+// There is no running kernel to attach to; the request exists for its token (refusal()).
+void Adapter::attach(const JsonValue&, JsonValue&) {
+  throw DebugError("spvsim dap does not attach to a running kernel; use 'launch'");
 }
 
 // The "FILE:LINE" the engine resolves for a client's path: the longest tail of the path

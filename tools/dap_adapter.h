@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,13 +24,19 @@ namespace spvsim::tools::dap {
 class Adapter {
  public:
   // `send` writes one message (a JSON object) to the client. `interrupt` is the flag a
-  // `pause` request sets while the engine runs (the reader thread writes it).
-  Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_atomic_t* interrupt);
+  // `pause` request sets while the engine runs (the reader thread writes it). `token`:
+  // what a `launch` (or `attach`) must carry as "token" before any request other than
+  // `initialize` is answered (spvsim dap --port); unset: the client is trusted (stdio).
+  Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_atomic_t* interrupt,
+          std::optional<std::string> token = std::nullopt);
   ~Adapter();
 
   // Answers one message (the JSON text of a request); false once the session should end
-  // (disconnect, terminate). Never throws: failures answer success=false.
+  // (disconnect, terminate, a request refused for want of the token). Never throws:
+  // failures answer success=false.
   bool handle(const std::string& text);
+  // Whether the client gave the token (always, without one).
+  bool admitted() const { return !token_ || admitted_; }
   // A framing error from the reader: answered as a failed response without a request.
   void protocolError(const std::string& message);
 
@@ -43,6 +50,7 @@ class Adapter {
     std::string expression;  // LaneArray: what to evaluate
   };
 
+  std::string refusal(const std::string& command, const JsonValue& args);
   void respond(const JsonValue& request, bool success, const std::string& message, JsonValue body);
   void event(const std::string& name, JsonValue body);
   void flushOutput();
@@ -50,6 +58,7 @@ class Adapter {
   // Requests (dap_adapter.cc).
   void initialize(const JsonValue& args, JsonValue& body);
   void launch(const JsonValue& args, JsonValue& body);
+  void attach(const JsonValue& args, JsonValue& body);
   void setBreakpoints(const JsonValue& args, JsonValue& body);
   void setExceptionBreakpoints(const JsonValue& args, JsonValue& body);
   void configurationDone(const JsonValue& args, JsonValue& body);
@@ -88,6 +97,8 @@ class Adapter {
 
   std::function<void(const JsonValue&)> send_;
   volatile std::sig_atomic_t* interrupt_;
+  std::optional<std::string> token_;
+  bool admitted_ = false;
   int64_t seq_ = 1;
   std::ostringstream out_;  // the session's text: forwarded as output events
   std::ostringstream err_;  // compiler warnings and the like

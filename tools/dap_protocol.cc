@@ -1,10 +1,17 @@
 #include "tools/dap_protocol.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <optional>
+
+#include "spirv/error.h"
 
 namespace spvsim::tools::dap {
 namespace {
@@ -76,6 +83,53 @@ Frame MessageReader::next() {
   inBody_ = false;
   pending_ = 0;
   return f;
+}
+
+namespace {
+
+// Fills `bytes` from getrandom(); where the kernel lacks it, from /dev/urandom.
+void fillRandom(unsigned char* bytes, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = getrandom(bytes + done, size - done, 0);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+    } else if (n < 0 && errno == ENOSYS) {
+      break;
+    } else if (n < 0 && errno != EINTR) {
+      throw Error(DiagnosticKind::Input,
+                  fmt::format("spvsim dap: getrandom failed: {}", std::strerror(errno)));
+    }
+  }
+  if (done == size) return;
+  const int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  while (fd >= 0 && done < size) {
+    const ssize_t n = read(fd, bytes + done, size - done);
+    if (n > 0) done += static_cast<size_t>(n);
+    if (n == 0 || (n < 0 && errno != EINTR)) break;
+  }
+  if (fd >= 0) close(fd);
+  if (done < size)
+    throw Error(DiagnosticKind::Input, "spvsim dap: no random source for the client token");
+}
+
+}  // namespace
+
+std::string randomToken() {
+  unsigned char bytes[16];
+  fillRandom(bytes, sizeof bytes);
+  std::string hex;
+  for (unsigned char b : bytes) hex += fmt::format("{:02x}", b);
+  return hex;
+}
+
+bool sameToken(std::string_view expected, std::string_view given) {
+  // Every byte of `expected` is compared, whatever differs first; `volatile` keeps the
+  // compiler from ending the loop early.
+  volatile unsigned char differ = expected.size() != given.size();
+  for (size_t i = 0; i < expected.size(); ++i)
+    differ = differ | static_cast<unsigned char>(expected[i] ^ (i < given.size() ? given[i] : 0));
+  return differ == 0 && !expected.empty();
 }
 
 }  // namespace spvsim::tools::dap

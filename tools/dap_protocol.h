@@ -41,4 +41,13 @@ class MessageReader {
 // "Content-Length: N\r\n\r\n" + body.
 std::string frame(std::string_view body);
 
+// `spvsim dap --port`'s client token: 128 bits from the kernel's random source
+// (getrandom, else /dev/urandom), as 32 lowercase hex digits. Throws Error when there is
+// no random source.
+std::string randomToken();
+
+// Whether `given` is `expected`, in a time that depends only on expected's length (a
+// client cannot learn a prefix from how fast it is refused).
+bool sameToken(std::string_view expected, std::string_view given);
+
 }  // namespace spvsim::tools::dap

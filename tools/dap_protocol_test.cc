@@ -77,5 +77,27 @@ TEST(DapFraming, EndlessHeaderIsAnErrorNotUnboundedBuffering) {
   EXPECT_EQ(r.next().body, "1");
 }
 
+TEST(DapToken, IsThirtyTwoHexDigitsAndFreshEachTime) {
+  const std::string a = randomToken(), b = randomToken();
+  for (const std::string& t : {a, b}) {
+    EXPECT_EQ(t.size(), 32u) << t;  // 128 bits
+    EXPECT_EQ(t.find_first_not_of("0123456789abcdef"), std::string::npos) << t;
+  }
+  // Two equal draws of 128 random bits: probability 2^-128.
+  EXPECT_NE(a, b);
+}
+
+TEST(DapToken, OnlyTheWholeTokenMatches) {
+  const std::string token = "0123456789abcdef0123456789abcdef";
+  EXPECT_TRUE(sameToken(token, token));
+  EXPECT_FALSE(sameToken(token, token.substr(0, 31)));  // a prefix
+  EXPECT_FALSE(sameToken(token, token + "0"));          // a longer one
+  EXPECT_FALSE(sameToken(token, "1123456789abcdef0123456789abcdef"));
+  EXPECT_FALSE(sameToken(token, "0123456789abcdef0123456789abcdee"));
+  EXPECT_FALSE(sameToken(token, ""));
+  EXPECT_FALSE(sameToken(token, std::string(32, '\0')));
+  EXPECT_FALSE(sameToken("", ""));  // no token is never a match
+}
+
 }  // namespace
 }  // namespace spvsim::tools::dap

@@ -8,13 +8,20 @@ expected values are worked out by hand from the kernel:
 """
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
-SPVSIM, KERNEL = sys.argv[1], sys.argv[2]
+SPVSIM, KERNEL, PLUGIN = sys.argv[1], sys.argv[2], sys.argv[3]
+FAULTS = os.path.join(os.path.dirname(KERNEL), "faults.cl")
+# faults.cl `spin` loops for 2^30 instructions: a run that only ends when interrupted.
+SPIN_ARGS = ["--kernel", "spin", "--global", "4", "--local", "4", "--sub-group-size", "4",
+             "--arg", "buffer:int[1]", "--arg", "buffer:int[4]"]
 LAUNCH_ARGS = ["--global", "8", "--local", "8", "--sub-group-size", "4",
                "--arg", "buffer:uint[8]", "--arg", "buffer:uint4[8]=range(0)", "--dump"]
 failures = []
@@ -242,11 +249,7 @@ def pause_a_loop():
     p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     client = Client(p.stdout, p.stdin)
     ok(client.request("initialize", adapterID="spvsim"), "initialize")
-    faults = os.path.join(os.path.dirname(KERNEL), "faults.cl")
-    ok(client.request("launch", program=faults,
-                      args=["--kernel", "spin", "--global", "4", "--local", "4",
-                            "--sub-group-size", "4", "--arg", "buffer:int[1]",
-                            "--arg", "buffer:int[4]"]), "launch spin")
+    ok(client.request("launch", program=FAULTS, args=SPIN_ARGS), "launch spin")
     client.wait_event("initialized")
     ok(client.request("configurationDone"), "configurationDone")
     time.sleep(1)  # well inside the loop
@@ -267,8 +270,7 @@ def stop_on_error():
     p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     client = Client(p.stdout, p.stdin)
     ok(client.request("initialize", adapterID="spvsim"), "initialize")
-    faults = os.path.join(os.path.dirname(KERNEL), "faults.cl")
-    ok(client.request("launch", program=faults,
+    ok(client.request("launch", program=FAULTS,
                       args=["--kernel", "shifted", "--global", "8", "--sub-group-size", "8",
                             "--arg", "buffer:int[8]", "--dump"]), "launch shifted")
     client.wait_event("initialized")
@@ -320,19 +322,184 @@ def bad_input():
     check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
 
 
-def over_port():
+def build_options():
+    """A launch's build options are OpenCL's only: what would load code into clang is refused
+    before clang runs (the plugin's marker file stays absent); OpenCL options still work."""
+    marker = os.path.join(tempfile.mkdtemp(), "loaded")
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         env=dict(os.environ, SPVSIM_DAP_TEST_MARKER=marker))
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    for options, named in ((f"-Xclang -load -Xclang {PLUGIN}", "-Xclang"),
+                           (f"-fplugin={PLUGIN}", f"-fplugin={PLUGIN}"),
+                           (f"-mllvm -load={PLUGIN}", "-mllvm"),
+                           (f"-O0 -Xclang -plugin -Xclang x -Xclang -load -Xclang {PLUGIN}",
+                            "-Xclang")):
+        # --no-cache: without the refusal, clang would run (and load the plugin).
+        r = client.request("launch", program=KERNEL,
+                           args=LAUNCH_ARGS + ["--no-cache", "--build-options", options])
+        check(not r["success"] and f"'{named}' is refused" in r.get("message", "")
+              and "load code into the compiler" in r["message"], f"{options}: {r}")
+    r = client.request("launch", program=KERNEL,
+                       args=LAUNCH_ARGS + ["--no-cache", "--build-options=-DN=1 -o /tmp/x.ll"])
+    check(not r["success"] and "'-o' is refused" in r.get("message", ""), f"-o: {r}")
+    check(not os.path.exists(marker), "the plugin was loaded into clang")
+    # OpenCL options compile as before: out[i] = x + 4i + 1, x = 2(i + 1) for even i and
+    # i + 101 for odd i.
+    ok(client.request("launch", program=KERNEL,
+                      args=LAUNCH_ARGS + ["--build-options",
+                                          "-DUNUSED=1 -I . -cl-mad-enable -Wall -Werror -O0"]),
+       "launch with OpenCL build options")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    exited = client.wait_event("exited")
+    check(exited["body"]["exitCode"] == 0, f"{exited}")
+    check("arg0 uint[8] = 3 107 15 117 27 127 39 137" in client.output,
+          f"results with OpenCL build options:\n{client.output}")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+    # A program whose relative path reads as an option is still the program: here
+    # "-fplugin=./plug.cl", which as an option would load ./plug.cl (the plugin) into clang.
+    folder = tempfile.mkdtemp()
+    marker = os.path.join(folder, "loaded")
+    os.mkdir(os.path.join(folder, "-fplugin=."))
+    for copy in ("plug.cl", "-fplugin=./plug.cl"):
+        shutil.copy(PLUGIN, os.path.join(folder, copy))
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         env=dict(os.environ, SPVSIM_DAP_TEST_MARKER=marker))
+    client = Client(p.stdout, p.stdin)
+    r = client.request("launch", program="-fplugin=./plug.cl", cwd=folder,
+                       args=["--global", "1", "--no-cache"])
+    check(not r["success"] and "./-fplugin=./plug.cl" in r.get("message", ""),
+          f"a shared object is no OpenCL C: {r}")
+    check(not os.path.exists(marker), "a program path loaded a plugin into clang")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
+def wait_for_exit(p, what, seconds=10):
+    try:
+        check(p.wait(timeout=seconds) == 0, f"{what}: exit status {p.returncode}")
+    except subprocess.TimeoutExpired:
+        check(False, f"{what}: still running {seconds} s later")
+        p.kill()
+        p.wait()
+
+
+def input_ends():
+    """The adapter ends when its client closes its input: idle, and during a run."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.close()
+    wait_for_exit(p, "stdin closed at once")
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    ok(client.request("launch", program=FAULTS, args=SPIN_ARGS), "launch spin")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    time.sleep(1)  # inside the loop
+    p.stdin.close()
+    wait_for_exit(p, "stdin closed during a run")
+
+
+def listen():
+    """`spvsim dap --port` on a free port: the process, the port and the token it printed."""
     probe = socket.socket()
     probe.bind(("127.0.0.1", 0))
     port = probe.getsockname()[1]
     probe.close()
     p = subprocess.Popen([SPVSIM, "dap", "--port", str(port)], stderr=subprocess.PIPE)
+    token = re.fullmatch(r"token=([0-9a-f]{32})\n", p.stderr.readline().decode())
+    check(token is not None, "a token of 128 bits in hex on stderr")
     check(b"listening on 127.0.0.1:%d" % port in p.stderr.readline(), "listening message")
+    return p, port, token.group(1) if token else ""
+
+
+def connect(port):
     connection = socket.create_connection(("127.0.0.1", port), timeout=60)
     stream = connection.makefile("rwb")
-    client = Client(stream, stream)
-    ok(client.request("initialize", adapterID="spvsim"), "initialize over --port")
+    return connection, Client(stream, stream)
+
+
+def closed_by_adapter(client):
+    try:
+        client.receive()
+        return False
+    except EOFError:
+        return True
+
+
+def over_port():
+    """Clients without the token are refused and disconnected, and the listener waits on;
+    the client with the token gets a session, whose end ends the adapter."""
+    p, port, token = listen()
+    other = "0" * 32 if token != "0" * 32 else "1" * 32
+    strangers = (
+        ("no token", "launch", {"program": KERNEL, "args": LAUNCH_ARGS}),
+        ("the token less a digit", "launch",
+         {"program": KERNEL, "args": LAUNCH_ARGS, "token": token[:-1]}),
+        ("the token and a digit", "launch",
+         {"program": KERNEL, "args": LAUNCH_ARGS, "token": token + "0"}),
+        ("another token", "attach", {"token": other}),
+        ("a number as token", "launch", {"program": KERNEL, "token": 1}),
+        ("evaluate before launch", "evaluate", {"expression": "1"}),
+        ("setVariable before launch", "setVariable",
+         {"variablesReference": 1, "name": "x", "value": "1"}),
+    )
+    for what, command, arguments in strangers:
+        connection, client = connect(port)
+        ok(client.request("initialize", adapterID="spvsim"), f"initialize ({what})")
+        r = client.request(command, **arguments)
+        check(not r["success"] and "token" in r.get("message", ""), f"{what}: {r}")
+        check(closed_by_adapter(client), f"{what}: the adapter closes the connection")
+        connection.close()
+    socket.create_connection(("127.0.0.1", port)).close()  # a client that leaves at once
+    # One that sends requests and reads no answer: once its buffers are full it is dropped,
+    # not waited for (it stays open until the end, so that no error ends it sooner).
+    flood = socket.create_connection(("127.0.0.1", port))
+    request = json.dumps({"seq": 1, "type": "request", "command": "initialize"}).encode()
+    try:
+        flood.sendall((b"Content-Length: %d\r\n\r\n" % len(request) + request) * 100000)
+    except ConnectionError:
+        pass  # dropped while it was still sending
+    # One that stays without a word is disconnected after 10 s (dap_command.cc
+    # kAdmissionTime) so that it cannot keep the user's client out.
+    start = time.monotonic()
+    silent = socket.create_connection(("127.0.0.1", port), timeout=60)
+    check(silent.recv(1) == b"", "a silent client is disconnected")
+    check(time.monotonic() - start < 30, "a silent client is disconnected within 30 s")
+    silent.close()
+
+    connection, client = connect(port)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize with the token")
+    r = client.request("attach", token=token)  # admitted, though there is nothing to attach to
+    check(not r["success"] and "launch" in r.get("message", ""), f"attach: {r}")
+    ok(client.request("launch", program=KERNEL, args=LAUNCH_ARGS), "launch after the token")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    exited = client.wait_event("exited")
+    check(exited["body"]["exitCode"] == 0, f"{exited}")
+    check("arg0 uint[8] = 3 107 15 117 27 127 39 137" in client.output,
+          f"results over --port:\n{client.output}")
     ok(client.request("disconnect"), "disconnect over --port")
-    check(p.wait(timeout=30) == 0, "spvsim dap --port exits with 0")
+    wait_for_exit(p, "spvsim dap --port after the session")
+    refused = p.stderr.read().decode().count("gave no valid token; listening again")
+    check(refused == len(strangers) + 3, f"{refused} clients refused")
+    flood.close()
+
+
+def port_client_goes_away():
+    """The admitted client's connection closing mid-run ends the adapter."""
+    p, port, token = listen()
+    connection, client = connect(port)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    ok(client.request("launch", program=FAULTS, args=SPIN_ARGS, token=token), "launch spin")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    time.sleep(1)  # inside the loop
+    connection.shutdown(socket.SHUT_RDWR)
+    wait_for_exit(p, "spvsim dap --port after its client went away")
 
 
 signal.alarm(240)  # a hang fails the test rather than stalling it
@@ -341,7 +508,10 @@ into_a_call()
 pause_a_loop()
 stop_on_error()
 bad_input()
+build_options()
+input_ends()
 over_port()
+port_client_goes_away()
 if failures:
     sys.exit(f"{len(failures)} check(s) failed")
 print("PASS")

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "spirv/error.h"
@@ -70,6 +72,102 @@ std::vector<std::string> withoutOptimizationLevel(const std::vector<std::string>
   for (const std::string& o : options)
     if (!isLevelOption(o)) out.push_back(o);
   return out;
+}
+
+namespace {
+
+// clBuildProgram's options without a value (OpenCL 3.0 API 5.8.6), clang's -cl-* options
+// of the same kind (none reads a file or loads code), and the levels spvsim's driver takes.
+constexpr std::array<std::string_view, 25> kFlags = {
+    "-cl-single-precision-constant",
+    "-cl-denorms-are-zero",
+    "-cl-fp32-correctly-rounded-divide-sqrt",
+    "-cl-opt-disable",
+    "-cl-strict-aliasing",
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-uniform-work-group-size",
+    "-cl-no-subgroup-ifp",
+    "-cl-kernel-arg-info",
+    "-cl-no-stdinc",
+    "-w",
+    "-Werror",
+    "-g",
+    "-O",
+    "-O0",
+    "-O1",
+    "-O2",
+    "-O3",
+    "-Os",
+    "-Oz",
+    "-Ofast",
+};
+
+// Options whose value is the rest of the word: the value is one argument to clang.
+constexpr std::array<std::string_view, 2> kValuePrefixes = {"-cl-std=", "-cl-ext="};
+
+// Ways into the compiler's process, named in the refusal.
+constexpr std::array<std::string_view, 11> kCodeLoaders = {
+    "-Xclang",  "-mllvm", "-fplugin", "-fpass-plugin", "-Xpreprocessor", "-Wp,", "-Xanalyzer", "-B",
+    "--config", "-load",  "@"};
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// -W<name>, -Wno-<name>, -Werror=<name>, -Wno-error=<name>: letters, digits, '-' and '_' only, so
+// that -Wl,... -Wa,... -Wp,... (arguments for other tools) are not among them.
+bool isWarningSwitch(std::string_view o) {
+  if (!startsWith(o, "-W") || o.size() == 2) return false;
+  std::string_view name = o.substr(2);
+  if (startsWith(name, "no-")) name.remove_prefix(3);
+  if (startsWith(name, "error=")) name.remove_prefix(6);
+  return !name.empty() && name.find_first_not_of(
+                              "abcdefghijklmnopqrstuvwxyz"
+                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == std::string_view::npos;
+}
+
+bool isAllowedWord(std::string_view o) {
+  if (std::find(kFlags.begin(), kFlags.end(), o) != kFlags.end()) return true;
+  for (std::string_view p : kValuePrefixes)
+    if (startsWith(o, p) && o.size() > p.size()) return true;
+  return isWarningSwitch(o);
+}
+
+[[noreturn]] void refuse(std::string_view option) {
+  const bool loadsCode =
+      std::any_of(kCodeLoaders.begin(), kCodeLoaders.end(),
+                  [&](std::string_view loader) { return startsWith(option, loader); });
+  throw Error(DiagnosticKind::Usage,
+              fmt::format("build option '{}' is refused{}: only OpenCL build options are taken "
+                          "here (-D, -I, -cl-*, -O0..-O3, -g, -w, -Werror, -W<warning>)",
+                          option, loadsCode ? " (it would load code into the compiler)" : ""));
+}
+
+}  // namespace
+
+void requireOpenCLBuildOptions(const std::vector<std::string>& options) {
+  for (size_t i = 0; i < options.size(); ++i) {
+    const std::string& o = options[i];
+    if (o == "-D" || o == "-I") {
+      // The next word is the value, whatever it is, for clang too; one that looks like an
+      // option is refused, since the driver drops -O words before clang sees them and the
+      // value would then shift onto the next word.
+      if (i + 1 == options.size())
+        throw Error(DiagnosticKind::Usage, fmt::format("build option '{}' wants a value", o));
+      const std::string& value = options[++i];
+      if (value.empty() || value[0] == '-')
+        throw Error(DiagnosticKind::Usage,
+                    fmt::format("build option '{}' wants a {} after it, not '{}'", o,
+                                o == "-D" ? "macro" : "directory", value));
+      continue;
+    }
+    if ((startsWith(o, "-D") || startsWith(o, "-I")) && o.size() > 2) continue;
+    if (!isAllowedWord(o)) refuse(o);
+  }
 }
 
 std::vector<std::string> lowerLevels(const std::string& level) {

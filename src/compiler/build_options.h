@@ -19,6 +19,13 @@ std::string optimizationLevel(const std::vector<std::string>& options);
 // The options without any optimisation-level option (to set another one).
 std::vector<std::string> withoutOptimizationLevel(const std::vector<std::string>& options);
 
+// Refuses what is not an OpenCL build option (clBuildProgram/clCompileProgram: -D, -I,
+// -cl-*, -O levels, -g, -w, -Werror and -W warning switches), so that options from a less
+// trusted source (a DAP launch configuration) cannot make clang load code (-Xclang -load,
+// -fplugin=, -mllvm -load, @response files...) or take another input. Throws
+// Error(DiagnosticKind::Usage) naming the first option refused.
+void requireOpenCLBuildOptions(const std::vector<std::string>& options);
+
 // The lower levels to retry at, in order, when a level fails: -O1 then -O0 below -O2,
 // -O0 below -O1, none below -O0.
 std::vector<std::string> lowerLevels(const std::string& level);

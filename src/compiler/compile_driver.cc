@@ -140,6 +140,12 @@ std::vector<std::string> clangOptions(const std::vector<std::string>& options) {
   return out;
 }
 
+// The source path as clang's input: a relative path that starts with '-' would be read as
+// an option (a file named "-fplugin=x.cl" would load itself into clang), so it gets "./".
+std::string inputOperand(const std::string& path) {
+  return path.rfind('-', 0) == 0 ? "./" + path : path;
+}
+
 // What one attempt at one optimisation level produced.
 struct Attempt {
   std::optional<std::string> failure;  // why the module could not be made at this level
@@ -308,7 +314,7 @@ class Driver {
     const std::string ll = dir.file("kernel.ll"), fixed = dir.file("kernel.rewritten.ll"),
                       bc = dir.file("kernel.bc"), spv = dir.file("kernel.spv");
     const bool inMemory = request_.sourcePath.empty();
-    const std::string input = inMemory ? "-" : request_.sourcePath;
+    const std::string input = inMemory ? "-" : inputOperand(request_.sourcePath);
     if (std::string e = run(clang_, kClang, clangCommand(level, input, ll), out,
                             inMemory ? dir.file("source.cl") : "");
         !e.empty()) {

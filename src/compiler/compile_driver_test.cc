@@ -125,6 +125,20 @@ TEST_F(DriverTest, SourceErrorsNameTheFileOrAreTheCompilersMessages) {
   EXPECT_THROW(compileOpenCLFile("/no/such/k.cl", "", false), Error);
 }
 
+// A relative path that starts with '-' is still the input: clang must not read it as an
+// option ("-DN.cl" would be a macro and leave clang without input; "-fplugin=x.cl" would
+// load the file into clang).
+TEST_F(DriverTest, APathThatLooksLikeAnOptionIsTheInput) {
+  write("-DN.cl", "kernel void k(global int* a) { a[0] = 7; }\n");
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(::testing::TempDir());
+  CompileResult r;
+  EXPECT_NO_THROW(r = compileOpenCLFile("-DN.cl", "", false));
+  std::filesystem::current_path(before);
+  ASSERT_EQ(r.commands.size(), 3u);
+  EXPECT_NE(r.commands[0].find(" ./-DN.cl "), std::string::npos) << r.commands[0];
+}
+
 // x / k next to x % k: DivRemPairs freezes x (llvm-spirv-15: "Can't translate freeze").
 TEST_F(DriverTest, DivisionNextToRemainderAtEveryLevel) {
   for (const std::string& level : kLevels) {
