@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "runtime/core_api.h"
 #include "runtime/info_reply.h"
@@ -101,7 +102,27 @@ bool hasSlices(const ImageDesc& d) {
          d.type == ImageType::Image2DArray;
 }
 
+// a * b, or nullopt when it wraps.
+std::optional<size_t> product(size_t a, size_t b) {
+  size_t out = 0;
+  if (__builtin_mul_overflow(a, b, &out)) return std::nullopt;
+  return out;
+}
+
+// A pitch the application gives: 0 (tightly packed: `least`) or at least `least` and a
+// multiple of `unit`. A pitch is a distance between two rows (slices) of one memory
+// object: one larger than the largest object (CL_DEVICE_MAX_MEM_ALLOC_SIZE) describes
+// no layout any host_ptr could hold, whatever the size, so it is an invalid descriptor
+// value too, and checking it here keeps the products of pitches and counts from wrapping.
+cl_int checkPitch(size_t& pitch, size_t least, size_t unit) {
+  if (pitch == 0) pitch = least;
+  if (pitch < least || pitch % unit || pitch > deviceCaps().maxMemAllocSize)
+    return CL_INVALID_IMAGE_DESCRIPTOR;
+  return CL_SUCCESS;
+}
+
 // The application's pitches for host_ptr (0: tightly packed), checked as the spec says.
+// Every product is checked, not assumed bounded by the image limits.
 cl_int hostPitches(const cl_image_desc* desc, const ImageDesc& d, size_t pixel, bool hostPtr,
                    size_t& row, size_t& slice) {
   row = desc->image_row_pitch;
@@ -112,18 +133,16 @@ cl_int hostPitches(const cl_image_desc* desc, const ImageDesc& d, size_t pixel, 
   // conformant drivers take it: checked as any row pitch below, then unused.
   const bool fromBuffer = d.type == ImageType::Image1DBuffer;
   if (!hostPtr && (slice || (row && !fromBuffer))) return CL_INVALID_IMAGE_DESCRIPTOR;
-  // Larger pitches could not be allocated anyway; this keeps row * rows from wrapping.
-  if (row > deviceCaps().maxMemAllocSize || slice > deviceCaps().maxMemAllocSize)
-    return CL_INVALID_IMAGE_SIZE;
-  if (row == 0) row = d.width * pixel;
-  if (row < d.width * pixel || row % pixel) return CL_INVALID_IMAGE_DESCRIPTOR;
+  const std::optional<size_t> rowBytes = product(d.width, pixel);
+  if (!rowBytes) return CL_INVALID_IMAGE_SIZE;  // a width past every limit
+  if (cl_int err = checkPitch(row, *rowBytes, pixel)) return err;
+  const std::optional<size_t> sliceBytes = product(row, rowsPerSlice(d));
+  if (!sliceBytes) return CL_INVALID_IMAGE_SIZE;  // a height past every limit
   if (!hasSlices(d)) {
-    slice = row * rowsPerSlice(d);  // reported as 0 (clGetImageInfo)
+    slice = *sliceBytes;  // reported as 0 (clGetImageInfo)
     return CL_SUCCESS;
   }
-  if (slice == 0) slice = row * rowsPerSlice(d);
-  if (slice < row * rowsPerSlice(d) || slice % row) return CL_INVALID_IMAGE_DESCRIPTOR;
-  return CL_SUCCESS;
+  return checkPitch(slice, *sliceBytes, row);
 }
 
 // A 1-D buffer image's flags: the buffer's where the image gives none, never wider.
@@ -189,6 +208,8 @@ cl_int checkRequest(cl_context context, cl_mem_flags flags, const cl_image_forma
     if (cl_int err = flagsFromBuffer(r.buffer, flags, r.flags)) return err;
   }
   if (wantsPtr != (host_ptr != nullptr)) return CL_INVALID_HOST_PTR;
+  // The pitches are bounded (checkPitch) and so are the slices (checkLimits): this
+  // quotient is the product's overflow check too.
   if (r.hostSlice > deviceCaps().maxMemAllocSize / slices(r.shape)) return CL_INVALID_IMAGE_SIZE;
   if (!isSupported(*format, flags, desc->image_type)) return CL_IMAGE_FORMAT_NOT_SUPPORTED;
   return CL_SUCCESS;

@@ -52,16 +52,17 @@ class RetainedBuffers {
   std::vector<cl_mem> mems_;
 };
 
-// Everything a launch needs, fixed when it is enqueued.
+// Everything a launch needs, fixed when it is enqueued (but for `svm`).
 struct Launch {
   std::shared_ptr<Program> executable;
   Program::Kernel kernel;
   NDRange range;
   std::vector<KernelArg> args;
   std::shared_ptr<RetainedBuffers> buffers = std::make_shared<RetainedBuffers>();
-  std::vector<SvmAllocation> svm;   // the context's live SVM allocations (runtime/svm.cc)
-  bool empty = false;               // a zero global size: nothing to run
-  DeviceQueueOptions deviceQueues;  // the context's device queues at enqueue time
+  // The context's live SVM allocations, taken when the launch runs (enqueueKernel).
+  std::vector<SvmAllocation> svm;
+  bool empty = false;                            // a zero global size: nothing to run
+  DeviceQueueOptions deviceQueues;               // the context's device queues at enqueue time
   std::shared_ptr<const CaptureSource> capture;  // SPVSIM_CAPTURE: null unless captured
 };
 
@@ -212,7 +213,6 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   l.deviceQueues = deviceQueueOptions(k->program->context);
   if (cl_int err = snapshotArgs(k, l)) return err;
   l.capture = captureSourceFor(k);
-  l.svm = static_cast<_cl_context*>(k->program->context)->svm.allocations();
   // OpenCL 3.0: a NULL or zero global size "trivially succeeds" like a marker.
   l.empty = !global;
   for (cl_uint d = 0; global && d < dims; ++d) l.empty |= global[d] == 0;
@@ -226,7 +226,14 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
     if (localMemoryBytes(k->staticLocalBytes, l.args) > deviceCaps().localMemSize)
       return CL_OUT_OF_RESOURCES;
   }
-  return enqueue(queue, type, numWait, waitList, event, [l] { return runLaunch(l); });
+  // The SVM allocations are taken when the launch runs, not now: a clEnqueueSVMFree
+  // queued before it has freed its memory by then, and a kernel reaching freed memory
+  // gets a diagnostic (no allocation holds it) rather than a host fault.
+  auto* c = static_cast<_cl_context*>(k->program->context);
+  return enqueue(queue, type, numWait, waitList, event, [l, c]() mutable {
+    l.svm = c->svm.allocations();
+    return runLaunch(l);
+  });
 }
 
 }  // namespace

@@ -97,14 +97,14 @@ uint8_t* SvmHeap::allocate(uint64_t size, uint64_t alignment, uint64_t flags) {
     free_[at] = used + page;  // not coalesced: harmless, it is reused as it is
     return nullptr;
   }
-  blocks_[reinterpret_cast<uintptr_t>(base)] = Block{base, size, flags};
+  blocks_[reinterpret_cast<uintptr_t>(base)] = Block{base, size, flags, ++allocations_};
   return base;
 }
 
-bool SvmHeap::free(const void* p) {
+bool SvmHeap::free(const void* p, std::optional<uint64_t> serial) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = blocks_.find(reinterpret_cast<uintptr_t>(p));
-  if (it == blocks_.end()) return false;
+  if (it == blocks_.end() || (serial && it->second.serial != *serial)) return false;
   const uint64_t page = pageBytes();
   uint8_t* base = it->second.base;
   const uint64_t used = roundUp(it->second.size, page);
@@ -135,6 +135,34 @@ std::optional<SvmHeap::Block> SvmHeap::find(const void* p) const {
   --it;
   if (v >= it->first + it->second.size) return std::nullopt;
   return it->second;
+}
+
+SvmHeap::Placement SvmHeap::place(const void* p, uint64_t size) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return placeLocked(reinterpret_cast<uintptr_t>(p), size);
+}
+
+SvmHeap::Placement SvmHeap::placeLocked(uint64_t address, uint64_t size) const {
+  if (size > UINT64_MAX - address) return Placement::Stray;
+  const uint64_t end = address + size;
+  const uint64_t lo = reinterpret_cast<uintptr_t>(window_), hi = lo + windowBytes_;
+  // Without a window (nothing allocated yet) lo == hi: every range is elsewhere.
+  if (address >= hi || (address < lo && end <= lo)) return Placement::Elsewhere;
+  auto it = blocks_.upper_bound(address);  // the first block above `address`
+  if (it == blocks_.begin()) return Placement::Stray;
+  --it;
+  // A block's end never touches the next block's base (a guard page lies between), so
+  // the block at or below `address` is the only one that can hold the range.
+  return end <= it->first + it->second.size ? Placement::InBlock : Placement::Stray;
+}
+
+bool SvmHeap::whilePlaced(std::initializer_list<Range> ranges,
+                          const std::function<void()>& use) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const Range& r : ranges)
+    if (placeLocked(reinterpret_cast<uintptr_t>(r.p), r.size) == Placement::Stray) return false;
+  use();
+  return true;
 }
 
 std::vector<SvmAllocation> SvmHeap::allocations() const {

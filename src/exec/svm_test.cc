@@ -212,5 +212,52 @@ TEST_F(Svm, UnaddressableAllocationsAreRefused) {
   }
 }
 
+// Where host ranges lie against the heap (the ICD's SVM commands check theirs so).
+TEST(SvmHeapPlace, RangesAgainstTheAllocations) {
+  using P = SvmHeap::Placement;
+  SvmHeap heap;
+  int host[4] = {};
+  EXPECT_EQ(heap.place(host, sizeof host), P::Elsewhere);  // no window yet
+  EXPECT_EQ(heap.place(host, UINT64_MAX), P::Stray);       // wraps
+  uint8_t* a = heap.allocate(100, 4, 0);
+  uint8_t* b = heap.allocate(4096, 4, 0);
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(heap.place(host, sizeof host), P::Elsewhere);
+  EXPECT_EQ(heap.place(a, 100), P::InBlock);
+  EXPECT_EQ(heap.place(a + 99, 1), P::InBlock);
+  EXPECT_EQ(heap.place(a + 100, 0), P::InBlock);  // empty, at the end
+  EXPECT_EQ(heap.place(a + 50, 51), P::Stray);    // one byte past
+  EXPECT_EQ(heap.place(a + 100, 1), P::Stray);    // the rest of the page
+  EXPECT_EQ(heap.place(a, uint64_t(1) << 20), P::Stray);
+  EXPECT_EQ(heap.place(a - 8, 16), P::Stray);  // from below the window into it
+  EXPECT_EQ(heap.place(a - 8, 8), P::Elsewhere);
+  EXPECT_EQ(heap.place(b, 4096), P::InBlock);
+  EXPECT_EQ(heap.place(b + 4096, 0), P::InBlock);
+  EXPECT_EQ(heap.place(b + 4096, 1), P::Stray);  // the guard page
+  ASSERT_TRUE(heap.free(b));
+  EXPECT_EQ(heap.place(b, 1), P::Stray);
+  EXPECT_EQ(heap.place(b, 0), P::Stray);
+  EXPECT_EQ(heap.place(a, 100), P::InBlock);
+  int ran = 0;
+  EXPECT_TRUE(heap.whilePlaced({{a, 100}, {host, sizeof host}}, [&] { ++ran; }));
+  EXPECT_FALSE(heap.whilePlaced({{a, 100}, {b, 4}}, [&] { ++ran; }));
+  EXPECT_EQ(ran, 1);
+}
+
+// A free by serial frees that allocation only, not a later one at the same base.
+TEST(SvmHeapPlace, FreeBySerial) {
+  SvmHeap heap;
+  uint8_t* a = heap.allocate(64, 4, 0);
+  ASSERT_NE(a, nullptr);
+  const uint64_t first = heap.find(a)->serial;
+  ASSERT_TRUE(heap.free(a, first));
+  uint8_t* again = heap.allocate(64, 4, 0);
+  ASSERT_EQ(again, a);  // first fit: the same base
+  EXPECT_NE(heap.find(again)->serial, first);
+  EXPECT_FALSE(heap.free(again, first));
+  EXPECT_EQ(heap.place(again, 64), SvmHeap::Placement::InBlock);
+  EXPECT_TRUE(heap.free(again, heap.find(again)->serial));
+}
+
 }  // namespace
 }  // namespace spvsim

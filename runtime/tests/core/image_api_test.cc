@@ -5,6 +5,9 @@
 #include "runtime/tests/core/cl_fixture.h"
 // (cl_fixture.h first: it selects the ICD.)
 
+#include <cstdint>
+#include <vector>
+
 namespace spvsim::rt::test {
 namespace {
 
@@ -122,6 +125,74 @@ TEST_F(ImageApiTest, RowPitchOfA1DBufferImageWithoutHostPtr) {
   EXPECT_EQ(clCreateImage(context, 0, &rgba8, &desc, nullptr, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_IMAGE_DESCRIPTOR);
   EXPECT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
+}
+
+// A pitch is a distance inside one memory object: one near 2^64 (or just past the
+// largest object, CL_DEVICE_MAX_MEM_ALLOC_SIZE) is no valid descriptor value, for every
+// image type and host-pointer flag; the product of valid pitches and counts past the
+// largest object is CL_INVALID_IMAGE_SIZE. Before the checks a row pitch near 2^64 was
+// reported as CL_INVALID_IMAGE_SIZE, a size nobody asked for.
+TEST_F(ImageApiTest, PitchesNearTwoToThe64AreInvalidDescriptors) {
+  const size_t maxAlloc = size_t(deviceValue<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE));
+  std::vector<uint8_t> host(4096);
+  cl_int err = CL_SUCCESS;
+  auto create = [&](const cl_image_desc& desc, cl_mem_flags flags, void* ptr) {
+    cl_mem m = clCreateImage(context, flags, &rgba8, &desc, ptr, &err);
+    if (m) clReleaseMemObject(m);
+    return err;
+  };
+  const size_t nearTop = SIZE_MAX - 3;  // 2^64 - 4: a multiple of the 4-byte pixel
+  const size_t half = size_t(1) << 63;
+  cl_image_desc image2d{};
+  image2d.image_type = CL_MEM_OBJECT_IMAGE2D;
+  image2d.image_width = 4;
+  image2d.image_height = 2;
+  for (cl_mem_flags flags : {CL_MEM_USE_HOST_PTR, CL_MEM_COPY_HOST_PTR}) {
+    for (size_t row : {nearTop, half, (maxAlloc / 4 + 1) * 4}) {
+      SCOPED_TRACE(row);
+      image2d.image_row_pitch = row;
+      EXPECT_EQ(create(image2d, flags, host.data()), CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+  }
+  // Each pitch fits, the image does not: 2 rows of the largest object's size.
+  image2d.image_row_pitch = maxAlloc / 4 * 4;
+  EXPECT_EQ(create(image2d, CL_MEM_USE_HOST_PTR, host.data()), CL_INVALID_IMAGE_SIZE);
+  // A large pitch that fits is taken as given.
+  std::vector<uint8_t> wide(size_t(1) << 20 | 16);
+  image2d.image_row_pitch = size_t(1) << 20;
+  cl_mem m = clCreateImage(context, CL_MEM_USE_HOST_PTR, &rgba8, &image2d, wide.data(), &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  size_t row = 0;
+  EXPECT_EQ(clGetImageInfo(m, CL_IMAGE_ROW_PITCH, sizeof row, &row, nullptr), CL_SUCCESS);
+  EXPECT_EQ(row, size_t(1) << 20);
+  EXPECT_EQ(clReleaseMemObject(m), CL_SUCCESS);
+
+  // Slice pitches of 3-D images and 2-D arrays: multiples of a valid row pitch (16).
+  for (cl_mem_object_type type : {CL_MEM_OBJECT_IMAGE3D, CL_MEM_OBJECT_IMAGE2D_ARRAY}) {
+    cl_image_desc desc{};
+    desc.image_type = type;
+    desc.image_width = 4;
+    desc.image_height = 2;
+    desc.image_depth = desc.image_array_size = 2;
+    for (size_t slice : {SIZE_MAX - 15, half}) {
+      SCOPED_TRACE(slice);
+      desc.image_slice_pitch = slice;
+      EXPECT_EQ(create(desc, CL_MEM_USE_HOST_PTR, host.data()), CL_INVALID_IMAGE_DESCRIPTOR);
+      desc.image_row_pitch = 16;
+      EXPECT_EQ(create(desc, CL_MEM_COPY_HOST_PTR, host.data()), CL_INVALID_IMAGE_DESCRIPTOR);
+      desc.image_row_pitch = nearTop;
+      EXPECT_EQ(create(desc, CL_MEM_USE_HOST_PTR, host.data()), CL_INVALID_IMAGE_DESCRIPTOR);
+      desc.image_row_pitch = 0;
+    }
+  }
+
+  // A 1-D buffer image may name a row pitch without host_ptr: not one near 2^64.
+  cl_image_desc overBuffer{};
+  overBuffer.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  overBuffer.image_width = 16;
+  overBuffer.mem_object = buf;
+  overBuffer.image_row_pitch = nearTop;
+  EXPECT_EQ(create(overBuffer, 0, nullptr), CL_INVALID_IMAGE_DESCRIPTOR);
 }
 
 TEST_F(ImageApiTest, LegacyConstructorsAndQueries) {

@@ -210,6 +210,47 @@ TEST_F(SvmTest, KernelArgumentsAndExecInfo) {
   void* notSvm[] = {host};
   EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof notSvm, notSvm),
             CL_INVALID_VALUE);
+  // Freed SVM memory is no allocation's either.
+  void* gone = clSVMAlloc(context, CL_MEM_READ_WRITE, 64, 0);
+  ASSERT_NE(gone, nullptr);
+  clSVMFree(context, gone);
+  EXPECT_EQ(clSetKernelArgSVMPointer(kernel, 0, gone), CL_INVALID_ARG_VALUE);
+  void* freed[] = {gone};
+  EXPECT_EQ(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof freed, freed),
+            CL_INVALID_VALUE);
+}
+
+// A launch queued behind a clEnqueueSVMFree of its argument's memory binds the
+// allocations live when it runs: the freed one is none of them, so the kernel's stores
+// through the stale pointer reach no memory (a diagnostic, not a host fault), and the
+// other allocations keep their bytes.
+TEST_F(SvmTest, LaunchQueuedBehindAFreeReachesNoFreedMemory) {
+  if (!build("kernel void k(global int* a, int v) { a[get_global_id(0)] = v; }", "k"))
+    GTEST_SKIP() << "programs from source are not available";
+  auto* other = static_cast<int32_t*>(alloc(16 * 4));
+  void* gone = clSVMAlloc(context, CL_MEM_READ_WRITE, 4096, 0);
+  ASSERT_TRUE(other && gone);
+  ASSERT_EQ(clSetKernelArgSVMPointer(kernel, 0, gone), CL_SUCCESS);
+  const int v = 42;
+  ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof v, &v), CL_SUCCESS);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(context, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  void* ptrs[] = {gone};
+  ASSERT_EQ(clEnqueueSVMFree(queue, 1, ptrs, nullptr, nullptr, 1, &gate, nullptr), CL_SUCCESS);
+  const size_t global = 4;
+  cl_event launched = nullptr;
+  ASSERT_EQ(
+      clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &launched),
+      CL_SUCCESS);
+  ASSERT_EQ(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ASSERT_EQ(clWaitForEvents(1, &launched), CL_SUCCESS);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(other[i], 0) << i;
+  // The freed memory is free: a new allocation there starts zeroed.
+  auto* again = static_cast<int32_t*>(alloc(4096));
+  ASSERT_NE(again, nullptr);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(again[i], 0) << i;
+  for (cl_event e : {gate, launched}) clReleaseEvent(e);
 }
 
 // A buffer over SVM memory (CL_MEM_USE_HOST_PTR) reports CL_MEM_USES_SVM_POINTER.
