@@ -35,15 +35,17 @@ def instruction(opcode, operands):
     return [(len(operands) + 1) << 16 | opcode] + operands
 
 
-def kernel_module(name):
-    """A module with one kernel `name` that takes nothing and does nothing."""
+def kernel_module(name, name_words=None):
+    """A module with one kernel `name` (as `name_words` when given) that takes nothing
+    and does nothing."""
     void, fn_type, fn, label = 1, 2, 3, 4
     words = [0x07230203, 0x00010000, 0, 5, 0]
     for capability in (4, 6, 11):  # Addresses, Kernel, Int64
         words += instruction(17, [capability])
     words += instruction(14, [2, 2])  # OpMemoryModel Physical64 OpenCL
-    words += instruction(15, [6, fn] + literal(name))  # OpEntryPoint Kernel
-    words += instruction(5, [fn] + literal(name))  # OpName
+    name_words = name_words or literal(name)
+    words += instruction(15, [6, fn] + name_words)  # OpEntryPoint Kernel
+    words += instruction(5, [fn] + name_words)  # OpName
     words += instruction(19, [void])  # OpTypeVoid
     words += instruction(33, [fn_type, void])  # OpTypeFunction
     words += instruction(54, [void, fn, 0, fn_type])  # OpFunction
@@ -91,6 +93,17 @@ class MessagesTest(unittest.TestCase):
             self.assertOneCleanLine(r.stderr)
             self.assertIn(rb"zz\x1b[2J", r.stderr)
             self.assertIn(WEIRD_ESCAPED, r.stderr)
+
+    def test_a_name_ends_at_its_nul(self):
+        # A literal string ends at its NUL (SPIR-V 2.2.1); "ab", NUL, then 'c' in the
+        # padding of the same word, which spvsim does not read as part of the name.
+        name_words = list(struct.unpack("<I", b"ab\0c"))
+        module = self.write("nul.spv", kernel_module(b"", name_words))
+        r = self.spvsim("info", module, "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([k["name"] for k in json.loads(r.stdout)["kernels"]], ["ab"])
+        r = self.spvsim("run", module, "--kernel", "ab", "--global", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
 
     def test_info_json_is_valid_utf8_json(self):
         r = self.spvsim("info", self.weird, "--json")
