@@ -82,7 +82,7 @@ std::string recursionMessage(const Module& m, const CallCycle& cycle) {
       "recursion is not allowed (OpenCL C 6.11: \"Recursion is not supported\"; OpenCL SPIR-V "
       "Environment 4, Validation Rules: \"The static function call graph for an entry point "
       "must not contain cycles\"): {} (kernel {})",
-      chain, escapeText(cycle.entryPoint->name));
+      chain, escapeText(cycle.entryPoint->name, kQuotedNameBytes));
 }
 
 }  // namespace spvsim::spirv

@@ -2,6 +2,13 @@
 
 namespace spvsim {
 
+std::string withoutNul(const std::string& message) {
+  if (message.find('\0') == std::string::npos) return message;
+  std::string out;
+  for (const char c : message) out += c ? std::string(1, c) : std::string("\\x00");
+  return out;
+}
+
 std::string_view kindName(DiagnosticKind kind) {
   using K = DiagnosticKind;
   switch (kind) {

@@ -63,10 +63,14 @@ inline std::ostream& operator<<(std::ostream& os, DiagnosticKind kind) {
   return os << kindName(kind);
 }
 
+// `message` with each NUL byte written as \x00: what() is a C string, and a name from a
+// module or a file that holds a NUL must not cut the message short.
+std::string withoutNul(const std::string& message);
+
 class Error : public std::runtime_error {
  public:
   Error(DiagnosticKind kind, const std::string& message)
-      : std::runtime_error(message), kind_(kind) {}
+      : std::runtime_error(withoutNul(message)), kind_(kind) {}
   DiagnosticKind kind() const { return kind_; }
   std::string_view kindName() const { return spvsim::kindName(kind_); }
 

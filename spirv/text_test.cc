@@ -25,5 +25,40 @@ TEST(EscapeText, Utf8IsKeptAndBrokenBytesAreEscaped) {
   EXPECT_EQ(escapeText("back\\slash"), "back\\slash");
 }
 
+TEST(EscapeText, EscapingTwiceChangesNothing) {
+  const std::string once = escapeText("\x1b]0;title\x07\n\xff\xc2\x85");
+  EXPECT_EQ(once, "\\x1b]0;title\\x07\\n\\xff\\xc2\\x85");
+  EXPECT_EQ(escapeText(once), once);
+}
+
+TEST(EscapeText, LongTextIsCutWithAnEllipsis) {
+  EXPECT_EQ(escapeText("short", 5), "short");
+  EXPECT_EQ(escapeText("longer", 5), "longe...");
+  // A 2-byte character that would straddle the cut is left out whole.
+  EXPECT_EQ(escapeText("abcd\xc3\xa9", 5), "abcd...");
+  EXPECT_EQ(escapeText("abc\xc3\xa9z", 5), "abc\xc3\xa9...");
+  // Control characters and stray bytes count one byte each, before escaping.
+  EXPECT_EQ(escapeText("\n\n\n\xff\n\n", 4), "\\n\\n\\n\\xff...");
+}
+
+TEST(JsonStringLiteral, EscapesWhatJsonNeeds) {
+  EXPECT_EQ(jsonStringLiteral("plain"), "\"plain\"");
+  EXPECT_EQ(jsonStringLiteral("q\"b\\"), "\"q\\\"b\\\\\"");
+  EXPECT_EQ(jsonStringLiteral("a\nb\rc\td"), "\"a\\nb\\rc\\td\"");
+  EXPECT_EQ(jsonStringLiteral(std::string("\x1b[0m\0\x7f", 6)), "\"\\u001b[0m\\u0000\\u007f\"");
+  EXPECT_EQ(jsonStringLiteral("\xc2\x85"), "\"\\u0085\"");  // C1 NEL, kept exact
+}
+
+TEST(JsonStringLiteral, InvalidUtf8BecomesReplacementCharacters) {
+  const std::string fffd = "\xef\xbf\xbd";
+  EXPECT_EQ(jsonStringLiteral("caf\xc3\xa9 \xf0\x9f\x98\x80"), "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"");
+  EXPECT_EQ(jsonStringLiteral("a\xff"
+                              "b"),
+            "\"a" + fffd + "b\"");
+  EXPECT_EQ(jsonStringLiteral("\xc0\xaf"), "\"" + fffd + fffd + "\"");             // overlong '/'
+  EXPECT_EQ(jsonStringLiteral("\xed\xa0\x80"), "\"" + fffd + fffd + fffd + "\"");  // surrogate
+  EXPECT_EQ(jsonStringLiteral("cut \xe2\x82"), "\"cut " + fffd + fffd + "\"");
+}
+
 }  // namespace
 }  // namespace spvsim::spirv

@@ -319,7 +319,7 @@ void ManifestReader::checkComplete(const Bundle& b,
 Bundle ManifestReader::read(const std::string& text) {
   Bundle b;
   b.manifest = path_;
-  std::istringstream in(text);
+  std::istringstream in(std::string(withoutUtf8Bom(text)));
   std::map<std::string, size_t> seen;
   bool versioned = false;
   for (std::string raw; std::getline(in, raw);) {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "spirv/error.h"
+#include "spirv/text.h"
 #include "src/compiler/build_options.h"
 #include "tools/dap_protocol.h"
 #include "tools/debug_command.h"
@@ -203,7 +204,7 @@ void Adapter::runAfter() {
   try {
     action();
   } catch (const std::exception& e) {
-    err_ << "error: " << e.what() << '\n';
+    err_ << "error: " << spirv::escapeText(e.what()) << '\n';
     if (session_) afterRun("step");
   }
 }

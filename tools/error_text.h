@@ -9,7 +9,8 @@ namespace spvsim::tools {
 
 // "error: MESSAGE" for command-line, input and compile errors; "error: KIND: MESSAGE"
 // for module errors (invalid-module, unsupported), unless MESSAGE already starts with
-// "KIND:". A message of several lines (compiler output) keeps them.
+// "KIND:". MESSAGE is escaped (spirv::escapeText): one line, whatever names it quotes;
+// compiler output alone keeps its lines, each escaped.
 std::string formatError(DiagnosticKind kind, const std::string& message);
 
 }  // namespace spvsim::tools

@@ -6,6 +6,7 @@
 
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
+#include "spirv/text.h"
 #include "tools/text_util.h"
 
 namespace spvsim::tools {
@@ -72,13 +73,17 @@ std::string join(const std::vector<std::string>& items, std::string_view sep) {
 std::string formatKernel(const spirv::Module& module, const spirv::EntryPoint& ep,
                          const ModuleText& text) {
   const std::vector<std::string> modes = kernelModes(module, ep, text);
-  std::string out = fmt::format("kernel {}\n  execution modes: {}\n", ep.name, join(modes, ", "));
+  std::string out = fmt::format("kernel {}\n  execution modes: {}\n", spirv::escapeText(ep.name),
+                                join(modes, ", "));
   const auto& params = ep.signature.params;
   if (params.empty()) return out + "  parameters: (none)\n";
   // The columns of clGetKernelArgInfo (the OpenCL runtime answers from the same signature).
+  std::vector<std::string> names;  // OpName text: a table row must stay one line
+  for (const auto& p : params) names.push_back(spirv::escapeText(p.name));
   size_t nameWidth = 4, typeWidth = 4, qualWidth = 10;
-  for (const auto& p : params) {
-    nameWidth = std::max(nameWidth, p.name.size());
+  for (size_t k = 0; k < params.size(); ++k) {
+    const auto& p = params[k];
+    nameWidth = std::max(nameWidth, names[k].size());
     typeWidth = std::max(typeWidth, p.typeName.size());
     qualWidth = std::max(qualWidth, spirv::qualifierNames(p.qualifiers).size());
   }
@@ -89,9 +94,10 @@ std::string formatKernel(const spirv::Module& module, const spirv::EntryPoint& e
                        type, typeWidth, space, access, quals, qualWidth, passed);
   };
   out += row("arg", "name", "type", "space", "access", "qualifiers", "argument");
-  for (const auto& p : params) {
+  for (size_t k = 0; k < params.size(); ++k) {
+    const auto& p = params[k];
     const std::string quals = spirv::qualifierNames(p.qualifiers);
-    out += row(p.index, p.name, p.typeName, spirv::addressSpaceName(p.addressSpace),
+    out += row(p.index, names[k], p.typeName, spirv::addressSpaceName(p.addressSpace),
                spirv::accessQualifierName(p.access), quals.empty() ? "-" : quals, passedAs(p));
   }
   return out;
@@ -101,7 +107,8 @@ std::string formatKernel(const spirv::Module& module, const spirv::EntryPoint& e
 
 std::string kernelList(const spirv::Module& module) {
   std::vector<std::string> names;
-  for (const spirv::EntryPoint& ep : module.entryPoints) names.push_back(ep.name);
+  for (const spirv::EntryPoint& ep : module.entryPoints)
+    names.push_back(spirv::escapeText(ep.name, spirv::kQuotedNameBytes));
   return join(names, ", ");
 }
 
@@ -113,7 +120,9 @@ std::string formatModuleInfo(const spirv::Module& module, std::string_view kerne
   std::string out = fmt::format("SPIR-V {}.{}, generator 0x{:08x}\n", module.majorVersion(),
                                 module.minorVersion(), module.generator);
   out += fmt::format("capabilities: {}\n", join(text.capabilities, " "));
-  out += fmt::format("extensions: {}\n", join(module.extensions, " "));
+  std::vector<std::string> extensions;
+  for (const std::string& e : module.extensions) extensions.push_back(spirv::escapeText(e));
+  out += fmt::format("extensions: {}\n", join(extensions, " "));
   for (const spirv::EntryPoint& ep : module.entryPoints)
     if (kernel.empty() || ep.name == kernel) out += "\n" + formatKernel(module, ep, text);
   return out;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "spirv/error.h"
+#include "spirv/text.h"
 
 namespace spvsim::tools {
 
@@ -242,34 +243,8 @@ JsonValue& setMember(JsonValue& object, std::string_view key, JsonValue value) {
 
 namespace {
 
-void writeString(std::string_view s, std::string& out) {
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else
-          out += c;
-    }
-  }
-  out += '"';
-}
+// Strings from modules and files may hold any bytes: the DAP client gets valid UTF-8.
+void writeString(std::string_view s, std::string& out) { out += spirv::jsonStringLiteral(s); }
 
 void write(const JsonValue& v, std::string& out) {
   switch (v.type) {

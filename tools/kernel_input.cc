@@ -25,7 +25,7 @@ compiler::CompileResult readKernel(const std::string& path, std::string_view bui
   if (endsWith(path, ".spv"))
     out.words = spirv::readBinaryFile(path);
   else if (endsWith(path, ".spvasm"))
-    out.words = spirv::assemble(readTextFile(path));
+    out.words = spirv::assemble(std::string(withoutUtf8Bom(readTextFile(path))));
   else
     throw Error(DiagnosticKind::Input,
                 fmt::format("'{}': unknown kernel file type; expected .spv, .spvasm or "

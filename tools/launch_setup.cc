@@ -6,6 +6,7 @@
 #include <new>
 
 #include "spirv/error.h"
+#include "spirv/text.h"
 #include "src/check/observers.h"
 #include "src/compiler/build_options.h"
 #include "src/exec/arg_check.h"
@@ -134,9 +135,11 @@ PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile
     err << fmt::format(
         "warning: {}: the captured launch ended with status '{}': its \"after\" "
         "contents may be partial\n",
-        bundle.manifest, bundle.status);
+        spirv::escapeText(bundle.manifest), spirv::escapeText(bundle.status));
+  // Manifest text is a file's: escaped so that it cannot split or colour the line.
   for (const std::string& w : bundle.warnings)
-    err << fmt::format("warning: {}: {}\n", bundle.manifest, w);
+    err << fmt::format("warning: {}: {}\n", spirv::escapeText(bundle.manifest),
+                       spirv::escapeText(w));
   PreparedLaunch launch;
   loadProgram(launch, bundle.module, o, compile, err);
   launch.kernel =
@@ -212,7 +215,7 @@ void JsonReport::writeError(std::string_view kind, std::string_view message, std
                             "[],\n\"buffers\": {{}}}}\n",
                             jsonQuote(std::string(kind)), jsonQuote(std::string(message))));
   } catch (const std::exception& e) {
-    err << "error: " << e.what() << '\n';
+    err << "error: " << spirv::escapeText(e.what()) << '\n';
   }
 }
 
@@ -223,7 +226,7 @@ int withErrorReport(JsonReport& report, std::ostream& err, const std::function<i
     report.writeError(e.kindName(), e.what(), err);
     throw;
   } catch (const std::bad_alloc&) {
-    report.writeError(kindName(DiagnosticKind::OutOfMemory), "out of memory", err);
+    report.writeError(kindName(DiagnosticKind::OutOfMemory), "the host ran out of memory", err);
     throw;
   } catch (const std::exception& e) {
     report.writeError(kindName(DiagnosticKind::Internal), e.what(), err);

@@ -8,6 +8,7 @@
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "spirv/text.h"
 #include "tools/check_command.h"
 #include "tools/compile_command.h"
 #include "tools/dap_command.h"
@@ -104,9 +105,11 @@ int main(int argc, char** argv) {
     std::cerr << formatError(e.kind(), e.what())
               << (e.kind() == spvsim::DiagnosticKind::Usage ? helpHint(args) : "") << '\n';
   } catch (const std::bad_alloc&) {
-    std::cerr << "error: out of memory\n";
+    // The host could not allocate: the same kind as a launch over --max-memory.
+    std::cerr << formatError(spvsim::DiagnosticKind::OutOfMemory, "the host ran out of memory")
+              << '\n';
   } catch (const std::exception& e) {
-    std::cerr << "error: internal error: " << e.what() << '\n';
+    std::cerr << "error: internal error: " << spvsim::spirv::escapeText(e.what()) << '\n';
   }
   return 1;
 }

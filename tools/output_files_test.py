@@ -169,7 +169,7 @@ class OutputFilesTest(unittest.TestCase):
              "--arg", "buffer:int[4]", "--arg", "buffer:int[200000000]", "--max-memory", "4G",
              "--json", "r.json"], capture_output=True, text=True, cwd=self.tmp)
         self.assertEqual(r.returncode, 1, r.stderr)
-        self.assertIn("error: out of memory", r.stderr)
+        self.assertIn("error: out-of-memory: the host ran out of memory", r.stderr)
         with open(self.path("r.json")) as f:
             self.assertEqual(json.load(f)["error"]["kind"], "out-of-memory")
 

@@ -6,6 +6,7 @@
 
 #include "tools/arg_spec.h"
 #include "tools/error_text.h"
+#include "tools/json_value.h"
 #include "tools/test_util.h"
 
 namespace spvsim::tools {
@@ -75,6 +76,28 @@ TEST(ErrorText, KindsThatArePartOfTheMessage) {
             "error: invalid-module: truncated module header");
   EXPECT_EQ(formatError(DiagnosticKind::Unsupported, "unsupported: capability Shader"),
             "error: unsupported: capability Shader");
+}
+
+// Names quoted in a message cannot split, colour or cut it; compiler output keeps its
+// lines (each escaped).
+TEST(ErrorText, MessagesAreEscaped) {
+  EXPECT_EQ(formatError(DiagnosticKind::Input, "t.sim:5: unexpected 'a\x1b[2J\nb\xff'"),
+            "error: t.sim:5: unexpected 'a\\x1b[2J\\nb\\xff'");
+  EXPECT_EQ(formatError(DiagnosticKind::OutOfMemory, "the host ran out of memory"),
+            "error: out-of-memory: the host ran out of memory");
+  EXPECT_EQ(formatError(DiagnosticKind::Compile, "k.cl:1: error: x\nk.cl:2: \x1b[1mnote\n"),
+            "error: k.cl:1: error: x\nk.cl:2: \\x1b[1mnote\n");
+}
+
+// what() is a C string: a NUL in a message is written out rather than ending it.
+TEST(ErrorText, NulInAMessageDoesNotCutIt) {
+  const Error e(DiagnosticKind::Input, std::string("name 'a\0b' here", 15));
+  EXPECT_EQ(std::string(e.what()), "name 'a\\x00b' here");
+}
+
+// The DAP adapter's messages: valid UTF-8 whatever a name holds.
+TEST(ErrorText, JsonIsValidUtf8) {
+  EXPECT_EQ(writeJson(jsonString("a\xff\x1b\xc3\xa9")), "\"a\xef\xbf\xbd\\u001b\xc3\xa9\"");
 }
 
 }  // namespace

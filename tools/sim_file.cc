@@ -86,7 +86,7 @@ void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, I
 }  // namespace
 
 SimFile::SimFile(const std::string& text, std::string name) : name_(std::move(name)) {
-  std::istringstream in(text);
+  std::istringstream in(std::string(withoutUtf8Bom(text)));
   for (std::string line; std::getline(in, line);) lines_.push_back(line.substr(0, line.find('#')));
 }
 

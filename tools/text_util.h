@@ -11,5 +11,6 @@ using values::parseUnsigned;
 using values::readTextFile;
 using values::split;
 using values::trim;
+using values::withoutUtf8Bom;
 
 }  // namespace spvsim::tools

@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "spirv/text.h"
 #include "src/debugger/debug_examine.h"
 #include "src/debugger/debug_help.h"
 #include "src/debugger/debug_views.h"
@@ -116,10 +117,10 @@ bool CommandInterpreter::execute(std::string_view line) {
     return go_on;
   } catch (const DebugError& e) {
     out_.flush();
-    err_ << "error: " << e.what() << '\n';
+    err_ << "error: " << spirv::escapeText(e.what()) << '\n';
   } catch (const std::exception& e) {
     out_.flush();
-    err_ << "error: " << e.what() << '\n';
+    err_ << "error: " << spirv::escapeText(e.what()) << '\n';
   }
   err_.flush();
   return true;

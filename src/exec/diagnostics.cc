@@ -51,34 +51,7 @@ std::string formatText(const Diagnostic& d) {
   return s;
 }
 
-std::string jsonQuote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20)
-          out += fmt::format("\\u{:04x}", c);
-        else
-          out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+std::string jsonQuote(const std::string& s) { return spirv::jsonStringLiteral(s); }
 
 std::string formatJson(const Diagnostic& d) {
   std::string s = "{";

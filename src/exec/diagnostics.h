@@ -37,7 +37,7 @@ std::string formatText(const Diagnostic& d);
 // {"kind": ..., "severity": ..., ...} as src/DESIGN.md specifies.
 std::string formatJson(const Diagnostic& d);
 
-// JSON string literal with escapes.
+// JSON string literal with escapes, valid UTF-8 whatever `s` holds (spirv::jsonStringLiteral).
 std::string jsonQuote(const std::string& s);
 
 // Folds diagnostics of the same kind and severity at the same instruction into the

@@ -24,8 +24,10 @@ namespace {
 // A buffer or local-memory argument's region; its size must be one object's.
 void checkObjectSize(const std::string& name, uint64_t bytes) {
   if (bytes > kMaxObjectBytes)
-    invalid(fmt::format("{}: {} bytes is more than the largest object spvsim places (2^38 bytes)",
-                        name, bytes));
+    invalid(
+        fmt::format("{}: {} bytes is more than the largest object spvsim places ({} bytes, "
+                    "128 GiB)",
+                    name, bytes, kMaxObjectBytes));
 }
 
 // The pointer value of a pointer parameter, adding the region it points at (the argument
@@ -307,7 +309,8 @@ void LaunchState::setUp32BitAddresses(const spirv::EntryPoint& ep) {
       throw Error(DiagnosticKind::InvalidArgument,
                   fmt::format("kernel {} is a Physical32 module, whose size_t is 32 bits: "
                               "global offset {} + global size {} in dimension {} exceeds 2^32",
-                              spirv::escapeText(ep.name), range_.offset[d], range_.global[d], d));
+                              spirv::escapeText(ep.name, spirv::kQuotedNameBytes), range_.offset[d],
+                              range_.global[d], d));
   addresses32_ = address32MapOf(mem_);
   mem_.addresses32 = &addresses32_;
 }

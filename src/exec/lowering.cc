@@ -685,10 +685,11 @@ uint32_t Lowerer::reg(Id id) {
     return regs_[id];
   }
   if (module.variables.count(id))  // spirv::KernelFacts missed a use: never guess
-    throw Error(DiagnosticKind::Internal,
-                fmt::format("module-scope variable {} used by kernel {} was not "
-                            "placed",
-                            module.nameOf(id), spirv::escapeText(entry_.name)));
+    throw Error(
+        DiagnosticKind::Internal,
+        fmt::format("module-scope variable {} used by kernel {} was not "
+                    "placed",
+                    module.nameOf(id), spirv::escapeText(entry_.name, spirv::kQuotedNameBytes)));
   uint32_t r = allocate(valueBytes(typeIdOfValue(id)));
   regs_[id] = r;
   return r;
@@ -990,7 +991,8 @@ void Lowerer::unsupported(const spirv::Instruction& inst, const std::string& det
   std::string line = module.describeLine(inst.line);
   throw Error(DiagnosticKind::Unsupported,
               fmt::format("unsupported SPIR-V instruction {}{} in kernel {}{}", what, at,
-                          spirv::escapeText(entry_.name), line.empty() ? "" : " (" + line + ")"));
+                          spirv::escapeText(entry_.name, spirv::kQuotedNameBytes),
+                          line.empty() ? "" : " (" + line + ")"));
 }
 
 }  // namespace spvsim

@@ -54,8 +54,9 @@ constexpr uint64_t kOffsetBias = 1ull << 38;         // aligned to any access: p
 constexpr int64_t kOffsetAbove = int64_t(kOffsetBias);       // 2^38 or more
 constexpr int64_t kOffsetBelow = -int64_t(kOffsetBias) - 1;  // -2^38 - 1 or less
 // The largest object (region) spvsim places: valid accesses lie well inside the
-// representable offsets.
+// representable offsets. Messages spell it out: 137438953472 bytes, 128 GiB.
 constexpr uint64_t kMaxObjectBytes = 1ull << 37;
+static_assert(kMaxObjectBytes == 128ull << 30);
 // Regions per address space (region codes are 21 bits).
 constexpr uint64_t kMaxRegions = 1ull << kRegionBits;
 

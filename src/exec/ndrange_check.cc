@@ -43,8 +43,8 @@ void checkLocal(const spirv::EntryPoint& ep, const NDRange& r, uint64_t maxWorkG
     if (r.local[d] == 0) invalid(fmt::format("local size in dimension {} is 0", d));
     if (reqd && r.local[d] != reqd->literals.at(d))
       invalid(fmt::format("kernel {} requires work-group size {},{},{} (reqd_work_group_size)",
-                          spirv::escapeText(ep.name), reqd->literals[0], reqd->literals[1],
-                          reqd->literals[2]));
+                          spirv::escapeText(ep.name, spirv::kQuotedNameBytes), reqd->literals[0],
+                          reqd->literals[1], reqd->literals[2]));
   }
   const auto items = product(r.local);
   if (items && *items <= maxWorkGroupSize) return;

@@ -10,7 +10,9 @@ TEST(ProfileReport, EscapesHtml) {
 }
 
 TEST(ProfileReport, QuotesJson) {
-  EXPECT_EQ(jsonString("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\u000a\\u0001\"");
+  EXPECT_EQ(jsonString("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+  // A byte that is not UTF-8 becomes U+FFFD: the report stays valid UTF-8.
+  EXPECT_EQ(jsonString("f\xff.cl"), "\"f\xef\xbf\xbd.cl\"");
 }
 
 TEST(ProfileReport, UtilisationIsLanesOverSlots) {

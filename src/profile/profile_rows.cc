@@ -2,6 +2,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "spirv/text.h"
 #include "src/profile/profile_report.h"
 
 namespace spvsim::profile {
@@ -85,22 +86,8 @@ std::string escapeHtml(const std::string& s) {
   return out;
 }
 
-std::string jsonString(const std::string& s) {
-  static const char* hex = "0123456789abcdef";
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += char(ch);
-    } else if (ch < 0x20 || ch == 0x7f) {
-      out += "\\u00";
-      out += hex[ch >> 4];
-      out += hex[ch & 15];
-    } else {
-      out += char(ch);
-    }
-  }
-  return out + "\"";
-}
+// File names and instruction text come from the module: the shared writer keeps the
+// report valid UTF-8 whatever bytes they hold.
+std::string jsonString(const std::string& s) { return spirv::jsonStringLiteral(s); }
 
 }  // namespace spvsim::profile

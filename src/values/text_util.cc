@@ -46,6 +46,11 @@ bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
+std::string_view withoutUtf8Bom(std::string_view text) {
+  constexpr std::string_view kBom = "\xef\xbb\xbf";
+  return text.substr(0, kBom.size()) == kBom ? text.substr(kBom.size()) : text;
+}
+
 std::string readTextFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))

@@ -18,7 +18,12 @@ bool parseUnsigned(std::string_view s, uint64_t& out);
 
 bool endsWith(std::string_view s, std::string_view suffix);
 
-// Reads a whole file; throws Error(DiagnosticKind::Input) naming the path and what failed.
+// `text` without a leading UTF-8 byte order mark, which editors on Windows write first:
+// for the text formats spvsim reads (.sim, capture manifests, .spvasm) it is not content.
+std::string_view withoutUtf8Bom(std::string_view text);
+
+// Reads a whole file (bytes as they are: also data files, so no BOM is taken off); throws
+// Error(DiagnosticKind::Input) naming the path and what failed.
 std::string readTextFile(const std::string& path);
 
 }  // namespace spvsim::values
