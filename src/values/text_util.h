@@ -18,7 +18,8 @@ bool parseUnsigned(std::string_view s, uint64_t& out);
 
 bool endsWith(std::string_view s, std::string_view suffix);
 
-// Reads a whole file; throws Error(DiagnosticKind::Input) naming the path and what failed.
+// Reads a whole regular file (files::readInputFile: a FIFO, a device or a directory is
+// refused); throws Error(DiagnosticKind::Input) naming the path and what failed.
 std::string readTextFile(const std::string& path);
 
 }  // namespace spvsim::values
