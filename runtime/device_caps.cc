@@ -78,7 +78,7 @@ DeviceCaps makeCaps() {
   c.computeUnits = std::max(1u, threads);
   c.maxWorkGroupSize = kDeviceMaxWorkGroupSize;
   c.globalMemSize = physicalMemory();
-  c.localMemSize = 64 * 1024;
+  c.localMemSize = kDeviceLocalMemSize;
   // The host's memory is the device's; one allocation may take a quarter of it (and at
   // least the 128 MiB the spec requires).
   c.maxMemAllocSize = std::max<cl_ulong>(c.globalMemSize / 4, cl_ulong(128) << 20);

@@ -53,7 +53,11 @@ std::vector<uint32_t> readBinaryFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw Error(DiagnosticKind::InvalidModule, fmt::format("cannot read '{}'", escapeText(path)));
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return wordsFromBytes(bytes, path);
+}
+
+std::vector<uint32_t> wordsFromBytes(std::string_view bytes, const std::string& path) {
   if (bytes.size() % 4 != 0)
     throw Error(DiagnosticKind::InvalidModule,
                 fmt::format("'{}' is not a SPIR-V binary: {} bytes is not a whole number "

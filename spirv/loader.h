@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "spirv/module.h"
@@ -28,6 +29,9 @@ Module loadModule(std::vector<uint32_t> words, const LoadOptions& options = {});
 // Reads a .spv file into words; throws Error(DiagnosticKind::InvalidModule) for a size that is not
 // a whole number of words or a file that cannot be read.
 std::vector<uint32_t> readBinaryFile(const std::string& path);
+// The words of a .spv file's bytes, read by the caller; `path` names it in the error
+// readBinaryFile would throw for a size that is not a whole number of words.
+std::vector<uint32_t> wordsFromBytes(std::string_view bytes, const std::string& path);
 
 // Assembles SPIR-V assembly text (SPIRV-Tools syntax); throws Error(DiagnosticKind::InvalidModule)
 // with the assembler's message and line.

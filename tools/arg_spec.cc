@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "spirv/error.h"
+#include "src/files/input_file.h"
 #include "tools/buffer_init.h"
 #include "tools/image_arg.h"
 #include "tools/scalar_codec.h"
@@ -94,12 +95,13 @@ ArgValue parseLocal(std::string_view text) {
   return arg;
 }
 
+// Checks the size before reading: a file far larger than the buffer is not read at all.
 std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) {
-  const std::string data = readTextFile(path);
-  if (data.size() != expected)
+  files::InputFile file(path);
+  if (file.size() != expected)
     fail(
-        fmt::format("file '{}' has {} bytes but the buffer needs {}", path, data.size(), expected));
-  return {data.begin(), data.end()};
+        fmt::format("file '{}' has {} bytes but the buffer needs {}", path, file.size(), expected));
+  return file.readAt(0, expected);
 }
 
 void initialize(ArgValue& arg, std::string_view init) {

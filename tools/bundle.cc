@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 
 #include "spirv/error.h"
+#include "src/files/input_file.h"
 #include "tools/image_arg.h"
 #include "tools/text_util.h"
 
@@ -108,14 +108,32 @@ std::string ManifestReader::field(const Fields& f, const char* key) const {
   return it->second;
 }
 
-// A data file of the bundle: present, a plain file, of `size` bytes.
+// Whether `file` (which exists) resolves to a place inside `dir`: a symbolic link in a
+// bundle must not lead out of it, or a bundle from elsewhere could read any file the
+// user can read into a launch (and `--dump` would print it).
+bool resolvesInside(const fs::path& file, const fs::path& dir) {
+  std::error_code fileError, dirError;
+  const fs::path target = fs::canonical(file, fileError);
+  const fs::path root = fs::canonical(dir.empty() ? fs::path(".") : dir, dirError);
+  if (fileError || dirError) return false;
+  const fs::path rel = target.lexically_relative(root);
+  return !rel.empty() && *rel.begin() != ".." && *rel.begin() != ".";
+}
+
+// A data file of the bundle: present, a regular file inside the bundle's folder, of
+// `size` bytes.
 std::string ManifestReader::file(const std::string& name, uint64_t size) const {
   if (name.empty() || fs::path(name).is_absolute() || name.find("..") != std::string::npos)
     fail(fmt::format("'{}' is not a file name inside the bundle", name));
   const fs::path p = dir_ / name;
   std::error_code ec;
-  if (!fs::is_regular_file(p, ec))
+  if (!fs::exists(p, ec))
     fail(fmt::format("missing file '{}' (the bundle is incomplete)", p.string()));
+  if (!fs::is_regular_file(p, ec))
+    fail(fmt::format("'{}' is not a regular file (it is {})", p.string(),
+                     files::specialFileKind(p.string())));
+  if (!resolvesInside(p, dir_))
+    fail(fmt::format("'{}' is a symbolic link that leads out of the bundle", p.string()));
   const uint64_t actual = fs::file_size(p, ec);
   if (ec || actual != size)
     fail(fmt::format("'{}' holds {} bytes but the manifest says {}", p.string(), actual, size));
@@ -284,7 +302,10 @@ void ManifestReader::readLine(const std::string& key, std::istringstream& rest, 
     std::getline(rest, text);
     b.warnings.emplace_back(trim(text));
   } else if (key == "status") {
+    // What runtime/capture.cc writes: the launch ended CL_COMPLETE or with an error.
     b.status = word("status");
+    if (b.status != "complete" && b.status != "failed")
+      fail(fmt::format("status '{}' is neither 'complete' nor 'failed'", b.status));
   } else {
     fail(fmt::format("unknown key '{}'", key));
   }
@@ -354,12 +375,7 @@ Bundle ManifestReader::read(const std::string& text) {
 }  // namespace
 
 std::vector<uint8_t> readBundleBytes(const std::string& path, uint64_t offset, uint64_t size) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> out(size);
-  in.seekg(std::streamoff(offset));
-  if (!in.read(reinterpret_cast<char*>(out.data()), std::streamsize(size)))
-    throw Error(DiagnosticKind::Input, fmt::format("cannot read {} bytes of '{}'", size, path));
-  return out;
+  return files::InputFile(path).readAt(offset, size);
 }
 
 namespace {
@@ -418,6 +434,10 @@ Bundle readBundle(const std::string& path) {
                 fmt::format("'{}' is an incomplete capture bundle: it has no {} (the launch did "
                             "not finish, or writing the bundle failed)",
                             path, kManifest));
+  if (fs::is_directory(path, ec) && fs::exists(manifest, ec) && !resolvesInside(manifest, path))
+    throw Error(
+        DiagnosticKind::Input,
+        fmt::format("'{}' is a symbolic link that leads out of the bundle", manifest.string()));
   ManifestReader reader(manifest.string(), manifest.parent_path());
   return reader.read(readTextFile(manifest.string()));
 }

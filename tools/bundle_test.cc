@@ -1,6 +1,7 @@
 #include "tools/bundle.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -213,6 +214,78 @@ TEST_F(BundleTest, MalformedManifestsGiveClearErrors) {
   }
   fs::remove(dir_ / "module.spv");
   EXPECT_FALSE(isBundlePath(dir_.string()));
+}
+
+// Only what runtime/capture.cc writes: a manifest's status is the launch's outcome.
+TEST_F(BundleTest, StatusIsCompleteOrFailed) {
+  for (const char* status : {"maybe", "COMPLETE", "0"}) {
+    std::ofstream(dir_ / "launch.txt") << kHead << "status " << status << "\n";
+    try {
+      readBundle(dir_.string());
+      ADD_FAILURE() << "status " << status << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("launch.txt:11: status '" + std::string(status) +
+                                           "' is neither 'complete' nor 'failed'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  std::ofstream(dir_ / "launch.txt") << kHead << "status failed\n";
+  EXPECT_EQ(readBundle(dir_.string()).status, "failed");
+}
+
+// A bundle's files are regular files inside its folder: a FIFO would block the reader,
+// and a symbolic link out of the folder would read (and --dump print) any file.
+TEST_F(BundleTest, FilesAreRegularAndInside) {
+  const std::string buffer = "buffer 0 size=32 before=b0.before after=b0.after initialized=1\n";
+  const fs::path outside = dir_.parent_path() / (dir_.filename().string() + "_secret");
+  write("../" + outside.filename().string(), std::vector<uint8_t>(32, 7));
+  fs::remove(dir_ / "b0.before");
+  fs::create_symlink(outside, dir_ / "b0.before");
+  EXPECT_NE(error(buffer).find("b0.before' is a symbolic link that leads out of the bundle"),
+            std::string::npos);
+  fs::remove(dir_ / "b0.before");  // a link inside the folder is fine
+  write("real.before", std::vector<uint8_t>(32, 1));
+  fs::create_symlink("real.before", dir_ / "b0.before");
+  manifest(buffer);
+  EXPECT_EQ(readBundle(dir_.string()).buffers.at(0).before, (dir_ / "b0.before").string());
+
+  fs::remove(dir_ / "b0.before");
+  ASSERT_EQ(mkfifo((dir_ / "b0.before").c_str(), 0600), 0);
+  EXPECT_NE(error(buffer).find("b0.before' is not a regular file (it is a FIFO)"),
+            std::string::npos);
+  fs::remove(dir_ / "b0.before");
+  fs::create_directory(dir_ / "b0.before");
+  EXPECT_NE(error(buffer).find("b0.before' is not a regular file (it is a directory)"),
+            std::string::npos);
+  fs::remove(dir_ / "b0.before");
+  fs::create_symlink("/dev/zero", dir_ / "b0.before");
+  EXPECT_NE(error(buffer).find("b0.before' is not a regular file (it is a character device)"),
+            std::string::npos);
+
+  // The manifest itself: a FIFO is refused, not waited on; a link out of the folder too.
+  fs::remove(dir_ / "launch.txt");
+  ASSERT_EQ(mkfifo((dir_ / "launch.txt").c_str(), 0600), 0);
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "a FIFO launch.txt was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("launch.txt' is not a regular file (it is a FIFO)"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(dir_ / "launch.txt");
+  std::ofstream(outside) << kHead << "status complete\n";
+  fs::create_symlink(outside, dir_ / "launch.txt");
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "a launch.txt outside the bundle was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a symbolic link that leads out of the bundle"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(outside);
 }
 
 TEST_F(BundleTest, LaunchShapeOutOfRange) {

@@ -55,6 +55,35 @@ TEST(DebugGroups, SwitchSubGroupsAndWorkGroups) {
   EXPECT_HAS(t.reply(15), "error: workgroup: 'x' is not a number\n");
 }
 
+// 2^40 work-groups (1048576 x 1048576 of one work-item): the session's per-group state
+// follows the groups it visited, not the launch (a bit per group was 128 GiB, and
+// std::bad_alloc). The last work-group can be visited; continuing group (0,0,0) to its
+// end goes on with (1,0,0), the lowest unfinished one.
+TEST(DebugGroups, ALaunchOfTrillionsOfWorkGroups) {
+  const auto t = debugSession({"testdata/debug/branch.cl", "--global", "1048576,1048576", "--local",
+                               "1,1", "--sub-group-size", "4", "--max-memory", "64M", "--arg",
+                               "buffer:uint[8]", "--arg", "buffer:uint4[8]=range(0)"},
+                              "info workgroups\n"
+                              "workgroup 1048575,1048575,0\n"
+                              "info workgroups\n"
+                              "workgroup 0,0,0\n"
+                              "break 17\n"
+                              "continue\n"
+                              "continue\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(0), "1099511627776 work-groups, sub-group size 4");
+  EXPECT_HAS(t.reply(1),
+             "1099511627776 work-groups in the launch; started:\n"
+             "* (0,0,0)  running: 1 sub-group");
+  EXPECT_HAS(t.reply(2), "work-group (1048575,1048575,0) sub-group 0 at ");
+  EXPECT_HAS(t.reply(3), "  (0,0,0)  running: 1 sub-group");
+  EXPECT_HAS(t.reply(3), "* (1048575,1048575,0)  running: 1 sub-group");
+  EXPECT_HAS(t.reply(1), "  1099511627775 not started yet\n");  // 2^40 - 1
+  EXPECT_HAS(t.reply(3), "  1099511627774 not started yet\n");
+  EXPECT_HAS(t.reply(6), "work-group (0,0,0) sub-group 0 at branch.cl:17");
+  EXPECT_HAS(t.reply(7), "work-group (1,0,0) sub-group 0 at branch.cl:17");
+}
+
 TEST(DebugGroups, ContinueGoesOnWithTheNextWorkGroup) {
   const auto t = debugSession(kRotate,
                               "break 9\n"

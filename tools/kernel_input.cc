@@ -2,10 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-
 #include "spirv/error.h"
 #include "spirv/loader.h"
+#include "src/files/input_file.h"
 #include "tools/bundle.h"
 #include "tools/text_util.h"
 
@@ -15,15 +14,12 @@ compiler::CompileResult readKernel(const std::string& path, std::string_view bui
                                    bool useCache) {
   // A capture bundle stands for its module (spvsim dis|info BUNDLE).
   if (isBundlePath(path)) return readKernel(readBundle(path).module, buildOptions, useCache);
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw Error(DiagnosticKind::Input, fmt::format("cannot open '{}': no such file", path));
-  if (std::filesystem::is_directory(path, ec))
-    throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': it is a directory", path));
+  // Checked before the compiler opens a .cl file, which would wait on a FIFO.
+  files::requireRegularFile(path);
   if (endsWith(path, ".cl")) return compiler::compileOpenCLFile(path, buildOptions, useCache);
   compiler::CompileResult out;
   if (endsWith(path, ".spv"))
-    out.words = spirv::readBinaryFile(path);
+    out.words = spirv::wordsFromBytes(files::readInputFile(path), path);
   else if (endsWith(path, ".spvasm"))
     out.words = spirv::assemble(std::string(withoutUtf8Bom(readTextFile(path))));
   else

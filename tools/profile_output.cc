@@ -1,8 +1,7 @@
 #include "tools/profile_output.h"
 
-#include <fstream>
-#include <sstream>
-
+#include "spirv/error.h"
+#include "src/files/input_file.h"
 #include "src/profile/profile_report.h"
 #include "tools/output_files.h"
 
@@ -10,14 +9,15 @@ namespace spvsim::tools {
 namespace {
 
 // A kernel's source file by the name its line info gives, for the source view; "" where
-// it cannot be read (or is unreasonably large for a page).
+// it cannot be read, is not a regular file (a FIFO would block) or is unreasonably
+// large for a page.
 std::string readSource(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string s = text.str();
-  return s.size() <= (8u << 20) ? s : "";
+  try {
+    std::string s = files::readInputFile(path);
+    return s.size() <= (8u << 20) ? s : "";
+  } catch (const Error&) {
+    return "";
+  }
 }
 
 }  // namespace

@@ -77,7 +77,8 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   launch.program->lowered(launch.kernel,
                           launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
   // Last, so that the threads are still awake when the launch starts (WorkerPool::kSpin).
-  launch.program->reserveThreads(options.threads.value_or(0));
+  launch.program->reserveThreads(options.threads.value_or(0), launch.range, launch.maxMemory,
+                                 launch.argumentBytes);
   LaunchCounters counters;
   std::optional<ProgressLine> progress;
   if (const auto choice = progressChoice(options, isTerminalStderr(err))) {

@@ -130,7 +130,7 @@ TEST(Input, ADirectoryIsNotAKernel) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), DiagnosticKind::Input);
-    EXPECT_EQ(std::string(e.what()), "cannot read '" + dir + "': it is a directory");
+    EXPECT_EQ(std::string(e.what()), "'" + dir + "' is not a regular file (it is a directory)");
   }
 }
 

@@ -60,8 +60,7 @@ void DebugSession::launchFresh() {
   state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range,
                                          launch_.bindings, launch_.options);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());
-  finishedGroups_.assign(state_->groupCount(), false);
-  nextUnfinished_ = 0;
+  finishedGroups_.reset(state_->groupCount());
   releasedDiagnostics_.clear();
   released_ = 0;
   finished_ = aborted_ = false;
@@ -355,7 +354,7 @@ DebugSession::Stop DebugSession::groupOver(GroupRun& g) {
     const Stop s = checkDiagnostics(g);
     return s ? s : Stop{Stop::Kind::Error};
   }
-  finishedGroups_[g.linear] = true;
+  finishedGroups_.mark(g.linear);
   if (Stop s = checkDiagnostics(g)) return s;
   return Stop{Stop::Kind::GroupFinished};
 }
@@ -501,12 +500,11 @@ void DebugSession::continueRun() {
     const Stop s = runGroup(*group_, [] { return false; });
     if (s.kind != Stop::Kind::GroupFinished) return endCommand();
     // The work-group is done: go on with the lowest one not finished.
-    while (nextUnfinished_ < state_->groupCount() && finishedGroups_[nextUnfinished_])
-      ++nextUnfinished_;
-    if (nextUnfinished_ == state_->groupCount()) return finishKernel();
+    const uint64_t next = finishedGroups_.firstUnfinished();
+    if (next == state_->groupCount()) return finishKernel();
     GroupRun& previous = *group_;
-    auto it = groups_.find(nextUnfinished_);
-    enterGroup(it != groups_.end() ? *it->second : startGroup(nextUnfinished_));
+    auto it = groups_.find(next);
+    enterGroup(it != groups_.end() ? *it->second : startGroup(next));
     release(previous);
   }
 }
@@ -520,9 +518,8 @@ void DebugSession::release(GroupRun& g) {
 }
 
 bool DebugSession::moreGroupsToRun() const {
-  for (uint64_t g = nextUnfinished_; g < finishedGroups_.size(); ++g)
-    if (!finishedGroups_[g] && g != group_->linear) return true;
-  return false;
+  const uint64_t others = finishedGroups_.finished(group_->linear) ? 0 : 1;
+  return finishedGroups_.unfinished() > others;
 }
 
 void DebugSession::finishKernel() {
@@ -566,7 +563,7 @@ void DebugSession::selectWorkGroup(const std::array<uint64_t, 3>& id, bool show)
                       groupId(id), n[0], n[1], n[2]));
   const uint64_t linear = id[0] + id[1] * n[0] + id[2] * n[0] * n[1];
   auto it = groups_.find(linear);
-  if ((it == groups_.end() && finishedGroups_[linear]) ||
+  if ((it == groups_.end() && finishedGroups_.finished(linear)) ||
       (it != groups_.end() && !it->second->slot))
     throw DebugError(
         fmt::format("work-group {} has finished; its sub-groups are gone", groupId(id)));

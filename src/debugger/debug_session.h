@@ -23,6 +23,7 @@
 #include "src/debugger/debug_launch.h"
 #include "src/debugger/debug_symbols.h"
 #include "src/debugger/debug_values.h"
+#include "src/debugger/finished_groups.h"
 #include "src/exec/launch.h"
 #include "src/exec/workgroup.h"
 
@@ -204,8 +205,7 @@ class DebugSession {
   std::map<uint64_t, std::unique_ptr<GroupRun>> groups_;
   GroupRun* group_ = nullptr;
   size_t sg_ = 0;
-  uint64_t nextUnfinished_ = 0;
-  std::vector<bool> finishedGroups_;             // by linear id
+  FinishedGroups finishedGroups_;
   std::vector<Diagnostic> releasedDiagnostics_;  // of work-groups let go
   uint64_t released_ = 0;
   std::vector<Breakpoint> breakpoints_;

@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "spirv/cfg.h"
+#include "spirv/error.h"
+#include "src/files/input_file.h"
 #include "src/values/text_util.h"
 
 namespace spvsim::debugger {
@@ -325,8 +327,15 @@ std::vector<const ValueName*> Symbols::localNames(uint32_t function, uint32_t sr
 const std::vector<std::string>& Symbols::sourceLines(spirv::Id file) const {
   auto it = sources_.find(file);
   if (it != sources_.end()) return it->second;
+  // A source that cannot be read, or is no regular file (a FIFO would block the session),
+  // lists as no lines.
   std::vector<std::string> lines;
-  std::ifstream in(filePath(file));
+  std::string text;
+  try {
+    text = files::readInputFile(filePath(file));
+  } catch (const Error&) {
+  }
+  std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return sources_.emplace(file, std::move(lines)).first->second;
 }

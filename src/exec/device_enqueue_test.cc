@@ -157,6 +157,40 @@ TEST_P(DeviceEnqueue, LocalMemoryBlockArguments) {
   EXPECT_EQ(rc, (std::vector<int>{0, kClkInvalidArgSize}));
 }
 
+// A child's local memory is bounded by the device's CL_DEVICE_LOCAL_MEM_SIZE (64 KiB):
+// 4 GiB - 1 bytes, or 64 KiB + 1 bytes, fail with CLK_OUT_OF_RESOURCES and a warning and
+// allocate nothing (4 GiB would pass a --max-memory of 1 MiB); exactly 64 KiB, as two
+// arguments of 32 KiB, runs.
+TEST_P(DeviceEnqueue, ChildLocalMemoryBeyondTheDeviceIsOutOfResources) {
+  auto p = load(R"(
+    kernel void parent(global int* out, global int* rc) {
+      queue_t q = get_default_queue();
+      rc[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1),
+                             ^(local void* a) { out[0] = 1; }, 0xffffffffu);
+      rc[1] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1),
+                             ^(local void* a, local void* b) { out[1] = 1; }, 32768u, 32769u);
+      rc[2] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(1),
+                             ^(local void* a, local void* b) {
+                               ((local int*)b)[8191] = 5;
+                               out[2] = ((local int*)b)[8191];
+                             }, 32768u, 32768u);
+    })");
+  std::vector<int> out(3, 0), rc(3, 99);
+  LaunchOptions o;
+  o.maxMemory = 1 << 20;
+  LaunchResult r = p->launch("parent", range1(1, 1), {bufferOf(out), bufferOf(rc)}, o);
+  EXPECT_EQ(rc, (std::vector<int>{kClkOutOfResources, kClkOutOfResources, 0})) << describe(r);
+  EXPECT_EQ(out, (std::vector<int>{0, 0, 5}));
+  EXPECT_EQ(r.childLaunches, 1u);
+  EXPECT_EQ(count(r, DiagnosticKind::DeviceEnqueue, Severity::Warning), r.diagnostics.size())
+      << describe(r);
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(r.diagnostics[0].message.find("more than the device's 64 KiB "
+                                          "(CL_DEVICE_LOCAL_MEM_SIZE)"),
+            std::string::npos)
+      << describe(r);
+}
+
 // A queue of 4 * 128 bytes holds 4 outstanding commands: the fifth and sixth enqueue
 // return CLK_DEVICE_QUEUE_FULL, with a warning (one per enqueue instruction: -O2 unrolls).
 TEST_P(DeviceEnqueue, QueueFull) {

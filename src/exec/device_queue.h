@@ -16,6 +16,7 @@ inline constexpr int32_t kClkInvalidEventWaitList = -57;
 inline constexpr int32_t kClkDeviceQueueFull = -161;
 inline constexpr int32_t kClkInvalidArgSize = -51;
 inline constexpr int32_t kClkEventAllocationFailure = -100;
+inline constexpr int32_t kClkOutOfResources = -5;
 
 // clk_event_t values: CLK_NULL_EVENT is all ones; spvsim's events count from 1.
 inline constexpr uint64_t kNullEvent = ~0ull;

@@ -96,8 +96,13 @@ uint32_t Program::subGroupSizeFor(const Kernel& kernel, uint32_t requested) cons
   return requested;
 }
 
-void Program::reserveThreads(unsigned threads) {
-  pool_->reserve(threads ? threads : std::thread::hardware_concurrency());
+void Program::reserveThreads(unsigned threads, const NDRange& range, uint64_t maxMemory,
+                             uint64_t argumentBytes) {
+  uint64_t n = threads ? threads : std::thread::hardware_concurrency();
+  n = std::min(n, mulBytes(mulBytes(range.global[0], range.global[1]), range.global[2]));
+  const uint64_t room = maxMemory - std::min(maxMemory, argumentBytes);
+  n = std::min<uint64_t>(n, room / WorkerArena::kReservedBytes);
+  if (n > 0) pool_->reserve(static_cast<unsigned>(n));
 }
 
 const LoweredKernel& Program::lowered(const Kernel& kernel, uint32_t width) {

@@ -35,6 +35,9 @@ inline constexpr uint64_t kMaxWorkGroupItems = (uint64_t(1) << 32) - 1;
 // The device's CL_DEVICE_MAX_WORK_GROUP_SIZE, which the ICD reports and enforces, and
 // the limit of kernels enqueued on the device (get_kernel_work_group_size).
 inline constexpr uint64_t kDeviceMaxWorkGroupSize = 1024;
+// The device's CL_DEVICE_LOCAL_MEM_SIZE (per work-group), which the ICD reports and
+// enforces, and the limit of kernels enqueued on the device (CLK_OUT_OF_RESOURCES).
+inline constexpr uint64_t kDeviceLocalMemSize = 64 * 1024;
 
 struct NDRange {
   uint32_t dims = 1;
@@ -189,9 +192,15 @@ class Program {
   // requested size; throws Error(DiagnosticKind::InvalidArgument) outside 1..128.
   uint32_t subGroupSizeFor(const Kernel& kernel, uint32_t requested) const;
 
-  // Starts the host threads a launch on `threads` threads (0: all cores) will run on, so
-  // that its launch time does not include starting them (they are kept in any case).
-  void reserveThreads(unsigned threads);
+  // Starts the host threads a launch of `range` on `threads` threads (0: all cores) will
+  // run on, so that its launch time does not include starting them (they are kept in any
+  // case). No more than the range has work-items (a launch never uses more threads than
+  // units of work, and a unit holds at least one work-item), nor than fit, each with the
+  // memory it touches (WorkerArena::kReservedBytes), in `maxMemory` beside
+  // `argumentBytes`: `--threads 4096` on a 64-item kernel once touched 4 GiB past a
+  // 50 MiB limit. Threads it does not start, the launch starts if it needs them.
+  void reserveThreads(unsigned threads, const NDRange& range, uint64_t maxMemory,
+                      uint64_t argumentBytes);
 
   // The lowered form of a kernel for a sub-group size (cached; thread-safe).
   const LoweredKernel& lowered(const Kernel& kernel, uint32_t subGroupSize);

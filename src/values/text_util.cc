@@ -2,14 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "spirv/error.h"
+#include "src/files/input_file.h"
 
 namespace spvsim::values {
 
@@ -51,18 +48,6 @@ std::string_view withoutUtf8Bom(std::string_view text) {
   return text.substr(0, kBom.size()) == kBom ? text.substr(kBom.size()) : text;
 }
 
-std::string readTextFile(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': it is a directory", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(DiagnosticKind::Input,
-                fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}'", path));
-  return text.str();
-}
+std::string readTextFile(const std::string& path) { return files::readInputFile(path); }
 
 }  // namespace spvsim::values

@@ -22,7 +22,8 @@ bool endsWith(std::string_view s, std::string_view suffix);
 // for the text formats spvsim reads (.sim, capture manifests, .spvasm) it is not content.
 std::string_view withoutUtf8Bom(std::string_view text);
 
-// Reads a whole file (bytes as they are: also data files, so no BOM is taken off); throws
+// Reads a whole regular file, bytes as they are (also data files, so no BOM is taken off;
+// files::readInputFile: a FIFO, a device or a directory is refused); throws
 // Error(DiagnosticKind::Input) naming the path and what failed.
 std::string readTextFile(const std::string& path);
 

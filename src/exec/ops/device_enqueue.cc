@@ -11,10 +11,12 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "spirv/error.h"
 #include "src/exec/lowering.h"
+#include "src/exec/memory_limit.h"
 #include "src/exec/ndrange_check.h"
 #include "src/exec/subgroup.h"
 
@@ -214,9 +216,27 @@ int32_t submit(SubGroup& sg, const Inst& in, DeviceEnqueueState& s, const QueueO
   return kClkSuccess;
 }
 
+// Whether a child's local memory (its variables and its local arguments) fits in the
+// device's CL_DEVICE_LOCAL_MEM_SIZE; if not, enqueue_kernel fails with
+// CLK_OUT_OF_RESOURCES ("insufficient resources needed to execute the kernel"), as the
+// ICD's clEnqueueNDRangeKernel does with CL_OUT_OF_RESOURCES, and nothing is allocated.
+bool localMemoryFits(SubGroup& sg, const Inst& in, uint32_t l, uint64_t staticBytes,
+                     const std::vector<uint64_t>& sizes) {
+  uint64_t total = staticBytes;
+  for (uint64_t bytes : sizes) total = addBytes(total, bytes);
+  if (total <= kDeviceLocalMemSize) return true;
+  sg.report(in, DiagnosticKind::DeviceEnqueue,
+            fmt::format("the enqueued kernel would take {} of local memory, more than the "
+                        "device's {} (CL_DEVICE_LOCAL_MEM_SIZE): the kernel was not enqueued "
+                        "(CLK_OUT_OF_RESOURCES)",
+                        formatBytes(total), formatBytes(kDeviceLocalMemSize)),
+            laneOf(l), Severity::Warning);
+  return false;
+}
+
 // Inst: r = result; aux = extra: [kernel entry index, queue, flags, ndrange, numEvents,
 // waits, ret, param, paramSize, locals count, (local size reg, is pointer)*, then the
-// ndrange's layout (5 words)].
+// ndrange's layout (5 words), the child's static local bytes].
 int32_t enqueueKernel(SubGroup& sg, const Inst& in, DeviceEnqueueState& s, uint32_t l) {
   const uint32_t* x = sg.extra + in.aux;
   const uint32_t locals = x[9];
@@ -237,6 +257,7 @@ int32_t enqueueKernel(SubGroup& sg, const Inst& in, DeviceEnqueueState& s, uint3
     if (bytes == 0) return kClkInvalidArgSize;
     c.localSizes.push_back(bytes);
   }
+  if (!localMemoryFits(sg, in, l, x[10 + 2 * locals + 5], c.localSizes)) return kClkOutOfResources;
   const uint32_t size = sg.reg<uint32_t>(x[8])[l];
   const uint8_t* literal = access(sg, in, x[7], l, size, false);
   if (!literal) return kClkInvalidArgSize;
@@ -291,7 +312,7 @@ void lowerEnqueueKernel(Lowerer& lw, const spirv::Instruction& inst) {
   if (lw.physical32()) lw.unsupported(inst, "OpEnqueueKernel in a Physical32 module");
   auto op = [&](size_t i) { return Lowerer::operand(inst, i); };
   uint32_t entry = 0;
-  invokeEntry(lw, inst, op(6), entry);
+  const spirv::EntryPoint& child = invokeEntry(lw, inst, op(6), entry);
   require32(lw, inst, op(1), "flags operand");
   require32(lw, inst, op(3), "event count");
   require32(lw, inst, op(8), "parameter size");
@@ -309,6 +330,9 @@ void lowerEnqueueKernel(Lowerer& lw, const spirv::Instruction& inst) {
   }
   const NdrangeLayout nd = ndrangeLayout(lw, inst, pointee(lw, op(2)));
   for (uint32_t w : {nd.dims, nd.offset, nd.global, nd.local, nd.bytes}) x.push_back(w);
+  // The child's own local variables, which its local-memory arguments add to (a size
+  // past 32 bits is past kDeviceLocalMemSize anyway).
+  x.push_back(uint32_t(std::min<uint64_t>(lw.facts.kernel(child).workgroupBytes, UINT32_MAX)));
   const uint32_t aux = lw.addExtra(x);
   lw.emit(inst, &runEnqueueKernel).aux = aux;
   lw.out.usesDeviceEnqueue = true;
