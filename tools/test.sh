@@ -19,8 +19,6 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source tools/bazel_test_counts.sh
 
-tools/setup-debian.sh || { echo "tools/test.sh: setup failed" >&2; echo "0 passed, 1 failed"; exit 1; }
-
 # Which tests by their "slow" tag; handed to tools/sanitize.sh as the same option.
 tag_filter=--test_tag_filters=-slow
 case ${1:-} in
@@ -28,6 +26,8 @@ case ${1:-} in
   --all) tag_filter=; shift ;;
   -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
+
+tools/setup-debian.sh || { echo "tools/test.sh: setup failed" >&2; echo "0 passed, 1 failed"; exit 1; }
 
 targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=(//...)
