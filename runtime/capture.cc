@@ -167,8 +167,7 @@ std::string launchLines(const LaunchCapture::Input& in) {
   out += fmt::format("global-offset {}\n", triple(r.offset));
   out += fmt::format("global-size {}\n", triple(r.global));
   out += fmt::format("local-size {}\n", triple(local));
-  out += fmt::format("sub-group-size {}\n",
-                     in.program.subGroupSizeFor(in.kernel, knobs().subGroupSize));
+  out += fmt::format("sub-group-size {}\n", in.program.subGroupSizeFor(in.kernel, in.subGroupSize));
   if (in.svm)
     out +=
         "warning the context has SVM allocations, which are not captured: a kernel reaching "
@@ -350,7 +349,11 @@ void LaunchCapture::finish(int status) {
   try {
     const fs::path dir = folder_.temporary;
     for (size_t i = 0; i < buffers_.size(); ++i)
-      writeFile(dir / bufferFile(i, "after"), buffers_[i]->data, buffers_[i]->size);
+      if (const auto& device = buffers_[i]->capturedAfter;
+          device && device->size() == buffers_[i]->size)
+        writeFile(dir / bufferFile(i, "after"), device->data(), device->size());
+      else
+        writeFile(dir / bufferFile(i, "after"), buffers_[i]->data, buffers_[i]->size);
     for (const auto& [arg, mem] : images_) {
       const std::vector<uint8_t> pixels = packedPixels(mem->image);
       writeFile(dir / imageFile(arg, "after"), pixels.data(), pixels.size());

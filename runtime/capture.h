@@ -43,7 +43,8 @@ class LaunchCapture {
     const Program::Kernel& kernel;
     const NDRange& range;  // as enqueued
     const std::vector<KernelArg>& args;
-    bool svm = false;  // the context has SVM allocations (not captured)
+    bool svm = false;            // the context has SVM allocations (not captured)
+    uint32_t subGroupSize = 16;  // for a kernel without intel_reqd_sub_group_size
   };
   // Where a bundle is written: the temporary folder, and the number and kernel of its
   // name in `root` (DIR) once complete.

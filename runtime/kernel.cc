@@ -90,8 +90,13 @@ cl_kernel_arg_access_qualifier accessQualifier(spirv::AccessQualifier access) {
 
 }  // namespace
 
+uint32_t defaultSubGroupSize(const _cl_kernel* k) {
+  const uint32_t override = k->subGroupSizeOverride.load();
+  return override ? override : knobs().subGroupSize;
+}
+
 uint32_t kernelSubGroupSize(const _cl_kernel* k) {
-  return k->executable->subGroupSizeFor(k->kernel, knobs().subGroupSize);
+  return k->executable->subGroupSizeFor(k->kernel, defaultSubGroupSize(k));
 }
 
 uint64_t localMemoryBytes(uint64_t staticBytes, const std::vector<KernelArg>& args) {

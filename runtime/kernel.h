@@ -1,6 +1,7 @@
 // Kernel objects: a kernel of a built program and its argument values.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,6 +34,10 @@ struct _cl_kernel : spvsim::rt::Object {
 
   std::mutex mutex;  // guards args
   std::vector<spvsim::rt::KernelArg> args;
+  // The sub-group size of launches of a kernel without intel_reqd_sub_group_size; 0:
+  // SPVSIM_SUB_GROUP_SIZE. The OpenCL layer (runtime/layer/) sets the device's, so that a
+  // replay splits work-groups as the device did.
+  std::atomic<uint32_t> subGroupSizeOverride{0};
 };
 
 namespace spvsim::rt {
@@ -40,6 +45,10 @@ namespace spvsim::rt {
 // The sub-group size a launch of the kernel uses (SPVSIM_SUB_GROUP_SIZE or its
 // intel_reqd_sub_group_size).
 uint32_t kernelSubGroupSize(const _cl_kernel* k);
+
+// The sub-group size for kernels without intel_reqd_sub_group_size: the kernel's override,
+// else SPVSIM_SUB_GROUP_SIZE.
+uint32_t defaultSubGroupSize(const _cl_kernel* k);
 
 // Bytes of local memory a launch needs with the current arguments.
 uint64_t kernelLocalBytes(_cl_kernel* k);

@@ -23,6 +23,7 @@
 
 #include "runtime/arg_errors.h"
 #include "runtime/capture.h"
+#include "runtime/diagnostic_output.h"
 #include "runtime/kernel.h"
 #include "runtime/knobs.h"
 #include "runtime/mem.h"
@@ -64,31 +65,19 @@ struct Launch {
   bool empty = false;                            // a zero global size: nothing to run
   DeviceQueueOptions deviceQueues;               // the context's device queues at enqueue time
   std::shared_ptr<const CaptureSource> capture;  // SPVSIM_CAPTURE: null unless captured
+  uint32_t subGroupSize = 16;                    // for a kernel without intel_reqd_sub_group_size
 };
 
-// Diagnostics go to stderr, nowhere, or are appended to a file (SPVSIM_DIAGNOSTICS).
 void reportDiagnostics(const std::vector<Diagnostic>& diagnostics) {
-  const std::string& where = knobs().diagnostics;
-  if (diagnostics.empty() || where == "none") return;
+  if (diagnostics.empty()) return;
   std::string text;
   for (const Diagnostic& d : diagnostics) {
     std::string line = formatText(d);
     while (!line.empty() && line.back() == '\n') line.pop_back();
     text += line + '\n';
   }
-  static std::mutex mutex;  // one writer at a time: lines of concurrent launches stay whole
-  std::lock_guard<std::mutex> lock(mutex);
-  if (where == "stderr") {
-    std::fwrite(text.data(), 1, text.size(), stderr);
-    return;
-  }
-  if (FILE* f = std::fopen(where.c_str(), "a")) {
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-  } else {
-    std::fprintf(stderr, "spvsim: cannot append diagnostics to %s\n%s", where.c_str(),
-                 text.c_str());
-  }
+  countDiagnostics(diagnostics.size());
+  writeDiagnosticText(text);
 }
 
 // A launch that produced no result: one error diagnostic saying why.
@@ -130,7 +119,7 @@ void markArgumentsWritten(const std::vector<KernelArg>& args) {
 // The launch itself, on the queue's worker thread.
 cl_int execute(const Launch& l) {
   LaunchOptions options;
-  options.subGroupSize = knobs().subGroupSize;
+  options.subGroupSize = l.subGroupSize;
   options.threads = knobs().threads;
   options.instructionBudget = knobs().instructionBudget;
   options.observers = check::observersFor({.races = knobs().checkRaces,
@@ -169,7 +158,7 @@ cl_int runLaunch(const Launch& l) {
   std::unique_ptr<LaunchCapture> capture;
   if (l.capture)
     capture = LaunchCapture::begin(
-        {*l.capture, *l.executable, l.kernel, l.range, l.args, !l.svm.empty()});
+        {*l.capture, *l.executable, l.kernel, l.range, l.args, !l.svm.empty(), l.subGroupSize});
   const cl_int status = execute(l);
   if (capture) capture->finish(status);
   return status;
@@ -210,6 +199,7 @@ cl_int enqueueKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims, con
   Launch l;
   l.executable = k->executable;
   l.kernel = k->kernel;
+  l.subGroupSize = defaultSubGroupSize(k);
   l.deviceQueues = deviceQueueOptions(k->program->context);
   if (cl_int err = snapshotArgs(k, l)) return err;
   l.capture = captureSourceFor(k);

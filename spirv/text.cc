@@ -11,7 +11,10 @@ namespace {
 size_t utf8Length(std::string_view s, size_t i) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = byte(i);
-  size_t n = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  size_t n = c >= 0xf0 && c <= 0xf4   ? 4
+             : c >= 0xe0 && c <= 0xef ? 3
+             : c >= 0xc2 && c < 0xe0  ? 2
+                                      : 0;
   if (n == 0 || i + n > s.size()) return 0;
   for (size_t k = 1; k < n; ++k)
     if ((byte(i + k) & 0xc0) != 0x80) return 0;

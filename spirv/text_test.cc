@@ -58,6 +58,11 @@ TEST(JsonStringLiteral, InvalidUtf8BecomesReplacementCharacters) {
   EXPECT_EQ(jsonStringLiteral("\xc0\xaf"), "\"" + fffd + fffd + "\"");             // overlong '/'
   EXPECT_EQ(jsonStringLiteral("\xed\xa0\x80"), "\"" + fffd + fffd + fffd + "\"");  // surrogate
   EXPECT_EQ(jsonStringLiteral("cut \xe2\x82"), "\"cut " + fffd + fffd + "\"");
+  // No UTF-8 sequence starts with F5..FF (RFC 3629: they would encode beyond U+10FFFF),
+  // even when continuation bytes follow (found by fuzz_dap).
+  EXPECT_EQ(jsonStringLiteral("\xf5\xbc\x90"), "\"" + fffd + fffd + fffd + "\"");
+  EXPECT_EQ(jsonStringLiteral("\xf8\x88\x80\x80"), "\"" + fffd + fffd + fffd + fffd + "\"");
+  EXPECT_EQ(escapeText("\xf5\xbc\x90"), "\\xf5\\xbc\\x90");
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -123,7 +124,12 @@ bool resolvesInside(const fs::path& file, const fs::path& dir) {
 // A data file of the bundle: present, a regular file inside the bundle's folder, of
 // `size` bytes.
 std::string ManifestReader::file(const std::string& name, uint64_t size) const {
-  if (name.empty() || fs::path(name).is_absolute() || name.find("..") != std::string::npos)
+  // A NUL would end the name for the system (another file than the one named); control
+  // characters are in no name the ICD writes.
+  const bool control = std::any_of(name.begin(), name.end(),
+                                   [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (name.empty() || control || fs::path(name).is_absolute() ||
+      name.find("..") != std::string::npos)
     fail(fmt::format("'{}' is not a file name inside the bundle", name));
   const fs::path p = dir_ / name;
   std::error_code ec;

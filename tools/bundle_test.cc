@@ -288,6 +288,19 @@ TEST_F(BundleTest, FilesAreRegularAndInside) {
   fs::remove(outside);
 }
 
+// A NUL ends a name for the system: "b0.after<NUL>x" would read b0.after while the manifest
+// names another file (found by fuzz_bundle). Control characters are in no name either.
+TEST_F(BundleTest, FileNamesWithControlCharactersAreRefused) {
+  for (const std::string name : {std::string("b0.after\0x", 10), std::string("b0.after\0", 9),
+                                 std::string("b0\x01"
+                                             "after")}) {
+    const std::string message =
+        error("buffer 0 size=32 before=b0.before after=" + name + " initialized=1\n");
+    EXPECT_NE(message.find("is not a file name inside the bundle"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\0'), std::string::npos);  // escaped in the message
+  }
+}
+
 TEST_F(BundleTest, LaunchShapeOutOfRange) {
   auto replaced = [&](const std::string& from, const std::string& to) {
     std::string text = std::string(kHead) + "status complete\n";

@@ -5,6 +5,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -66,14 +67,28 @@ Frame MessageReader::header(size_t end) {
   return {};
 }
 
+// Whether the header block at the start of the buffer cannot end within kMaxHeader bytes,
+// whatever bytes come next: its empty line starts later (`end`), or there is none and no
+// byte at or before kMaxHeader starts a prefix of one that later bytes could complete.
+// Decided by the stream alone, so a message is read the same however its bytes arrive.
+bool MessageReader::headerTooLong(size_t end) const {
+  if (end != std::string::npos) return end > kMaxHeader;
+  if (buffer_.size() <= kMaxHeader) return false;
+  constexpr std::string_view kEnd = "\r\n\r\n";
+  for (size_t at = buffer_.size() - std::min<size_t>(buffer_.size(), 3); at <= kMaxHeader; ++at)
+    if (kEnd.substr(0, buffer_.size() - at) == std::string_view(buffer_).substr(at)) return false;
+  return true;
+}
+
 Frame MessageReader::next() {
   if (!inBody_) {
     const size_t end = buffer_.find("\r\n\r\n");
-    if (end == std::string::npos) {
-      if (buffer_.size() <= kMaxHeader) return {};
-      buffer_.clear();
-      return {Frame::Kind::Error, "no end of header within 8192 bytes"};
+    if (headerTooLong(end)) {
+      // The bytes where no header's end can start are dropped; reading goes on after them.
+      buffer_.erase(0, kMaxHeader + 1);
+      return {Frame::Kind::Error, fmt::format("no end of header within {} bytes", kMaxHeader)};
     }
+    if (end == std::string::npos) return {};
     Frame f = header(end);
     if (f.kind == Frame::Kind::Error) return f;
   }

@@ -1,7 +1,9 @@
 // The Debug Adapter Protocol's base protocol: each message is a header block
 // ("Content-Length: N", lines ending "\r\n", an empty line) then N bytes of JSON.
-// MessageReader takes bytes as they arrive (any split) and yields whole bodies; a bad
-// header is an error for that message only, and reading resumes after it.
+// MessageReader takes bytes as they arrive (any split: the messages and errors it yields
+// depend only on the bytes) and yields whole bodies; a bad header is an error for that
+// message only, and reading resumes after it. A header block longer than kMaxHeader is an
+// error that drops kMaxHeader + 1 bytes.
 #pragma once
 
 #include <cstddef>
@@ -33,6 +35,7 @@ class MessageReader {
 
  private:
   Frame header(size_t end);
+  bool headerTooLong(size_t end) const;
   std::string buffer_;
   size_t pending_ = 0;  // a header was read: the body length awaited
   bool inBody_ = false;

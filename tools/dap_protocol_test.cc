@@ -77,6 +77,43 @@ TEST(DapFraming, EndlessHeaderIsAnErrorNotUnboundedBuffering) {
   EXPECT_EQ(r.next().body, "1");
 }
 
+// Every frame `bytes` gives, fed in pieces of `piece` bytes (0: at once).
+std::vector<Frame> framesOf(const std::string& bytes, size_t piece) {
+  MessageReader r;
+  std::vector<Frame> out;
+  for (size_t at = 0; at < bytes.size() || (piece == 0 && at == 0);) {
+    const size_t n = piece == 0 ? bytes.size() : std::min(piece, bytes.size() - at);
+    r.feed(std::string_view(bytes).substr(at, n));
+    at += n;
+    for (Frame f = r.next(); f.kind != Kind::NeedMore; f = r.next()) out.push_back(f);
+  }
+  return out;
+}
+
+// A header block is too long by where its empty line is, not by how its bytes arrived: a
+// block that ends just within the limit is read even when its empty line arrives in
+// pieces after the limit's byte, and one that ends past it is an error fed at once too.
+TEST(DapFraming, HeaderLimitDependsOnTheBytesNotOnHowTheyArrive) {
+  const std::string within = std::string(kMaxHeader - 17, ' ') +
+                             "Content-Length: 2\r\n\r\n{}";  // empty line at kMaxHeader
+  const std::string beyond = "X-Pad: " + std::string(kMaxHeader, 'p') + "\r\n" + frame("{}");
+  for (size_t piece : {0, 1, 3, 7, 4096, 8193}) {
+    const std::vector<Frame> a = framesOf(within, piece);
+    ASSERT_EQ(a.size(), 1u) << piece;
+    EXPECT_EQ(a[0].kind, Kind::Message) << piece;
+    EXPECT_EQ(a[0].body, "{}") << piece;
+    const std::vector<Frame> b = framesOf(beyond, piece);
+    ASSERT_FALSE(b.empty()) << piece;
+    EXPECT_EQ(b[0].kind, Kind::Error) << piece;
+    const std::vector<Frame> whole = framesOf(beyond, 0);
+    ASSERT_EQ(b.size(), whole.size()) << piece;
+    for (size_t i = 0; i < b.size(); ++i) {
+      EXPECT_EQ(b[i].kind, whole[i].kind) << piece << " frame " << i;
+      EXPECT_EQ(b[i].body, whole[i].body) << piece << " frame " << i;
+    }
+  }
+}
+
 TEST(DapToken, IsThirtyTwoHexDigitsAndFreshEachTime) {
   const std::string a = randomToken(), b = randomToken();
   for (const std::string& t : {a, b}) {

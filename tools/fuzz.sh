@@ -5,8 +5,8 @@
 #   tools/fuzz.sh [TARGET...] [--minutes N | --runs N] [--fork N] [--no-build]
 #                 [--no-seeds] [-- LIBFUZZER_FLAGS...]
 #
-# TARGET: fuzz_loader fuzz_sim_file fuzz_arg_spec fuzz_command_line fuzz_launch (default:
-# all), with or without the fuzz_ prefix. --minutes N (default 1) or --runs N bounds each
+# TARGET: fuzz_loader fuzz_sim_file fuzz_bundle fuzz_arg_spec fuzz_command_line fuzz_dap
+# fuzz_launch (default: all), with or without the fuzz_ prefix. --minutes N (default 1) or --runs N bounds each
 # target's run. --fork N runs N fuzzing processes that carry on past crashes, timeouts and
 # out-of-memory inputs (so one run can collect several findings).
 #
@@ -24,7 +24,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_targets=(fuzz_loader fuzz_sim_file fuzz_arg_spec fuzz_command_line fuzz_launch)
+all_targets=(fuzz_loader fuzz_sim_file fuzz_bundle fuzz_arg_spec fuzz_command_line fuzz_dap fuzz_launch)
 targets=()
 minutes=1
 runs=""
@@ -63,20 +63,35 @@ work=${SPVSIM_FUZZ_DIR:-$root/build/fuzz}
 mkdir -p "$work"/{seeds,corpus,findings,logs,run}
 bazel_fuzz=(bazel --output_base="$output_base" --max_idle_secs=900)
 
+# Seeds compiled from testdata (by spvsim itself) are needed by the module and .sim targets
+# only; the others start from their hand-written seeds in tools/fuzz/seeds.
+compiled_seeds=0
+for t in "${targets[@]}"; do
+  case $t in fuzz_loader | fuzz_launch | fuzz_sim_file) compiled_seeds=$seeds ;; esac
+done
+build_targets=()
+for t in "${targets[@]}"; do build_targets+=("//tools/fuzz:$t"); done
+[[ $compiled_seeds -eq 1 ]] && build_targets+=(//tools:spvsim)
+
 if [[ $build -eq 1 ]]; then
-  echo "== building the fuzz targets (clang-15, libFuzzer, ASan+UBSan; output base $output_base)"
+  echo "== building ${targets[*]} (clang-15, libFuzzer, ASan+UBSan; output base $output_base)"
   # (gold warns "Cannot export local symbol" for each symbol of clang's ASan runtime.)
-  "${bazel_fuzz[@]}" build --config=fuzz --color=no --curses=no //tools/fuzz:all //tools:spvsim \
+  "${bazel_fuzz[@]}" build --config=fuzz --color=no --curses=no "${build_targets[@]}" \
     2> >(grep -v "warning: Cannot export local symbol" >&2) ||
     { echo "tools/fuzz.sh: build failed" >&2; exit 2; }
 fi
 bin=$("${bazel_fuzz[@]}" info --config=fuzz bazel-bin 2>/dev/null)
 
-if [[ $seeds -eq 1 ]]; then
+if [[ $compiled_seeds -eq 1 ]]; then
   echo "== seed corpora from testdata (tools/fuzz/make_seeds.py)"
   # spvsim here is the ASan build; the seed compiles are not the place for its leak reports.
   ASAN_OPTIONS=detect_leaks=0 /usr/bin/python3 tools/fuzz/make_seeds.py "$bin/tools/spvsim" "$work/seeds" ||
     { echo "tools/fuzz.sh: seed generation failed" >&2; exit 2; }
+elif [[ $seeds -eq 1 ]]; then
+  for t in "${targets[@]}"; do
+    rm -rf "${work:?}/seeds/$t" && mkdir -p "$work/seeds/$t"
+    [[ -d tools/fuzz/seeds/$t ]] && cp tools/fuzz/seeds/$t/* "$work/seeds/$t/"
+  done
 fi
 printf abcd >"$work/run/four"  # file(four) of the --arg seeds; file(PATH) reads the run dir
 
@@ -92,7 +107,7 @@ found=0
 for t in "${targets[@]}"; do
   mkdir -p "$work/corpus/$t" "$work/findings/$t"
   dict=()
-  [[ -f tools/fuzz/dicts/$t.dict ]] && dict=(-dict="$root/fuzz/dicts/$t.dict")
+  [[ -f tools/fuzz/dicts/$t.dict ]] && dict=(-dict="$root/tools/fuzz/dicts/$t.dict")
   log=$work/logs/$t.log
   before=$(ls "$work/findings/$t" | wc -l)
   echo "== $t: $([[ -n $runs ]] && echo "$runs runs" || echo "$minutes min") (log: $log)"

@@ -169,7 +169,8 @@ class Reader {
     }
   }
 
-  char unicodeEscape() {
+  // The four hex digits of a backslash-u escape.
+  unsigned hex4() {
     if (pos_ + 4 > text_.size()) fail("short \\u escape");
     unsigned code = 0;
     for (int i = 0; i < 4; ++i) {
@@ -181,8 +182,46 @@ class Reader {
       if (d < 0) fail("malformed \\u escape");
       code = code * 16 + d;
     }
-    if (code > 0x7f) fail("\\u escape beyond ASCII is not supported here");
-    return static_cast<char>(code);
+    return code;
+  }
+
+  // A backslash-u escape as UTF-8: clients that write ASCII-only JSON (Python's json.dumps) escape
+  // every other character, those beyond U+FFFF as a surrogate pair (RFC 8259 section 7).
+  // A surrogate without its pair is no character: U+FFFD, as the writer does for bytes
+  // that are not UTF-8.
+  std::string unicodeEscape() {
+    unsigned code = hex4();
+    if (code >= 0xd800 && code < 0xdc00 && text_.substr(pos_, 2) == "\\u") {
+      const size_t at = pos_;
+      pos_ += 2;
+      const unsigned low = hex4();
+      if (low >= 0xdc00 && low < 0xe000)
+        code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+      else
+        pos_ = at;  // not a pair: the second escape is read on its own
+    }
+    if (code >= 0xd800 && code < 0xe000) code = 0xfffd;
+    return utf8(code);
+  }
+
+  static std::string utf8(unsigned code) {
+    std::string out;
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xc0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3f));
+    } else if (code < 0x10000) {
+      out += static_cast<char>(0xe0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+      out += static_cast<char>(0x80 | (code & 0x3f));
+    } else {
+      out += static_cast<char>(0xf0 | (code >> 18));
+      out += static_cast<char>(0x80 | ((code >> 12) & 0x3f));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+      out += static_cast<char>(0x80 | (code & 0x3f));
+    }
+    return out;
   }
 
   std::string_view text_;

@@ -100,5 +100,31 @@ TEST(ErrorText, JsonIsValidUtf8) {
   EXPECT_EQ(writeJson(jsonString("a\xff\x1b\xc3\xa9")), "\"a\xef\xbf\xbd\\u001b\xc3\xa9\"");
 }
 
+// DAP clients that write ASCII-only JSON (Python's json.dumps) escape every other
+// character: BMP characters as one backslash-u escape, the others as a surrogate pair
+// (RFC 8259 section 7). Expected UTF-8 bytes from the Unicode code points by hand.
+TEST(JsonText, UnicodeEscapesAreReadAsUtf8) {
+  EXPECT_EQ(parseJson(R"("caf\u00e9")", "t").text, "caf\xc3\xa9");          // U+00E9
+  EXPECT_EQ(parseJson(R"("\u20AC")", "t").text, "\xe2\x82\xac");            // U+20AC
+  EXPECT_EQ(parseJson(R"("\ud83d\ude00")", "t").text, "\xf0\x9f\x98\x80");  // U+1F600
+  EXPECT_EQ(parseJson(R"("\u0041\u0000b")", "t").text, std::string("A\0b", 3));
+  // A surrogate without its pair is no character: U+FFFD, and the next escape stands alone.
+  EXPECT_EQ(parseJson(R"("\ud83dx")", "t").text, "\xef\xbf\xbdx");
+  EXPECT_EQ(parseJson(R"("\ude00")", "t").text, "\xef\xbf\xbd");
+  EXPECT_EQ(parseJson(R"("\ud83d\u0041")", "t").text,
+            "\xef\xbf\xbd"
+            "A");
+  EXPECT_THROW(parseJson(R"("\u12")", "t"), Error);
+  EXPECT_THROW(parseJson(R"("\u12g4")", "t"), Error);
+}
+
+// What the adapter writes, its own reader reads back: the same text where it was UTF-8.
+TEST(JsonText, WrittenStringsReadBack) {
+  for (const std::string s : {std::string("plain"), std::string("tab\tnl\n\x01\x7f"),
+                              std::string("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"),
+                              std::string("c1 \xc2\x85 nel"), std::string("nul \0 in", 9)})
+    EXPECT_EQ(parseJson(writeJson(jsonString(s)), "t").text, s);
+}
+
 }  // namespace
 }  // namespace spvsim::tools

@@ -13,7 +13,8 @@ OUTDIR/fuzz_launch    the same modules behind fuzz_launch's 4-byte launch header
                       checker on for testdata/checks' kernels)
 OUTDIR/fuzz_sim_file  testdata's .sim files behind a line naming their kernel's
                       parameters (fuzz_sim_file.cc), plus tools/fuzz/seeds/fuzz_sim_file
-OUTDIR/fuzz_arg_spec, OUTDIR/fuzz_command_line: tools/fuzz/seeds/TARGET
+OUTDIR/fuzz_arg_spec, OUTDIR/fuzz_command_line, OUTDIR/fuzz_bundle, OUTDIR/fuzz_dap:
+                      tools/fuzz/seeds/TARGET
 Compiled modules are kept in OUTDIR/cache/ and reused while newer than their source.
 """
 import glob
@@ -25,7 +26,8 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TARGETS = ["fuzz_loader", "fuzz_launch", "fuzz_sim_file", "fuzz_arg_spec", "fuzz_command_line"]
+TARGETS = ["fuzz_loader", "fuzz_launch", "fuzz_sim_file", "fuzz_arg_spec", "fuzz_command_line",
+           "fuzz_bundle", "fuzz_dap"]
 LAUNCH_HEADER = b"\0\0\0\0"
 # testdata/checks' kernels launch with every checker on (byte 3: uninitialized, races,
 # undefined values), so the checkers' own code is fuzzed from the start.
@@ -110,7 +112,7 @@ def main():
     for t in TARGETS:
         shutil.rmtree(os.path.join(outdir, t), ignore_errors=True)
         os.makedirs(os.path.join(outdir, t))
-        for f in glob.glob(os.path.join(ROOT, "fuzz", "seeds", t, "*")):
+        for f in glob.glob(os.path.join(ROOT, "tools", "fuzz", "seeds", t, "*")):
             shutil.copy(f, os.path.join(outdir, t))
 
     cl = sorted(glob.glob(f"{ROOT}/testdata/*.cl") + glob.glob(f"{ROOT}/testdata/corpus/*.cl") +

@@ -15,7 +15,8 @@ cp testdata/saxpy.spv "$tmp/loader/"
 { printf '\0\x4a\x07\x03'; cat testdata/saxpy.spv; } >"$tmp/launch/saxpy_sg8_checks"
 
 status=0
-for target in fuzz_loader fuzz_sim_file fuzz_arg_spec fuzz_command_line fuzz_launch; do
+for target in fuzz_loader fuzz_sim_file fuzz_bundle fuzz_arg_spec fuzz_command_line fuzz_dap \
+  fuzz_launch; do
   inputs=()
   [[ -d tools/fuzz/seeds/$target ]] && inputs+=("$root/tools/fuzz/seeds/$target")
   case $target in

@@ -1,0 +1,310 @@
+// libspvsim-layer.so: an OpenCL layer (the Khronos loader's and ocl-icd 2.3's layer API,
+// CL/cl_layer.h) loaded with OPENCL_LAYERS=/path/libspvsim-layer.so over any driver. It
+// forwards every call to the driver; the calls that create programs, kernels and memory
+// objects and set arguments are also recorded (runtime/layer/records.h), and
+// clEnqueueNDRangeKernel and clEnqueueTask are shadowed on spvsim
+// (runtime/layer/shadow.h).
+//
+// The loader calls plain functions, so the layer's state is the process's: one Shadow,
+// made by clInitLayer (which the loader calls once, before any other call) and kept to
+// the end of the process, whose summary is written at exit.
+#include <CL/cl_layer.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "runtime/diagnostic_output.h"
+#include "runtime/knobs.h"
+#include "runtime/layer/shadow.h"
+
+namespace spvsim::layer {
+namespace {
+
+const cl_icd_dispatch* target = nullptr;
+Shadow* shadow = nullptr;  // never destroyed: the driver may call back during exit
+cl_icd_dispatch table;
+
+void writeSummary() { rt::writeDiagnosticText(shadow->summary()); }
+
+cl_uint referenceCount(cl_int (*info)(void*, cl_uint, size_t, void*, size_t*), void* object,
+                       cl_uint param) {
+  cl_uint count = 0;
+  return info(object, param, sizeof count, &count, nullptr) == CL_SUCCESS ? count : 0;
+}
+
+// --- programs ---
+
+cl_program CL_API_CALL createProgramWithSource(cl_context context, cl_uint count,
+                                               const char** strings, const size_t* lengths,
+                                               cl_int* errcode) {
+  cl_program p = target->clCreateProgramWithSource(context, count, strings, lengths, errcode);
+  if (!p) return p;
+  ProgramRecord r;
+  r.origin = ProgramRecord::Origin::Source;
+  for (cl_uint i = 0; i < count; ++i)
+    r.source += lengths && lengths[i] ? std::string(strings[i], lengths[i]) : strings[i];
+  shadow->records().program(p, std::move(r));
+  return p;
+}
+
+cl_program CL_API_CALL createProgramWithIL(cl_context context, const void* il, size_t length,
+                                           cl_int* errcode) {
+  cl_program p = target->clCreateProgramWithIL(context, il, length, errcode);
+  if (!p) return p;
+  ProgramRecord r;
+  r.origin = ProgramRecord::Origin::IL;
+  const auto* bytes = static_cast<const uint8_t*>(il);
+  r.il.assign(bytes, bytes + length);
+  shadow->records().program(p, std::move(r));
+  return p;
+}
+
+cl_program CL_API_CALL createProgramWithBinary(cl_context context, cl_uint numDevices,
+                                               const cl_device_id* devices, const size_t* lengths,
+                                               const unsigned char** binaries, cl_int* status,
+                                               cl_int* errcode) {
+  cl_program p = target->clCreateProgramWithBinary(context, numDevices, devices, lengths, binaries,
+                                                   status, errcode);
+  if (p)
+    shadow->records().program(
+        p,
+        {ProgramRecord::Origin::Other,
+         "a device binary (an application's binary cache: for PyOpenCL set PYOPENCL_NO_CACHE=1)"});
+  return p;
+}
+
+cl_program CL_API_CALL createProgramWithBuiltInKernels(cl_context context, cl_uint numDevices,
+                                                       const cl_device_id* devices,
+                                                       const char* names, cl_int* errcode) {
+  cl_program p =
+      target->clCreateProgramWithBuiltInKernels(context, numDevices, devices, names, errcode);
+  if (p) shadow->records().program(p, {ProgramRecord::Origin::Other, "built-in kernels"});
+  return p;
+}
+
+cl_program CL_API_CALL linkProgram(cl_context context, cl_uint numDevices,
+                                   const cl_device_id* devices, const char* options,
+                                   cl_uint numPrograms, const cl_program* programs,
+                                   void(CL_CALLBACK* notify)(cl_program, void*), void* data,
+                                   cl_int* errcode) {
+  cl_program p = target->clLinkProgram(context, numDevices, devices, options, numPrograms, programs,
+                                       notify, data, errcode);
+  if (p) shadow->records().program(p, {ProgramRecord::Origin::Other, "clLinkProgram"});
+  return p;
+}
+
+cl_int CL_API_CALL buildProgram(cl_program program, cl_uint numDevices, const cl_device_id* devices,
+                                const char* options, void(CL_CALLBACK* notify)(cl_program, void*),
+                                void* data) {
+  const cl_int err = target->clBuildProgram(program, numDevices, devices, options, notify, data);
+  if (err == CL_SUCCESS) shadow->records().built(program, options);
+  return err;
+}
+
+cl_int CL_API_CALL releaseProgram(cl_program program) {
+  const cl_uint count =
+      referenceCount(reinterpret_cast<cl_int (*)(void*, cl_uint, size_t, void*, size_t*)>(
+                         target->clGetProgramInfo),
+                     program, CL_PROGRAM_REFERENCE_COUNT);
+  const cl_int err = target->clReleaseProgram(program);
+  if (err == CL_SUCCESS && count == 1) shadow->records().dropProgram(program);
+  return err;
+}
+
+// --- kernels ---
+
+cl_kernel CL_API_CALL createKernel(cl_program program, const char* name, cl_int* errcode) {
+  cl_kernel k = target->clCreateKernel(program, name, errcode);
+  if (k) shadow->records().kernel(k, program, name);
+  return k;
+}
+
+std::string kernelName(cl_kernel k) {
+  size_t size = 0;
+  if (target->clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &size) != CL_SUCCESS)
+    return "";
+  std::string name(size, '\0');
+  target->clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, size, name.data(), nullptr);
+  while (!name.empty() && name.back() == '\0') name.pop_back();
+  return name;
+}
+
+cl_int CL_API_CALL createKernelsInProgram(cl_program program, cl_uint count, cl_kernel* kernels,
+                                          cl_uint* countRet) {
+  cl_uint made = 0;
+  const cl_int err = target->clCreateKernelsInProgram(program, count, kernels, &made);
+  if (countRet) *countRet = made;
+  for (cl_uint i = 0; err == CL_SUCCESS && kernels && i < made; ++i)
+    shadow->records().kernel(kernels[i], program, kernelName(kernels[i]));
+  return err;
+}
+
+cl_kernel CL_API_CALL cloneKernel(cl_kernel source, cl_int* errcode) {
+  cl_kernel k = target->clCloneKernel(source, errcode);
+  if (k) shadow->records().clone(source, k);
+  return k;
+}
+
+cl_int CL_API_CALL setKernelArg(cl_kernel kernel, cl_uint index, size_t size, const void* value) {
+  const cl_int err = target->clSetKernelArg(kernel, index, size, value);
+  if (err != CL_SUCCESS) return err;
+  ArgRecord a;
+  if (value) {
+    a.kind = ArgRecord::Kind::Bytes;
+    const auto* bytes = static_cast<const uint8_t*>(value);
+    a.bytes.assign(bytes, bytes + size);
+  } else {
+    a.kind = ArgRecord::Kind::Local;  // a local pointer's size (or a NULL buffer, as size 8)
+    a.size = size;
+    if (size == sizeof(cl_mem)) a.bytes.assign(sizeof(cl_mem), 0);
+  }
+  shadow->records().arg(kernel, index, std::move(a));
+  return err;
+}
+
+cl_int CL_API_CALL setKernelArgSVMPointer(cl_kernel kernel, cl_uint index, const void* value) {
+  const cl_int err = target->clSetKernelArgSVMPointer(kernel, index, value);
+  if (err == CL_SUCCESS) shadow->records().arg(kernel, index, {ArgRecord::Kind::Svm, {}, 0});
+  return err;
+}
+
+cl_int CL_API_CALL releaseKernel(cl_kernel kernel) {
+  const cl_uint count = referenceCount(
+      reinterpret_cast<cl_int (*)(void*, cl_uint, size_t, void*, size_t*)>(target->clGetKernelInfo),
+      kernel, CL_KERNEL_REFERENCE_COUNT);
+  const cl_int err = target->clReleaseKernel(kernel);
+  if (err == CL_SUCCESS && count == 1) shadow->records().dropKernel(kernel);
+  return err;
+}
+
+// --- memory objects ---
+
+cl_mem CL_API_CALL createBuffer(cl_context context, cl_mem_flags flags, size_t size, void* host,
+                                cl_int* errcode) {
+  cl_mem m = target->clCreateBuffer(context, flags, size, host, errcode);
+  if (m) shadow->records().mem(m, {size, flags, true, nullptr, 0});
+  return m;
+}
+
+cl_mem CL_API_CALL createBufferWithProperties(cl_context context,
+                                              const cl_mem_properties* properties,
+                                              cl_mem_flags flags, size_t size, void* host,
+                                              cl_int* errcode) {
+  cl_mem m = target->clCreateBufferWithProperties(context, properties, flags, size, host, errcode);
+  if (m) shadow->records().mem(m, {size, flags, true, nullptr, 0});
+  return m;
+}
+
+cl_mem CL_API_CALL createSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type,
+                                   const void* info, cl_int* errcode) {
+  cl_mem m = target->clCreateSubBuffer(buffer, flags, type, info, errcode);
+  if (m && type == CL_BUFFER_CREATE_TYPE_REGION) {
+    const auto* region = static_cast<const cl_buffer_region*>(info);
+    shadow->records().mem(m, {region->size, flags, true, buffer, region->origin});
+  }
+  return m;
+}
+
+cl_int CL_API_CALL releaseMemObject(cl_mem mem) {
+  const cl_uint count =
+      referenceCount(reinterpret_cast<cl_int (*)(void*, cl_uint, size_t, void*, size_t*)>(
+                         target->clGetMemObjectInfo),
+                     mem, CL_MEM_REFERENCE_COUNT);
+  const cl_int err = target->clReleaseMemObject(mem);
+  if (err == CL_SUCCESS && count == 1) shadow->records().dropMem(mem);
+  return err;
+}
+
+// --- launches ---
+
+cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
+                                        const size_t* offset, const size_t* global,
+                                        const size_t* local, cl_uint numWait,
+                                        const cl_event* waitList, cl_event* event) {
+  return shadow->enqueue(queue, kernel, dims, offset, global, local, numWait, waitList, event);
+}
+
+cl_int CL_API_CALL enqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint numWait,
+                               const cl_event* waitList, cl_event* event) {
+  // OpenCL 3.0: equivalent to a 1-D NDRange of one work-item in one work-group.
+  const size_t one = 1;
+  return shadow->enqueue(queue, kernel, 1, nullptr, &one, &one, numWait, waitList, event);
+}
+
+// The driver's table with the layer's functions in the slots it watches. A slot the
+// driver leaves empty stays empty (the loader answers CL_INVALID_OPERATION-like errors).
+void fillTable(const cl_icd_dispatch& driver) {
+  table = driver;
+#define SPVSIM_LAYER_SLOT(slot, function) \
+  if (driver.slot) table.slot = function;
+  SPVSIM_LAYER_SLOT(clCreateProgramWithSource, createProgramWithSource)
+  SPVSIM_LAYER_SLOT(clCreateProgramWithIL, createProgramWithIL)
+  SPVSIM_LAYER_SLOT(clCreateProgramWithBinary, createProgramWithBinary)
+  SPVSIM_LAYER_SLOT(clCreateProgramWithBuiltInKernels, createProgramWithBuiltInKernels)
+  SPVSIM_LAYER_SLOT(clLinkProgram, linkProgram)
+  SPVSIM_LAYER_SLOT(clBuildProgram, buildProgram)
+  SPVSIM_LAYER_SLOT(clReleaseProgram, releaseProgram)
+  SPVSIM_LAYER_SLOT(clCreateKernel, createKernel)
+  SPVSIM_LAYER_SLOT(clCreateKernelsInProgram, createKernelsInProgram)
+  SPVSIM_LAYER_SLOT(clCloneKernel, cloneKernel)
+  SPVSIM_LAYER_SLOT(clSetKernelArg, setKernelArg)
+  SPVSIM_LAYER_SLOT(clSetKernelArgSVMPointer, setKernelArgSVMPointer)
+  SPVSIM_LAYER_SLOT(clReleaseKernel, releaseKernel)
+  SPVSIM_LAYER_SLOT(clCreateBuffer, createBuffer)
+  SPVSIM_LAYER_SLOT(clCreateBufferWithProperties, createBufferWithProperties)
+  SPVSIM_LAYER_SLOT(clCreateSubBuffer, createSubBuffer)
+  SPVSIM_LAYER_SLOT(clReleaseMemObject, releaseMemObject)
+  SPVSIM_LAYER_SLOT(clEnqueueNDRangeKernel, enqueueNDRangeKernel)
+  SPVSIM_LAYER_SLOT(clEnqueueTask, enqueueTask)
+#undef SPVSIM_LAYER_SLOT
+}
+
+}  // namespace
+}  // namespace spvsim::layer
+
+extern "C" {
+
+CL_API_ENTRY cl_int CL_API_CALL clGetLayerInfo(cl_layer_info param, size_t size, void* value,
+                                               size_t* sizeRet) {
+  static const char kName[] = "spvsim: every launch shadowed on the reference simulator";
+  switch (param) {
+    case CL_LAYER_API_VERSION: {
+      const cl_layer_api_version v = CL_LAYER_API_VERSION_100;
+      if (sizeRet) *sizeRet = sizeof v;
+      if (value && size < sizeof v) return CL_INVALID_VALUE;
+      if (value) std::memcpy(value, &v, sizeof v);
+      return CL_SUCCESS;
+    }
+    case CL_LAYER_NAME:
+      if (sizeRet) *sizeRet = sizeof kName;
+      if (value && size < sizeof kName) return CL_INVALID_VALUE;
+      if (value) std::memcpy(value, kName, sizeof kName);
+      return CL_SUCCESS;
+    default:
+      return CL_INVALID_VALUE;
+  }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint numEntries, const cl_icd_dispatch* driver,
+                                            cl_uint* numEntriesRet,
+                                            const cl_icd_dispatch** layerDispatch) {
+  using namespace spvsim::layer;
+  constexpr cl_uint kEntries = sizeof(cl_icd_dispatch) / sizeof(void*);
+  if (!driver || !numEntriesRet || !layerDispatch) return CL_INVALID_VALUE;
+  if (numEntries < kEntries) return CL_INVALID_VALUE;
+  if (!shadow) {
+    target = driver;
+    fillTable(*driver);
+    // The ICD's settings first, so they outlive the summary written at exit.
+    (void)spvsim::rt::knobs();
+    shadow = new Shadow(driver, ShadowKnobs::fromEnvironment());
+    std::atexit(writeSummary);
+  }
+  *numEntriesRet = kEntries;
+  *layerDispatch = &table;
+  return CL_SUCCESS;
+}
+
+}  // extern "C"

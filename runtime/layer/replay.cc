@@ -1,0 +1,297 @@
+#include "runtime/layer/replay.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <regex>
+#include <spirv-tools/libspirv.hpp>
+
+#include "runtime/core_api.h"
+#include "runtime/interfaces.h"
+#include "runtime/kernel.h"
+
+namespace spvsim::layer {
+namespace {
+
+std::string clError(const char* what, cl_int err) {
+  return fmt::format("{} failed ({})", what, err);
+}
+
+// What a parameter kind needs that the layer does not shadow yet; "" when it shadows it.
+std::string unshadowed(const spirv::ParamSignature& p) {
+  switch (p.kind) {
+    case spirv::ParamKind::Image:
+      return "image arguments are not shadowed yet";
+    case spirv::ParamKind::Sampler:
+      return "sampler arguments are not shadowed yet";
+    case spirv::ParamKind::Pipe:
+      return "pipe arguments are not shadowed yet";
+    case spirv::ParamKind::Queue:
+    case spirv::ParamKind::Event:
+      return "device-side enqueue arguments are not shadowed yet";
+    default:
+      return "";
+  }
+}
+
+// The kernel-access part of a buffer's flags; `fallback` where it gives none (a buffer is
+// CL_MEM_READ_WRITE then; a sub-buffer inherits its buffer's).
+cl_mem_flags accessFlags(cl_mem_flags flags, cl_mem_flags fallback = CL_MEM_READ_WRITE) {
+  const cl_mem_flags access = flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY);
+  return access ? access : fallback;
+}
+
+cl_mem memOf(const ArgRecord& a) {
+  cl_mem m = nullptr;
+  if (a.bytes.size() == sizeof m) std::memcpy(&m, a.bytes.data(), sizeof m);
+  return m;
+}
+
+// The OpenCL.std instructions a module calls, by name, and "fdiv" where it divides floats.
+std::set<std::string> builtinsIn(const std::vector<uint32_t>& words) {
+  std::set<std::string> names;
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
+  std::string text;
+  if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_NO_HEADER)) return names;
+  static const std::regex kExtInst(R"(OpExtInst %\w+ %\w+ (\w+))");
+  for (std::sregex_iterator it(text.begin(), text.end(), kExtInst), end; it != end; ++it)
+    names.insert((*it)[1]);
+  if (text.find("OpFDiv") != std::string::npos) names.insert("fdiv");
+  return names;
+}
+
+}  // namespace
+
+Replay::Replay() {
+  cl_uint n = 0;
+  if (rt::clIcdGetPlatformIDsKHR(1, &platform_, &n) != CL_SUCCESS || n == 0) {
+    unavailable_ = "spvsim's platform is not available";
+    return;
+  }
+  d_ = *reinterpret_cast<const cl_icd_dispatch* const*>(platform_);
+  cl_int err = d_->clGetDeviceIDs(platform_, CL_DEVICE_TYPE_ALL, 1, &device_, nullptr);
+  if (err == CL_SUCCESS)
+    context_ = d_->clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err);
+  if (err == CL_SUCCESS)
+    queue_ = d_->clCreateCommandQueueWithProperties(context_, device_, nullptr, &err);
+  if (err != CL_SUCCESS) unavailable_ = clError("creating spvsim's context and queue", err);
+}
+
+Replay::~Replay() {
+  if (!d_) return;
+  for (auto& [key, b] : built_)
+    if (b.program) d_->clReleaseProgram(b.program);
+  if (queue_) d_->clReleaseCommandQueue(queue_);
+  if (context_) d_->clReleaseContext(context_);
+}
+
+Replay::Built& Replay::build(const LaunchRecord& launch) {
+  const ProgramRecord& p = launch.program;
+  std::string key = p.options + '\0' + (p.origin == ProgramRecord::Origin::Source ? "S" : "I");
+  key +=
+      p.origin == ProgramRecord::Origin::Source ? p.source : std::string(p.il.begin(), p.il.end());
+  auto [it, fresh] = built_.try_emplace(std::move(key));
+  Built& b = it->second;
+  if (!fresh) return b;
+  cl_int err = CL_SUCCESS;
+  if (p.origin == ProgramRecord::Origin::Source) {
+    const char* text = p.source.c_str();
+    b.program = d_->clCreateProgramWithSource(context_, 1, &text, nullptr, &err);
+  } else {
+    b.program = d_->clCreateProgramWithIL(context_, p.il.data(), p.il.size(), &err);
+  }
+  if (err != CL_SUCCESS) {
+    b.error = clError("creating the program on spvsim", err);
+    return b;
+  }
+  err = d_->clBuildProgram(b.program, 1, &device_, p.options.c_str(), nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    size_t size = 0;
+    d_->clGetProgramBuildInfo(b.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    d_->clGetProgramBuildInfo(b.program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    b.error = fmt::format("spvsim cannot build the program: {}", log.empty() ? "no log" : log);
+    d_->clReleaseProgram(b.program);
+    b.program = nullptr;
+  }
+  return b;
+}
+
+cl_kernel Replay::kernel(const LaunchRecord& launch, std::string& why) {
+  if (!unavailable_.empty()) {
+    why = unavailable_;
+    return nullptr;
+  }
+  if (launch.program.origin == ProgramRecord::Origin::Other) {
+    why = fmt::format("the program was made from {}, which spvsim cannot build",
+                      launch.program.other);
+    return nullptr;
+  }
+  Built& b = build(launch);
+  if (!b.program) {
+    why = b.error;
+    return nullptr;
+  }
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = d_->clCreateKernel(b.program, launch.kernel.name.c_str(), &err);
+  if (err != CL_SUCCESS) why = clError(("creating kernel " + launch.kernel.name).c_str(), err);
+  if (k && b.builtins.empty())
+    b.builtins = builtinsIn(static_cast<_cl_kernel*>(k)->executable->module().words);
+  return err == CL_SUCCESS ? k : nullptr;
+}
+
+bool Replay::plan(const LaunchRecord& launch, std::vector<BufferParam>& buffers, std::string& why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cl_kernel k = kernel(launch, why);
+  if (!k) return false;
+  const std::vector<spirv::ParamSignature> params =
+      static_cast<_cl_kernel*>(k)->kernel.signature().params;
+  d_->clReleaseKernel(k);
+  const std::vector<ArgRecord>& args = launch.kernel.args;
+  for (const spirv::ParamSignature& p : params) {
+    if (const std::string w = unshadowed(p); !w.empty()) {
+      why = w;
+      return false;
+    }
+    const ArgRecord* a = p.index < args.size() ? &args[p.index] : nullptr;
+    if (!a || a->kind == ArgRecord::Kind::Unset) {
+      why = fmt::format("argument {} was not set", p.index);  // the device refuses it too
+      return false;
+    }
+    if (a->kind == ArgRecord::Kind::Svm) {
+      why = "SVM pointer arguments are not shadowed yet";
+      return false;
+    }
+    if (p.kind != spirv::ParamKind::GlobalPointer && p.kind != spirv::ParamKind::ConstantPointer)
+      continue;
+    BufferParam b{p.index, p.declaration(), p.typeName, !p.readOnly, memOf(*a)};
+    if (b.mem) {
+      const auto it = launch.mems.find(b.mem);
+      if (it == launch.mems.end() || !it->second.buffer) {
+        why =
+            fmt::format("argument {} names a memory object the layer did not see created", p.index);
+        return false;
+      }
+      b.root = b.mem;
+      b.size = it->second.size;
+      for (auto r = it; r->second.parent; r = launch.mems.find(r->second.parent)) {
+        if (!launch.mems.count(r->second.parent)) {
+          why = "a sub-buffer's buffer was not seen created";
+          return false;
+        }
+        b.origin += r->second.origin;
+        b.root = r->second.parent;
+      }
+    }
+    buffers.push_back(std::move(b));
+  }
+  return true;
+}
+
+std::set<std::string> Replay::builtinsOf(const LaunchRecord& launch) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!unavailable_.empty() || launch.program.origin == ProgramRecord::Origin::Other) return {};
+  return build(launch).builtins;
+}
+
+bool Replay::run(const LaunchRecord& launch, const LaunchShape& shape,
+                 const std::map<cl_mem, std::vector<uint8_t>>& before,
+                 const std::map<cl_mem, std::vector<uint8_t>>& deviceAfter,
+                 std::map<cl_mem, std::vector<uint8_t>>& after, std::string& why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  cl_kernel k = kernel(launch, why);
+  if (!k) return false;
+  auto* kernel = static_cast<_cl_kernel*>(k);
+  if (shape.subGroupSize >= 1 && shape.subGroupSize <= 128)
+    kernel->subGroupSizeOverride = shape.subGroupSize;
+  std::map<cl_mem, cl_mem> roots;  // application's root -> spvsim's
+  std::vector<cl_mem> made;
+  auto release = [&] {
+    for (cl_mem m : made) d_->clReleaseMemObject(m);
+    d_->clReleaseKernel(k);
+  };
+  cl_int err = CL_SUCCESS;
+  for (const auto& [mem, bytes] : before) {
+    // The application's access flags, so that spvsim reports a kernel's misuse of them.
+    cl_mem m = d_->clCreateBuffer(
+        context_, accessFlags(launch.mems.at(mem).flags) | CL_MEM_COPY_HOST_PTR,
+        std::max<size_t>(bytes.size(), 1), const_cast<uint8_t*>(bytes.data()), &err);
+    if (err != CL_SUCCESS) {
+      why = clError("making spvsim's copy of a buffer", err);
+      release();
+      return false;
+    }
+    made.push_back(m);
+    roots[mem] = m;
+    if (auto it = deviceAfter.find(mem); it != deviceAfter.end())
+      static_cast<_cl_mem*>(m)->capturedAfter =
+          std::make_shared<const std::vector<uint8_t>>(it->second);
+  }
+  const auto& params = kernel->kernel.signature().params;
+  for (const spirv::ParamSignature& p : params) {
+    const ArgRecord& a = launch.kernel.args[p.index];
+    if (p.kind == spirv::ParamKind::LocalPointer) {
+      err = d_->clSetKernelArg(k, p.index,
+                               a.kind == ArgRecord::Kind::Local ? a.size : a.bytes.size(), nullptr);
+    } else if (p.kind == spirv::ParamKind::GlobalPointer ||
+               p.kind == spirv::ParamKind::ConstantPointer) {
+      cl_mem mem = memOf(a), bound = nullptr;
+      if (mem) {
+        const MemRecord& r = launch.mems.at(mem);
+        if (!r.parent) {
+          bound = roots.at(mem);
+        } else {
+          // A sub-buffer: the same window of spvsim's copy of its root.
+          cl_mem root = mem;
+          size_t origin = 0;
+          for (const MemRecord* m = &r; m->parent; m = &launch.mems.at(m->parent)) {
+            origin += m->origin;
+            root = m->parent;
+          }
+          const cl_buffer_region region{origin, r.size};
+          bound = d_->clCreateSubBuffer(roots.at(root), accessFlags(r.flags, 0),
+                                        CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+          if (err != CL_SUCCESS) {
+            why = clError("making a sub-buffer on spvsim", err);
+            release();
+            return false;
+          }
+          made.push_back(bound);
+        }
+      }
+      err = d_->clSetKernelArg(k, p.index, sizeof bound, &bound);
+    } else {
+      err = d_->clSetKernelArg(k, p.index, a.bytes.size(), a.bytes.data());
+    }
+    if (err != CL_SUCCESS) {
+      why = fmt::format("spvsim refuses argument {} ({}): error {}", p.index, p.declaration(), err);
+      release();
+      return false;
+    }
+  }
+  err = d_->clEnqueueNDRangeKernel(queue_, k, shape.dims, shape.offset.data(), shape.global.data(),
+                                   shape.localGiven ? shape.local.data() : nullptr, 0, nullptr,
+                                   nullptr);
+  if (err == CL_SUCCESS) err = d_->clFinish(queue_);
+  if (err != CL_SUCCESS) {
+    why = clError("the launch on spvsim", err);
+    release();
+    return false;
+  }
+  for (const auto& [mem, simMem] : roots) {
+    std::vector<uint8_t>& bytes = after[mem];
+    bytes.resize(before.at(mem).size());
+    err = d_->clEnqueueReadBuffer(queue_, simMem, CL_TRUE, 0, bytes.size(), bytes.data(), 0,
+                                  nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      why = clError("reading spvsim's results", err);
+      release();
+      return false;
+    }
+  }
+  release();
+  return true;
+}
+
+}  // namespace spvsim::layer

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# On a machine with other OpenCL drivers (the lent device machine: PoCL 5.0 and NVIDIA's
+# OpenCL), from the repository root, after runtime/tests/layer/device_pack.sh packed
+# build/device/: unpacks the toolchain, registers NVIDIA's ICD where its library is present
+# but not registered, and runs each layer_host scenario on each platform without and
+# with the layer, printing the application's status, whether its output changed under the
+# layer (it must not), and the layer's diagnostics.
+#   runtime/tests/layer/device_run.sh [PLATFORM_SUBSTRING...]   (default: every platform)
+set -uo pipefail
+root=$PWD
+pack=$root/build/device
+work=$(mktemp -d)
+export PATH="$pack/layer:$PATH"
+(cd "$work" && zstd -d -q -c "$pack/toolchain.tar.zst" | tar -xf -) || { echo "cannot unpack"; exit 2; }
+mkdir -p "$work/bin"
+ln -s "$work/usr/lib/llvm-15/bin/clang" "$work/bin/clang-15"
+ln -s "$work/usr/lib/llvm-15/bin/opt" "$work/bin/opt-15"
+ln -s "$work/usr/bin/llvm-spirv-15" "$work/bin/llvm-spirv-15"
+libs="$work/usr/lib/x86_64-linux-gnu:$work/usr/lib/llvm-15/lib:$pack/layer"
+if ! ldconfig -p | grep -q 'libxml2.so.2 '; then
+  (cd "$work" && zstd -d -q -c "$pack/xml.tar.zst" | tar -xf -)
+fi
+export PATH="$work/bin:$PATH" LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export HOME=$work SPVSIM_CACHE_DIR=$work/cache
+clang-15 --version | head -n 1
+
+nvidia=/usr/local/nvidia/lib64/libnvidia-opencl.so.1
+if [[ -e $nvidia ]] && ! grep -qs nvidia /etc/OpenCL/vendors/*.icd; then
+  mkdir -p /etc/OpenCL/vendors && echo "$nvidia" >/etc/OpenCL/vendors/nvidia.icd
+fi
+ls /etc/OpenCL/vendors/
+
+platforms=("$@")
+if [[ ${#platforms[@]} -eq 0 ]]; then platforms=("Portable Computing Language" "NVIDIA CUDA"); fi
+layer=$pack/layer/libspvsim-layer.so
+for platform in "${platforms[@]}"; do
+  for scenario in correct subbuffer oob wo partial; do
+    echo "=== $platform: $scenario"
+    layer_host "$scenario" --platform "$platform" >"$work/out0" 2>"$work/err0"
+    OPENCL_LAYERS=$layer SPVSIM_DIAGNOSTICS="$work/diag" \
+      layer_host "$scenario" --platform "$platform" >"$work/out1" 2>"$work/err1"
+    echo "app: $(tail -n 1 "$work/out0") / under the layer: $(tail -n 1 "$work/out1")"
+    cmp -s "$work/out0" "$work/out1" && echo "app output unchanged by the layer" ||
+      { echo "APP OUTPUT CHANGED"; diff "$work/out0" "$work/out1" | head -n 6; }
+    [[ $scenario == partial ]] && grep -v status "$work/out0" | tr '\n' ' ' && echo
+    grep -v "^layer_host" "$work/err1" | head -n 5
+    cat "$work/diag" 2>/dev/null | cut -c1-400
+    rm -f "$work/diag"
+  done
+done
