@@ -11,6 +11,7 @@
 #include <CL/cl_layer.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -22,16 +23,21 @@
 namespace spvsim::layer {
 namespace {
 
-const cl_icd_dispatch* target = nullptr;
+// The loader's table below the layer, copied whole: loaders' tables have as many entries
+// as the loader knows (ocl-icd 2.3.2 fewer than these headers), the rest stays null.
+cl_icd_dispatch targetTable{};
+const cl_icd_dispatch* target = &targetTable;
 Shadow* shadow = nullptr;  // never destroyed: the driver may call back during exit
-cl_icd_dispatch table;
+cl_icd_dispatch table{};
 
 void writeSummary() { rt::writeDiagnosticText(shadow->summary()); }
 
-cl_uint referenceCount(cl_int (*info)(void*, cl_uint, size_t, void*, size_t*), void* object,
-                       cl_uint param) {
+// An object's reference count before a release (0 when the driver does not say): the
+// record goes with the last reference.
+template <class Info, class Object>
+cl_uint referenceCount(Info info, Object object, cl_uint param) {
   cl_uint count = 0;
-  return info(object, param, sizeof count, &count, nullptr) == CL_SUCCESS ? count : 0;
+  return info && info(object, param, sizeof count, &count, nullptr) == CL_SUCCESS ? count : 0;
 }
 
 // --- programs ---
@@ -105,9 +111,7 @@ cl_int CL_API_CALL buildProgram(cl_program program, cl_uint numDevices, const cl
 
 cl_int CL_API_CALL releaseProgram(cl_program program) {
   const cl_uint count =
-      referenceCount(reinterpret_cast<cl_int (*)(void*, cl_uint, size_t, void*, size_t*)>(
-                         target->clGetProgramInfo),
-                     program, CL_PROGRAM_REFERENCE_COUNT);
+      referenceCount(target->clGetProgramInfo, program, CL_PROGRAM_REFERENCE_COUNT);
   const cl_int err = target->clReleaseProgram(program);
   if (err == CL_SUCCESS && count == 1) shadow->records().dropProgram(program);
   return err;
@@ -171,9 +175,7 @@ cl_int CL_API_CALL setKernelArgSVMPointer(cl_kernel kernel, cl_uint index, const
 }
 
 cl_int CL_API_CALL releaseKernel(cl_kernel kernel) {
-  const cl_uint count = referenceCount(
-      reinterpret_cast<cl_int (*)(void*, cl_uint, size_t, void*, size_t*)>(target->clGetKernelInfo),
-      kernel, CL_KERNEL_REFERENCE_COUNT);
+  const cl_uint count = referenceCount(target->clGetKernelInfo, kernel, CL_KERNEL_REFERENCE_COUNT);
   const cl_int err = target->clReleaseKernel(kernel);
   if (err == CL_SUCCESS && count == 1) shadow->records().dropKernel(kernel);
   return err;
@@ -208,10 +210,7 @@ cl_mem CL_API_CALL createSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_
 }
 
 cl_int CL_API_CALL releaseMemObject(cl_mem mem) {
-  const cl_uint count =
-      referenceCount(reinterpret_cast<cl_int (*)(void*, cl_uint, size_t, void*, size_t*)>(
-                         target->clGetMemObjectInfo),
-                     mem, CL_MEM_REFERENCE_COUNT);
+  const cl_uint count = referenceCount(target->clGetMemObjectInfo, mem, CL_MEM_REFERENCE_COUNT);
   const cl_int err = target->clReleaseMemObject(mem);
   if (err == CL_SUCCESS && count == 1) shadow->records().dropMem(mem);
   return err;
@@ -233,12 +232,12 @@ cl_int CL_API_CALL enqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint
   return shadow->enqueue(queue, kernel, 1, nullptr, &one, &one, numWait, waitList, event);
 }
 
-// The driver's table with the layer's functions in the slots it watches. A slot the
-// driver leaves empty stays empty (the loader answers CL_INVALID_OPERATION-like errors).
-void fillTable(const cl_icd_dispatch& driver) {
-  table = driver;
+// The target's table with the layer's functions in the slots it watches. A slot the
+// target leaves empty stays empty.
+void fillTable() {
+  table = targetTable;
 #define SPVSIM_LAYER_SLOT(slot, function) \
-  if (driver.slot) table.slot = function;
+  if (targetTable.slot) table.slot = function;
   SPVSIM_LAYER_SLOT(clCreateProgramWithSource, createProgramWithSource)
   SPVSIM_LAYER_SLOT(clCreateProgramWithIL, createProgramWithIL)
   SPVSIM_LAYER_SLOT(clCreateProgramWithBinary, createProgramWithBinary)
@@ -292,17 +291,17 @@ CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint numEntries, const cl_icd_dis
                                             const cl_icd_dispatch** layerDispatch) {
   using namespace spvsim::layer;
   constexpr cl_uint kEntries = sizeof(cl_icd_dispatch) / sizeof(void*);
-  if (!driver || !numEntriesRet || !layerDispatch) return CL_INVALID_VALUE;
-  if (numEntries < kEntries) return CL_INVALID_VALUE;
+  if (!driver || !numEntriesRet || !layerDispatch || numEntries == 0) return CL_INVALID_VALUE;
+  const cl_uint entries = std::min(numEntries, kEntries);
   if (!shadow) {
-    target = driver;
-    fillTable(*driver);
+    std::memcpy(&targetTable, driver, entries * sizeof(void*));
+    fillTable();
     // The ICD's settings first, so they outlive the summary written at exit.
     (void)spvsim::rt::knobs();
-    shadow = new Shadow(driver, ShadowKnobs::fromEnvironment());
+    shadow = new Shadow(target, ShadowKnobs::fromEnvironment());
     std::atexit(writeSummary);
   }
-  *numEntriesRet = kEntries;
+  *numEntriesRet = entries;
   *layerDispatch = &table;
   return CL_SUCCESS;
 }

@@ -10,17 +10,24 @@ set -uo pipefail
 root=$PWD
 pack=$root/build/device
 work=$(mktemp -d)
-export PATH="$pack/layer:$PATH"
-(cd "$work" && zstd -d -q -c "$pack/toolchain.tar.zst" | tar -xf -) || { echo "cannot unpack"; exit 2; }
+unpack() { (cd "$work" && "$pack/zstd" -d -q -c "$pack/$1" | tar -xf -); }
+unpack layer.tar.zst && unpack toolchain.tar.zst || { echo "cannot unpack"; exit 2; }
+export PATH="$work/layer:$PATH"
 mkdir -p "$work/bin"
 ln -s "$work/usr/lib/llvm-15/bin/clang" "$work/bin/clang-15"
 ln -s "$work/usr/lib/llvm-15/bin/opt" "$work/bin/opt-15"
 ln -s "$work/usr/bin/llvm-spirv-15" "$work/bin/llvm-spirv-15"
-libs="$work/usr/lib/x86_64-linux-gnu:$work/usr/lib/llvm-15/lib:$pack/layer"
-if ! ldconfig -p | grep -q 'libxml2.so.2 '; then
-  (cd "$work" && zstd -d -q -c "$pack/xml.tar.zst" | tar -xf -)
+libs="$work/usr/lib/x86_64-linux-gnu:$work/usr/lib/llvm-15/lib:$work/layer"
+ldconfig -p | grep -q 'libxml2.so.2 ' || unpack xml.tar.zst
+# The loader must be one with layers: CUDA installs its own libOpenCL.so.1 (found first
+# through ld.so.conf on NVIDIA machines), which ignores OPENCL_LAYERS; ocl-icd's goes first.
+ocl_icd=/usr/lib/x86_64-linux-gnu/libOpenCL.so.1
+if [[ -e $ocl_icd ]]; then
+  mkdir -p "$work/loader" && ln -s "$ocl_icd" "$work/loader/libOpenCL.so.1"
+  libs="$work/loader:$libs"
 fi
 export PATH="$work/bin:$PATH" LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+echo "loader: $(ldd "$work/layer/layer_host" | grep libOpenCL)"
 export HOME=$work SPVSIM_CACHE_DIR=$work/cache
 clang-15 --version | head -n 1
 
@@ -32,7 +39,7 @@ ls /etc/OpenCL/vendors/
 
 platforms=("$@")
 if [[ ${#platforms[@]} -eq 0 ]]; then platforms=("Portable Computing Language" "NVIDIA CUDA"); fi
-layer=$pack/layer/libspvsim-layer.so
+layer=$work/layer/libspvsim-layer.so
 for platform in "${platforms[@]}"; do
   for scenario in correct subbuffer oob wo partial; do
     echo "=== $platform: $scenario"
