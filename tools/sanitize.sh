@@ -69,6 +69,7 @@ case $config in
     # libstdc++ loaded before it so that ASan's __cxa_throw interceptor finds the real one;
     # Python's own allocations are not ours to leak-check.
     preloaded+=(
+      //runtime/tests/layer:layer_test
       //runtime/tests/programs:pyopencl_test
       //testdata:arg_errors_test
       //testdata:arg_info_test
@@ -84,6 +85,7 @@ case $config in
       # comes too late: no platform is found), and preloading libtsan with --test_env
       # crashes Bazel's own test wrapper scripts.
       //runtime/tests/core:clinfo_test
+      //runtime/tests/layer:layer_test
       //runtime/tests/programs:pyopencl_test
       //testdata:arg_errors_test
       //testdata:arg_info_test

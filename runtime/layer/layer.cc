@@ -14,10 +14,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "runtime/diagnostic_output.h"
 #include "runtime/knobs.h"
+#include "runtime/layer/binary_sources.h"
 #include "runtime/layer/shadow.h"
 
 namespace spvsim::layer {
@@ -28,6 +31,7 @@ namespace {
 cl_icd_dispatch targetTable{};
 const cl_icd_dispatch* target = &targetTable;
 Shadow* shadow = nullptr;  // never destroyed: the driver may call back during exit
+const BinarySources* binarySources = nullptr;
 cl_icd_dispatch table{};
 
 void writeSummary() { rt::writeDiagnosticText(shadow->summary()); }
@@ -73,11 +77,20 @@ cl_program CL_API_CALL createProgramWithBinary(cl_context context, cl_uint numDe
                                                cl_int* errcode) {
   cl_program p = target->clCreateProgramWithBinary(context, numDevices, devices, lengths, binaries,
                                                    status, errcode);
-  if (p)
+  if (!p) return p;
+  // A binary the layer saw built from source (an application's binary cache).
+  std::optional<ProgramRecord> known;
+  if (numDevices > 0 && lengths && binaries) known = binarySources->recall(binaries[0], lengths[0]);
+  if (known) {
+    known->built = false;
+    shadow->records().program(p, std::move(*known));
+  } else {
     shadow->records().program(
-        p,
-        {ProgramRecord::Origin::Other,
-         "a device binary (an application's binary cache: for PyOpenCL set PYOPENCL_NO_CACHE=1)"});
+        p, {ProgramRecord::Origin::Other,
+            "a device binary the layer did not see built (an application's binary cache "
+            "filled without the layer: for PyOpenCL, empty ~/.cache/pyopencl or set "
+            "PYOPENCL_NO_CACHE)"});
+  }
   return p;
 }
 
@@ -106,6 +119,30 @@ cl_int CL_API_CALL buildProgram(cl_program program, cl_uint numDevices, const cl
                                 void* data) {
   const cl_int err = target->clBuildProgram(program, numDevices, devices, options, notify, data);
   if (err == CL_SUCCESS) shadow->records().built(program, options);
+  return err;
+}
+
+// The application reads a program's binaries (to cache them): remember where each came from.
+void rememberBinaries(cl_program program, unsigned char* const* binaries, size_t count) {
+  const std::optional<ProgramRecord> record = shadow->records().programOf(program);
+  cl_uint devices = 0;
+  if (!record || target->clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof devices, &devices,
+                                          nullptr) != CL_SUCCESS)
+    return;
+  std::vector<size_t> sizes(devices);
+  if (target->clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizes.size() * sizeof(size_t),
+                               sizes.data(), nullptr) != CL_SUCCESS)
+    return;
+  for (size_t i = 0; i < count && i < sizes.size(); ++i)
+    binarySources->remember(binaries[i], sizes[i], *record);
+}
+
+cl_int CL_API_CALL getProgramInfo(cl_program program, cl_program_info param, size_t size,
+                                  void* value, size_t* sizeRet) {
+  const cl_int err = target->clGetProgramInfo(program, param, size, value, sizeRet);
+  if (err == CL_SUCCESS && param == CL_PROGRAM_BINARIES && value)
+    rememberBinaries(program, static_cast<unsigned char* const*>(value),
+                     size / sizeof(unsigned char*));
   return err;
 }
 
@@ -244,6 +281,7 @@ void fillTable() {
   SPVSIM_LAYER_SLOT(clCreateProgramWithBuiltInKernels, createProgramWithBuiltInKernels)
   SPVSIM_LAYER_SLOT(clLinkProgram, linkProgram)
   SPVSIM_LAYER_SLOT(clBuildProgram, buildProgram)
+  SPVSIM_LAYER_SLOT(clGetProgramInfo, getProgramInfo)
   SPVSIM_LAYER_SLOT(clReleaseProgram, releaseProgram)
   SPVSIM_LAYER_SLOT(clCreateKernel, createKernel)
   SPVSIM_LAYER_SLOT(clCreateKernelsInProgram, createKernelsInProgram)
@@ -299,6 +337,7 @@ CL_API_ENTRY cl_int CL_API_CALL clInitLayer(cl_uint numEntries, const cl_icd_dis
     // The ICD's settings first, so they outlive the summary written at exit.
     (void)spvsim::rt::knobs();
     shadow = new Shadow(target, ShadowKnobs::fromEnvironment());
+    binarySources = new BinarySources(BinarySources::defaultDirectory());
     std::atexit(writeSummary);
   }
   *numEntriesRet = entries;

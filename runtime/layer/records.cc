@@ -46,6 +46,13 @@ void Records::dropProgram(cl_program p) {
   programs_.erase(p);
 }
 
+std::optional<ProgramRecord> Records::programOf(cl_program p) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = programs_.find(p);
+  if (it == programs_.end()) return std::nullopt;
+  return it->second;
+}
+
 void Records::dropKernel(cl_kernel k) {
   std::lock_guard<std::mutex> lock(mutex_);
   kernels_.erase(k);

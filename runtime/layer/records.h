@@ -64,6 +64,7 @@ class Records {
   void clone(cl_kernel source, cl_kernel copy);
   void mem(cl_mem m, MemRecord r);
   void dropProgram(cl_program p);
+  std::optional<ProgramRecord> programOf(cl_program p) const;
   void dropKernel(cl_kernel k);
   void dropMem(cl_mem m);
 

@@ -13,8 +13,9 @@ host=$root/runtime/tests/layer/layer_host
 spvsim=$root/tools/spvsim
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
 export HOME=$tmp XDG_CACHE_HOME=$tmp/cache SPVSIM_CACHE_DIR=$tmp/cache/spvsim
-# PyOpenCL's binary cache would hand the second run a device binary, which the layer
-# cannot replay (README.md, "OpenCL layer").
+# PyOpenCL's binary cache would hand the run under the layer the binaries of the run
+# without it, which the layer did not see built (README.md, "OpenCL layer"); its own
+# runs with the cache are checked last.
 export PYOPENCL_NO_CACHE=1
 status=0
 
@@ -105,6 +106,18 @@ else
   "$spvsim" check "$bundle" >"$tmp/check.out" 2>&1 ||
     fail "check of the device's bundle: $(cat "$tmp/check.out")"
 fi
+
+# With PyOpenCL's binary cache: the first run under the layer builds from source (and the
+# layer remembers where each binary came from), the second gets the cached binaries and
+# must still be shadowed in full.
+for run in first second; do
+  env -u PYOPENCL_NO_CACHE OPENCL_LAYERS=$layer SPVSIM_DIAGNOSTICS=$tmp/cached.$run.diag timeout 120 \
+    /usr/bin/python3 "$root/runtime/tests/layer/layer_app.py" "$tmp/app.spv" "$spvsim" \
+    >"$tmp/cached.$run" 2>&1 || fail "the app with PyOpenCL's cache failed: $(tail -n 5 "$tmp/cached.$run")"
+done
+ls "$tmp"/cache/pyopencl* >/dev/null 2>&1 || fail "PyOpenCL kept no binary cache in $tmp/cache"
+expect cached.second "spvsim layer: ${launches:-?} launches shadowed, 1 skipped"
+refuse cached.second "device binary"
 
 [[ $status -eq 0 ]] && echo "PASS: the layer over $(clinfo -l | sed -n 's/^Platform #0: //p')"
 exit $status
