@@ -40,6 +40,7 @@ std::string frame(std::string_view body) {
 Frame MessageReader::header(size_t end) {
   const std::string block = buffer_.substr(0, end);
   buffer_.erase(0, end + 4);
+  searched_ = 0;
   std::optional<size_t> length;
   size_t at = 0;
   while (at <= block.size()) {
@@ -82,10 +83,14 @@ bool MessageReader::headerTooLong(size_t end) const {
 
 Frame MessageReader::next() {
   if (!inBody_) {
-    const size_t end = buffer_.find("\r\n\r\n");
+    // From where the last search stopped (less the 3 bytes an empty line may have begun
+    // in): a client sending its header a byte at a time costs linear time, not quadratic.
+    const size_t end = buffer_.find("\r\n\r\n", searched_ > 3 ? searched_ - 3 : 0);
+    searched_ = buffer_.size();
     if (headerTooLong(end)) {
       // The bytes where no header's end can start are dropped; reading goes on after them.
       buffer_.erase(0, kMaxHeader + 1);
+      searched_ = 0;
       return {Frame::Kind::Error, fmt::format("no end of header within {} bytes", kMaxHeader)};
     }
     if (end == std::string::npos) return {};
@@ -95,6 +100,7 @@ Frame MessageReader::next() {
   if (buffer_.size() < pending_) return {};
   Frame f{Frame::Kind::Message, buffer_.substr(0, pending_)};
   buffer_.erase(0, pending_);
+  searched_ = 0;
   inBody_ = false;
   pending_ = 0;
   return f;

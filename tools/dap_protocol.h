@@ -37,7 +37,8 @@ class MessageReader {
   Frame header(size_t end);
   bool headerTooLong(size_t end) const;
   std::string buffer_;
-  size_t pending_ = 0;  // a header was read: the body length awaited
+  size_t pending_ = 0;   // a header was read: the body length awaited
+  size_t searched_ = 0;  // bytes of buffer_ searched for a header's end so far
   bool inBody_ = false;
 };
 

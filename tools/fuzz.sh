@@ -6,7 +6,7 @@
 #                 [--no-seeds] [-- LIBFUZZER_FLAGS...]
 #
 # TARGET: fuzz_loader fuzz_sim_file fuzz_bundle fuzz_arg_spec fuzz_command_line fuzz_dap
-# fuzz_launch (default: all), with or without the fuzz_ prefix. --minutes N (default 1) or --runs N bounds each
+# fuzz_dap_session fuzz_launch (default: all), with or without the fuzz_ prefix. --minutes N (default 1) or --runs N bounds each
 # target's run. --fork N runs N fuzzing processes that carry on past crashes, timeouts and
 # out-of-memory inputs (so one run can collect several findings).
 #
@@ -24,7 +24,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-all_targets=(fuzz_loader fuzz_sim_file fuzz_bundle fuzz_arg_spec fuzz_command_line fuzz_dap fuzz_launch)
+all_targets=(fuzz_loader fuzz_sim_file fuzz_bundle fuzz_arg_spec fuzz_command_line fuzz_dap fuzz_dap_session fuzz_launch)
 targets=()
 minutes=1
 runs=""
@@ -90,7 +90,9 @@ if [[ $compiled_seeds -eq 1 ]]; then
 elif [[ $seeds -eq 1 ]]; then
   for t in "${targets[@]}"; do
     rm -rf "${work:?}/seeds/$t" && mkdir -p "$work/seeds/$t"
-    [[ -d tools/fuzz/seeds/$t ]] && cp tools/fuzz/seeds/$t/* "$work/seeds/$t/"
+    hand=tools/fuzz/seeds/$t
+    [[ $t == fuzz_dap_session ]] && hand=tools/fuzz/seeds/fuzz_dap  # the same sessions
+    [[ -d $hand ]] && cp "$hand"/* "$work/seeds/$t/"
   done
 fi
 printf abcd >"$work/run/four"  # file(four) of the --arg seeds; file(PATH) reads the run dir
@@ -107,7 +109,8 @@ found=0
 for t in "${targets[@]}"; do
   mkdir -p "$work/corpus/$t" "$work/findings/$t"
   dict=()
-  [[ -f tools/fuzz/dicts/$t.dict ]] && dict=(-dict="$root/tools/fuzz/dicts/$t.dict")
+  d=tools/fuzz/dicts/${t/%_session/}.dict  # fuzz_dap_session uses fuzz_dap's
+  [[ -f $d ]] && dict=(-dict="$root/$d")
   log=$work/logs/$t.log
   before=$(ls "$work/findings/$t" | wc -l)
   echo "== $t: $([[ -n $runs ]] && echo "$runs runs" || echo "$minutes min") (log: $log)"

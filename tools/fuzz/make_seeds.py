@@ -13,7 +13,7 @@ OUTDIR/fuzz_launch    the same modules behind fuzz_launch's 4-byte launch header
                       checker on for testdata/checks' kernels)
 OUTDIR/fuzz_sim_file  testdata's .sim files behind a line naming their kernel's
                       parameters (fuzz_sim_file.cc), plus tools/fuzz/seeds/fuzz_sim_file
-OUTDIR/fuzz_arg_spec, OUTDIR/fuzz_command_line, OUTDIR/fuzz_bundle, OUTDIR/fuzz_dap:
+OUTDIR/fuzz_arg_spec, OUTDIR/fuzz_command_line, OUTDIR/fuzz_bundle, OUTDIR/fuzz_dap, OUTDIR/fuzz_dap_session:
                       tools/fuzz/seeds/TARGET
 Compiled modules are kept in OUTDIR/cache/ and reused while newer than their source.
 """
@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGETS = ["fuzz_loader", "fuzz_launch", "fuzz_sim_file", "fuzz_arg_spec", "fuzz_command_line",
-           "fuzz_bundle", "fuzz_dap"]
+           "fuzz_bundle", "fuzz_dap", "fuzz_dap_session"]
 LAUNCH_HEADER = b"\0\0\0\0"
 # testdata/checks' kernels launch with every checker on (byte 3: uninitialized, races,
 # undefined values), so the checkers' own code is fuzzed from the start.
@@ -112,7 +112,9 @@ def main():
     for t in TARGETS:
         shutil.rmtree(os.path.join(outdir, t), ignore_errors=True)
         os.makedirs(os.path.join(outdir, t))
-        for f in glob.glob(os.path.join(ROOT, "tools", "fuzz", "seeds", t, "*")):
+        # fuzz_dap_session starts from fuzz_dap's sessions.
+        hand = "fuzz_dap" if t == "fuzz_dap_session" else t
+        for f in glob.glob(os.path.join(ROOT, "tools", "fuzz", "seeds", hand, "*")):
             shutil.copy(f, os.path.join(outdir, t))
 
     cl = sorted(glob.glob(f"{ROOT}/testdata/*.cl") + glob.glob(f"{ROOT}/testdata/corpus/*.cl") +

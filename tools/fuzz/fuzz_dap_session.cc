@@ -1,0 +1,7 @@
+// Fuzz target: the DAP adapter's input with launches of a small kernel, so that requests
+// reach a debug session (tools/fuzz/dap_input.h).
+#include "tools/fuzz/dap_input.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return spvsim::fuzz::dapInput(data, size, /*sessions=*/true);
+}
