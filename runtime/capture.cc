@@ -355,7 +355,9 @@ void LaunchCapture::finish(int status) {
       else
         writeFile(dir / bufferFile(i, "after"), buffers_[i]->data, buffers_[i]->size);
     for (const auto& [arg, mem] : images_) {
-      const std::vector<uint8_t> pixels = packedPixels(mem->image);
+      // The layer's device contents where it gave them (packed as packedPixels packs).
+      const std::vector<uint8_t> pixels =
+          mem->capturedAfter ? *mem->capturedAfter : packedPixels(mem->image);
       writeFile(dir / imageFile(arg, "after"), pixels.data(), pixels.size());
     }
     // Written last: a bundle with a manifest is complete.

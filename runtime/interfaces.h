@@ -92,9 +92,10 @@ struct _cl_mem : spvsim::rt::Object {
   // over it); kernels see a buffer without as never initialised (ArgBinding::uninitialized,
   // --check-undefined). Whole-buffer: a partial write counts, so nothing is reported wrongly.
   mutable std::atomic<bool> contentsWritten{false};
-  // Root buffers of the OpenCL layer's replays (runtime/layer/): what the application's
-  // device left in the buffer, captured (SPVSIM_CAPTURE) as its "after" contents instead
-  // of the simulator's, so that a bundle records the device's run.
+  // Root buffers and images of the OpenCL layer's replays (runtime/layer/): what the
+  // application's device left in them (images: pixels packed), captured (SPVSIM_CAPTURE) as
+  // their "after" contents instead of the simulator's, so that a bundle records the
+  // device's run.
   std::shared_ptr<const std::vector<uint8_t>> capturedAfter;
   ~_cl_mem();  // runs the destructor callbacks (last registered first), frees storage
 };

@@ -71,6 +71,13 @@ double toDouble(uint64_t bits, unsigned bytes) {
   return bits & 0x8000 ? -v : v;
 }
 
+// A component of an integer type as its value (sign-extended for the signed ones).
+int64_t integer(uint64_t bits, const ElementType& t) {
+  if (t.scalar != ElementType::Scalar::Signed || t.bytes >= 8) return static_cast<int64_t>(bits);
+  const unsigned shift = 64 - t.bytes * 8;
+  return static_cast<int64_t>(bits << shift) >> shift;
+}
+
 std::string text(uint64_t bits, const ElementType& t) {
   switch (t.scalar) {
     case ElementType::Scalar::Float:
@@ -133,6 +140,8 @@ Comparison compareElements(const ElementType& type, const std::vector<uint8_t>& 
       if (!ulps || *ulps != 0) {
         ++c.differing;
         c.onlyFloats = c.onlyFloats && ulps.has_value();
+        const int64_t units = integer(d, t) - integer(s, t);
+        c.onlyRounding = c.onlyRounding && t.normalized && (units == 1 || units == -1);
         if (ulps) c.maxUlps = std::max(c.maxUlps, *ulps);
         if (c.first.size() < keep) {
           const uint64_t component = at / type.bytes;
@@ -147,7 +156,9 @@ Comparison compareElements(const ElementType& type, const std::vector<uint8_t>& 
   if (device.size() != spvsim.size()) {
     ++c.differing;
     c.onlyFloats = false;
+    c.onlyRounding = false;
   }
+  if (c.differing == 0) c.onlyFloats = c.onlyRounding = false;
   return c;
 }
 

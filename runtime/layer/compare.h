@@ -19,9 +19,10 @@ namespace spvsim::layer {
 struct ElementType {
   enum class Scalar { Signed, Unsigned, Float, Bytes };
   Scalar scalar = Scalar::Bytes;
-  unsigned bytes = 1;  // of one component
-  unsigned lanes = 1;  // components per element (vectors; 3-component ones take 4)
-  std::string name;    // "float4", "int", "bytes"
+  unsigned bytes = 1;       // of one component
+  unsigned lanes = 1;       // components per element (vectors; 3-component ones take 4)
+  std::string name;         // "float4", "int", "bytes"
+  bool normalized = false;  // image channels of a UNORM/SNORM type (compared as integers)
   unsigned elementBytes() const { return bytes * lanes; }
 };
 
@@ -41,6 +42,9 @@ struct Comparison {
   std::vector<Mismatch> first;  // the first few
   uint64_t maxUlps = 0;         // the largest distance among floating-point ones
   bool onlyFloats = true;       // every difference is a floating-point one
+  // Every difference is one unit of a normalized channel (a float -> UNORM/SNORM
+  // conversion rounded the other way).
+  bool onlyRounding = true;
 };
 
 // Compares `device` with `spvsim` (equal sizes; a trailing partial element as bytes),

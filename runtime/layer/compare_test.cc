@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "runtime/layer/images.h"
+
 namespace spvsim::layer {
 namespace {
 
@@ -85,6 +87,32 @@ TEST(LayerCompare, AllowedUlpsOfTheBuiltInsCalled) {
   EXPECT_EQ(allowedUlps({"exp", "native_exp"}), std::nullopt);
   EXPECT_EQ(allowedUlps({"mix"}), std::nullopt);
   EXPECT_EQ(allowedUlps({}), 0.0);
+}
+
+// Normalized image channels compare as integers; one unit apart (a conversion's rounding)
+// is told apart from a real difference. Pixels of RGBA UNORM_INT8: 4 bytes each.
+TEST(LayerCompare, NormalizedChannelsOneUnitApart) {
+  const ElementType unorm = pixelElement({CL_RGBA, CL_UNORM_INT8});
+  EXPECT_TRUE(unorm.normalized);
+  EXPECT_EQ(unorm.lanes, 4u);
+  const Comparison close = compareElements(unorm, {64, 128, 191, 255}, {64, 128, 192, 255});
+  EXPECT_EQ(close.differing, 1u);
+  EXPECT_TRUE(close.onlyRounding);
+  EXPECT_EQ(close.first.at(0).lane, 2u);
+  EXPECT_FALSE(compareElements(unorm, {64, 128, 191, 255}, {64, 128, 193, 255}).onlyRounding);
+  // SNORM: -1 and 0 are one unit apart (0xff and 0x00 as bytes).
+  const ElementType snorm = pixelElement({CL_R, CL_SNORM_INT8});
+  EXPECT_TRUE(compareElements(snorm, {0xff}, {0x00}).onlyRounding);
+  // Integer channels are exact: one unit is a difference like any other.
+  EXPECT_FALSE(compareElements(pixelElement({CL_R, CL_UNSIGNED_INT8}), {1}, {2}).onlyRounding);
+  EXPECT_EQ(pixelBytes({CL_RGBA, CL_FLOAT}), 16u);
+  EXPECT_EQ(pixelBytes({CL_RGB, CL_UNORM_SHORT_565}), 2u);
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  desc.image_width = 8;
+  desc.image_height = 4;
+  desc.image_array_size = 3;
+  EXPECT_EQ(packedBytes({CL_RG, CL_HALF_FLOAT}, desc), 8u * 4 * 3 * 4);
 }
 
 }  // namespace

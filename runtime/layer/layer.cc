@@ -21,6 +21,7 @@
 #include "runtime/diagnostic_output.h"
 #include "runtime/knobs.h"
 #include "runtime/layer/binary_sources.h"
+#include "runtime/layer/images.h"
 #include "runtime/layer/shadow.h"
 
 namespace spvsim::layer {
@@ -246,6 +247,102 @@ cl_mem CL_API_CALL createSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_
   return m;
 }
 
+void recordImage(cl_mem m, cl_mem_flags flags, const cl_image_format* format,
+                 const cl_image_desc* desc) {
+  if (!m || !format || !desc) return;
+  MemRecord r;
+  r.buffer = false;
+  r.image = true;
+  r.flags = flags;
+  r.format = *format;
+  r.desc = *desc;
+  r.size = packedBytes(*format, *desc);
+  shadow->records().mem(m, r);
+}
+
+cl_mem CL_API_CALL createImage(cl_context context, cl_mem_flags flags,
+                               const cl_image_format* format, const cl_image_desc* desc, void* host,
+                               cl_int* errcode) {
+  cl_mem m = target->clCreateImage(context, flags, format, desc, host, errcode);
+  recordImage(m, flags, format, desc);
+  return m;
+}
+
+cl_mem CL_API_CALL createImageWithProperties(cl_context context,
+                                             const cl_mem_properties* properties,
+                                             cl_mem_flags flags, const cl_image_format* format,
+                                             const cl_image_desc* desc, void* host,
+                                             cl_int* errcode) {
+  cl_mem m =
+      target->clCreateImageWithProperties(context, properties, flags, format, desc, host, errcode);
+  recordImage(m, flags, format, desc);
+  return m;
+}
+
+// OpenCL 1.1's image calls, as clCreateImage descriptions.
+cl_mem CL_API_CALL createImage2D(cl_context context, cl_mem_flags flags,
+                                 const cl_image_format* format, size_t width, size_t height,
+                                 size_t rowPitch, void* host, cl_int* errcode) {
+  cl_mem m =
+      target->clCreateImage2D(context, flags, format, width, height, rowPitch, host, errcode);
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = width;
+  desc.image_height = height;
+  recordImage(m, flags, format, &desc);
+  return m;
+}
+
+cl_mem CL_API_CALL createImage3D(cl_context context, cl_mem_flags flags,
+                                 const cl_image_format* format, size_t width, size_t height,
+                                 size_t depth, size_t rowPitch, size_t slicePitch, void* host,
+                                 cl_int* errcode) {
+  cl_mem m = target->clCreateImage3D(context, flags, format, width, height, depth, rowPitch,
+                                     slicePitch, host, errcode);
+  cl_image_desc desc{};
+  desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+  desc.image_width = width;
+  desc.image_height = height;
+  desc.image_depth = depth;
+  recordImage(m, flags, format, &desc);
+  return m;
+}
+
+// --- samplers ---
+
+cl_sampler CL_API_CALL createSampler(cl_context context, cl_bool normalized,
+                                     cl_addressing_mode addressing, cl_filter_mode filter,
+                                     cl_int* errcode) {
+  cl_sampler s = target->clCreateSampler(context, normalized, addressing, filter, errcode);
+  if (s) shadow->records().sampler(s, {normalized, addressing, filter});
+  return s;
+}
+
+cl_sampler CL_API_CALL createSamplerWithProperties(cl_context context,
+                                                   const cl_sampler_properties* properties,
+                                                   cl_int* errcode) {
+  cl_sampler s = target->clCreateSamplerWithProperties(context, properties, errcode);
+  if (!s) return s;
+  SamplerRecord r;
+  for (size_t i = 0; properties && properties[i]; i += 2) {
+    if (properties[i] == CL_SAMPLER_NORMALIZED_COORDS) r.normalized = properties[i + 1] != 0;
+    if (properties[i] == CL_SAMPLER_ADDRESSING_MODE)
+      r.addressing = static_cast<cl_addressing_mode>(properties[i + 1]);
+    if (properties[i] == CL_SAMPLER_FILTER_MODE)
+      r.filter = static_cast<cl_filter_mode>(properties[i + 1]);
+  }
+  shadow->records().sampler(s, r);
+  return s;
+}
+
+cl_int CL_API_CALL releaseSampler(cl_sampler sampler) {
+  const cl_uint count =
+      referenceCount(target->clGetSamplerInfo, sampler, CL_SAMPLER_REFERENCE_COUNT);
+  const cl_int err = target->clReleaseSampler(sampler);
+  if (err == CL_SUCCESS && count == 1) shadow->records().dropSampler(sampler);
+  return err;
+}
+
 cl_int CL_API_CALL releaseMemObject(cl_mem mem) {
   const cl_uint count = referenceCount(target->clGetMemObjectInfo, mem, CL_MEM_REFERENCE_COUNT);
   const cl_int err = target->clReleaseMemObject(mem);
@@ -292,6 +389,13 @@ void fillTable() {
   SPVSIM_LAYER_SLOT(clCreateBuffer, createBuffer)
   SPVSIM_LAYER_SLOT(clCreateBufferWithProperties, createBufferWithProperties)
   SPVSIM_LAYER_SLOT(clCreateSubBuffer, createSubBuffer)
+  SPVSIM_LAYER_SLOT(clCreateImage, createImage)
+  SPVSIM_LAYER_SLOT(clCreateImageWithProperties, createImageWithProperties)
+  SPVSIM_LAYER_SLOT(clCreateImage2D, createImage2D)
+  SPVSIM_LAYER_SLOT(clCreateImage3D, createImage3D)
+  SPVSIM_LAYER_SLOT(clCreateSampler, createSampler)
+  SPVSIM_LAYER_SLOT(clCreateSamplerWithProperties, createSamplerWithProperties)
+  SPVSIM_LAYER_SLOT(clReleaseSampler, releaseSampler)
   SPVSIM_LAYER_SLOT(clReleaseMemObject, releaseMemObject)
   SPVSIM_LAYER_SLOT(clEnqueueNDRangeKernel, enqueueNDRangeKernel)
   SPVSIM_LAYER_SLOT(clEnqueueTask, enqueueTask)

@@ -41,6 +41,16 @@ void Records::mem(cl_mem m, MemRecord r) {
   mems_[m] = r;
 }
 
+void Records::sampler(cl_sampler s, SamplerRecord r) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  samplers_[s] = r;
+}
+
+void Records::dropSampler(cl_sampler s) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  samplers_.erase(s);
+}
+
 void Records::dropProgram(cl_program p) {
   std::lock_guard<std::mutex> lock(mutex_);
   programs_.erase(p);
@@ -80,6 +90,10 @@ std::optional<LaunchRecord> Records::launch(cl_kernel k, std::string& why) const
     if (a.kind != ArgRecord::Kind::Bytes || a.bytes.size() != sizeof(cl_mem)) continue;
     cl_mem m = nullptr;
     std::memcpy(&m, a.bytes.data(), sizeof m);
+    cl_sampler s = nullptr;
+    std::memcpy(&s, a.bytes.data(), sizeof s);
+    if (auto it = samplers_.find(s); it != samplers_.end())
+      r.samplers.emplace(it->first, it->second);
     // A value of pointer size may be a cl_mem: those the layer knows, with their parents.
     for (auto it = mems_.find(m); it != mems_.end(); it = mems_.find(it->second.parent)) {
       r.mems.emplace(it->first, it->second);

@@ -45,6 +45,16 @@ struct MemRecord {
   bool buffer = true;       // false: an image or pipe
   cl_mem parent = nullptr;  // a sub-buffer's buffer
   size_t origin = 0;        // a sub-buffer's offset in it
+  // Images (clCreateImage*): as created; `size` is then its pixels packed tightly.
+  bool image = false;
+  cl_image_format format{};
+  cl_image_desc desc{};
+};
+
+struct SamplerRecord {
+  cl_bool normalized = CL_TRUE;
+  cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
+  cl_filter_mode filter = CL_FILTER_NEAREST;
 };
 
 // A kernel as a launch sees it: everything copied, so the records may change meanwhile.
@@ -52,6 +62,7 @@ struct LaunchRecord {
   KernelRecord kernel;
   ProgramRecord program;
   std::map<cl_mem, MemRecord> mems;  // every cl_mem an argument names, and their parents
+  std::map<cl_sampler, SamplerRecord> samplers;  // every sampler an argument names
 };
 
 class Records {
@@ -63,6 +74,8 @@ class Records {
   // clCloneKernel: the copy has the source's program and arguments.
   void clone(cl_kernel source, cl_kernel copy);
   void mem(cl_mem m, MemRecord r);
+  void sampler(cl_sampler s, SamplerRecord r);
+  void dropSampler(cl_sampler s);
   void dropProgram(cl_program p);
   std::optional<ProgramRecord> programOf(cl_program p) const;
   void dropKernel(cl_kernel k);
@@ -77,6 +90,7 @@ class Records {
   std::map<cl_program, ProgramRecord> programs_;
   std::map<cl_kernel, KernelRecord> kernels_;
   std::map<cl_mem, MemRecord> mems_;
+  std::map<cl_sampler, SamplerRecord> samplers_;
 };
 
 }  // namespace spvsim::layer

@@ -9,6 +9,7 @@
 #include "runtime/core_api.h"
 #include "runtime/interfaces.h"
 #include "runtime/kernel.h"
+#include "runtime/layer/images.h"
 
 namespace spvsim::layer {
 namespace {
@@ -20,10 +21,6 @@ std::string clError(const char* what, cl_int err) {
 // What a parameter kind needs that the layer does not shadow yet; "" when it shadows it.
 std::string unshadowed(const spirv::ParamSignature& p) {
   switch (p.kind) {
-    case spirv::ParamKind::Image:
-      return "image arguments are not shadowed yet";
-    case spirv::ParamKind::Sampler:
-      return "sampler arguments are not shadowed yet";
     case spirv::ParamKind::Pipe:
       return "pipe arguments are not shadowed yet";
     case spirv::ParamKind::Queue:
@@ -163,6 +160,34 @@ bool Replay::plan(const LaunchRecord& launch, std::vector<BufferParam>& buffers,
       why = "SVM pointer arguments are not shadowed yet";
       return false;
     }
+    if (p.kind == spirv::ParamKind::Sampler) {
+      cl_sampler s = nullptr;
+      if (a->bytes.size() == sizeof s) std::memcpy(&s, a->bytes.data(), sizeof s);
+      if (!launch.samplers.count(s)) {
+        why = fmt::format("argument {} names a sampler the layer did not see created", p.index);
+        return false;
+      }
+      continue;
+    }
+    if (p.kind == spirv::ParamKind::Image) {
+      const cl_mem m = memOf(*a);
+      const auto it = launch.mems.find(m);
+      if (it == launch.mems.end() || !it->second.image) {
+        why = fmt::format("argument {} names an image the layer did not see created", p.index);
+        return false;
+      }
+      if (const std::string w = unshadowedImage(it->second.format, it->second.desc); !w.empty()) {
+        why = w;
+        return false;
+      }
+      BufferParam b{
+          p.index, p.declaration(), p.typeName, p.access != spirv::AccessQualifier::ReadOnly, m, m,
+          0,       it->second.size};
+      b.image = true;
+      b.format = it->second.format;
+      buffers.push_back(std::move(b));
+      continue;
+    }
     if (p.kind != spirv::ParamKind::GlobalPointer && p.kind != spirv::ParamKind::ConstantPointer)
       continue;
     BufferParam b{p.index, p.declaration(), p.typeName, !p.readOnly, memOf(*a)};
@@ -195,103 +220,168 @@ std::set<std::string> Replay::builtinsOf(const LaunchRecord& launch) {
   return build(launch).builtins;
 }
 
+// What one replay made on spvsim, released when it ends.
+struct Replay::Made {
+  const cl_icd_dispatch* d;
+  cl_kernel kernel = nullptr;
+  std::map<cl_mem, cl_mem> roots;  // the application's root allocation -> spvsim's copy
+  std::vector<cl_mem> mems;
+  std::vector<cl_sampler> samplers;
+  ~Made() {
+    for (cl_mem m : mems) d->clReleaseMemObject(m);
+    for (cl_sampler s : samplers) d->clReleaseSampler(s);
+    if (kernel) d->clReleaseKernel(kernel);
+  }
+};
+
+namespace {
+
+// A sub-buffer's window of its root allocation.
+std::pair<cl_mem, size_t> rootOf(const LaunchRecord& launch, cl_mem mem) {
+  size_t origin = 0;
+  for (const MemRecord* m = &launch.mems.at(mem); m->parent; m = &launch.mems.at(m->parent)) {
+    origin += m->origin;
+    mem = m->parent;
+  }
+  return {mem, origin};
+}
+
+}  // namespace
+
+// spvsim's copy of each root allocation (buffer or image) with the device's "before"
+// contents and the application's access flags (so that spvsim reports their misuse).
+bool Replay::copyRoots(const LaunchRecord& launch,
+                       const std::map<cl_mem, std::vector<uint8_t>>& before,
+                       const std::map<cl_mem, std::vector<uint8_t>>& deviceAfter, Made& made,
+                       std::string& why) {
+  for (const auto& [mem, bytes] : before) {
+    const MemRecord& record = launch.mems.at(mem);
+    auto* host = const_cast<uint8_t*>(bytes.data());
+    cl_int err = CL_SUCCESS;
+    cl_mem m = nullptr;
+    if (record.image) {
+      cl_image_desc desc = record.desc;  // packed: no pitches
+      desc.image_row_pitch = desc.image_slice_pitch = 0;
+      m = d_->clCreateImage(context_, accessFlags(record.flags) | CL_MEM_COPY_HOST_PTR,
+                            &record.format, &desc, host, &err);
+    } else {
+      m = d_->clCreateBuffer(context_, accessFlags(record.flags) | CL_MEM_COPY_HOST_PTR,
+                             std::max<size_t>(bytes.size(), 1), host, &err);
+    }
+    if (err != CL_SUCCESS) {
+      why = clError("making spvsim's copy of a buffer or image", err);
+      return false;
+    }
+    made.mems.push_back(m);
+    made.roots[mem] = m;
+    if (auto it = deviceAfter.find(mem); it != deviceAfter.end())
+      static_cast<_cl_mem*>(m)->capturedAfter =
+          std::make_shared<const std::vector<uint8_t>>(it->second);
+  }
+  return true;
+}
+
+// One argument of the replay, as the application set it on the device.
+cl_int Replay::bindArg(const LaunchRecord& launch, const spirv::ParamSignature& p, Made& made) {
+  const ArgRecord& a = launch.kernel.args[p.index];
+  cl_int err = CL_SUCCESS;
+  switch (p.kind) {
+    case spirv::ParamKind::LocalPointer:
+      return d_->clSetKernelArg(made.kernel, p.index,
+                                a.kind == ArgRecord::Kind::Local ? a.size : a.bytes.size(),
+                                nullptr);
+    case spirv::ParamKind::Sampler: {
+      cl_sampler app = nullptr;
+      std::memcpy(&app, a.bytes.data(), sizeof app);
+      const SamplerRecord& r = launch.samplers.at(app);
+      const cl_sampler_properties props[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                             r.normalized,
+                                             CL_SAMPLER_ADDRESSING_MODE,
+                                             r.addressing,
+                                             CL_SAMPLER_FILTER_MODE,
+                                             r.filter,
+                                             0};
+      cl_sampler s = d_->clCreateSamplerWithProperties(context_, props, &err);
+      if (err != CL_SUCCESS) return err;
+      made.samplers.push_back(s);
+      return d_->clSetKernelArg(made.kernel, p.index, sizeof s, &s);
+    }
+    case spirv::ParamKind::Image: {
+      const cl_mem image = made.roots.at(memOf(a));
+      return d_->clSetKernelArg(made.kernel, p.index, sizeof image, &image);
+    }
+    case spirv::ParamKind::GlobalPointer:
+    case spirv::ParamKind::ConstantPointer: {
+      const cl_mem mem = memOf(a);
+      cl_mem bound = nullptr;
+      if (mem && !launch.mems.at(mem).parent) {
+        bound = made.roots.at(mem);
+      } else if (mem) {  // a sub-buffer: the same window of spvsim's copy of its root
+        const auto [root, origin] = rootOf(launch, mem);
+        const MemRecord& r = launch.mems.at(mem);
+        const cl_buffer_region region{origin, r.size};
+        bound = d_->clCreateSubBuffer(made.roots.at(root), accessFlags(r.flags, 0),
+                                      CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+        if (err != CL_SUCCESS) return err;
+        made.mems.push_back(bound);
+      }
+      return d_->clSetKernelArg(made.kernel, p.index, sizeof bound, &bound);
+    }
+    default:
+      return d_->clSetKernelArg(made.kernel, p.index, a.bytes.size(), a.bytes.data());
+  }
+}
+
+// spvsim's contents of each root allocation after its run, packed as `before` was.
+bool Replay::readBack(const LaunchRecord& launch,
+                      const std::map<cl_mem, std::vector<uint8_t>>& before, const Made& made,
+                      std::map<cl_mem, std::vector<uint8_t>>& after, std::string& why) {
+  for (const auto& [mem, simMem] : made.roots) {
+    std::vector<uint8_t>& bytes = after[mem];
+    bytes.resize(before.at(mem).size());
+    const MemRecord& record = launch.mems.at(mem);
+    const size_t origin[3] = {0, 0, 0};
+    const std::array<size_t, 3> region = wholeRegion(record.desc);
+    const cl_int err = record.image
+                           ? d_->clEnqueueReadImage(queue_, simMem, CL_TRUE, origin, region.data(),
+                                                    0, 0, bytes.data(), 0, nullptr, nullptr)
+                           : d_->clEnqueueReadBuffer(queue_, simMem, CL_TRUE, 0, bytes.size(),
+                                                     bytes.data(), 0, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      why = clError("reading spvsim's results", err);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Replay::run(const LaunchRecord& launch, const LaunchShape& shape,
                  const std::map<cl_mem, std::vector<uint8_t>>& before,
                  const std::map<cl_mem, std::vector<uint8_t>>& deviceAfter,
                  std::map<cl_mem, std::vector<uint8_t>>& after, std::string& why) {
   std::lock_guard<std::mutex> lock(mutex_);
-  cl_kernel k = kernel(launch, why);
-  if (!k) return false;
-  auto* kernel = static_cast<_cl_kernel*>(k);
+  Made made{d_};
+  made.kernel = kernel(launch, why);
+  if (!made.kernel) return false;
+  auto* k = static_cast<_cl_kernel*>(made.kernel);
   if (shape.subGroupSize >= 1 && shape.subGroupSize <= 128)
-    kernel->subGroupSizeOverride = shape.subGroupSize;
-  std::map<cl_mem, cl_mem> roots;  // application's root -> spvsim's
-  std::vector<cl_mem> made;
-  auto release = [&] {
-    for (cl_mem m : made) d_->clReleaseMemObject(m);
-    d_->clReleaseKernel(k);
-  };
-  cl_int err = CL_SUCCESS;
-  for (const auto& [mem, bytes] : before) {
-    // The application's access flags, so that spvsim reports a kernel's misuse of them.
-    cl_mem m = d_->clCreateBuffer(
-        context_, accessFlags(launch.mems.at(mem).flags) | CL_MEM_COPY_HOST_PTR,
-        std::max<size_t>(bytes.size(), 1), const_cast<uint8_t*>(bytes.data()), &err);
-    if (err != CL_SUCCESS) {
-      why = clError("making spvsim's copy of a buffer", err);
-      release();
-      return false;
-    }
-    made.push_back(m);
-    roots[mem] = m;
-    if (auto it = deviceAfter.find(mem); it != deviceAfter.end())
-      static_cast<_cl_mem*>(m)->capturedAfter =
-          std::make_shared<const std::vector<uint8_t>>(it->second);
-  }
-  const auto& params = kernel->kernel.signature().params;
-  for (const spirv::ParamSignature& p : params) {
-    const ArgRecord& a = launch.kernel.args[p.index];
-    if (p.kind == spirv::ParamKind::LocalPointer) {
-      err = d_->clSetKernelArg(k, p.index,
-                               a.kind == ArgRecord::Kind::Local ? a.size : a.bytes.size(), nullptr);
-    } else if (p.kind == spirv::ParamKind::GlobalPointer ||
-               p.kind == spirv::ParamKind::ConstantPointer) {
-      cl_mem mem = memOf(a), bound = nullptr;
-      if (mem) {
-        const MemRecord& r = launch.mems.at(mem);
-        if (!r.parent) {
-          bound = roots.at(mem);
-        } else {
-          // A sub-buffer: the same window of spvsim's copy of its root.
-          cl_mem root = mem;
-          size_t origin = 0;
-          for (const MemRecord* m = &r; m->parent; m = &launch.mems.at(m->parent)) {
-            origin += m->origin;
-            root = m->parent;
-          }
-          const cl_buffer_region region{origin, r.size};
-          bound = d_->clCreateSubBuffer(roots.at(root), accessFlags(r.flags, 0),
-                                        CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-          if (err != CL_SUCCESS) {
-            why = clError("making a sub-buffer on spvsim", err);
-            release();
-            return false;
-          }
-          made.push_back(bound);
-        }
-      }
-      err = d_->clSetKernelArg(k, p.index, sizeof bound, &bound);
-    } else {
-      err = d_->clSetKernelArg(k, p.index, a.bytes.size(), a.bytes.data());
-    }
-    if (err != CL_SUCCESS) {
+    k->subGroupSizeOverride = shape.subGroupSize;
+  if (!copyRoots(launch, before, deviceAfter, made, why)) return false;
+  for (const spirv::ParamSignature& p : k->kernel.signature().params) {
+    if (const cl_int err = bindArg(launch, p, made); err != CL_SUCCESS) {
       why = fmt::format("spvsim refuses argument {} ({}): error {}", p.index, p.declaration(), err);
-      release();
       return false;
     }
   }
-  err = d_->clEnqueueNDRangeKernel(queue_, k, shape.dims, shape.offset.data(), shape.global.data(),
-                                   shape.localGiven ? shape.local.data() : nullptr, 0, nullptr,
-                                   nullptr);
+  cl_int err = d_->clEnqueueNDRangeKernel(
+      queue_, made.kernel, shape.dims, shape.offset.data(), shape.global.data(),
+      shape.localGiven ? shape.local.data() : nullptr, 0, nullptr, nullptr);
   if (err == CL_SUCCESS) err = d_->clFinish(queue_);
   if (err != CL_SUCCESS) {
     why = clError("the launch on spvsim", err);
-    release();
     return false;
   }
-  for (const auto& [mem, simMem] : roots) {
-    std::vector<uint8_t>& bytes = after[mem];
-    bytes.resize(before.at(mem).size());
-    err = d_->clEnqueueReadBuffer(queue_, simMem, CL_TRUE, 0, bytes.size(), bytes.data(), 0,
-                                  nullptr, nullptr);
-    if (err != CL_SUCCESS) {
-      why = clError("reading spvsim's results", err);
-      release();
-      return false;
-    }
-  }
-  release();
-  return true;
+  return readBack(launch, before, made, after, why);
 }
 
 }  // namespace spvsim::layer

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "runtime/layer/records.h"
+#include "spirv/kernel_signature.h"
 
 namespace spvsim::layer {
 
@@ -29,15 +30,17 @@ struct LaunchShape {
   uint32_t subGroupSize = 0;  // the device's, where it says; 0: spvsim's default
 };
 
-// A buffer argument of the kernel, by parameter.
+// A buffer or image argument of the kernel, by parameter.
 struct BufferParam {
   cl_uint index = 0;
-  std::string declaration;      // "global float* out"
+  std::string declaration;      // "global float* out", "write_only image2d_t img"
   std::string typeName;         // "float*"
-  bool writable = true;         // not const-qualified
+  bool writable = true;         // not const-qualified; an image not read_only
   cl_mem mem = nullptr;         // the application's (null: a NULL pointer)
-  cl_mem root = nullptr;        // its root allocation
-  size_t origin = 0, size = 0;  // its window of the root
+  cl_mem root = nullptr;        // its root allocation (an image is its own)
+  size_t origin = 0, size = 0;  // its window of the root (an image: its packed pixels)
+  bool image = false;
+  cl_image_format format{};  // images
 };
 
 class Replay {
@@ -70,7 +73,14 @@ class Replay {
     std::string error;  // why it did not build
     std::set<std::string> builtins;
   };
+  struct Made;  // what one replay made on spvsim (replay.cc)
   Built& build(const LaunchRecord& launch);
+  bool copyRoots(const LaunchRecord& launch, const std::map<cl_mem, std::vector<uint8_t>>& before,
+                 const std::map<cl_mem, std::vector<uint8_t>>& deviceAfter, Made& made,
+                 std::string& why);
+  cl_int bindArg(const LaunchRecord& launch, const spirv::ParamSignature& p, Made& made);
+  bool readBack(const LaunchRecord& launch, const std::map<cl_mem, std::vector<uint8_t>>& before,
+                const Made& made, std::map<cl_mem, std::vector<uint8_t>>& after, std::string& why);
   cl_kernel kernel(const LaunchRecord& launch, std::string& why);
 
   const cl_icd_dispatch* d_ = nullptr;

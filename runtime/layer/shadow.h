@@ -53,9 +53,9 @@ class Shadow {
   void skipped(const std::string& kernel, const std::string& why);
   uint32_t deviceSubGroupSize(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
                               const size_t* local);
-  bool readRoots(cl_command_queue queue, const std::map<cl_mem, size_t>& roots, cl_uint numWait,
-                 const cl_event* waitList, std::map<cl_mem, std::vector<uint8_t>>& out,
-                 std::string& why);
+  bool readRoots(cl_command_queue queue, const LaunchRecord& launch, const std::set<cl_mem>& roots,
+                 cl_uint numWait, const cl_event* waitList,
+                 std::map<cl_mem, std::vector<uint8_t>>& out, std::string& why);
   void compare(const LaunchRecord& launch, uint64_t number, const LaunchShape& shape,
                const std::vector<BufferParam>& params,
                const std::map<cl_mem, std::vector<uint8_t>>& device,

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """A PyOpenCL application for the layer's test (runtime/layer/tests/layer_test.sh): a few
 kernels as an application runs them, printing what the device computed (the test compares
-this output with and without the layer) and, last, "launches N" for the launches the
-layer may shadow (those without image arguments).
+this output with and without the layer) and, last, "launches N" for the launches it
+made.
 
   layer_app.py SPV_PATH SPVSIM
 
@@ -26,6 +26,10 @@ kernel void expo(global float *y, float s) {
 }
 kernel void fill_image(write_only image2d_t img) {
   write_imagef(img, (int2)(get_global_id(0), get_global_id(1)), (float4)(0.25f, 0.5f, 0.75f, 1));
+}
+kernel void smooth(read_only image2d_t src, sampler_t s, write_only image2d_t dst) {
+  int2 p = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(dst, p, (read_imagef(src, s, p) + read_imagef(src, s, p + (int2)(1, 0))) * 0.5f);
 }
 """
 
@@ -78,12 +82,18 @@ def main():
     cl.enqueue_copy(q, y, by)
     print("expo", " ".join(f"{v:.9g}" for v in y[::17]))
 
-    fmt = cl.ImageFormat(cl.channel_order.RGBA, cl.channel_type.FLOAT)
-    img = cl.Image(ctx, mf.WRITE_ONLY, fmt, shape=(8, 4))
-    prg.fill_image(q, (8, 4), None, img)
-    pixels = np.empty((4, 8, 4), dtype=np.float32)
-    cl.enqueue_copy(q, pixels, img, origin=(0, 0), region=(8, 4))
-    print("image", pixels[1, 2].tolist())
+    # Images and a sampler, in float and normalized channels.
+    for ctype, dtype in [(cl.channel_type.FLOAT, np.float32), (cl.channel_type.UNORM_INT8, np.uint8)]:
+        fmt = cl.ImageFormat(cl.channel_order.RGBA, ctype)
+        img = cl.Image(ctx, mf.READ_WRITE, fmt, shape=(8, 4))
+        prg.fill_image(q, (8, 4), None, img)
+        dst = cl.Image(ctx, mf.WRITE_ONLY, fmt, shape=(8, 4))
+        smp = cl.Sampler(ctx, False, cl.addressing_mode.CLAMP_TO_EDGE, cl.filter_mode.NEAREST)
+        prg.smooth(q, (8, 4), None, img, smp, dst)
+        launches += 2
+        pixels = np.empty((4, 8, 4), dtype=dtype)
+        cl.enqueue_copy(q, pixels, dst, origin=(0, 0), region=(8, 4))
+        print("image", pixels[1, 7].tolist())
 
     if device.get_info(cl.device_info.IL_VERSION).strip():
         cl_path = spv_path[:-len(".spv")] + ".cl"
