@@ -1,6 +1,6 @@
 // machine_probe: how far the machine itself lets N host threads scale, on native loops
 // shaped like the parts of an interpreter launch, with nothing of spvsim in them. It is
-// the yardstick for `run.py --scaling` (README, "Benchmark"): where a native loop that
+// the yardstick for `run.py --scaling` (tools/bench/README.md): where a native loop that
 // keeps a core as busy as spvsim's dispatch loop does (several instructions a cycle,
 // L1/L2-resident data) reaches only xK on N threads, no interpreter can reach more.
 //
