@@ -250,14 +250,16 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
     }
     return out;
   }
-  if (first == "--version") {
+  if (first == "--version" || first == "version") {
     out.action = CommandLine::Action::Version;
     return out;
   }
   out.command = parseCommand(first);
   if (!out.command)
-    fail(fmt::format("unknown command '{}' (expected run, check, debug, dis, info or compile)",
-                     first));
+    fail(fmt::format(
+        "unknown command '{}' (expected run, check, debug, dap, dis, info, compile, help or "
+        "version)",
+        first));
   Parser parser(*out.command, out);
   for (size_t i = 1; i < args.size(); ++i) {
     parser.word(args, i);

@@ -105,6 +105,7 @@ TEST(CommandLine, Help) {
   EXPECT_EQ(parse({"help", "info"}).command, Command::Info);
   EXPECT_EQ(parse({"check", "-h"}).command, Command::Check);
   EXPECT_EQ(parse({"--version"}).action, Action::Version);
+  EXPECT_EQ(parse({"version"}).action, Action::Version);
 }
 
 TEST(CommandLine, DisAndInfo) {
@@ -133,7 +134,8 @@ TEST(CommandLine, Compile) {
 
 TEST(CommandLine, Errors) {
   EXPECT_EQ(errorOf({"go"}),
-            "unknown command 'go' (expected run, check, debug, dis, info or compile)");
+            "unknown command 'go' (expected run, check, debug, dap, dis, info, compile, help or "
+            "version)");
   EXPECT_EQ(errorOf({"help", "go"}), "no help for unknown command 'go'");
   EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--frobnicate"}),
             "unknown option '--frobnicate' for 'spvsim run'");

@@ -162,9 +162,15 @@ void timeline(std::string& out, const LaunchProfile& p) {
   const double label = 140, rowH = 14;
   out += fmt::format(
       "<h3>Sub-group timeline</h3>\n<p>Simulated time in sub-group steps (0 to {}): "
-      "<svg width=12 height=10><rect class=running width=12 height=10/></svg> running "
-      "<svg width=12 height=10><rect class=barrier width=12 height=10/></svg> at a barrier "
-      "<svg width=12 height=10><rect class=done width=12 height=10/></svg> done; blank: "
+      // Quoted: an unquoted value before "/>" takes the slash ("10/"), an invalid height
+      // that left the legend's swatches invisible.
+      "<svg width=\"12\" height=\"10\"><rect class=\"running\" width=\"12\" height=\"10\"/></svg> "
+      "running "
+      "<svg width=\"12\" height=\"10\"><rect class=\"barrier\" width=\"12\" height=\"10\"/></svg> "
+      "at a barrier "
+      "<svg width=\"12\" height=\"10\"><rect class=\"done\" width=\"12\" height=\"10\"/></svg> "
+      "done; "
+      "blank: "
       "waiting for its turn.{}{}</p>\n",
       p.clock,
       rows < p.timeline.size()

@@ -45,5 +45,22 @@ TEST(ProfileReport, FoldsPcsIntoInstructionsAndLines) {
   EXPECT_EQ(lines[0].counts.laneExecutions, 16u);
 }
 
+// Unquoted attribute values that end right before "/>" take the slash ("10/"), an invalid
+// length: the timeline legend's swatches were invisible. No value in the page may be
+// written so.
+TEST(ProfileReport, HtmlHasNoUnquotedValueBeforeASelfClosingSlash) {
+  LaunchProfile p;
+  p.kernel = "k";
+  p.subGroupSize = 4;
+  p.clock = 10;
+  p.timeline.resize(1);
+  p.timeline[0].segments.push_back({});
+  const std::string html = profileHtml({&p}, [](const std::string&) { return std::string(); });
+  ASSERT_NE(html.find("Sub-group timeline"), std::string::npos);
+  EXPECT_NE(html.find("<rect class=\"running\" width=\"12\" height=\"10\"/>"), std::string::npos);
+  for (size_t at = html.find("/>"); at != std::string::npos; at = html.find("/>", at + 2))
+    EXPECT_EQ(html[at - 1], '"') << html.substr(at > 60 ? at - 60 : 0, 64);
+}
+
 }  // namespace
 }  // namespace spvsim::profile
