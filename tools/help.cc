@@ -25,7 +25,7 @@ Usage:
                                                  and how the module was compiled
   spvsim compile KERNEL [-o FILE.spv]            compile once (OpenCL C to SPIR-V), run many
   spvsim help [COMMAND] | spvsim COMMAND --help  help
-  spvsim --version
+  spvsim --version | spvsim version               the version
 
 KERNEL is a .spv (SPIR-V binary), .spvasm (SPIR-V assembly) or .cl (OpenCL C, compiled
 with clang-15, opt-15 and llvm-spirv-15 at -O2 unless --build-options name a level; a
