@@ -430,8 +430,14 @@ void Adapter::stepIn(const JsonValue& args, JsonValue&) {
 
 void Adapter::stepOut(const JsonValue& args, JsonValue&) {
   selectThread(intMember(args, "threadId", int64_t(session().subGroupIndex()) + 1));
-  if (session_->subGroup().frames.size() <= 1)
-    throw DebugError("the kernel's entry function has no caller to return to; use continue");
+  if (session_->subGroup().frames.size() <= 1) {
+    // No caller to return to: the step ends where this sub-group ends the kernel.
+    out_ << "stepOut from the kernel's entry function: it has no caller, so this sub-group "
+            "runs to the end of the kernel\n";
+    execute(
+        args, [this] { session_->finishSubGroup(); }, "step");
+    return;
+  }
   execute(
       args, [this] { session_->finish(); }, "step");
 }

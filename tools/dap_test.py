@@ -244,6 +244,27 @@ def into_a_call():
     check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
 
 
+def step_out_of_the_kernel():
+    """stepOut in the kernel's entry function (no caller): said in the console, and the
+    sub-group runs to the end of the kernel, where the step stops; the rest then runs."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    ok(client.request("launch", program=KERNEL, args=LAUNCH_ARGS, stopOnEntry=True), "launch")
+    client.wait_event("initialized")
+    ok(client.request("configurationDone"), "configurationDone")
+    check(client.wait_event("stopped")["body"]["reason"] == "entry", "stopOnEntry")
+    ok(client.request("stepOut", threadId=1), "stepOut from the entry function is not an error")
+    stop = client.wait_event("stopped", "terminated")
+    check(stop.get("body", {}).get("reason") == "step", f"stepOut stops: {stop}")
+    check("this sub-group runs to the end of the kernel" in client.output,
+          f"said in the console: {client.output}")
+    ok(client.request("continue", threadId=1), "continue")
+    client.wait_event("terminated")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
 def pause_a_loop():
     """`pause` interrupts a `continue` that would run for 2^30 instructions (faults.cl spin)."""
     p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -505,6 +526,7 @@ def port_client_goes_away():
 signal.alarm(240)  # a hang fails the test rather than stalling it
 over_stdio()
 into_a_call()
+step_out_of_the_kernel()
 pause_a_loop()
 stop_on_error()
 bad_input()

@@ -493,6 +493,18 @@ void DebugSession::finish() {
     }
 }
 
+void DebugSession::finishSubGroup() {
+  if (!canRun()) return;
+  if (subGroup().state == SubGroupState::Done) return endCommand();
+  out_ << "Run till this sub-group finishes the kernel\n";
+  resume();
+  for (;;) {
+    if (const Stop s = advanceCurrent()) return endCommand();
+    if (subGroup().state == SubGroupState::Done) break;
+  }
+  endCommand();
+}
+
 void DebugSession::continueRun() {
   if (!canRun()) return;
   resume();

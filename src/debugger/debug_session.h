@@ -86,6 +86,9 @@ class DebugSession {
   void step(uint64_t count);  // SPIR-V instructions of the current sub-group
   void next(uint64_t count);  // source lines (instructions without line info), over calls
   void finish();              // until the current function returns
+  // Until the current sub-group has finished the kernel (DAP's stepOut from the entry
+  // function, which has no caller), or a breakpoint, watchpoint or error stops it.
+  void finishSubGroup();
   // Source lines like `next`, but into calls: until another line, in any frame.
   void stepLine();
   void continueRun();  // until a breakpoint, watchpoint, error or the end
