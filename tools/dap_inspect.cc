@@ -2,6 +2,7 @@
 // read through the debugger engine's expressions (src/debugger/debug_expr.h).
 #include <fmt/format.h>
 
+#include "src/debugger/debug_commands.h"
 #include "src/debugger/debug_views.h"
 #include "tools/dap_adapter.h"
 
@@ -242,7 +243,16 @@ void Adapter::evaluate(const JsonValue& args, JsonValue& body) {
     depth = static_cast<size_t>(id & ((int64_t{1} << kFrameBits) - 1));
   }
   focus(thread, depth);
-  const JsonValue v = variable(expression->text, expression->text, thread, depth);
+  // The debug console takes gdb's `set var NAME = VALUE` too (as `spvsim debug` does); the
+  // result is the variable's value after it.
+  std::string text = expression->text;
+  const size_t start = text.find_first_not_of(" \t");
+  if (start != std::string::npos && text.compare(start, 4, "set ") == 0) {
+    const debugger::Assignment a = debugger::parseSetVar(std::string_view(text).substr(start + 4));
+    session_->setVariable(a.target, a.value, a.allLanes);
+    text = a.target.text();
+  }
+  const JsonValue v = variable(text, text, thread, depth);
   const std::string& value = v.find("value")->text;
   if (value.size() > 1 && value.front() == '<' && value.back() == '>' &&
       v.find("variablesReference")->text == "0")

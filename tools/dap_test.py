@@ -254,6 +254,11 @@ def step_out_of_the_kernel():
     client.wait_event("initialized")
     ok(client.request("configurationDone"), "configurationDone")
     check(client.wait_event("stopped")["body"]["reason"] == "entry", "stopOnEntry")
+    # gdb's `set var` in the debug console: the result is the variable's value after it.
+    frame = top_frame(client, 1)
+    res = ok(client.request("evaluate", expression="set var i@all = 7", frameId=frame["id"],
+                            context="repl"), "set var in the debug console")
+    check(res["result"].startswith("[0]=7 [1]=7"), f"set var i@all = 7: {res}")
     ok(client.request("stepOut", threadId=1), "stepOut from the entry function is not an error")
     stop = client.wait_event("stopped", "terminated")
     check(stop.get("body", {}).get("reason") == "step", f"stepOut stops: {stop}")

@@ -303,6 +303,11 @@ void CommandInterpreter::undisplay(std::string_view args, std::string_view) {
 
 // set var TARGET = VALUE: the focused lane; TARGET@all (or TARGET[all]): every active lane.
 void CommandInterpreter::set(std::string_view args, std::string_view) {
+  Assignment a = parseSetVar(args);
+  session_.setVariable(a.target, a.value, a.allLanes);
+}
+
+Assignment parseSetVar(std::string_view args) {
   auto [word, rest] = splitWord(args);
   if (word != "var" && word != "variable")
     throw DebugError("set: the one form is set var NAME = VALUE (NAME@all: every active lane)");
@@ -317,7 +322,7 @@ void CommandInterpreter::set(std::string_view args, std::string_view) {
       target = trim(target.substr(0, target.size() - suffix.size()));
       all = true;
     }
-  session_.setVariable(Expression::parse(target), Expression::parse(value), all);
+  return {Expression::parse(target), Expression::parse(value), all};
 }
 
 void CommandInterpreter::lane(std::string_view args, std::string_view) {

@@ -11,6 +11,14 @@
 
 namespace spvsim::debugger {
 
+// `set var NAME = VALUE` after "set" (NAME@all or NAME[all]: every active lane), as the
+// command line and the DAP debug console take it. Throws DebugError naming the form.
+struct Assignment {
+  Expression target, value;
+  bool allLanes = false;
+};
+Assignment parseSetVar(std::string_view args);
+
 class CommandInterpreter {
  public:
   // `interactive`: an empty line repeats the last step, next or continue.
