@@ -78,6 +78,7 @@ Adapter::Adapter(std::function<void(const JsonValue&)> send, volatile std::sig_a
       {"stepOut", &Adapter::stepOut},
       {"pause", &Adapter::pause},
       {"restart", &Adapter::restart},
+      {"exceptionInfo", &Adapter::exceptionInfo},
       {"disconnect", &Adapter::disconnect},
       {"terminate", &Adapter::terminate},
   };
@@ -215,9 +216,9 @@ debugger::DebugSession& Adapter::session() {
 }
 
 void Adapter::initialize(const JsonValue&, JsonValue& body) {
-  for (const char* c :
-       {"supportsConfigurationDoneRequest", "supportsConditionalBreakpoints",
-        "supportsEvaluateForHovers", "supportsSetVariable", "supportsTerminateRequest"})
+  for (const char* c : {"supportsConfigurationDoneRequest", "supportsConditionalBreakpoints",
+                        "supportsEvaluateForHovers", "supportsSetVariable",
+                        "supportsTerminateRequest", "supportsExceptionInfoRequest"})
     setMember(body, c, jsonBool(true));
 }
 
@@ -337,6 +338,19 @@ void Adapter::restart(const JsonValue&, JsonValue&) {
   after_ = [this] { start(); };
 }
 
+// The error an "exception" stop stopped on: its diagnostic kind as the id, its text.
+void Adapter::exceptionInfo(const JsonValue&, JsonValue& body) {
+  const debugger::DebugSession& s = session();
+  if (s.lastStop() != debugger::DebugSession::StopReason::Error)
+    throw DebugError("the last stop was not on an error");
+  const std::string& text = s.lastStopText();
+  std::string kind = "error";
+  if (text.rfind("error: ", 0) == 0) kind = text.substr(7, text.find(':', 7) - 7);
+  setMember(body, "exceptionId", jsonString(kind));
+  setMember(body, "description", jsonString(text));
+  setMember(body, "breakMode", jsonString("always"));
+}
+
 void Adapter::threads(const JsonValue&, JsonValue& body) {
   JsonValue list = jsonArray();
   if (session_ && !session_->finished() && session_->hasSubGroups()) {
@@ -357,6 +371,17 @@ void Adapter::stopped(const std::string& reason) {
   setMember(body, "reason", jsonString(reason));
   setMember(body, "threadId", jsonNumber(static_cast<int64_t>(session_->subGroupIndex()) + 1));
   setMember(body, "allThreadsStopped", jsonBool(true));
+  if (reason == "breakpoint" || reason == "exception") {
+    // What VS Code shows on the stop: which breakpoints, or the error itself.
+    setMember(body, "description",
+              jsonString(reason == "breakpoint" ? "Paused on breakpoint" : "Paused on an error"));
+    setMember(body, "text", jsonString(session_->lastStopText()));
+  }
+  if (reason == "breakpoint") {
+    JsonValue ids = jsonArray();
+    for (int n : session_->lastHits()) ids.items.push_back(jsonNumber(n));
+    setMember(body, "hitBreakpointIds", std::move(ids));
+  }
   flushOutput();
   event("stopped", std::move(body));
 }

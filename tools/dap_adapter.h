@@ -69,6 +69,7 @@ class Adapter {
   void stepOut(const JsonValue& args, JsonValue& body);
   void pause(const JsonValue& args, JsonValue& body);
   void restart(const JsonValue& args, JsonValue& body);
+  void exceptionInfo(const JsonValue& args, JsonValue& body);
   void terminate(const JsonValue& args, JsonValue& body);
   void disconnect(const JsonValue& args, JsonValue& body);
   // Inspection (dap_inspect.cc).

@@ -218,6 +218,8 @@ def into_a_call():
     ok(client.request("continue", threadId=1), "continue")
     stop = client.wait_event("stopped")["body"]
     check(stop["reason"] == "breakpoint" and stop["threadId"] == 1, f"in twice: {stop}")
+    check(stop.get("hitBreakpointIds") == [bps[0]["id"]] and "Breakpoint" in stop.get("text", ""),
+          f"which breakpoint: {stop}")
     frames = ok(client.request("stackTrace", threadId=1), "stackTrace")["stackFrames"]
     check([(f["name"], f["line"]) for f in frames[:2]] == [("twice", 4), ("branchy", 12)],
           f"frames: {frames}")
@@ -303,6 +305,10 @@ def stop_on_error():
     ok(client.request("configurationDone"), "configurationDone")
     stop = client.wait_event("stopped", "terminated")
     check(stop.get("body", {}).get("reason") == "exception", f"stopped on the error: {stop}")
+    check("out-of-bounds" in stop.get("body", {}).get("text", ""), f"the stop's text: {stop}")
+    info = ok(client.request("exceptionInfo", threadId=1), "exceptionInfo")
+    check(info.get("exceptionId") == "out-of-bounds" and "lanes 4-7" in info.get("description", "")
+          and info.get("breakMode") == "always", f"exceptionInfo: {info}")
     check("out-of-bounds" in client.output and "lanes 4-7" in client.output,
           f"the diagnostic is output:\n{client.output}")
     v = ok(client.request("evaluate", expression="v", frameId=top_frame(client, 1)["id"]),

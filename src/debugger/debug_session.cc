@@ -185,6 +185,8 @@ void DebugSession::printLocation(const std::string& prefix) {
 
 bool DebugSession::canRun() {
   lastStop_ = StopReason::None;
+  lastHits_.clear();
+  lastStopText_.clear();
   if (finished_) {
     out_ << "The kernel has finished; nothing is left to run (`quit` ends the session).\n";
     return false;
@@ -250,6 +252,7 @@ DebugSession::Stop DebugSession::checkDiagnostics(GroupRun& g) {
     out_ << text << '\n';
     if (d.severity == Severity::Error) {
       s.kind = Stop::Kind::Error;
+      if (lastStopText_.empty()) lastStopText_ = text;
       if (d.subGroup && *d.subGroup < g.slot->count()) sg_ = *d.subGroup;
     }
   }
@@ -313,12 +316,14 @@ bool DebugSession::breakpointHit(GroupRun& g, size_t index) {
       }
     }
     ++bp.hits;
+    lastHits_.push_back(bp.number);
     hits +=
         fmt::format("{}{}reakpoint {}, {}{}", hits.empty() ? "" : "; ",
                     bp.temporary ? "Temporary b" : "B", bp.number, bp.location.description, detail);
     if (bp.temporary) bp.number = -bp.number;  // deleted below, after the report
   }
   if (hits.empty()) return false;
+  lastStopText_ = hits;
   if (std::erase_if(breakpoints_, [](const Breakpoint& b) { return b.number < 0; })) rebuildSites();
   g.reportedAt[index] = sg.steps;
   sg_ = index;

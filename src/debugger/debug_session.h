@@ -157,6 +157,10 @@ class DebugSession {
   // None when it ran to its natural end (a step done, the kernel finished).
   enum class StopReason { None, Breakpoint, Watchpoint, Error, Interrupted };
   StopReason lastStop() const { return lastStop_; }
+  // The last stop's breakpoints (their numbers) and what it said ("Breakpoint 1, ..."; an
+  // error stop: the error diagnostic's text), for a front end's stop event.
+  const std::vector<int>& lastHits() const { return lastHits_; }
+  const std::string& lastStopText() const { return lastStopText_; }
 
   // 0 no error diagnostics so far, 2 otherwise (as `spvsim run`).
   int exitStatus() const;
@@ -223,6 +227,8 @@ class DebugSession {
   int nextDisplay_ = 1;
   volatile std::sig_atomic_t* interrupt_ = nullptr;
   StopReason lastStop_ = StopReason::None;
+  std::vector<int> lastHits_;
+  std::string lastStopText_;
   // The buffers' and program-scope variables' contents at the start, for `restart`.
   std::vector<std::vector<uint8_t>> initialBuffers_;
   std::vector<std::vector<uint8_t>> initialGlobals_;
