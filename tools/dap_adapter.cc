@@ -366,7 +366,28 @@ void Adapter::threads(const JsonValue&, JsonValue& body) {
   setMember(body, "threads", std::move(list));
 }
 
+// Threads are the current work-group's sub-groups, named after it: when a stop is in
+// another work-group than the client last saw, its threads exit and the new ones start
+// (`thread` events), so that a client does not keep the old names.
+void Adapter::announceThreads() {
+  if (session_->finished() || !session_->hasSubGroups()) return;
+  const debugger::GroupRun& g = session_->group();
+  const size_t count = g.slot->count();
+  if (shownGroup_ == g.id && shownThreads_ == count) return;
+  auto threadEvent = [this](const char* reason, size_t id) {
+    JsonValue body = jsonObject();
+    setMember(body, "reason", jsonString(reason));
+    setMember(body, "threadId", jsonNumber(static_cast<int64_t>(id)));
+    event("thread", std::move(body));
+  };
+  for (size_t i = 1; i <= shownThreads_; ++i) threadEvent("exited", i);
+  for (size_t i = 1; i <= count; ++i) threadEvent("started", i);
+  shownGroup_ = g.id;
+  shownThreads_ = count;
+}
+
 void Adapter::stopped(const std::string& reason) {
+  announceThreads();
   JsonValue body = jsonObject();
   setMember(body, "reason", jsonString(reason));
   setMember(body, "threadId", jsonNumber(static_cast<int64_t>(session_->subGroupIndex()) + 1));

@@ -5,6 +5,7 @@
 // children are its lanes `[0]`, `[1]`... (src/DESIGN.md "DAP adapter").
 #pragma once
 
+#include <array>
 #include <csignal>
 #include <cstdint>
 #include <functional>
@@ -84,6 +85,7 @@ class Adapter {
   void start();
   void execute(const JsonValue& args, std::function<void()> run, const char* reason);
   void stopped(const std::string& reason);
+  void announceThreads();
   void afterRun(const char* fallback);
   void selectThread(int64_t thread);
   void focus(int64_t thread, size_t depth);
@@ -107,6 +109,8 @@ class Adapter {
   std::unique_ptr<debugger::DebugSession> session_;
   bool stopOnEntry_ = false;
   bool terminatedSent_ = false;
+  std::optional<std::array<uint64_t, 3>> shownGroup_;  // the work-group whose threads the
+  size_t shownThreads_ = 0;                            // client was last told of
   bool ending_ = false;
   std::function<void()> after_;                                // runs once the response is sent
   std::map<std::string, std::vector<int>> sourceBreakpoints_;  // by client path

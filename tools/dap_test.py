@@ -272,6 +272,40 @@ def step_out_of_the_kernel():
     check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
 
 
+def threads_of_each_work_group():
+    """Two work-groups: the threads (sub-groups) are named after the current one, and when
+    a stop is in the next, the old threads exit and the new ones start (thread events)."""
+    p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    client = Client(p.stdout, p.stdin)
+    ok(client.request("initialize", adapterID="spvsim"), "initialize")
+    args = ["--global", "16", "--local", "8", "--sub-group-size", "4", "--arg",
+            "buffer:uint[16]", "--arg", "buffer:uint4[16]=range(0)"]
+    ok(client.request("launch", program=KERNEL, args=args), "launch two work-groups")
+    client.wait_event("initialized")
+    ok(client.request("setBreakpoints", source={"path": KERNEL}, breakpoints=[{"line": 12}]),
+       "setBreakpoints")
+    ok(client.request("configurationDone"), "configurationDone")
+    names = []
+    for _ in range(8):  # a stop per sub-group that reaches line 12, in each work-group
+        stop = client.wait_event("stopped", "terminated")
+        if stop["event"] == "terminated":
+            break
+        threads = ok(client.request("threads"), "threads")["threads"]
+        names.append(threads[0]["name"])
+        if threads[0]["name"].startswith("wg (1,0,0)"):
+            break
+        ok(client.request("continue", threadId=1), "continue")
+    check(names and names[0] == "wg (0,0,0) sg 0" and names[-1] == "wg (1,0,0) sg 0",
+          f"threads named after their work-group: {names}")
+    events = [(e["body"]["reason"], e["body"]["threadId"]) for e in client.events
+              if e.get("event") == "thread"]
+    check(events[:2] == [("started", 1), ("started", 2)] and
+          events[2:] == [("exited", 1), ("exited", 2), ("started", 1), ("started", 2)],
+          f"thread events: {events}")
+    ok(client.request("disconnect"), "disconnect")
+    check(p.wait(timeout=30) == 0, "spvsim dap exits with 0 after disconnect")
+
+
 def pause_a_loop():
     """`pause` interrupts a `continue` that would run for 2^30 instructions (faults.cl spin)."""
     p = subprocess.Popen([SPVSIM, "dap"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -538,6 +572,7 @@ signal.alarm(240)  # a hang fails the test rather than stalling it
 over_stdio()
 into_a_call()
 step_out_of_the_kernel()
+threads_of_each_work_group()
 pause_a_loop()
 stop_on_error()
 bad_input()
