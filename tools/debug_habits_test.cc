@@ -117,6 +117,23 @@ TEST(DebugHabits, SetVarWritesTheFocusedLaneOrAllAndChangesTheRun) {
   EXPECT_HAS(t.reply(17), "x (uint) = [0]=1 [1]=2 [2]=3 [3]=4\n");  // [all]: as @all
 }
 
+// gdb's words: threads are the sub-groups (`info threads`, `thread N`); `info line`.
+TEST(DebugHabits, ThreadsAndLinesInGdbWords) {
+  const auto t = debugSession(kRotate,
+                              "break 8\n"
+                              "continue\n"
+                              "info line\n"
+                              "info threads\n"
+                              "thread 1\n"
+                              "info line\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(3), "Line 8 of \"rotate.cl\" in rotate; sub-group 0 is at `OpControlBarrier");
+  EXPECT_HAS(t.reply(4), "Sub-groups of work-group (0,0,0):\n* 0   running");
+  EXPECT_HAS(t.reply(5), "work-group (0,0,0) sub-group 1 at ");
+  // Sub-group 1 has not run yet: it is at the kernel's first instruction, before any line.
+  EXPECT_HAS(t.reply(6), "No line information at `");
+}
+
 TEST(DebugHabits, LaneAndWorkItemFocus) {
   const auto t = debugSession(kRotate,
                               "break 8\n"

@@ -190,7 +190,12 @@ TEST(DebugInspect, ExamineBuffersAndLocalMemory) {
                               "x/3b scratch\n"
                               "x arg0[14:16]\n"
                               "workgroup 1\n"
-                              "x scratch[0:2]\n");
+                              "x scratch[0:2]\n"
+                              "workgroup 0\n"
+                              "x/2dw scratch[1]\n"
+                              "x/2xw scratch[1]\n"
+                              "x/1th scratch[1]\n"
+                              "x/2uq scratch[1]\n");
   EXPECT_EQ(t.status, 0) << t.text;
   // Only sub-group 0 (l = 0..3) has run so far.
   EXPECT_HAS(t.reply(3),
@@ -209,6 +214,11 @@ TEST(DebugInspect, ExamineBuffersAndLocalMemory) {
   EXPECT_HAS(t.reply(10), "arg0[14:16] (int, global memory):\n  [14] 0 0\n");
   // Work-group (1,0,0) has its own local memory, untouched so far.
   EXPECT_HAS(t.reply(12), "scratch[0:2] (int, local memory of work-group (1,0,0)):\n  [0] 0 0\n");
+  // gdb's x/NFU: scratch holds 0 10 20 30 (ints, little-endian) from its start.
+  EXPECT_HAS(t.reply(14), "local:scratch+0 (lane 1), 2 x word: 0 10\n");
+  EXPECT_HAS(t.reply(15), "local:scratch+0 (lane 1), 2 x word: 0x00000000 0x0000000a\n");
+  EXPECT_HAS(t.reply(16), "local:scratch+0 (lane 1), 1 x halfword: 0000000000000000\n");
+  EXPECT_HAS(t.reply(17), "error: x/2uq: 'q' is no format (x d u o t f c) or unit (b h w g)");
 }
 
 TEST(DebugInspect, ExamineMistakes) {

@@ -63,7 +63,7 @@ const CommandInterpreter::Command* CommandInterpreter::find(std::string_view nam
       {"delete", {"d", nullptr, nullptr}, &CI::remove, false},
       {"print", {"p", nullptr, nullptr}, &CI::print, false},
       {"lanes", {nullptr, nullptr, nullptr}, &CI::lanes, false},
-      {"subgroup", {"sg", nullptr, nullptr}, &CI::subGroup, false},
+      {"subgroup", {"sg", "thread", nullptr}, &CI::subGroup, false},
       {"workgroup", {"wg", nullptr, nullptr}, &CI::workGroup, false},
       {"backtrace", {"bt", "where", nullptr}, &CI::backtrace, false},
       {"list", {"l", nullptr, nullptr}, &CI::list, false},
@@ -392,10 +392,12 @@ void CommandInterpreter::examine(std::string_view args, std::string_view format)
 void CommandInterpreter::info(std::string_view args, std::string_view) {
   auto [what, rest] = splitWord(args);
   noArguments(rest, "info " + std::string(what));
-  static constexpr std::array<std::pair<const char*, const char*>, 9> kTopics = {{
+  static constexpr std::array<std::pair<const char*, const char*>, 11> kTopics = {{
       {"breakpoints", "b"},
       {"watchpoints", "w"},
       {"subgroups", "sg"},
+      {"threads", nullptr},  // gdb's word: the sub-groups are the threads
+      {"line", nullptr},
       {"workgroups", "wg"},
       {"simt", nullptr},
       {"lanes", nullptr},
@@ -411,7 +413,7 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
     }
   if (topic == "breakpoints" || topic == "watchpoints") {
     out_ << breakpointsText(session_);
-  } else if (topic == "subgroups") {
+  } else if (topic == "subgroups" || topic == "threads") {
     out_ << subGroupsText(session_);
   } else if (topic == "workgroups") {
     out_ << workGroupsText(session_);
@@ -423,10 +425,12 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
     out_ << localsText(session_);
   } else if (topic == "stack" || topic == "frame") {
     out_ << backtraceText(session_);
+  } else if (topic == "line") {
+    out_ << lineText(session_);
   } else {
     throw DebugError(
-        fmt::format("info {}: the topics are breakpoints, subgroups, workgroups, "
-                    "simt, lanes, locals",
+        fmt::format("info {}: the topics are breakpoints, subgroups (threads), workgroups, "
+                    "simt, lanes, locals, line, stack",
                     what));
   }
 }

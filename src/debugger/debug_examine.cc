@@ -37,6 +37,79 @@ std::string rows(const Elements& e, const std::string& name, uint64_t first, uin
   return out;
 }
 
+// gdb's x/NFU: a count N (1..4096), a format F (x hex, d signed, u unsigned, o octal,
+// t binary, f float, c character) and a unit U (b, h, w, g: 1, 2, 4, 8 bytes). With
+// neither F nor U the memory is shown as the pointer's element type; F alone takes
+// 4-byte units (gdb's default w), U alone hex.
+struct UnitFormat {
+  uint64_t count = 1;
+  char format = 'x';
+  uint64_t unit = 0;  // 0: the pointee's type
+  bool formatGiven = false;
+};
+
+UnitFormat parseUnitFormat(std::string_view text) {
+  UnitFormat f;
+  size_t digits = 0;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  if (digits && (!parseUnsigned(text.substr(0, digits), f.count) || f.count == 0 || f.count > 4096))
+    throw DebugError(fmt::format("x/{}: give a count 1..4096", text));
+  bool& formatGiven = f.formatGiven;
+  for (char c : text.substr(digits)) {
+    if (std::string_view("bhwg").find(c) != std::string_view::npos) {
+      f.unit = c == 'b' ? 1 : c == 'h' ? 2 : c == 'w' ? 4 : 8;
+    } else if (std::string_view("xduotfc").find(c) != std::string_view::npos) {
+      f.format = c;
+      formatGiven = true;
+    } else {
+      throw DebugError(fmt::format(
+          "x/{}: '{}' is no format (x d u o t f c) or unit (b h w g); e.g. x/4dw PTR", text, c));
+    }
+  }
+  if (formatGiven && !f.unit) f.unit = f.format == 'c' ? 1 : 4;
+  if (f.format == 'f' && f.unit != 4 && f.unit != 8)
+    throw DebugError(fmt::format("x/{}: floats are 4 (w) or 8 (g) bytes", text));
+  return f;
+}
+
+const char* unitName(uint64_t unit) {
+  return unit == 1 ? "byte" : unit == 2 ? "halfword" : unit == 4 ? "word" : "giant";
+}
+
+std::string formatUnit(const uint8_t* p, const UnitFormat& f) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, f.unit);  // little-endian, as the kernel's memory
+  const unsigned shift = 64 - unsigned(f.unit) * 8;
+  const int64_t signedValue = shift == 0 ? int64_t(bits) : int64_t(bits << shift) >> shift;
+  switch (f.format) {
+    case 'd':
+      return fmt::format("{}", signedValue);
+    case 'u':
+      return fmt::format("{}", bits);
+    case 'o':
+      return fmt::format("0{:o}", bits);
+    case 't':
+      return fmt::format("{:0{}b}", bits, f.unit * 8);
+    case 'c':
+      return bits >= 0x20 && bits < 0x7f ? fmt::format("{} '{}'", bits, char(bits))
+                                         : fmt::format("{}", bits);
+    case 'f': {
+      if (f.unit == 4) {
+        float v;
+        std::memcpy(&v, p, 4);
+        return fmt::format("{}", v);
+      }
+      double v;
+      std::memcpy(&v, p, 8);
+      return fmt::format("{}", v);
+    }
+    default:
+      // x/Nb alone keeps its two-digit bytes; an explicit x is gdb's 0x form.
+      return f.formatGiven ? fmt::format("{:#0{}x}", bits, f.unit * 2 + 2)
+                           : fmt::format("{:0{}x}", bits, f.unit * 2);
+  }
+}
+
 class Examiner {
  public:
   explicit Examiner(DebugSession& session)
@@ -55,16 +128,8 @@ class Examiner {
   }
 
   std::string pointer(std::string_view format, std::string_view what) {
-    uint64_t count = 1;
-    bool bytes = false;
-    std::string_view digits = format;
-    if (!digits.empty() && digits.back() == 'b') {
-      bytes = true;
-      digits.remove_suffix(1);
-    }
-    if (!digits.empty() && (!parseUnsigned(digits, count) || count == 0 || count > 4096))
-      throw DebugError(
-          fmt::format("x/{}: give a count 1..4096, optionally followed by b (bytes)", format));
+    const UnitFormat f = parseUnitFormat(format);
+    const uint64_t count = f.count;
     SubGroup& sg = session_.subGroup();
     const ValueReader reader(session_.symbols(), sg);
     const ValueRef ref = parseValueRef(what);
@@ -80,7 +145,7 @@ class Examiner {
     if (!v.errors[entry].empty()) throw DebugError(v.label + " is unreadable: " + v.errors[entry]);
     const uint64_t p = kernelPointer(sg, v.bytes[entry]);
     const spirv::Type& pointee = module_.type(t.element);
-    const uint64_t size = bytes ? 1 : std::max<uint64_t>(pointee.size, 1);
+    const uint64_t size = f.unit ? f.unit : std::max<uint64_t>(pointee.size, 1);
     AccessError error = AccessError::Ok;
     // locate(): the debugger's reads are not the kernel's (checkers must not see them).
     const uint8_t* host = sg.locate(p, lane, count * size, false, error);
@@ -90,11 +155,11 @@ class Examiner {
                                    session_.pointerName(p), lane,
                                    error == AccessError::Null ? "null pointer" : "out of bounds"));
     std::string out = fmt::format("{} (lane {}), {} x {}:", session_.pointerName(p), lane, count,
-                                  bytes ? "byte" : spirv::typeName(module_, t.element));
+                                  f.unit ? unitName(f.unit) : spirv::typeName(module_, t.element));
     for (uint64_t k = 0; k < count; ++k)
       out += " " +
-             (bytes ? fmt::format("{:02x}", host[k])
-                    : formatValue(module_, t.element, host + k * size, {0, v.isSigned}, namer()));
+             (f.unit ? formatUnit(host + k * size, f)
+                     : formatValue(module_, t.element, host + k * size, {0, v.isSigned}, namer()));
     return out + '\n';
   }
 

@@ -47,16 +47,19 @@ constexpr const char* kCommands =
   restart             [r, run] launch the kernel again from its start, buffers as they
                       were given; breakpoints, buffer watchpoints and displays are kept
   lanes               the current sub-group's active lanes
-  subgroup N          [sg] switch to sub-group N of the current work-group
+  subgroup N          [sg, thread] switch to sub-group N of the current work-group
   workgroup X[,Y,Z]   [wg] switch to a work-group (started on first visit; each keeps its
                       own state and local memory)
   backtrace           [bt, where] the call stack of the current sub-group
   list [LOC]          [l] source and SPIR-V around the current instruction (or LOC)
   x NAME[I:J]         examine elements I..J-1 of a buffer argument, a local-memory argument
                       or a __local variable (the current work-group's)
-  x/N[b] VALUE        N elements (b: bytes, hex) where pointer VALUE points, e.g. x/4 p[2]
+  x/NFU VALUE         N elements where pointer VALUE points, e.g. x/4 p[2]; as gdb's
+                      F (x d u o t f c) and U (b h w g: 1 2 4 8 bytes), e.g. x/4dw p
   info breakpoints    [info b] breakpoints and watchpoints
-  info subgroups      [info sg] each sub-group: running, at barrier or done, and where
+  info subgroups      [info sg, info threads] each sub-group: running, at barrier or
+                      done, and where
+  info line           the current source line, its function and instruction
   info workgroups     [info wg] the work-groups started and how many are left
   info simt           the reconvergence stack: entries' lanes, where each resumes, where
                       it reconverges

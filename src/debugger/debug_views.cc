@@ -84,6 +84,18 @@ std::string backtraceText(DebugSession& session) {
   return out;
 }
 
+std::string lineText(DebugSession& session) {
+  const SubGroup& sg = session.subGroup();
+  const Symbols& s = session.symbols();
+  const uint32_t pc = locationPc(sg);
+  const spirv::SourceLine line = s.lineAt(pc);
+  if (!line)
+    return fmt::format("No line information at `{}` (compile with -g).\n", s.instructionText(pc));
+  return fmt::format("Line {} of \"{}\" in {}; sub-group {} is at `{}`.\n", line.line,
+                     s.fileName(line.file), functionLabel(session, s.functionAt(pc)), sg.id,
+                     s.instructionText(pc));
+}
+
 std::string simtText(DebugSession& session) {
   const SubGroup& sg = session.subGroup();
   const Symbols& s = session.symbols();

@@ -13,6 +13,8 @@ namespace spvsim::debugger {
 // `backtrace`: "#0  twice at k.cl:2  %19 = OpLoad ..." innermost first; callers at
 // their call instruction.
 std::string backtraceText(DebugSession& session);
+// `info line`: the current sub-group's source line, function and instruction.
+std::string lineText(DebugSession& session);
 
 // `info simt`: the reconvergence stack of the current sub-group, top (running) first:
 // each entry's lanes, where they run or resume, and where they reconverge.
