@@ -2,6 +2,8 @@
 // read through the debugger engine's expressions (src/debugger/debug_expr.h).
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "src/debugger/debug_commands.h"
 #include "src/debugger/debug_views.h"
 #include "tools/dap_adapter.h"
@@ -77,19 +79,26 @@ void Adapter::stackTrace(const JsonValue& args, JsonValue& body) {
   for (size_t depth = 0; depth < depths; ++depth) {
     const uint32_t pc = debugger::framePc(sg, depth);
     const debugger::FrameScope scope = debugger::frameScope(sg, depth);
-    const spirv::SourceLine line = s.lineAt(pc);
+    spirv::SourceLine line = s.lineAt(pc);
+    // Before the function's first line (the entry, clang's prologue): show that line, where
+    // the sub-group is about to go, rather than no place at all.
+    if (!line) line = s.lineAt(s.afterPrologue(scope.function));
+    int64_t lineNumber = line ? line.line : 0;
+    // An error stop stands after the faulting instruction: show the fault's line.
+    if (depth == 0 && session_->lastStop() == debugger::DebugSession::StopReason::Error)
+      if (const std::string& at = session_->lastErrorLine(); !at.empty())
+        if (const size_t colon = at.rfind(':'); colon != std::string::npos)
+          lineNumber = std::strtoll(at.c_str() + colon + 1, nullptr, 10);
     JsonValue f = jsonObject();
     setMember(f, "id", jsonNumber(frameId(thread, depth)));
-    std::string name = s.functionName(scope.function);
-    if (!line) name += "  " + s.instructionText(pc);
-    setMember(f, "name", jsonString(name));
+    setMember(f, "name", jsonString(s.functionName(scope.function)));
     if (line) {
       JsonValue source = jsonObject();
       setMember(source, "name", jsonString(s.fileName(line.file)));
       setMember(source, "path", jsonString(absolutePath(s.filePath(line.file))));
       setMember(f, "source", std::move(source));
     }
-    setMember(f, "line", jsonNumber(line ? line.line : 0));
+    setMember(f, "line", jsonNumber(lineNumber));
     setMember(f, "column", jsonNumber(line ? 1 : 0));
     frames.items.push_back(std::move(f));
   }

@@ -258,6 +258,9 @@ def step_out_of_the_kernel():
     check(client.wait_event("stopped")["body"]["reason"] == "entry", "stopOnEntry")
     # gdb's `set var` in the debug console: the result is the variable's value after it.
     frame = top_frame(client, 1)
+    # The entry is before the first line: the frame shows that line and the function's name.
+    check((frame["name"], frame["line"]) == ("branchy", 9) and "source" in frame,
+          f"the entry stop's place: {frame}")
     res = ok(client.request("evaluate", expression="set var i@all = 7", frameId=frame["id"],
                             context="repl"), "set var in the debug console")
     check(res["result"].startswith("[0]=7 [1]=7"), f"set var i@all = 7: {res}")
@@ -345,6 +348,8 @@ def stop_on_error():
           and info.get("breakMode") == "always", f"exceptionInfo: {info}")
     check("out-of-bounds" in client.output and "lanes 4-7" in client.output,
           f"the diagnostic is output:\n{client.output}")
+    top = top_frame(client, 1)
+    check((top["name"], top["line"]) == ("shifted", 6), f"the fault's line (6), not the next: {top}")
     v = ok(client.request("evaluate", expression="v", frameId=top_frame(client, 1)["id"]),
            "evaluate v")
     check(v.get("result") == " ".join(f"[{l}]={3 * l}" for l in range(8)), f"v = 3i: {v}")

@@ -187,6 +187,7 @@ bool DebugSession::canRun() {
   lastStop_ = StopReason::None;
   lastHits_.clear();
   lastStopText_.clear();
+  lastErrorLine_.clear();
   if (finished_) {
     out_ << "The kernel has finished; nothing is left to run (`quit` ends the session).\n";
     return false;
@@ -252,7 +253,10 @@ DebugSession::Stop DebugSession::checkDiagnostics(GroupRun& g) {
     out_ << text << '\n';
     if (d.severity == Severity::Error) {
       s.kind = Stop::Kind::Error;
-      if (lastStopText_.empty()) lastStopText_ = text;
+      if (lastStopText_.empty()) {
+        lastStopText_ = text;
+        lastErrorLine_ = d.line;
+      }
       if (d.subGroup && *d.subGroup < g.slot->count()) sg_ = *d.subGroup;
     }
   }

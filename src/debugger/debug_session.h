@@ -161,6 +161,9 @@ class DebugSession {
   // error stop: the error diagnostic's text), for a front end's stop event.
   const std::vector<int>& lastHits() const { return lastHits_; }
   const std::string& lastStopText() const { return lastStopText_; }
+  // An error stop: the source line of the faulting instruction ("k.cl:6"; "" without line
+  // information). The sub-group stands after it (the access was performed).
+  const std::string& lastErrorLine() const { return lastErrorLine_; }
 
   // 0 no error diagnostics so far, 2 otherwise (as `spvsim run`).
   int exitStatus() const;
@@ -229,6 +232,7 @@ class DebugSession {
   StopReason lastStop_ = StopReason::None;
   std::vector<int> lastHits_;
   std::string lastStopText_;
+  std::string lastErrorLine_;
   // The buffers' and program-scope variables' contents at the start, for `restart`.
   std::vector<std::vector<uint8_t>> initialBuffers_;
   std::vector<std::vector<uint8_t>> initialGlobals_;
