@@ -151,7 +151,9 @@ TEST(DebugGroups, StopsOnAnOutOfBoundsStore) {
              "(out) (global memory, 32 bytes) [kernel shifted, work-group (0,0,0), "
              "sub-group 0, lanes 4-7, at ");
   EXPECT_HAS(t.reply(1), "faults.cl:6, in `OpStore ");
-  EXPECT_HAS(t.reply(1), "Stopped on the error.\nwork-group (0,0,0) sub-group 0 at faults.cl:7  ");
+  EXPECT_HAS(t.reply(1),
+             "Stopped on the error at faults.cl:6; the sub-group is past it.\n"
+             "work-group (0,0,0) sub-group 0 at faults.cl:7  ");
   EXPECT_HAS(t.reply(2), "v (int) = [0]=0 [1]=3 [2]=6 [3]=9 [4]=12 [5]=15 [6]=18 [7]=21\n");
   // Not fatal: the run goes on and ends with the summary, as `spvsim run` reports it.
   EXPECT_HAS(t.reply(4), "Kernel shifted finished: all 1 work-group ran.\nerror: out-of-bounds:");
@@ -218,7 +220,7 @@ TEST(DebugGroups, HelpListsTheCommands) {
                               "backtrace", "list", "x NAME", "info simt", "info subgroups", "quit"})
     EXPECT_HAS(t.reply(1), command);
   EXPECT_HAS(t.reply(2), "  x NAME[I:J]");
-  EXPECT_HAS(t.reply(2), "  x/N[b] VALUE");
+  EXPECT_HAS(t.reply(2), "  x/NFU VALUE");
   EXPECT_LACKS(t.reply(2), "step");
   EXPECT_HAS(t.reply(3), "error: help: no command 'nosuch'");
 }

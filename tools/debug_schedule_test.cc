@@ -126,7 +126,7 @@ TEST(DebugSchedule, DeadlockIsReportedAsInRun) {
     const auto t = debugSession(args, "continue\nstep\n");
     EXPECT_EQ(t.status, 2) << t.text;
     EXPECT_HAS(t.reply(1), verdict + "\n");
-    EXPECT_HAS(t.reply(1), "Stopped on the error.\n");
+    EXPECT_HAS(t.reply(1), "Stopped on the error");
     EXPECT_HAS(t.reply(1), "The error is fatal: the launch ends here, as it does in `spvsim run`.");
     EXPECT_HAS(t.reply(1), "Kernel stuck stopped by a fatal error.\n");
     EXPECT_HAS(t.reply(2), "The kernel has finished; nothing is left to run");
@@ -151,7 +151,7 @@ TEST(DebugSchedule, RaceCheckerReportsInTheSession) {
   const auto t = debugSession(args, "continue\ncontinue\n");
   EXPECT_EQ(t.status, 2) << t.text;
   EXPECT_HAS(t.reply(1), race);
-  EXPECT_HAS(t.reply(1), "Stopped on the error.\n");
+  EXPECT_HAS(t.reply(1), "Stopped on the error");
 
   // Without the checker the same session reports nothing.
   const auto quiet = debugSession(kRacy, "continue\n");

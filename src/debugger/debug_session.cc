@@ -262,7 +262,12 @@ DebugSession::Stop DebugSession::checkDiagnostics(GroupRun& g) {
   }
   if (s) {
     lastStop_ = StopReason::Error;
-    out_ << "Stopped on the error.\n";
+    // The faulting instruction has run (its access performed or skipped, as reported):
+    // the sub-group stands after it, so say where the fault was.
+    const std::string at = lastErrorLine_.substr(lastErrorLine_.find_last_of('/') + 1);
+    out_ << (at.empty()
+                 ? std::string("Stopped on the error.\n")
+                 : fmt::format("Stopped on the error at {}; the sub-group is past it.\n", at));
   }
   return s;
 }
