@@ -83,8 +83,12 @@ class CheckProgress {
     lo.counters = &counters;
     using namespace std::chrono;
     const auto elapsed = duration_cast<milliseconds>(steady_clock::now() - start_);
+    // The run's own ETA is on the line; the label says what the sweep has left, from the
+    // runs done so far (the current one included).
+    const double seconds = duration<double>(steady_clock::now() - start_).count();
     return std::optional<ProgressLine>(std::in_place, err_, choice_->style, counters,
-                                       fmt::format("run {}/{} ({})", index + 1, runs_, c.name()),
+                                       fmt::format("run {}/{} ({}{})", index + 1, runs_, c.name(),
+                                                   sweepRemaining(seconds, index, runs_)),
                                        std::max(milliseconds(0), choice_->delay - elapsed));
   }
 

@@ -7,6 +7,12 @@
 
 namespace spvsim::tools {
 
+std::string sweepRemaining(double seconds, size_t done, size_t total) {
+  if (done == 0 || done >= total) return "";
+  return fmt::format(", about {:.0f} s left in the check",
+                     seconds / double(done) * double(total - done));
+}
+
 std::string formatProgress(uint64_t done, uint64_t total, uint64_t laneInstructions,
                            double seconds) {
   const double rate = seconds > 0 ? double(laneInstructions) / seconds : 0.0;

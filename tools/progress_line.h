@@ -20,6 +20,11 @@ namespace spvsim::tools {
 std::string formatProgress(uint64_t done, uint64_t total, uint64_t laneInstructions,
                            double seconds);
 
+// A sweep's label suffix once `done` of `total` runs took `seconds`: the time the runs
+// left will take at the same average, e.g. ", about 12 s left in the check" ("" before
+// the first run ends, when there is nothing to average).
+std::string sweepRemaining(double seconds, size_t done, size_t total);
+
 class ProgressLine {
  public:
   enum class Style {

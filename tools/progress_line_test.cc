@@ -169,4 +169,12 @@ TEST(ProgressCheck, EachRunLabelledAndComplete) {
 }
 
 }  // namespace
+// The sweep's remaining time: the average of the runs done times the runs not done (the
+// current one among them); nothing before a run has ended.
+TEST(ProgressLine, SweepRemainingAveragesTheRunsDone) {
+  EXPECT_EQ(sweepRemaining(0.0, 0, 8), "");
+  EXPECT_EQ(sweepRemaining(6.0, 3, 8), ", about 10 s left in the check");  // 2 s x 5
+  EXPECT_EQ(sweepRemaining(6.0, 8, 8), "");
+}
+
 }  // namespace spvsim::tools
