@@ -1,68 +1,12 @@
 #include "runtime/layer/images.h"
 
+#include "src/exec/image_format.h"
+
 namespace spvsim::layer {
-namespace {
-
-uint32_t channels(cl_channel_order order) {
-  switch (order) {
-    case CL_R:
-    case CL_A:
-    case CL_INTENSITY:
-    case CL_LUMINANCE:
-    case CL_DEPTH:
-      return 1;
-    case CL_RG:
-    case CL_RA:
-      return 2;
-    case CL_RGB:
-      return 3;
-    case CL_RGBA:
-    case CL_BGRA:
-    case CL_ARGB:
-    case CL_ABGR:
-    case CL_sRGBA:
-    case CL_sBGRA:
-      return 4;
-    default:  // the x orders (padding channels) and depth-stencil: not known here
-      return 0;
-  }
-}
-
-// Bytes of one channel, or 0 for the packed types (which have a pixel size of their own).
-uint32_t channelBytes(cl_channel_type type) {
-  switch (type) {
-    case CL_SNORM_INT8:
-    case CL_UNORM_INT8:
-    case CL_SIGNED_INT8:
-    case CL_UNSIGNED_INT8:
-      return 1;
-    case CL_SNORM_INT16:
-    case CL_UNORM_INT16:
-    case CL_SIGNED_INT16:
-    case CL_UNSIGNED_INT16:
-    case CL_HALF_FLOAT:
-      return 2;
-    case CL_SIGNED_INT32:
-    case CL_UNSIGNED_INT32:
-    case CL_FLOAT:
-      return 4;
-    default:
-      return 0;
-  }
-}
-
-}  // namespace
 
 uint32_t pixelBytes(const cl_image_format& f) {
-  switch (f.image_channel_data_type) {
-    case CL_UNORM_SHORT_565:
-    case CL_UNORM_SHORT_555:
-      return 2;
-    case CL_UNORM_INT_101010:
-      return 4;
-    default:
-      return channels(f.image_channel_order) * channelBytes(f.image_channel_data_type);
-  }
+  // The ICD's own element sizes (CL_IMAGE_ELEMENT_SIZE), for every valid descriptor.
+  return imagefmt::elementSize({f.image_channel_order, f.image_channel_data_type}).value_or(0);
 }
 
 std::array<size_t, 3> wholeRegion(const cl_image_desc& d) {
@@ -95,7 +39,7 @@ std::string unshadowedImage(const cl_image_format& f, const cl_image_desc& d) {
 }
 
 ElementType pixelElement(const cl_image_format& f) {
-  const uint32_t n = channels(f.image_channel_order);
+  const uint32_t n = imagefmt::channelCount(f.image_channel_order);
   switch (f.image_channel_data_type) {
     case CL_FLOAT:
       return {ElementType::Scalar::Float, 4, n, "float pixel"};
