@@ -350,6 +350,20 @@ cl_int CL_API_CALL releaseMemObject(cl_mem mem) {
   return err;
 }
 
+// --- user events (see Records::userEvent) ---
+
+cl_event CL_API_CALL createUserEvent(cl_context context, cl_int* errcode) {
+  cl_event e = target->clCreateUserEvent(context, errcode);
+  if (e) shadow->records().userEvent(e, context);
+  return e;
+}
+
+cl_int CL_API_CALL setUserEventStatus(cl_event event, cl_int status) {
+  const cl_int err = target->clSetUserEventStatus(event, status);
+  if (err == CL_SUCCESS) shadow->records().userEventSet(event);
+  return err;
+}
+
 // --- launches ---
 
 cl_int CL_API_CALL enqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
@@ -397,6 +411,8 @@ void fillTable() {
   SPVSIM_LAYER_SLOT(clCreateSamplerWithProperties, createSamplerWithProperties)
   SPVSIM_LAYER_SLOT(clReleaseSampler, releaseSampler)
   SPVSIM_LAYER_SLOT(clReleaseMemObject, releaseMemObject)
+  SPVSIM_LAYER_SLOT(clCreateUserEvent, createUserEvent)
+  SPVSIM_LAYER_SLOT(clSetUserEventStatus, setUserEventStatus)
   SPVSIM_LAYER_SLOT(clEnqueueNDRangeKernel, enqueueNDRangeKernel)
   SPVSIM_LAYER_SLOT(clEnqueueTask, enqueueTask)
 #undef SPVSIM_LAYER_SLOT

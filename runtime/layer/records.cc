@@ -51,6 +51,23 @@ void Records::dropSampler(cl_sampler s) {
   samplers_.erase(s);
 }
 
+void Records::userEvent(cl_event e, cl_context c) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  userEvents_[e] = c;
+}
+
+void Records::userEventSet(cl_event e) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  userEvents_.erase(e);
+}
+
+bool Records::userEventsOutstanding(cl_context c) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [event, context] : userEvents_)
+    if (context == c) return true;
+  return false;
+}
+
 void Records::dropProgram(cl_program p) {
   std::lock_guard<std::mutex> lock(mutex_);
   programs_.erase(p);

@@ -75,6 +75,12 @@ class Records {
   void clone(cl_kernel source, cl_kernel copy);
   void mem(cl_mem m, MemRecord r);
   void sampler(cl_sampler s, SamplerRecord r);
+  // User events the application has not set yet, by context: while one is outstanding a
+  // blocking read could wait for the application itself (a command it gates, or an
+  // in-order queue's earlier one), so launches in that context are not shadowed.
+  void userEvent(cl_event e, cl_context c);
+  void userEventSet(cl_event e);
+  bool userEventsOutstanding(cl_context c) const;
   void dropSampler(cl_sampler s);
   void dropProgram(cl_program p);
   std::optional<ProgramRecord> programOf(cl_program p) const;
@@ -91,6 +97,7 @@ class Records {
   std::map<cl_kernel, KernelRecord> kernels_;
   std::map<cl_mem, MemRecord> mems_;
   std::map<cl_sampler, SamplerRecord> samplers_;
+  std::map<cl_event, cl_context> userEvents_;  // created, not set yet
 };
 
 }  // namespace spvsim::layer

@@ -114,6 +114,17 @@ cl_int Shadow::enqueue(cl_command_queue queue, cl_kernel kernel, cl_uint dims, c
   const std::string& name = launch->kernel.name;
   if (!knobs_.filter.empty() && fnmatch(knobs_.filter.c_str(), name.c_str(), 0) != 0)
     return passThrough(queue, kernel, dims, offset, global, local, numWait, waitList, event);
+  // Reading back blocks this thread until the queue gets there; with a user event the
+  // application has not set, that could be never (the event gates this launch or an
+  // earlier one of the queue, and the application sets it after enqueueing).
+  cl_context context = nullptr;
+  target_->clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof context, &context, nullptr);
+  if (context && records_.userEventsOutstanding(context)) {
+    skipped(name,
+            "a user event of its context is not set yet (waiting for the launch's inputs "
+            "could block the application)");
+    return passThrough(queue, kernel, dims, offset, global, local, numWait, waitList, event);
+  }
   const uint64_t number = launches_++;
   if (number >= knobs_.limit) {
     skipped(name, fmt::format("SPVSIM_SHADOW_LIMIT ({}) launches were shadowed", knobs_.limit));

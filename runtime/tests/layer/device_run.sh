@@ -41,7 +41,7 @@ platforms=("$@")
 if [[ ${#platforms[@]} -eq 0 ]]; then platforms=("Portable Computing Language" "NVIDIA CUDA"); fi
 layer=$work/layer/libspvsim-layer.so
 for platform in "${platforms[@]}"; do
-  for scenario in correct subbuffer oob wo partial; do
+  for scenario in correct subbuffer userevent oob wo partial; do
     echo "=== $platform: $scenario"
     layer_host "$scenario" --platform "$platform" >"$work/out0" 2>"$work/err0"
     OPENCL_LAYERS=$layer SPVSIM_DIAGNOSTICS="$work/diag" \

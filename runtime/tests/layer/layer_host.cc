@@ -14,6 +14,8 @@
 //   partial   out[i] = get_sub_group_size() with intel_reqd_sub_group_size(16), one
 //             work-group of 20: sub-groups of 16 and 4 (checked here against the spec)
 //   subbuffer c[i] = a[i] * 3 + b[i] on windows of one buffer (sub-buffers)
+//   userevent `correct` gated by a user event set after the enqueue, then once more
+//             ungated (the layer must not block the first: it would wait for the host)
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 
@@ -139,7 +141,7 @@ void print(const std::vector<int>& values) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: layer_host correct|oob|wo|partial|subbuffer "
+                 "usage: layer_host correct|oob|wo|partial|subbuffer|userevent "
                  "[--platform NAME] [--il FILE.spv]\n");
     return 2;
   }
@@ -177,6 +179,32 @@ int main(int argc, char** argv) {
         run(h, "correct", {windows[0], windows[1], windows[2]}, windows[2], 64, 64, 16);
     print(c);
     for (int i = 0; i < 64; ++i) ok = ok && c[i] == a[i] * 3 + b[i];
+  } else if (scenario == "userevent") {
+    const cl_mem ma = buffer(h, CL_MEM_READ_ONLY, a), mb = buffer(h, CL_MEM_READ_ONLY, b),
+                 mc = buffer(h, CL_MEM_READ_WRITE, zero);
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(h.program, "correct", &err);
+    check(err, "clCreateKernel");
+    for (cl_uint i = 0; i < 3; ++i) {
+      const cl_mem m = i == 0 ? ma : i == 1 ? mb : mc;
+      check(clSetKernelArg(k, i, sizeof m, &m), "clSetKernelArg");
+    }
+    cl_event gate = clCreateUserEvent(h.context, &err);
+    check(err, "clCreateUserEvent");
+    const size_t global = 64, local = 16;
+    check(clEnqueueNDRangeKernel(h.queue, k, 1, nullptr, &global, &local, 1, &gate, nullptr),
+          "clEnqueueNDRangeKernel gated");
+    check(clSetUserEventStatus(gate, CL_COMPLETE), "clSetUserEventStatus");
+    check(clEnqueueNDRangeKernel(h.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+          "clEnqueueNDRangeKernel");
+    std::vector<int> c(64);
+    check(clEnqueueReadBuffer(h.queue, mc, CL_TRUE, 0, 64 * sizeof(int), c.data(), 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer");
+    print(c);
+    for (int i = 0; i < 64; ++i) ok = ok && c[i] == a[i] * 3 + b[i];
+    clReleaseEvent(gate);
+    clReleaseKernel(k);
   } else if (scenario == "oob") {
     const cl_mem mx = buffer(h, CL_MEM_READ_ONLY, a), my = buffer(h, CL_MEM_READ_WRITE, zero);
     print(run(h, "oob", {mx, my}, my, 60, 64, 16));  // the in-bounds part is defined

@@ -62,6 +62,13 @@ for scenario in correct subbuffer; do
   refuse "$scenario" "error|warning"
 done
 
+# A launch gated by a user event the application sets after enqueueing it: the layer must
+# not block the application (it would wait for itself); the next launch is shadowed.
+run userevent "$host" userevent
+grep -q "^status OK" "$tmp/userevent.1" || fail "userevent: $(tail -n 1 "$tmp/userevent.1")"
+expect userevent "not shadowing kernel 'correct': a user event of its context is not set yet"
+expect userevent "spvsim layer: 1 launches shadowed, 1 skipped"
+
 # An out-of-bounds read: reported with its place; the application keeps the device's values.
 run oob "$host" oob
 expect oob "error: out-of-bounds: read of 4 bytes at byte offset 256 of argument 0 \(x\).*kernel oob"
