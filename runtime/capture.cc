@@ -160,6 +160,7 @@ std::string launchLines(const LaunchCapture::Input& in) {
   std::string out = "spvsim-capture 1\n";
   out += fmt::format("kernel {}\n", in.kernel.name());
   out += "module module.spv\n";
+  if (!in.source.source.empty()) out += "source program.cl\n";
   std::string options = in.source.buildOptions;
   std::replace(options.begin(), options.end(), '\n', ' ');  // one line
   out += fmt::format("build-options {}\n", options);
@@ -286,6 +287,7 @@ std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k) {
   std::lock_guard lock(k->program->mutex);
   source->words = withoutMarkers(k->program->state.binary);
   source->buildOptions = k->program->state.options;
+  if (k->program->origin == ProgramOrigin::Source) source->source = k->program->source;
   return source;
 }
 
@@ -304,6 +306,8 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
     if (!folder) return nullptr;
     const fs::path dir = folder->temporary;
     writeFile(dir / "module.spv", in.source.words.data(), in.source.words.size() * 4);
+    if (!in.source.source.empty())  // for `list` and the profile's source view in a replay
+      writeFile(dir / "program.cl", in.source.source.data(), in.source.source.size());
     std::string manifest = launchLines(in);
     std::vector<const _cl_mem*> buffers;
     std::string args;

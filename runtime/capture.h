@@ -27,6 +27,7 @@ namespace spvsim::rt {
 struct CaptureSource {
   std::vector<uint32_t> words;
   std::string buildOptions;
+  std::string source;  // the program's OpenCL C when it was built from source, else ""
 };
 
 // The source of a launch of `k` when SPVSIM_CAPTURE is set and the kernel's name

@@ -281,6 +281,10 @@ void ManifestReader::readLine(const std::string& key, std::istringstream& rest, 
     const std::string name = word("module");
     std::error_code ec;
     b.module = file(name, fs::file_size(dir_ / name, ec));
+  } else if (key == "source") {
+    const std::string name = word("source");
+    std::error_code ec;
+    b.source = file(name, fs::file_size(dir_ / name, ec));
   } else if (key == "build-options") {
     std::getline(rest, b.buildOptions);
     b.buildOptions = std::string(trim(b.buildOptions));

@@ -5,6 +5,7 @@
 //
 //   spvsim-capture 1                   format version (first line)
 //   kernel NAME / module FILE / build-options TEXT (rest of the line)
+//   source FILE                        the program's OpenCL C (program.cl), when built from source
 //   work-dim N / global-offset X Y Z / global-size X Y Z / local-size X Y Z
 //   sub-group-size N
 //   buffer I size=BYTES before=FILE after=FILE initialized=0|1   one per allocation
@@ -64,6 +65,7 @@ struct BundleArg {
 struct Bundle {
   std::string manifest;  // the launch.txt path, for messages
   std::string module;    // path
+  std::string source;    // path of the program's source, or "" (programs from IL)
   std::string kernel, buildOptions, status;
   uint32_t dims = 1;
   std::array<uint64_t, 3> offset{0, 0, 0}, global{1, 1, 1}, local{1, 1, 1};

@@ -288,6 +288,17 @@ TEST_F(BundleTest, FilesAreRegularAndInside) {
   fs::remove(outside);
 }
 
+// The program's source, when the ICD built it from source: a data file like the others.
+TEST_F(BundleTest, SourceLineNamesTheProgramsSource) {
+  std::ofstream(dir_ / "program.cl") << "kernel void k() {}\n";
+  manifest("source program.cl\n");
+  EXPECT_EQ(readBundle(dir_.string()).source, (dir_ / "program.cl").string());
+  fs::remove(dir_ / "program.cl");
+  EXPECT_NE(error("source program.cl\n").find("missing file"), std::string::npos);
+  EXPECT_NE(error("source ../program.cl\n").find("is not a file name inside the bundle"),
+            std::string::npos);
+}
+
 // A NUL ends a name for the system: "b0.after<NUL>x" would read b0.after while the manifest
 // names another file (found by fuzz_bundle). Control characters are in no name either.
 TEST_F(BundleTest, FileNamesWithControlCharactersAreRefused) {

@@ -157,6 +157,8 @@ PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile
   launch.range.localGiven = true;
   launch.subGroupSize = bundle.subGroupSize;
   launch.captured = bundleExpectations(bundle, launch.args);
+  if (!bundle.source.empty())
+    launch.sourceFolder = std::filesystem::path(bundle.source).parent_path().string();
   if (o.dump)
     for (ArgValue& a : launch.args) a.dump = a.holdsData();
   return launch;

@@ -32,6 +32,9 @@ struct PreparedLaunch {
   // (spvsim check's reference unless --expect).
   std::optional<uint32_t> subGroupSize;
   std::vector<ExpectedArg> captured;
+  // A capture bundle's folder when it holds the program's source (program.cl): where the
+  // debugger and the profile find the source that the module's line information names.
+  std::string sourceFolder;
 };
 
 // How the kernel is compiled when it is OpenCL C.

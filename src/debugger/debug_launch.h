@@ -35,6 +35,8 @@ struct DebugLaunch {
   LaunchOptions options;
   // The text printed when the kernel ends (the buffer dumps asked for), or none.
   std::function<std::string()> results;
+  // Where sources the module's line information names may also be (Symbols::setSourceFolder).
+  std::string sourceFolder;
 };
 
 }  // namespace spvsim::debugger

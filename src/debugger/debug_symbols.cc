@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 #include <sstream>
 
@@ -111,10 +112,19 @@ std::string Symbols::filePath(spirv::Id file) const {
   return it == module_.strings.end() ? fmt::format("%{}", file) : it->second;
 }
 
+// Whether `name` (a path's last component) is clang's for a program held in memory, and
+// the source folder has that program as program.cl.
+bool Symbols::fromMemory(const std::string& name) const {
+  std::error_code ec;
+  return name == "<stdin>" && !sourceFolder_.empty() &&
+         std::filesystem::is_regular_file(sourceFolder_ + "/program.cl", ec);
+}
+
 std::string Symbols::fileName(spirv::Id file) const {
   const std::string path = filePath(file);
   const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return fromMemory(name) ? "program.cl" : name;
 }
 
 std::string Symbols::where(uint32_t pc) const {
@@ -161,7 +171,8 @@ std::vector<spirv::Id> Symbols::filesMatching(std::string_view text) const {
   std::vector<spirv::Id> out;
   for (spirv::Id f : files) {
     const std::string path = filePath(f);
-    if (path == text || endsWith(path, "/" + std::string(text))) out.push_back(f);
+    if (path == text || endsWith(path, "/" + std::string(text)) || fileName(f) == text)
+      out.push_back(f);
   }
   return out;
 }
@@ -334,6 +345,12 @@ const std::vector<std::string>& Symbols::sourceLines(spirv::Id file) const {
   try {
     text = files::readInputFile(filePath(file));
   } catch (const Error&) {
+    if (!sourceFolder_.empty()) {
+      try {  // the source folder's copy, by the name it goes by
+        text = files::readInputFile(sourceFolder_ + "/" + fileName(file));
+      } catch (const Error&) {
+      }
+    }
   }
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);

@@ -41,6 +41,10 @@ class Symbols {
   spirv::SourceLine lineAt(uint32_t pc) const;
   bool hasLineInfo() const { return hasLines_; }
   std::string fileName(spirv::Id file) const;  // the OpString's last path component
+  // Where to look for sources the module's paths do not reach (a capture bundle's folder):
+  // a file by its name, and a program compiled from memory ("<stdin>") as program.cl,
+  // the name it then goes by.
+  void setSourceFolder(std::string folder) { sourceFolder_ = std::move(folder); }
   std::string filePath(spirv::Id file) const;  // as the module records it
   std::string where(uint32_t pc) const;        // "k.cl:9", or "" without a line
   // The SPIR-V instruction at `pc` ("%53 = OpUMod %uint %52 %uint_2"); a function's
@@ -102,6 +106,8 @@ class Symbols {
   bool hasLines_ = false;
   spirv::Id mainFile_ = 0;
   mutable std::map<spirv::Id, std::vector<std::string>> sources_;
+  std::string sourceFolder_;
+  bool fromMemory(const std::string& name) const;
 };
 
 }  // namespace spvsim::debugger

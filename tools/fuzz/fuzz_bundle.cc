@@ -90,6 +90,8 @@ class BundleDir {
 void checkNamesOnlyDataFiles(const BundleDir& dir, const spvsim::tools::Bundle& b) {
   using spvsim::tools::BundleArg;
   FUZZ_CHECK(dir.isDataFile(b.module), "the module is a data file of the bundle");
+  FUZZ_CHECK(b.source.empty() || dir.isDataFile(b.source),
+             "the program's source is a data file of the bundle");
   for (const auto& buf : b.buffers)
     FUZZ_CHECK(dir.isDataFile(buf.before) && dir.isDataFile(buf.after),
                "a buffer's contents are data files of the bundle");

@@ -378,6 +378,27 @@ class CaptureTest(unittest.TestCase):
         values = [int(v) for v in line[0].split("=")[1].split()]
         self.assertEqual(values, models(7)["p_after"].tolist())  # shared storage in the debugger
 
+    def test_bundle_carries_the_source(self):
+        """A program built from source: the bundle holds it as program.cl (manifest
+        `source program.cl`), and `spvsim debug BUNDLE` lists and breaks in it by that name
+        (the module's line information says <stdin>)."""
+        capture = os.path.join(self.tmp, "with_source")
+        self.run_app(capture, options="-g")
+        bundle = os.path.join(capture, "0002-alias_update")
+        with open(os.path.join(bundle, "program.cl")) as f:
+            # (PyOpenCL without its cache appends a declaration that defeats the driver's.)
+            self.assertTrue(f.read().startswith(KERNELS))
+        with open(os.path.join(bundle, "launch.txt")) as f:
+            self.assertIn("source program.cl\n", f.read())
+        line = next(n for n, l in enumerate(KERNELS.splitlines(), 1) if "alias_update" in l) + 1
+        r = subprocess.run([self.spvsim, "debug", bundle],
+                           input=f"list\nbreak program.cl:{line}\ncontinue\nquit\n",
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("program.cl:\n", r.stdout)
+        self.assertIn("kernel void alias_update", r.stdout)
+        self.assertIn(f"Breakpoint 1, program.cl:{line}", r.stdout)
+
     def test_dap_opens_a_bundle(self):
         """spvsim dap launches a bundle as spvsim debug does: stops on entry, runs to the end
         and reports the replayed results (the --dump lines) as output events."""
@@ -555,7 +576,8 @@ class CaptureTest(unittest.TestCase):
             self.assertIn("arg 0 not-captured pipes", f.read())
         r = self.spvsim_run("run", pipe)
         self.assertEqual(r.returncode, 1)
-        self.assertRegex(r.stderr, r"launch.txt:11: argument 0 \(.* p\) was not captured: pipes")
+        # Line 12: the manifest's source line (program.cl) comes before the arguments.
+        self.assertRegex(r.stderr, r"launch.txt:12: argument 0 \(.* p\) was not captured: pipes")
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--app-globals":
