@@ -20,6 +20,16 @@ std::string readSource(const std::string& path) {
   }
 }
 
+// The same, then in `folder` by the file's name ("<stdin>", a program from memory, as
+// program.cl: a capture bundle's copy).
+std::string readSourceIn(const std::string& folder, const std::string& path) {
+  std::string text = readSource(path);
+  if (!text.empty() || folder.empty()) return text;
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  if (name == "<stdin>") name = "program.cl";
+  return readSource(folder + "/" + name);
+}
+
 }  // namespace
 
 ProfileOutput::ProfileOutput(const RunOptions& options)
@@ -37,7 +47,10 @@ void ProfileOutput::write() {
   std::vector<const profile::LaunchProfile*> launches;
   for (const auto& p : factory_->launches()) launches.push_back(p.get());
   if (!htmlPath_.empty())
-    writeOutput("--profile", htmlPath_, profile::profileHtml(launches, &readSource));
+    writeOutput("--profile", htmlPath_,
+                profile::profileHtml(launches, [this](const std::string& file) {
+                  return readSourceIn(sourceFolder_, file);
+                }));
   if (!jsonPath_.empty()) writeOutput("--profile-json", jsonPath_, profile::profileJson(launches));
 }
 

@@ -21,10 +21,14 @@ class ProfileOutput {
   // Writes the reports of the launch that ran, each whole (writeOutput). Throws
   // Error(DiagnosticKind::Input) if writing fails.
   void write();
+  // A capture bundle's folder (PreparedLaunch::sourceFolder): where the source view also
+  // looks for the files the line information names (a program from memory: program.cl).
+  void setSourceFolder(std::string folder) { sourceFolder_ = std::move(folder); }
 
  private:
   std::shared_ptr<profile::ProfilerFactory> factory_;
   std::string htmlPath_, jsonPath_;
+  std::string sourceFolder_;
 };
 
 }  // namespace spvsim::tools

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,7 @@ std::string profileJson(const std::vector<const LaunchProfile*>& launches);
 
 // The HTML page. `readSource` gives a source file's text by the name its line info
 // uses, or "" where it cannot be read (the page then lists only the lines that ran).
-using SourceReader = std::string (*)(const std::string& file);
+using SourceReader = std::function<std::string(const std::string& file)>;
 std::string profileHtml(const std::vector<const LaunchProfile*>& launches, SourceReader readSource);
 
 // Text for HTML element content and attribute values.

@@ -398,6 +398,12 @@ class CaptureTest(unittest.TestCase):
         self.assertIn("program.cl:\n", r.stdout)
         self.assertIn("kernel void alias_update", r.stdout)
         self.assertIn(f"Breakpoint 1, program.cl:{line}", r.stdout)
+        # The profile's source view reads it too.
+        page = os.path.join(self.tmp, "profile.html")
+        r = self.spvsim_run("run", bundle, "--profile", page)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(page) as f:
+            self.assertIn("dst[i] = src[i] * k;", f.read())
 
     def test_dap_opens_a_bundle(self):
         """spvsim dap launches a bundle as spvsim debug does: stops on entry, runs to the end
