@@ -3,13 +3,12 @@
 #include <fmt/format.h>
 
 #include <cstring>
-#include <regex>
-#include <spirv-tools/libspirv.hpp>
 
 #include "runtime/core_api.h"
 #include "runtime/interfaces.h"
 #include "runtime/kernel.h"
 #include "runtime/layer/images.h"
+#include "spirv/instruction_info.h"
 
 namespace spvsim::layer {
 namespace {
@@ -44,16 +43,19 @@ cl_mem memOf(const ArgRecord& a) {
   return m;
 }
 
-// The OpenCL.std instructions a module calls, by name, and "fdiv" where it divides floats.
-std::set<std::string> builtinsIn(const std::vector<uint32_t>& words) {
+// The OpenCL.std instructions a module calls, by their grammar names, and "fdiv" where it
+// divides floats.
+std::set<std::string> builtinsIn(const spirv::Module& m) {
   std::set<std::string> names;
-  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_5);
-  std::string text;
-  if (!tools.Disassemble(words, &text, SPV_BINARY_TO_TEXT_OPTION_NO_HEADER)) return names;
-  static const std::regex kExtInst(R"(OpExtInst %\w+ %\w+ (\w+))");
-  for (std::sregex_iterator it(text.begin(), text.end(), kExtInst), end; it != end; ++it)
-    names.insert((*it)[1]);
-  if (text.find("OpFDiv") != std::string::npos) names.insert("fdiv");
+  for (const spirv::Function& f : m.functions)
+    for (const spirv::Block& b : f.blocks)
+      for (const spirv::Instruction& i : b.instructions) {
+        if (i.opcode == spv::Op::OpFDiv) names.insert("fdiv");
+        if (i.opcode != spv::Op::OpExtInst || i.operands.size() < 2) continue;
+        const auto set = m.extInstImports.find(i.extSet());
+        if (set == m.extInstImports.end() || set->second != "OpenCL.std") continue;
+        if (const auto* row = spirv::findOpenclStd(i.extOpcode())) names.insert(row->name);
+      }
   return names;
 }
 
@@ -133,8 +135,10 @@ cl_kernel Replay::kernel(const LaunchRecord& launch, std::string& why) {
   cl_int err = CL_SUCCESS;
   cl_kernel k = d_->clCreateKernel(b.program, launch.kernel.name.c_str(), &err);
   if (err != CL_SUCCESS) why = clError(("creating kernel " + launch.kernel.name).c_str(), err);
-  if (k && b.builtins.empty())
-    b.builtins = builtinsIn(static_cast<_cl_kernel*>(k)->executable->module().words);
+  if (k && !b.builtinsKnown) {
+    b.builtins = builtinsIn(static_cast<_cl_kernel*>(k)->executable->module());
+    b.builtinsKnown = true;
+  }
   return err == CL_SUCCESS ? k : nullptr;
 }
 

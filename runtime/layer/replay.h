@@ -72,6 +72,7 @@ class Replay {
     cl_program program = nullptr;
     std::string error;  // why it did not build
     std::set<std::string> builtins;
+    bool builtinsKnown = false;
   };
   struct Made;  // what one replay made on spvsim (replay.cc)
   Built& build(const LaunchRecord& launch);
