@@ -31,20 +31,25 @@ bool isC1(std::string_view s, size_t i) {
          static_cast<unsigned char>(s[i + 1]) < 0xa0;
 }
 
-void appendEscaped(std::string& out, unsigned char c) {
+// The two-character escapes of messages and JSON alike; nullptr for other bytes.
+const char* shortEscape(unsigned char c) {
   switch (c) {
     case '\n':
-      out += "\\n";
-      return;
+      return "\\n";
     case '\r':
-      out += "\\r";
-      return;
+      return "\\r";
     case '\t':
-      out += "\\t";
-      return;
+      return "\\t";
     default:
-      out += fmt::format("\\x{:02x}", c);
+      return nullptr;
   }
+}
+
+void appendEscaped(std::string& out, unsigned char c) {
+  if (const char* e = shortEscape(c))
+    out += e;
+  else
+    out += fmt::format("\\x{:02x}", c);
 }
 
 // Appends the JSON form of an ASCII byte: escaped when JSON needs it (or DEL, which
@@ -57,17 +62,10 @@ void appendJsonAscii(std::string& out, unsigned char c) {
     case '\\':
       out += "\\\\";
       return;
-    case '\n':
-      out += "\\n";
-      return;
-    case '\r':
-      out += "\\r";
-      return;
-    case '\t':
-      out += "\\t";
-      return;
     default:
-      if (c < 0x20 || c == 0x7f)
+      if (const char* e = shortEscape(c))
+        out += e;
+      else if (c < 0x20 || c == 0x7f)
         out += fmt::format("\\u{:04x}", c);
       else
         out += char(c);

@@ -144,9 +144,7 @@ constexpr std::string_view kLaunchOptions[] = {
 class Fixture {
  public:
   Fixture() {
-    std::string pattern = (fs::temp_directory_path() / "spvsim-fuzz-dap-XXXXXX").string();
-    FUZZ_CHECK(mkdtemp(pattern.data()) != nullptr, "a temporary folder");
-    dir_ = pattern;
+    dir_ = makeTempFolder("spvsim-fuzz-dap");
     spvtools::SpirvTools tools(SPV_ENV_OPENCL_1_2);
     std::vector<uint32_t> words;
     FUZZ_CHECK(tools.Assemble(kKernel, &words), "the kernel assembles");

@@ -53,9 +53,7 @@ constexpr DataFile kDataFiles[] = {
 class BundleDir {
  public:
   BundleDir() {
-    std::string pattern = (fs::temp_directory_path() / "spvsim-fuzz-bundle-XXXXXX").string();
-    FUZZ_CHECK(mkdtemp(pattern.data()) != nullptr, "a temporary folder");
-    dir_ = pattern;
+    dir_ = spvsim::fuzz::makeTempFolder("spvsim-fuzz-bundle");
     for (const DataFile& f : kDataFiles) {
       std::string bytes(f.size, '\0');
       for (size_t i = 0; i < f.size; ++i) bytes[i] = static_cast<char>(i * 7 + f.size);

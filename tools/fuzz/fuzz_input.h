@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,13 @@ inline void refused(const std::exception& e) {
       std::abort();                                                                          \
     }                                                                                        \
   } while (0)
+
+// A new folder in $TMPDIR named PREFIX-XXXXXX, for the files a target's inputs name.
+inline std::string makeTempFolder(const char* prefix) {
+  std::string pattern = (std::filesystem::temp_directory_path() / prefix).string() + "-XXXXXX";
+  FUZZ_CHECK(mkdtemp(pattern.data()) != nullptr, "a temporary folder");
+  return pattern;
+}
 
 // Set SPVSIM_FUZZ_NO_GUARDS=1 to drop the guards below (e.g. to check that a size cap
 // added to the parsers makes them unnecessary).
