@@ -78,21 +78,6 @@ std::string BinaryInstruction::string(size_t at) const {
   return s;
 }
 
-bool precedesDebugSection(Op op) {
-  switch (op) {
-    case Op::OpCapability:
-    case Op::OpExtension:
-    case Op::OpExtInstImport:
-    case Op::OpMemoryModel:
-    case Op::OpEntryPoint:
-    case Op::OpExecutionMode:
-    case Op::OpExecutionModeId:
-      return true;
-    default:
-      return false;
-  }
-}
-
 BinaryInstruction makeInstruction(Op op, Id type, Id result, std::vector<uint32_t> rest) {
   BinaryInstruction inst;
   inst.op = op;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "spirv/module.h"
+#include "spirv/opcode.h"  // precedesDebugSection, for the editors of a Binary
 #include "spirv/operands.h"
 #include "spirv/words.h"
 
@@ -69,11 +70,6 @@ struct Binary {
   std::unordered_map<Id, size_t> definitions() const;
   std::vector<uint32_t> encode() const;
 };
-
-// Instructions that precede the debug section (OpString, OpSource*, OpName, ...) in a
-// module's layout: capabilities, extensions, imports, memory model, entry points and
-// execution modes.
-bool precedesDebugSection(spv::Op op);
 
 // The result ids of the OpExtInstImport instructions that import `set`.
 std::unordered_set<Id> extInstImports(const Binary& binary, std::string_view set);

@@ -6,6 +6,7 @@ facts come from the grammar, not from hand-written lists; the grammar does not m
 block terminators, so the spec's list of them (SPIR-V 2.2.4, "Termination Instruction")
 is the one fact written here."""
 import json
+import re
 import sys
 
 # SPIR-V 2.2.4: "Termination Instruction" (and the extensions' terminators).
@@ -26,6 +27,20 @@ FUNCTION_ONLY_EXTRA = {"OpFunctionParameter", "OpFunctionCall"}
 
 FLAG_RESULT, FLAG_TYPE, FLAG_TERMINATOR, FLAG_BRANCH, FLAG_RETURN, FLAG_FUNCTION = (
     1, 2, 4, 8, 16, 32)
+FLAG_EXECUTION_SCOPE = 64  # the first operand is the execution scope (barriers, group ops)
+# The grammar's instruction classes, as C++ names ("Relational_and_Logical" ->
+# RelationalAndLogical, "@exclude" -> Excluded); "" for the extended sets' rows.
+def class_name(cls):
+    if not cls:
+        return "None"
+    if cls == "@exclude":
+        return "Excluded"
+    return "".join(p[:1].upper() + p[1:] for p in re.split(r"[-_ ]", cls))
+# Operands of the Atomic class by their grammar names: where each sits among the
+# operands that follow the result type and id (-1: absent).
+ATOMIC_OPERANDS = (("pointer", ("'Pointer'",)), ("scope", ("'Memory'", "'Scope'")),
+                   ("semantics", ("'Semantics'", "'Equal'")), ("unequal", ("'Unequal'",)),
+                   ("value", ("'Value'",)), ("comparator", ("'Comparator'",)))
 QUANTIFIER = {None: "One", "?": "Optional", "*": "Many"}
 
 
@@ -47,6 +62,7 @@ class Tables:
         self.kind_index = {k: i for i, k in enumerate(kinds)}
         self.operands = []  # (kind, quantifier, successor)
         self.caps = []
+        self.classes = {"None"}
 
     def operand_span(self, opname, operands, branch):
         first = len(self.operands)
@@ -59,6 +75,25 @@ class Tables:
         first = len(self.caps)
         self.caps.extend(capability_values[c] for c in names if c in capability_values)
         return first, len(self.caps) - first
+
+
+def has_execution_scope(ops):
+    rest = [o for o in ops if o["kind"] not in ("IdResultType", "IdResult")]
+    return bool(rest) and rest[0]["kind"] == "IdScope" and rest[0].get("name") == "'Execution'"
+
+
+def atomic_rows(instructions):
+    rows, seen = [], set()
+    for i in sorted(instructions, key=lambda i: i["opcode"]):
+        if i.get("class") != "Atomic" or i["opcode"] in seen:
+            continue
+        seen.add(i["opcode"])
+        names = [o.get("name") for o in i.get("operands", [])
+                 if o["kind"] not in ("IdResultType", "IdResult")]
+        where = [next((k for k, n in enumerate(names) if n in spellings), -1)
+                 for _, spellings in ATOMIC_OPERANDS]
+        rows.append("    {%d, %s}," % (i["opcode"], ", ".join(str(w) for w in where)))
+    return "\n".join(rows)
 
 
 def instruction_rows(tables, instructions, capability_values, core):
@@ -76,6 +111,7 @@ def instruction_rows(tables, instructions, capability_values, core):
             flags |= FLAG_TERMINATOR if name in TERMINATORS else 0
             flags |= FLAG_RETURN if name in RETURNS else 0
             cls = i.get("class")
+            flags |= FLAG_EXECUTION_SCOPE if has_execution_scope(ops) else 0
             if (cls in FUNCTION_CLASSES and name not in MODULE_SCOPE_EXCEPTIONS) or \
                     name in FUNCTION_ONLY_EXTRA:
                 flags |= FLAG_FUNCTION
@@ -83,8 +119,10 @@ def instruction_rows(tables, instructions, capability_values, core):
         flags |= FLAG_BRANCH if branch else 0
         first, count = tables.operand_span(name, ops, branch)
         cfirst, ccount = tables.cap_span(i.get("capabilities", []), capability_values)
-        rows.append('    {%d, "%s", %d, %d, %d, %d, %d},' %
-                    (i["opcode"], name, first, count, cfirst, ccount, flags))
+        cls = class_name(i.get("class")) if core else "None"
+        tables.classes.add(cls)
+        rows.append('    {%d, "%s", %d, %d, %d, %d, %d, InstructionClass::%s},' %
+                    (i["opcode"], name, first, count, cfirst, ccount, flags, cls))
     return "\n".join(rows)
 
 
@@ -154,12 +192,20 @@ def main():
     w.append("enum class Quantifier : uint8_t { One, Optional, Many };\n\n")
     w.append("struct OperandDesc { OperandKind kind; Quantifier quantifier; bool successor; };\n\n")
     w.append("enum : uint8_t { kHasResult = %d, kHasType = %d, kTerminator = %d, kBranch = %d, "
-             "kReturn = %d, kFunctionScope = %d };\n\n" %
-             (FLAG_RESULT, FLAG_TYPE, FLAG_TERMINATOR, FLAG_BRANCH, FLAG_RETURN, FLAG_FUNCTION))
+             "kReturn = %d, kFunctionScope = %d, kExecutionScope = %d };\n\n" %
+             (FLAG_RESULT, FLAG_TYPE, FLAG_TERMINATOR, FLAG_BRANCH, FLAG_RETURN, FLAG_FUNCTION,
+              FLAG_EXECUTION_SCOPE))
+    w.append("// The grammar's instruction classes (None: rows of the extended sets).\n")
+    w.append("enum class InstructionClass : uint8_t {\n%s\n};\n\n" %
+             "\n".join("  %s," % c for c in sorted(tables.classes)))
     w.append("// operands and capabilities index kOperandPool and kCapabilityPool.\n")
     w.append("struct InstructionRow { uint32_t opcode; const char* name; uint16_t firstOperand; "
              "uint8_t operandCount; uint16_t firstCapability; uint8_t capabilityCount; "
-             "uint8_t flags; };\n\n")
+             "uint8_t flags; InstructionClass cls; };\n\n")
+    w.append("// Per Atomic-class opcode, where its operands sit after the result type and id\n"
+             "// (-1: absent); semantics is the Equal semantics of a compare-exchange.\n")
+    w.append("struct AtomicOperandsRow { uint32_t opcode; int8_t %s; };\n\n" %
+             ", ".join(n for n, _ in ATOMIC_OPERANDS))
     w.append("struct EnumParamsRow { OperandKind kind; uint32_t value; uint16_t firstOperand; "
              "uint8_t operandCount; };\n\n")
     pool = "\n".join("    {OperandKind::%s, Quantifier::%s, %s}," %
@@ -171,6 +217,8 @@ def main():
                         ("kOpenclDebugInfoInstructions", dbg_rows)):
         w.append("inline constexpr InstructionRow %s[] = {\n%s\n};\n\n" % (table, rows))
     w.append("inline constexpr EnumParamsRow kEnumParams[] = {\n%s\n};\n\n" % param_rows)
+    w.append("inline constexpr AtomicOperandsRow kAtomicOperands[] = {\n%s\n};\n\n" %
+             atomic_rows(core["instructions"]))
     ops = [(i["opcode"], i["opname"]) for i in core["instructions"]]
     caps = sorted(capability_values.items(), key=lambda kv: kv[1])
     caps = [(v, n) for n, v in caps]

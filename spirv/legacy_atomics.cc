@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "spirv/binary.h"
+#include "spirv/opcode.h"
 #include "spirv/producer.h"
 
 namespace spvsim::spirv {
@@ -11,28 +12,19 @@ namespace {
 
 using spv::Op;
 
-// The atomics that OpenCL 1.x built-ins become, with their semantics operands.
+// The atomics that OpenCL 1.x built-ins become (atomic_add, atomic_xchg, atomic_cmpxchg,
+// ...): integer read-modify-writes, exchanges, loads and stores; not flags or floats.
 bool isLegacyForm(Op op) {
-  switch (op) {
-    case Op::OpAtomicLoad:
-    case Op::OpAtomicStore:
-    case Op::OpAtomicExchange:
-    case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak:
-    case Op::OpAtomicIIncrement:
-    case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd:
-    case Op::OpAtomicISub:
-    case Op::OpAtomicSMin:
-    case Op::OpAtomicUMin:
-    case Op::OpAtomicSMax:
-    case Op::OpAtomicUMax:
-    case Op::OpAtomicAnd:
-    case Op::OpAtomicOr:
-    case Op::OpAtomicXor:
+  const AtomicForm* f = atomicForm(op);
+  if (!f) return false;
+  switch (f->operation) {
+    case AtomicOperation::Load:
+    case AtomicOperation::Store:
+    case AtomicOperation::Exchange:
+    case AtomicOperation::CompareExchange:
       return true;
     default:
-      return false;
+      return isIntegerRmw(f->operation);
   }
 }
 
@@ -44,15 +36,17 @@ bool isConstant(const Module& m, Id id, uint64_t value) {
   return v == value;
 }
 
-// Operands (after result type and id): pointer, scope, semantics[, unequal semantics].
+// Workgroup scope and relaxed semantics (both semantics of a compare-exchange): what the
+// translator writes for a 1.x built-in, whose pointer is global or generic.
 bool looksLegacy(const Module& m, const Instruction& inst, Id pointerType) {
+  const AtomicForm& f = *atomicForm(inst.opcode);
   const auto& o = inst.operands;
-  if (o.size() < 3 || !isConstant(m, o[1], uint32_t(spv::Scope::Workgroup)) ||
-      !isConstant(m, o[2], 0))
+  auto constantAt = [&](int8_t at, uint64_t value) {
+    return at < 0 || (size_t(at) < o.size() && isConstant(m, o[at], value));
+  };
+  if (!constantAt(f.scope, uint32_t(spv::Scope::Workgroup)) || !constantAt(f.semantics, 0) ||
+      !constantAt(f.unequal, 0))
     return false;
-  const bool compareExchange =
-      inst.opcode == Op::OpAtomicCompareExchange || inst.opcode == Op::OpAtomicCompareExchangeWeak;
-  if (compareExchange && (o.size() < 4 || !isConstant(m, o[3], 0))) return false;
   const Type* t = m.findType(pointerType);
   return t && t->kind == TypeKind::Pointer &&
          (t->storage == spv::StorageClass::CrossWorkgroup ||
@@ -68,7 +62,7 @@ void markFunction(Module& m, const Function& f) {
   for (const Block& b : f.blocks)
     for (const Instruction& i : b.instructions) {
       if (!isLegacyForm(i.opcode) || i.operands.empty()) continue;
-      Id pointer = i.operands[0], type = 0;
+      Id pointer = i.operands[atomicForm(i.opcode)->pointer], type = 0;
       if (auto it = typeOf.find(pointer); it != typeOf.end()) type = it->second;
       if (auto it = m.variables.find(pointer); it != m.variables.end()) type = it->second.type;
       if (looksLegacy(m, i, type)) m.possiblyLegacyAtomics.insert(i.index);

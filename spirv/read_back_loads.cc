@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "spirv/cfg.h"
+#include "spirv/opcode.h"
 
 namespace spvsim::spirv {
 namespace {
@@ -21,10 +22,7 @@ struct Use {
 
 // Pointer computations that two instructions repeat exactly when they have the same
 // operands (clang -O0 casts one `out[i]` twice: once for the load, once for the store).
-bool recomputable(Op op) {
-  return op == Op::OpBitcast || op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain ||
-         op == Op::OpPtrAccessChain || op == Op::OpInBoundsPtrAccessChain;
-}
+bool recomputable(Op op) { return op == Op::OpBitcast || isAccessChain(op); }
 
 // Operand words of the instructions a read-back passes through (and of OpLoad, whose
 // memory operands follow the pointer) that are literals: indices, components, the

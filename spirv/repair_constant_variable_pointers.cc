@@ -9,16 +9,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "spirv/opcode.h"
 #include "spirv/repair.h"
 
 namespace spvsim::spirv {
 namespace {
 
 using spv::Op;
-
-bool isComposite(Op op) {
-  return op == Op::OpConstantComposite || op == Op::OpSpecConstantComposite;
-}
 
 // Module-scope OpVariable results and their pointer types.
 std::unordered_map<Id, Id> moduleVariables(const Binary& b) {
@@ -41,7 +38,7 @@ uint32_t repairConstantVariablePointers(Binary& b) {
   bool inFunctions = false;
   for (BinaryInstruction& inst : b.code) {
     inFunctions |= inst.op == Op::OpFunction;
-    if (!inFunctions && isComposite(inst.op)) {
+    if (!inFunctions && isConstantComposite(inst.op)) {
       for (size_t w = 3; w < inst.words.size(); ++w) {
         auto var = vars.find(inst.words[w]);
         if (var == vars.end()) continue;

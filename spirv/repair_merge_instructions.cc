@@ -6,14 +6,13 @@
 // the valid ones kept (Kernel modules only; in shaders they carry meaning).
 #include <unordered_set>
 
+#include "spirv/opcode.h"
 #include "spirv/repair.h"
 
 namespace spvsim::spirv {
 namespace {
 
 using spv::Op;
-
-bool isMerge(Op op) { return op == Op::OpLoopMerge || op == Op::OpSelectionMerge; }
 
 struct FunctionMerges {
   std::unordered_set<Id> debugSets;  // OpenCL.DebugInfo.100 imports
@@ -65,7 +64,7 @@ uint32_t markFunction(const Binary& b, const FunctionSpan& fn,
   uint32_t n = 0;
   for (const BlockSpan& block : fn.blocks)
     for (size_t at = block.label + 1; at < block.terminator; ++at)
-      if (isMerge(b.code[at].op) && !validMerge(b, block, at, f)) {
+      if (isMergeInstruction(b.code[at].op) && !validMerge(b, block, at, f)) {
         drop[at] = 1;
         ++n;
       }

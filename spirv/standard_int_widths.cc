@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "spirv/opcode.h"
 #include "spirv/validator.h"
 
 namespace spvsim::spirv {
@@ -64,26 +65,11 @@ void addCapabilities(Binary& b, const std::set<uint32_t>& widths) {
   b.code.insert(b.code.begin(), caps.begin(), caps.end());
 }
 
-// Non-aggregate types must be unique; aliasing can make two of them equal.
-bool mustBeUnique(Op op) {
-  switch (op) {
-    case Op::OpTypeVoid:
-    case Op::OpTypeBool:
-    case Op::OpTypeInt:
-    case Op::OpTypeFloat:
-    case Op::OpTypeVector:
-    case Op::OpTypeFunction:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Adds to `alias` the types that become duplicates of earlier ones once aliases apply.
 void mergeDuplicateTypes(const Binary& b, std::unordered_map<Id, Id>& alias) {
   std::map<std::vector<uint32_t>, Id> seen;
   for (const BinaryInstruction& inst : b.code) {
-    if (!mustBeUnique(inst.op) || !inst.result || alias.count(inst.result)) continue;
+    if (!mustBeUniqueType(inst.op) || !inst.result || alias.count(inst.result)) continue;
     std::vector<uint32_t> key = inst.words;
     key[0] = uint32_t(inst.op);
     bool renamed = false;
@@ -101,28 +87,13 @@ void mergeDuplicateTypes(const Binary& b, std::unordered_map<Id, Id>& alias) {
   }
 }
 
-bool annotates(Op op) {
-  switch (op) {
-    case Op::OpName:
-    case Op::OpMemberName:
-    case Op::OpDecorate:
-    case Op::OpDecorateId:
-    case Op::OpDecorateString:
-    case Op::OpMemberDecorate:
-    case Op::OpMemberDecorateString:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Drops the aliased types and their names and decorations, renames every use, and turns
 // conversions between types that became one into copies.
 void applyAliases(Binary& b, const std::unordered_map<Id, Id>& alias) {
   std::unordered_map<Id, Id> typeOf;
   std::vector<BinaryInstruction> code;
   for (BinaryInstruction& inst : b.code) {
-    if (alias.count(inst.result) || (annotates(inst.op) && alias.count(inst.word(1)))) continue;
+    if (alias.count(inst.result) || (annotatesId(inst.op) && alias.count(inst.word(1)))) continue;
     forEachIdOperand(inst, [&](uint32_t& id) {
       if (auto it = alias.find(id); it != alias.end()) id = it->second;
     });

@@ -10,6 +10,7 @@
 #include "spirv/binary.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
+#include "spirv/opcode.h"
 #include "src/check/shadow_rules.h"
 #include "src/exec/subgroup.h"
 
@@ -21,37 +22,6 @@ using spv::Op;
 
 const ShadowKernel& kernelOf(const SubGroup& sg) {
   return static_cast<const ShadowKernel&>(*sg.wg->launch->kernel);
-}
-
-bool isDivision(Op op) {
-  return op == Op::OpSDiv || op == Op::OpUDiv || op == Op::OpSRem || op == Op::OpSMod ||
-         op == Op::OpUMod;
-}
-
-bool movesBytes(Op op) {
-  switch (op) {
-    case Op::OpCompositeExtract:
-    case Op::OpCompositeInsert:
-    case Op::OpCompositeConstruct:
-    case Op::OpVectorShuffle:
-    case Op::OpCopyObject:
-    case Op::OpCopyLogical:
-    case Op::OpExpectKHR:
-    case Op::OpBitcast:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// Instructions whose values move between a sub-group's lanes.
-bool isCollective(Op op) {
-  const std::string name = spirv::opcodeName(op);
-  if (op == Op::OpGroupAsyncCopy || op == Op::OpGroupWaitEvents) return false;
-  return startsWith(name, "OpGroup") ||
-         (startsWith(name, "OpSubgroup") && name.find("INTEL") != std::string::npos);
 }
 
 class RuleBuilder {
@@ -338,20 +308,19 @@ class RuleBuilder {
       default:
         break;
     }
-    if (movesBytes(op) && r.result.bytes) {
+    if (spirv::copiesBits(op) && r.result.bytes) {
       r.pre = &rules::moveBytes;
       if (op == Op::OpVectorShuffle) undefinedComponents(inst, r);
       return;
     }
-    if (isCollective(op)) {
+    if (spirv::movesValuesBetweenLanes(op)) {
       if (r.result.bytes) r.pre = shuffle(inst, r) ? &rules::shuffle : &rules::crossLane;
       return;
     }
-    const std::string name = spirv::opcodeName(op);
-    if (startsWith(name, "OpAtomic")) {
+    if (spirv::isAtomic(op)) {
       for (size_t k = 0; k < r.operands.size(); ++k)
         use(r, k, k == 0 ? ShadowUse::Address : ShadowUse::Atomic);
-    } else if (isDivision(op)) {
+    } else if (spirv::isIntegerDivision(op)) {
       use(r, 1, ShadowUse::Divisor);
     } else if (op == Op::OpExtInst && pointerOutput(inst, r)) {
       return;

@@ -10,6 +10,7 @@
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
 #include "spirv/text.h"
+#include "spirv/opcode.h"
 #include "src/exec/builtins.h"
 #include "src/exec/memory.h"
 #include "src/exec/register_shape.h"
@@ -114,24 +115,7 @@ struct SignExtendBits {
   }
 };
 
-bool readsSigned(Op op) {
-  switch (op) {
-    case Op::OpSConvert:
-    case Op::OpSDiv:
-    case Op::OpSRem:
-    case Op::OpSMod:
-    case Op::OpSLessThan:
-    case Op::OpSLessThanEqual:
-    case Op::OpSGreaterThan:
-    case Op::OpSGreaterThanEqual:
-    case Op::OpShiftRightArithmetic:
-    case Op::OpConvertSToF:
-    case Op::OpSatConvertSToU:
-      return true;
-    default:
-      return false;
-  }
-}
+bool readsSigned(Op op) { return spirv::readsSignedOperands(op); }
 
 }  // namespace
 
@@ -720,39 +704,7 @@ bool Lowerer::isDebugInfo(const spirv::Instruction& inst) const {
 namespace {
 
 // How many leading operands of `op` are pointers it dereferences (0: none).
-size_t dereferencedOperands(Op op) {
-  switch (op) {
-    case Op::OpLoad:
-    case Op::OpStore:
-    case Op::OpAtomicLoad:
-    case Op::OpAtomicStore:
-    case Op::OpAtomicExchange:
-    case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak:
-    case Op::OpAtomicIIncrement:
-    case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd:
-    case Op::OpAtomicISub:
-    case Op::OpAtomicSMin:
-    case Op::OpAtomicUMin:
-    case Op::OpAtomicSMax:
-    case Op::OpAtomicUMax:
-    case Op::OpAtomicAnd:
-    case Op::OpAtomicOr:
-    case Op::OpAtomicXor:
-    case Op::OpAtomicFlagTestAndSet:
-    case Op::OpAtomicFlagClear:
-    case Op::OpAtomicFAddEXT:
-    case Op::OpAtomicFMinEXT:
-    case Op::OpAtomicFMaxEXT:
-      return 1;
-    case Op::OpCopyMemory:
-    case Op::OpCopyMemorySized:
-      return 2;
-    default:
-      return 0;
-  }
-}
+size_t dereferencedOperands(Op op) { return spirv::dereferencedPointers(op); }
 
 }  // namespace
 

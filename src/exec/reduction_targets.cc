@@ -8,17 +8,13 @@
 #include <unordered_map>
 
 #include "spirv/instruction_info.h"
+#include "spirv/opcode.h"
 
 namespace spvsim {
 namespace {
 
 using spirv::Id;
 using spv::Op;
-
-bool isChain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain;
-}
 
 // Calls f(i) for each operand i of `in` (an index into Instruction::operands) that may
 // be an id, from the grammar's operand kinds, so that literals (`Aligned 32`, extract
@@ -57,46 +53,29 @@ void forEachIdOperand(const spirv::Instruction& in, F f) {
   rest(i);
 }
 
-// Whether operand i of `in` is a pointer that `in` passes on (offset, cast or chosen) to
-// its result.
-bool passesPointer(const spirv::Instruction& in, size_t i) {
-  if (isChain(in.opcode)) return i == 0;
-  switch (in.opcode) {
-    case Op::OpBitcast:
-    case Op::OpPtrCastToGeneric:
-    case Op::OpGenericCastToPtr:
-    case Op::OpGenericCastToPtrExplicit:
-    case Op::OpCopyObject:
-      return i == 0;
-    case Op::OpSelect:
-      return i == 1 || i == 2;
-    case Op::OpPhi:
-      return i % 2 == 0;
-    default:
-      return false;
-  }
-}
-
+// The reduction an atomic read-modify-write performs (increments and decrements add).
 std::optional<ReductionOp> reductionOpOf(Op op) {
-  switch (op) {
-    case Op::OpAtomicIAdd:
-    case Op::OpAtomicISub:
-    case Op::OpAtomicIIncrement:
-    case Op::OpAtomicIDecrement:
+  const spirv::AtomicForm* f = spirv::atomicForm(op);
+  if (!f) return std::nullopt;
+  switch (f->operation) {
+    case spirv::AtomicOperation::IAdd:
+    case spirv::AtomicOperation::ISub:
+    case spirv::AtomicOperation::IIncrement:
+    case spirv::AtomicOperation::IDecrement:
       return ReductionOp::Add;
-    case Op::OpAtomicUMin:
+    case spirv::AtomicOperation::UMin:
       return ReductionOp::UMin;
-    case Op::OpAtomicUMax:
+    case spirv::AtomicOperation::UMax:
       return ReductionOp::UMax;
-    case Op::OpAtomicSMin:
+    case spirv::AtomicOperation::SMin:
       return ReductionOp::SMin;
-    case Op::OpAtomicSMax:
+    case spirv::AtomicOperation::SMax:
       return ReductionOp::SMax;
-    case Op::OpAtomicAnd:
+    case spirv::AtomicOperation::And:
       return ReductionOp::And;
-    case Op::OpAtomicOr:
+    case spirv::AtomicOperation::Or:
       return ReductionOp::Or;
-    case Op::OpAtomicXor:
+    case spirv::AtomicOperation::Xor:
       return ReductionOp::Xor;
     default:
       return std::nullopt;
@@ -136,11 +115,8 @@ class Analysis {
   bool isPointer(Id type) const { return type && m_.type(type).kind == spirv::TypeKind::Pointer; }
   // Instructions whose pointer result comes from pointer operands only.
   bool derives(const spirv::Instruction& in) const {
-    if (isChain(in.opcode) || in.opcode == Op::OpPhi || in.opcode == Op::OpSelect ||
-        in.opcode == Op::OpCopyObject || in.opcode == Op::OpPtrCastToGeneric ||
-        in.opcode == Op::OpGenericCastToPtr || in.opcode == Op::OpGenericCastToPtrExplicit)
-      return true;
-    return in.opcode == Op::OpBitcast && isPointer(facts_.valueType(in.operands.at(0)));
+    if (in.opcode == Op::OpBitcast) return isPointer(facts_.valueType(in.operands.at(0)));
+    return spirv::derivesPointer(in.opcode);
   }
 
   void seedParameters() {
@@ -165,7 +141,7 @@ class Analysis {
           if (!in.result || !isPointer(in.resultType)) continue;
           uint64_t mask = 0;
           for (size_t i = 0; i < in.operands.size(); ++i)
-            if (passesPointer(in, i)) mask |= maskOf(in.operands[i]);
+            if (spirv::passesPointerOperand(in.opcode, i)) mask |= maskOf(in.operands[i]);
           uint64_t& to = from_[in.result];
           if ((to | mask) != to) to |= mask, changed = true;
         }
@@ -204,7 +180,8 @@ class Analysis {
         forEachIdOperand(in, [&](size_t i) {
           const uint64_t mask = maskOf(in.operands[i]);
           if (!mask) return;
-          if (passesPointer(in, i) && in.result && isPointer(in.resultType)) return;
+          if (spirv::passesPointerOperand(in.opcode, i) && in.result && isPointer(in.resultType))
+            return;
           const auto op = i == 0 ? privatisable(in) : std::nullopt;
           const uint32_t bytes = in.resultType ? m_.type(in.resultType).width / 8 : 0;
           if (op && (bytes == 4 || bytes == 8)) {

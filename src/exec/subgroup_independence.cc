@@ -1,45 +1,12 @@
 #include "src/exec/subgroup_independence.h"
 
-#include <string>
-
-#include "spirv/disassembly.h"
+#include "spirv/opcode.h"
 #include "src/exec/lowering.h"
 
 namespace spvsim {
 namespace {
 
 using spv::Op;
-
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// Pipes (their packets go to work-groups in order) and device-side enqueue (commands
-// are ordered per work-group).
-bool isPipeOrEnqueue(Op op) {
-  switch (op) {
-    case Op::OpReadPipe:
-    case Op::OpWritePipe:
-    case Op::OpReservedReadPipe:
-    case Op::OpReservedWritePipe:
-    case Op::OpReserveReadPipePackets:
-    case Op::OpReserveWritePipePackets:
-    case Op::OpCommitReadPipe:
-    case Op::OpCommitWritePipe:
-    case Op::OpGetNumPipePackets:
-    case Op::OpGetMaxPipePackets:
-    case Op::OpEnqueueMarker:
-    case Op::OpEnqueueKernel:
-    case Op::OpRetainEvent:
-    case Op::OpReleaseEvent:
-    case Op::OpCreateUserEvent:
-    case Op::OpSetUserEventStatus:
-    case Op::OpCaptureEventProfilingInfo:
-    case Op::OpNamedBarrierInitialize:
-    case Op::OpMemoryNamedBarrier:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // A volatile load or store: how OpenCL 1.x code passes a flag between work-items with
 // plain accesses, which the work-group's scheduler hands off between its sub-groups
@@ -72,16 +39,16 @@ bool isVolatileAccess(const Lowerer& lw, const spirv::Instruction& inst) {
 }  // namespace
 
 bool tiesSubGroups(const Lowerer& lw, const spirv::Instruction& inst) {
-  if (isPipeOrEnqueue(inst.opcode) || isVolatileAccess(lw, inst)) return true;
-  const std::string name = spirv::opcodeName(inst.opcode);
+  // Pipes (their packets go to work-groups in order), device-side enqueue (commands are
+  // ordered per work-group) and named barriers.
+  if (spirv::ordersAcrossWorkItems(inst.opcode) || isVolatileAccess(lw, inst)) return true;
   // Atomics: their results depend on the order of the sub-groups, and a sub-group may
   // wait on another through them (a spin the work-group's scheduler hands off).
-  if (startsWith(name, "OpAtomic")) return true;
+  if (spirv::isAtomic(inst.opcode)) return true;
   // Barriers and group operations, whose first operand is the execution scope: only
   // a constant Subgroup scope stays within one sub-group. Async copies and their events
   // belong to the work-group whatever the scope.
-  const bool group = startsWith(name, "OpGroup") || inst.opcode == Op::OpControlBarrier;
-  if (!group) return false;
+  if (!spirv::hasExecutionScope(inst.opcode)) return false;
   if (inst.opcode == Op::OpGroupAsyncCopy || inst.opcode == Op::OpGroupWaitEvents) return true;
   if (inst.operands.empty() || !lw.isConstant(inst.operands[0])) return true;
   return lw.constantValue(inst.operands[0]) != uint64_t(spv::Scope::Subgroup);

@@ -25,6 +25,7 @@
 #include <cstring>
 
 #include "spirv/disassembly.h"
+#include "spirv/opcode.h"
 #include "src/exec/lowering.h"
 #include "src/exec/reduction_copies.h"
 #include "src/exec/subgroup.h"
@@ -32,6 +33,8 @@
 namespace spvsim {
 namespace {
 
+using spirv::AtomicForm;
+using spirv::AtomicOperation;
 using spirv::Id;
 using spv::Op;
 
@@ -77,7 +80,7 @@ void handOff(SubGroup& sg, uint64_t writesBefore) {
 // accesses (they see each lane through the checked path). `shared`: global memory.
 template <class T, Kind K>
 uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared) {
-  if (sg.wg->observers.any() || sg.shadow || !sg.activeCount) return nullptr;
+  if (!sg.wg->fastPaths || !sg.activeCount) return nullptr;
   uint64_t lo = ~uint64_t(0), hi = 0, low = 0;
   sg.forActive([&](uint32_t l) {
     lo = std::min(lo, ptr[l]);
@@ -521,33 +524,10 @@ struct FMax {
 // ---- Lowering ----
 
 // Operand positions (after result type and id) of one atomic opcode.
-struct Form {
-  size_t pointer = 0, scope = 1, semantics = 2;
-  int value = -1, comparator = -1, unequal = -1;
-};
-
-Form formOf(Op op) {
-  switch (op) {
-    case Op::OpAtomicStore:
-      return Form{0, 1, 2, 3};
-    case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak:
-      return Form{0, 1, 2, 4, 5, 3};
-    case Op::OpAtomicLoad:
-    case Op::OpAtomicIIncrement:
-    case Op::OpAtomicIDecrement:
-    case Op::OpAtomicFlagTestAndSet:
-    case Op::OpAtomicFlagClear:
-      return Form{};
-    default:
-      return Form{0, 1, 2, 3};
-  }
-}
-
 // The type the atomic operates on: the result's, the stored value's, or the pointee's.
-Id operandType(Lowerer& lw, const spirv::Instruction& inst, const Form& f) {
-  if (inst.opcode == Op::OpAtomicStore) return lw.typeIdOfValue(inst.operands.at(f.value));
-  if (inst.opcode == Op::OpAtomicFlagTestAndSet || inst.opcode == Op::OpAtomicFlagClear)
+Id operandType(Lowerer& lw, const spirv::Instruction& inst, const AtomicForm& f) {
+  if (f.operation == AtomicOperation::Store) return lw.typeIdOfValue(inst.operands.at(f.value));
+  if (f.operation == AtomicOperation::FlagTestAndSet || f.operation == AtomicOperation::FlagClear)
     return lw.type(lw.typeIdOfValue(inst.operands.at(f.pointer))).element;
   return inst.resultType;
 }
@@ -593,30 +573,30 @@ ExecFn rmwBySize(uint32_t bytes, bool allowHalf = false) {
 
 // The PrivatisedRmw handler of a reduction target's read-modify-write (the analysis
 // admits only these ops, on 32- and 64-bit integers).
-ExecFn pickPrivatised(Op op, const Shape& s) {
+ExecFn pickPrivatised(AtomicOperation op, const Shape& s) {
   if (!s.isInt() || s.components != 1) return nullptr;
   switch (op) {
-    case Op::OpAtomicIIncrement:
+    case AtomicOperation::IIncrement:
       return privatisedBySize<IIncrement>(s.bytes);
-    case Op::OpAtomicIDecrement:
+    case AtomicOperation::IDecrement:
       return privatisedBySize<IDecrement>(s.bytes);
-    case Op::OpAtomicIAdd:
+    case AtomicOperation::IAdd:
       return privatisedBySize<IAdd>(s.bytes);
-    case Op::OpAtomicISub:
+    case AtomicOperation::ISub:
       return privatisedBySize<ISub>(s.bytes);
-    case Op::OpAtomicSMin:
+    case AtomicOperation::SMin:
       return privatisedBySize<SMin>(s.bytes);
-    case Op::OpAtomicUMin:
+    case AtomicOperation::UMin:
       return privatisedBySize<UMin>(s.bytes);
-    case Op::OpAtomicSMax:
+    case AtomicOperation::SMax:
       return privatisedBySize<SMax>(s.bytes);
-    case Op::OpAtomicUMax:
+    case AtomicOperation::UMax:
       return privatisedBySize<UMax>(s.bytes);
-    case Op::OpAtomicAnd:
+    case AtomicOperation::And:
       return privatisedBySize<And>(s.bytes);
-    case Op::OpAtomicOr:
+    case AtomicOperation::Or:
       return privatisedBySize<Or>(s.bytes);
-    case Op::OpAtomicXor:
+    case AtomicOperation::Xor:
       return privatisedBySize<Xor>(s.bytes);
     default:
       return nullptr;
@@ -624,57 +604,56 @@ ExecFn pickPrivatised(Op op, const Shape& s) {
 }
 
 // The handler for `op` on values of `s`, or nullptr where the environment has none.
-ExecFn pick(Op op, const Shape& s) {
+ExecFn pick(AtomicOperation op, const Shape& s) {
   const bool isInt = s.isInt(), isFloat = s.isFloat();
   const bool scalar = s.components == 1 && (isInt || isFloat);
   if (!scalar) return nullptr;
   const uint32_t bytes = s.bytes;
   switch (op) {
-    case Op::OpAtomicLoad:
+    case AtomicOperation::Load:
       return bySize<Load>(bytes);
-    case Op::OpAtomicStore:
+    case AtomicOperation::Store:
       return bySize<Store>(bytes);
-    case Op::OpAtomicExchange:
+    case AtomicOperation::Exchange:
       return rmwBySize<Exchange>(bytes);
-    case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak:
+    case AtomicOperation::CompareExchange:
       return isInt ? bySize<CompareExchange>(bytes) : nullptr;
-    case Op::OpAtomicFAddEXT:
+    case AtomicOperation::FAdd:
       return isFloat ? rmwBySize<FAdd>(bytes, true) : nullptr;
-    case Op::OpAtomicFMinEXT:
+    case AtomicOperation::FMin:
       return isFloat ? rmwBySize<FMin>(bytes, true) : nullptr;
-    case Op::OpAtomicFMaxEXT:
+    case AtomicOperation::FMax:
       return isFloat ? rmwBySize<FMax>(bytes, true) : nullptr;
-    case Op::OpAtomicFlagTestAndSet:
+    case AtomicOperation::FlagTestAndSet:
       return isInt && bytes == 4 ? &FlagTestAndSet::run : nullptr;
-    case Op::OpAtomicFlagClear:
+    case AtomicOperation::FlagClear:
       return isInt && bytes == 4 ? &FlagClear::run : nullptr;
     default:
       break;
   }
   if (!isInt) return nullptr;
   switch (op) {
-    case Op::OpAtomicIIncrement:
+    case AtomicOperation::IIncrement:
       return rmwBySize<IIncrement>(bytes);
-    case Op::OpAtomicIDecrement:
+    case AtomicOperation::IDecrement:
       return rmwBySize<IDecrement>(bytes);
-    case Op::OpAtomicIAdd:
+    case AtomicOperation::IAdd:
       return rmwBySize<IAdd>(bytes);
-    case Op::OpAtomicISub:
+    case AtomicOperation::ISub:
       return rmwBySize<ISub>(bytes);
-    case Op::OpAtomicSMin:
+    case AtomicOperation::SMin:
       return rmwBySize<SMin>(bytes);
-    case Op::OpAtomicUMin:
+    case AtomicOperation::UMin:
       return rmwBySize<UMin>(bytes);
-    case Op::OpAtomicSMax:
+    case AtomicOperation::SMax:
       return rmwBySize<SMax>(bytes);
-    case Op::OpAtomicUMax:
+    case AtomicOperation::UMax:
       return rmwBySize<UMax>(bytes);
-    case Op::OpAtomicAnd:
+    case AtomicOperation::And:
       return rmwBySize<And>(bytes);
-    case Op::OpAtomicOr:
+    case AtomicOperation::Or:
       return rmwBySize<Or>(bytes);
-    case Op::OpAtomicXor:
+    case AtomicOperation::Xor:
       return rmwBySize<Xor>(bytes);
     default:
       return nullptr;
@@ -682,10 +661,10 @@ ExecFn pick(Op op, const Shape& s) {
 }
 
 void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
-  const Form f = formOf(inst.opcode);
+  const AtomicForm& f = *spirv::atomicForm(inst.opcode);
   const Id type = operandType(lw, inst, f);
-  ExecFn fn = lw.reductionRmw(inst) ? pickPrivatised(inst.opcode, lw.shape(type)) : nullptr;
-  if (!fn) fn = pick(inst.opcode, lw.shape(type));
+  ExecFn fn = lw.reductionRmw(inst) ? pickPrivatised(f.operation, lw.shape(type)) : nullptr;
+  if (!fn) fn = pick(f.operation, lw.shape(type));
   if (!fn) lw.unsupported(inst, lw.describeWithType(inst));
   const Id scope = inst.operands.at(f.scope);
   // Observers need the scope at lowering time; OpenCL compilers emit constants.
@@ -709,28 +688,7 @@ void lowerAtomic(Lowerer& lw, const spirv::Instruction& inst) {
 }  // namespace
 
 void registerAtomicOps(OpTable& t) {
-  for (Op op : {Op::OpAtomicLoad,
-                Op::OpAtomicStore,
-                Op::OpAtomicExchange,
-                Op::OpAtomicCompareExchange,
-                Op::OpAtomicCompareExchangeWeak,
-                Op::OpAtomicIIncrement,
-                Op::OpAtomicIDecrement,
-                Op::OpAtomicIAdd,
-                Op::OpAtomicISub,
-                Op::OpAtomicSMin,
-                Op::OpAtomicUMin,
-                Op::OpAtomicSMax,
-                Op::OpAtomicUMax,
-                Op::OpAtomicAnd,
-                Op::OpAtomicOr,
-                Op::OpAtomicXor,
-                Op::OpAtomicFlagTestAndSet,
-                Op::OpAtomicFlagClear,
-                Op::OpAtomicFAddEXT,
-                Op::OpAtomicFMinEXT,
-                Op::OpAtomicFMaxEXT})
-    t.core[uint32_t(op)] = &lowerAtomic;
+  for (const AtomicForm& f : spirv::atomicForms()) t.core[uint32_t(f.op)] = &lowerAtomic;
 }
 
 }  // namespace spvsim
