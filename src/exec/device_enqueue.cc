@@ -8,6 +8,7 @@
 #include <deque>
 
 #include "spirv/error.h"
+#include "src/exec/program.h"
 
 namespace spvsim {
 

@@ -23,10 +23,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "spirv/module.h"
 #include "src/exec/device_queue.h"
 #include "src/exec/diagnostics.h"
+#include "src/exec/launch_types.h"
 #include "src/exec/memory.h"
-#include "src/exec/program.h"
 
 namespace spvsim {
 

@@ -13,6 +13,7 @@
 #include "src/exec/image_format.h"
 #include "src/exec/lowering.h"
 #include "src/exec/ndrange_check.h"
+#include "src/exec/program.h"
 
 namespace spvsim {
 namespace {
@@ -174,7 +175,7 @@ BoundArgs bindArgs(const spirv::Module& m, const spirv::KernelSignature& sig,
 
 }  // namespace
 
-LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& requested,
+LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDRange& requested,
                          const std::vector<ArgBinding>& args, const LaunchOptions& options,
                          DeviceEnqueueState* enqueue, const InheritedMemory* inherited)
     : maxMemory_(options.maxMemory), argumentBytes_(options.argumentMemory) {
@@ -231,9 +232,10 @@ LaunchState::LaunchState(Program& program, const Program::Kernel& kernel, const 
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
   ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
+  ctx_.referenceTier = options.tier == LaunchOptions::Tier::Reference;
+  ctx_.fastPaths = !ctx_.referenceTier && observers_.empty() && !ctx_.shadowRegisters;
   // Observers see each atomic on the buffer; shadow registers, its results.
-  privatised_ = privatisedRegions(k, args, bound_.paramValues, mem_,
-                                  observers_.empty() && !ctx_.shadowRegisters);
+  privatised_ = privatisedRegions(k, args, bound_.paramValues, mem_, ctx_.fastPaths);
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -271,8 +273,8 @@ constexpr uint64_t kSplitBelowGroups = 256;
 // own).
 bool LaunchState::splitsGroups(const LaunchOptions& options) const {
   const LoweredKernel& k = kernel();
-  return k.subGroupsIndependent && !k.usesPrintf && mem_.localArenaBytes == 0 &&
-         observers_.empty() && privatised_.empty() && bound_.pipes.empty() &&
+  return k.subGroupsIndependent && !k.usesPrintf && mem_.localArenaBytes == 0 && ctx_.fastPaths &&
+         privatised_.empty() && bound_.pipes.empty() &&
          options.schedule == LaunchOptions::Schedule::RoundRobin &&
          options.quantum == LaunchOptions{}.quantum && maxSubGroups_ > 1 &&
          groups_ < kSplitBelowGroups;
@@ -489,7 +491,9 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
   wg_.reductions = reductions_;
-  wg_.fuse = fuse_;
+  wg_.fuse = fuse_ && ctx.fastPaths;
+  wg_.fastPaths = ctx.fastPaths;
+  wg_.checkedSpaces = ctx.referenceTier ? ~uint32_t(0) : spaces_;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   const uint64_t all = ceilDiv(items, width);
@@ -504,6 +508,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
     SubGroup& sg = sgs_[i];
     sg.regs = regsFor(i);
     sg.shapes = shapeStorage_.data() + i * launch_.kernel().initialShapes.size();
+    sg.shapeGate = launch_.context().referenceTier ? 0 : 0xff;
     sg.shadow = shadowStorage_ ? shadowStorage_ + i * launch_.kernel().registerBytes : nullptr;
     sg.width = width;
     sg.id = static_cast<uint32_t>(id);
@@ -550,7 +555,11 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   sg.steps = sg.laneSteps = sg.laneStepsMark = 0;
   // Registers keep the last work-group's values (each is written before it is read);
   // their shapes start over, so that a stale one never outlives its values.
-  std::memcpy(sg.shapes, k.initialShapes.data(), k.initialShapes.size());
+  // In the Reference tier every shape stays Unknown (not even constants' and built-ins').
+  if (sg.shapeGate)
+    std::memcpy(sg.shapes, k.initialShapes.data(), k.initialShapes.size());
+  else
+    std::memset(sg.shapes, 0, k.initialShapes.size());
   // Arenas are reused across work-groups: clear them so that a kernel reading private
   // memory it never wrote sees the same zeros whatever ran before on this host thread.
   if (clearTo_ > clearFrom_)

@@ -13,7 +13,7 @@
 
 #include "src/exec/address32.h"
 #include "src/exec/image_table.h"
-#include "src/exec/program.h"
+#include "src/exec/launch_types.h"
 #include "src/exec/reduction_copies.h"
 #include "src/exec/subgroup.h"
 #include "src/exec/worker_arena.h"
@@ -36,7 +36,7 @@ class LaunchState {
   // options.maxMemory.
   // `enqueue` records what the kernels enqueue (none: device-side enqueue fails);
   // `inherited` gives a child launch its parent's regions (src/exec/device_enqueue.h).
-  LaunchState(Program& program, const Program::Kernel& kernel, const NDRange& range,
+  LaunchState(Program& program, const KernelHandle& kernel, const NDRange& range,
               const std::vector<ArgBinding>& args, const LaunchOptions& options,
               DeviceEnqueueState* enqueue = nullptr, const InheritedMemory* inherited = nullptr);
   LaunchState(const LaunchState&) = delete;

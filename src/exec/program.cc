@@ -116,6 +116,9 @@ const LoweredKernel& Program::lowered(const Kernel& kernel, uint32_t width) {
   return *slot;
 }
 
+const std::string& KernelHandle::name() const { return entry_->name; }
+const spirv::KernelSignature& KernelHandle::signature() const { return entry_->signature; }
+
 std::array<uint64_t, 3> chooseLocalSize(const spirv::EntryPoint& ep, const NDRange& range) {
   if (const auto* m = ep.findMode(spv::ExecutionMode::LocalSize))
     return {m->literals.at(0), m->literals.at(1), m->literals.at(2)};
@@ -226,7 +229,7 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
   times.entered = secondsSince(origin);
   WorkGroupSlot slot(state, &arena);
   if (copies) slot.useReductionCopies(copies);
-  slot.allowFusion(state.observers().empty());  // observers see every instruction
+  slot.allowFusion(state.context().fastPaths);  // observers see every instruction
   times.started = secondsSince(origin);
   const uint64_t per = state.unitsPerGroup();
   uint64_t mySteps = 0, myLaneSteps = 0, units = 0;

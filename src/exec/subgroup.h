@@ -13,11 +13,11 @@
 #include "src/exec/diagnostics.h"
 #include "src/exec/lane_addresses.h"
 #include "src/exec/lane_mask.h"
+#include "src/exec/launch_types.h"
 #include "src/exec/lowered.h"
 #include "src/exec/memory.h"
 #include "src/exec/observer.h"
 #include "src/exec/pipe.h"
-#include "src/exec/program.h"
 #include "src/exec/register_shape.h"
 
 namespace spvsim {
@@ -69,6 +69,11 @@ struct LaunchContext {
   DeviceEnqueueState* enqueue = nullptr;
   // Whether each sub-group runs as a unit of its own (LaunchState::unitsPerGroup).
   bool splitGroups = false;
+  // LaunchOptions::Tier::Reference: no fast path at all, register shapes included.
+  bool referenceTier = false;
+  // Fast paths may run: the Fast tier, and no observer or shadow register file watching
+  // (they see every lane through the checked path). src/DESIGN.md, "Tiers".
+  bool fastPaths = true;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.
@@ -122,6 +127,11 @@ struct WorkGroupContext {
   // memory_access.cc): a launch's host threads without observers; never the debugger,
   // which stops between any two instructions.
   bool fuse = false;
+  // LaunchContext::fastPaths, one load closer to the handlers that ask.
+  bool fastPaths = false;
+  // Spaces whose every access takes the per-lane checked path (SubGroup::resolve): those
+  // observers watch, or all of them where fast paths are off (the Reference tier).
+  uint32_t checkedSpaces = 0;
 };
 
 // One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on
@@ -162,8 +172,9 @@ class alignas(64) SubGroup {
   LaneMask live;
   LaneMask mask;  // active lanes
   uint32_t activeCount = 0;
-  bool allActive = false;  // every one of `width` lanes is active
-  uint8_t shapeMask = 0;   // 0xff where allActive and width >= 2: shapes are kept
+  bool allActive = false;    // every one of `width` lanes is active
+  uint8_t shapeMask = 0;     // 0xff where allActive and width >= 2: shapes are kept
+  uint8_t shapeGate = 0xff;  // 0 in the Reference tier: shapes are never kept
   uint8_t active[kMaxSubGroupSize] = {};
 
   // Control.
@@ -243,7 +254,7 @@ class alignas(64) SubGroup {
     mask.copyFrom(m);
     activeCount = m.count();
     allActive = activeCount == width;
-    shapeMask = allActive && width > 1 ? 0xff : 0;
+    shapeMask = allActive && width > 1 ? shapeGate : 0;
     if (allActive) {    // the common case (reconvergence, return): no bit tests
       if (width == 16)  // two stores, not `rep stos` (GCC's choice for a variable size)
         std::memcpy(active, kSixteenOnes, 16);
@@ -365,7 +376,7 @@ class alignas(64) SubGroup {
     // Every lane's space must be lane 0's: ask about that one before scanning.
     Space s = pointerSpace(ptrs[0]);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
-    if (wg->observers.spaces & spaceBit(s)) return {};
+    if (wg->checkedSpaces & spaceBit(s)) return {};
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
     const LaneAddresses lanes = affineOrUniform(shape) && width > 1
@@ -387,7 +398,7 @@ class alignas(64) SubGroup {
     });
     const Space s = pointerSpace(lanes.lo);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
-    if (wg->observers.spaces & spaceBit(s)) return {};
+    if (wg->checkedSpaces & spaceBit(s)) return {};
     return regionSpanning(lanes, s, bytes, write, align, activeCount, lanes.lo);
   }
 

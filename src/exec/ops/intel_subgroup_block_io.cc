@@ -81,7 +81,7 @@ void blockAccess(SubGroup& sg, const Inst& in) {
   // Fast path: a full sub-group whose whole block lies in one shared region (not for
   // observers of its space, which see each lane's access).
   if (sg.allActive && pointerSpace(p) != Space::Private &&
-      !(sg.wg->observers.spaces & spaceBit(pointerSpace(p)))) {
+      !(sg.wg->checkedSpaces & spaceBit(pointerSpace(p)))) {
     if (uint8_t* base = sg.resolve(p, 0, uint64_t(comps) * max * sizeof(T), Write, err)) {
       for (uint32_t k = 0; k < comps; ++k)
         for (uint32_t l = 0; l < max; ++l) {
