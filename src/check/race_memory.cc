@@ -8,7 +8,7 @@ namespace spvsim::check::race {
 namespace {
 
 // Concurrent atomic accesses kept per byte: beyond that the oldest of the running
-// work-group goes (src/check/race_checker.cc).
+// work-group goes (src/check/race_conflicts.cc).
 constexpr uint64_t kSetBytes = sizeof(std::vector<Access>) + kMaxConcurrent * sizeof(Access);
 // A page's runs are swept once they doubled since the last sweep (and are this many).
 constexpr size_t kSweepFrom = 32;

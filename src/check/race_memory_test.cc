@@ -2,7 +2,7 @@
 // writes as sub-groups make them (runs of lanes at a stride, repeated in loops, clipped to
 // the page, some of them divergent) into one page; for every byte, the newest clock of
 // each work-item's reads since the byte's last plain write must be what forEachLiveRead
-// reports (that is all a later write is judged on: src/check/race_checker.cc).
+// reports (that is all a later write is judged on: src/check/race_conflicts.cc).
 #include "src/check/race_memory.h"
 
 #include <gtest/gtest.h>

@@ -96,7 +96,7 @@ inline uint64_t offLine(const uint64_t* p, uint32_t width, uint64_t first, uint6
 }
 
 // affineLanes of the addresses p0 + l * step (l < width >= 2) that no register holds (a
-// fused access: src/exec/ops/memory_access.cc); nullopt where they wrap around 2^64.
+// fused access: src/exec/ops/fused_access.cc); nullopt where they wrap around 2^64.
 [[gnu::always_inline]] inline std::optional<LaneAddresses> affineLanesOf(uint64_t p0, int64_t step,
                                                                          uint32_t width,
                                                                          uint64_t bytes) {

@@ -11,7 +11,7 @@
 // range saturates: the flag is set (the offset bits then only tell the side), and the
 // pointer stays saturated, since its true offset is unknown and it must never look valid
 // again. The per-lane hot paths add plainly and check once per instruction that no
-// lane's bits 39..63 changed (src/exec/ops/memory_access.cc): then each sum was exact, or
+// lane's bits 39..63 changed (src/exec/ops/access_chain.cc): then each sum was exact, or
 // moved a saturated pointer by less than its flag, and it stays saturated. Otherwise they
 // fall back to offsetPointer().
 //

@@ -124,7 +124,7 @@ struct WorkGroupContext {
   // where the launch privatises none or a debugger runs the work-group.
   ReductionCopies* reductions = nullptr;
   // Whether fused handlers may take two instructions in one step (src/exec/ops/
-  // memory_access.cc): a launch's host threads without observers; never the debugger,
+  // fused_access.cc): a launch's host threads without observers; never the debugger,
   // which stops between any two instructions.
   bool fuse = false;
   // LaunchContext::fastPaths, one load closer to the handlers that ask.

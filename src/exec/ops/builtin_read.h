@@ -21,7 +21,7 @@ bool fuseBuiltinExtract(Lowerer& lw, spirv::Id composite, uint32_t elementBytes)
 // too when the work-group fuses.
 void fuseBuiltinNarrow(Lowerer& lw, const spirv::Instruction& inst);
 
-// The OpLoad handler of src/exec/ops/memory_access.cc for any size: r = *a, n bytes per
+// The OpLoad handler of src/exec/ops/load_store.cc for any size: r = *a, n bytes per
 // lane, aux the required alignment.
 void loadThroughMemory(SubGroup& sg, const Inst& in);
 

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "spirv/disassembly.h"
+#include "src/exec/ops/by_size.h"
 #include "src/exec/ops/group_util.h"
 
 namespace spvsim {
@@ -172,19 +173,14 @@ struct Shuffle {
 
 // Shuffles move bits, so the handler depends only on the element size.
 template <Kind K>
+struct ShuffleOf {
+  template <class T>
+  using Of = Shuffle<T, K>;
+};
+
+template <Kind K>
 ExecFn pickBySize(uint32_t elementBytes) {
-  switch (elementBytes) {
-    case 1:
-      return &Shuffle<uint8_t, K>::run;
-    case 2:
-      return &Shuffle<uint16_t, K>::run;
-    case 4:
-      return &Shuffle<uint32_t, K>::run;
-    case 8:
-      return &Shuffle<uint64_t, K>::run;
-    default:
-      return nullptr;
-  }
+  return ops::byUnsigned<ShuffleOf<K>::template Of, 1, 2, 4, 8>(elementBytes);
 }
 
 bool isScalarOrVector(const Lowerer& lw, spirv::Id typeId) {

@@ -7,7 +7,7 @@
 namespace spvsim::ops {
 
 // Copies in.n bytes per active lane from the pointers in register in.b to those in
-// register in.a, as OpCopyMemory does (src/exec/ops/memory_access.cc): both sides
+// register in.a, as OpCopyMemory does (src/exec/ops/copy_memory.cc): both sides
 // located and bounds-checked, one Copy access per lane for observers (so shadows
 // follow the bytes), failures reported at `in`.
 void copyMemoryBytes(SubGroup& sg, const Inst& in);

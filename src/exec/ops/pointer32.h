@@ -31,7 +31,7 @@ bool lowerConstruct32(Lowerer& lw, const spirv::Instruction& inst);
 // OpPtrDiff: the difference of the two 32-bit addresses, in elements.
 void lowerPtrDiff32(Lowerer& lw, const spirv::Instruction& inst);
 
-// A store's own handler, run by the pointer store above (src/exec/ops/memory_access.cc).
+// A store's own handler, run by the pointer store above (src/exec/ops/load_store.cc).
 void storeThroughMemory(SubGroup& sg, const Inst& in);
 
 // One instruction's pointer -> 32-bit address conversions: lanes whose address does not

@@ -165,7 +165,7 @@ struct SignExtendPair {
   static void run(SubGroup& sg, const Inst& in) {
     if (sg.steps >= sg.fuseBefore) return ShiftByConstant<ShiftKind::Left, T>::run(sg, in);
     const Inst& ashr = sg.code[sg.pc];
-    ++sg.pc;  // first: the next dispatch reads it (see fusedAccess in memory_access.cc)
+    ++sg.pc;  // first: the next dispatch reads it (see fusedAccess in fused_access.cc)
     ++sg.steps;
     T* r = sg.reg<T>(ashr.r);
     const T* a = sg.reg<T>(in.a);

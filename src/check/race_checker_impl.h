@@ -1,0 +1,223 @@
+// The race checker's state (RaceChecker::Impl) and the happens-before vocabulary its two
+// files share: race_checker.cc keeps the happens-before order (vector clocks, what
+// releases publish and acquires take, barriers), race_conflicts.cc each access's history
+// and the conflicts it reports. Included by those two files only.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <spirv/unified1/spirv.hpp11>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "src/check/race_checker.h"
+#include "src/check/race_memory.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim::check {
+
+using race::Access;
+using race::AtomicHistory;
+using race::ByteHistory;
+using race::Page;
+using race::PageTable;
+using race::RaceMemory;
+using race::ReadRun;
+using spv::Scope;
+
+// Memory classes: which happens-before relation an access or a synchronisation uses.
+inline constexpr int kLocal = 0, kGlobal = 1;
+inline constexpr uint32_t kClassBit[2] = {uint32_t(spv::MemorySemanticsMask::WorkgroupMemory),
+                                          uint32_t(spv::MemorySemanticsMask::CrossWorkgroupMemory)};
+inline constexpr uint32_t kAcquire = uint32_t(spv::MemorySemanticsMask::Acquire) |
+                                     uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                                     uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
+inline constexpr uint32_t kRelease = uint32_t(spv::MemorySemanticsMask::Release) |
+                                     uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                                     uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
+using race::kPageBytes;
+inline constexpr size_t kMaxHeld = 64;  // releases a work-item holds for its next acquire fence
+
+// A vector clock in sparse form: work-item (launch-wide index + 1) -> clock.
+using Clocks = std::unordered_map<uint32_t, uint32_t>;
+
+inline void joinInto(Clocks& into, const Clocks& from) {
+  for (const auto& [item, clock] : from) {
+    uint32_t& c = into[item];
+    c = std::max(c, clock);
+  }
+}
+
+inline uint32_t lookup(const Clocks& c, uint32_t item) {
+  auto it = c.find(item);
+  return it == c.end() ? 0 : it->second;
+}
+
+// The scope an atomic access declared (a possibly legacy one: Workgroup).
+inline uint32_t declaredScope(const Access& a) {
+  return a.legacy ? uint32_t(Scope::Workgroup) : a.scope;
+}
+
+// Where a work-item is: what scopes compare.
+struct Place {
+  uint64_t wg = 0;
+  uint32_t sg = 0;
+  uint32_t item = 0;
+};
+
+inline bool sameScope(uint32_t scope, const Place& a, const Place& b) {
+  switch (Scope(scope)) {
+    case Scope::CrossDevice:
+    case Scope::Device:
+      return true;
+    case Scope::Workgroup:
+      return a.wg == b.wg;
+    case Scope::Subgroup:
+      return a.wg == b.wg && a.sg == b.sg;
+    default:
+      return a.item == b.item;
+  }
+}
+
+// Legacy: ordered only because a possibly legacy atomic is checked as Device scope.
+enum class Verdict { Ordered, Race, Scope, Legacy };
+
+// What a release publishes: the releaser's knowledge, per class, and its weak
+// knowledge (what too-narrow synchronisation told it).
+struct RaceChecker::Snapshot {
+  uint32_t scope = 0;
+  Place releaser;
+  Clocks clocks[2];
+  Clocks weak;
+};
+
+using SnapshotPtr = std::shared_ptr<const RaceChecker::Snapshot>;
+
+struct RaceChecker::Impl {
+  const LaunchContext& launch;
+  uint64_t maxItems = 0;  // work-items of a full work-group
+
+  // What the accesses left: plain reads as runs, per-byte writes and atomics
+  // (src/check/race_memory.h), within the budget the launch leaves the checker.
+  RaceMemory memory;
+  std::vector<PageTable> global;  // per global region
+  PageTable local;                // the local arena of the running work-group
+  bool warnedBudget = false;
+  std::vector<uint8_t> wgUsedGlobalBarrier;  // per work-group (linear)
+  // Sync objects: atomic location (kernel pointer) -> release snapshots, one per
+  // releasing scope domain.
+  std::unordered_map<uint64_t, std::vector<SnapshotPtr>> syncs;
+
+  // The work-group running now.
+  WorkGroupContext* wg = nullptr;
+  uint32_t items = 0;      // its work-items
+  uint32_t firstItem = 0;  // launch-wide index + 1 of its local id 0
+  std::vector<uint32_t> own;
+  std::vector<uint32_t> base[2];  // clocks every work-item knows since the last join
+  Clocks wgClocks[2];             // likewise for work-items of other work-groups
+  Clocks wgWeak;
+  // Per work-item: its clock at each sub-group barrier since the last work-group join.
+  std::vector<std::vector<uint32_t>> barrierClocks[2];
+  struct ItemState {
+    Clocks clocks[2];  // knowledge beyond base/wgClocks
+    Clocks weak;
+    SnapshotPtr fenceRelease;                 // a release fence's, for relaxed stores
+    std::vector<SnapshotPtr> pendingAcquire;  // relaxed reads', for acquire fences
+  };
+  std::vector<ItemState> state;
+
+  // Write-write conflicts decided once the write's bytes are in memory (same values
+  // are not reported, as Oclgrind does by default).
+  struct PendingWrite {
+    SubGroup* sg;
+    const Inst* in;
+    uint32_t lane;
+    uint64_t p;
+    const uint8_t* host;
+    std::vector<uint8_t> before;
+    Access other;
+    Verdict verdict;
+    uint64_t bytes;
+  };
+  std::vector<PendingWrite> pending;
+
+  explicit Impl(const LaunchContext& l) : launch(l), memory(l.observerMemory) {}
+
+  // ---- identities ----
+  uint32_t itemOf(const SubGroup& sg, uint32_t lane) const {
+    return firstItem + sg.firstLocalLinear + lane;
+  }
+  bool inThisGroup(uint32_t item) const { return item >= firstItem && item < firstItem + items; }
+  uint64_t groupOf(uint32_t item) const { return (item - 1) / maxItems; }
+  uint32_t localOf(uint32_t item) const { return uint32_t((item - 1) % maxItems); }
+  Place placeOf(uint32_t item) const {
+    const uint32_t l = localOf(item);
+    return {groupOf(item), l / launch.kernel->width, item};
+  }
+
+  // ---- knowledge ----
+  uint32_t knows(uint32_t item, int c, uint32_t of) const {
+    if (of == item) return ~0u;
+    const ItemState& s = state[item - firstItem];
+    const uint32_t extra = lookup(s.clocks[c], of);
+    if (inThisGroup(of)) return std::max(base[c][of - firstItem], extra);
+    return std::max(lookup(wgClocks[c], of), extra);
+  }
+  // How many sub-group barriers (of class c, since the last work-group join) `item`
+  // had passed when its clock was `clock`.
+  size_t subGroupEpoch(int c, uint32_t item, uint32_t clock) const {
+    const auto& clocks = barrierClocks[c][item - firstItem];
+    return std::lower_bound(clocks.begin(), clocks.end(), clock) - clocks.begin();
+  }
+  bool knowsWeakly(uint32_t item, const Access& a) const {
+    const ItemState& s = state[item - firstItem];
+    return std::max(lookup(s.weak, a.item), lookup(wgWeak, a.item)) >= a.clock;
+  }
+
+  // ---- happens-before (race_checker.cc) ----
+  SnapshotPtr snapshot(uint32_t item, uint32_t scope, uint32_t classes) const;
+  void acquire(uint32_t item, uint32_t scope, const Snapshot& s);
+  void publish(uint64_t key, SnapshotPtr s, bool replace);
+
+  // ---- memory (race_conflicts.cc) ----
+  bool locate(uint64_t p, uint64_t bytes, PageTable*& table, uint64_t& offset, int& c);
+  Verdict judge(const Access& prior, const Access& cur, int c) const;
+  // Atomic accesses of a byte.
+  bool implied(int c, const Access& prior, const Access& cur) const;
+  void addTo(SubGroup& sg, int c, Access& latest, uint32_t& set, const Access& cur);
+  template <class F>
+  void forEachAtomic(int c, const AtomicHistory& h, F&& f);
+  // The state budget.
+  void warnBudget(SubGroup& sg);
+  // One access against the history of its bytes.
+  template <class F>
+  void compare(const Page& page, uint32_t first, uint32_t end, const Access& cur, int c,
+               bool lastWrites, F&& consider);
+  void remember(SubGroup& sg, Page& page, uint32_t first, uint32_t end, const Access& cur, int c);
+  // Reports.
+  std::string describeItem(uint32_t item) const;
+  std::string reason(Verdict v, const Access& prior, const Access& cur) const;
+  void report(SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p, uint64_t bytes,
+              const Access& cur, const Access& prior, Verdict v);
+  void settle();
+  void record(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
+              Access cur);
+
+  // An atomic's classes: those its semantics name, or both when it names none.
+  static uint32_t atomicClasses(uint32_t semantics) {
+    const uint32_t named = fenceClasses(semantics);
+    return named ? named : kClassBit[0] | kClassBit[1];
+  }
+  // A fence's or barrier's: those its semantics name (none: it orders no memory).
+  static uint32_t fenceClasses(uint32_t semantics) {
+    return semantics == kDynamicSemantics ? kClassBit[0] | kClassBit[1]
+                                          : semantics & (kClassBit[0] | kClassBit[1]);
+  }
+
+  void tick(uint32_t item) { ++own[item - firstItem]; }
+  void holdForFence(ItemState& st, const SnapshotPtr& s);  // race_checker.cc
+};
+
+}  // namespace spvsim::check
