@@ -27,6 +27,7 @@
 #include "spirv/disassembly.h"
 #include "spirv/opcode.h"
 #include "src/exec/lowering.h"
+#include "src/exec/ops/by_size.h"
 #include "src/exec/reduction_copies.h"
 #include "src/exec/subgroup.h"
 
@@ -532,43 +533,35 @@ Id operandType(Lowerer& lw, const spirv::Instruction& inst, const AtomicForm& f)
   return inst.resultType;
 }
 
+// Handlers by operand size (src/exec/ops/by_size.h): 32 and 64 bits, and 16 for the
+// float read-modify-writes (half atomics, SPV_EXT_shader_atomic_float16_add).
 template <template <class> class H>
 ExecFn bySize(uint32_t bytes) {
-  switch (bytes) {
-    case 4:
-      return &H<uint32_t>::run;
-    case 8:
-      return &H<uint64_t>::run;
-    default:
-      return nullptr;
-  }
+  return ops::byUnsigned<H, 4, 8>(bytes);
 }
+
+template <class Op_>
+struct RmwOf {
+  template <class T>
+  using Of = Rmw<T, Op_>;
+};
+
+template <class Op_>
+struct PrivatisedOf {
+  template <class T>
+  using Of = PrivatisedRmw<T, Op_>;
+};
 
 // Read-modify-writes that a launch may privatise (PrivatisedRmw), 32- and 64-bit.
 template <class Op_>
 ExecFn privatisedBySize(uint32_t bytes) {
-  switch (bytes) {
-    case 4:
-      return &PrivatisedRmw<uint32_t, Op_>::run;
-    case 8:
-      return &PrivatisedRmw<uint64_t, Op_>::run;
-    default:
-      return nullptr;
-  }
+  return ops::byUnsigned<PrivatisedOf<Op_>::template Of, 4, 8>(bytes);
 }
 
 template <class Op_>
 ExecFn rmwBySize(uint32_t bytes, bool allowHalf = false) {
-  switch (bytes) {
-    case 2:
-      return allowHalf ? &Rmw<uint16_t, Op_>::run : nullptr;
-    case 4:
-      return &Rmw<uint32_t, Op_>::run;
-    case 8:
-      return &Rmw<uint64_t, Op_>::run;
-    default:
-      return nullptr;
-  }
+  return allowHalf ? ops::byUnsigned<RmwOf<Op_>::template Of, 2, 4, 8>(bytes)
+                   : ops::byUnsigned<RmwOf<Op_>::template Of, 4, 8>(bytes);
 }
 
 // The PrivatisedRmw handler of a reduction target's read-modify-write (the analysis

@@ -59,7 +59,7 @@ template <bool Write, uint32_t N, uint32_t kTaken>
                                                uint64_t p0, uint64_t d) {
   const Space s = pointerSpace(base);
   if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
-  if (sg.wg->observers.spaces & spaceBit(s)) return false;
+  if (sg.wg->checkedSpaces & spaceBit(s)) return false;
   const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
   if (!lanes) return false;
   const SubGroup::FastAccess fast =
