@@ -31,9 +31,9 @@ std::vector<uint32_t> spirvWords(const void* bytes, size_t length) {
 }
 
 // A module an application gave (IL or a binary), split from this ICD's markers and
-// loaded: the creation's one pass over it. `module` is nullopt when the module is not
-// well-formed SPIR-V; one using something spvsim does not execute is well-formed (its
-// build fails instead).
+// loaded: the creation's one pass over it. `module` is nullopt when the loader refused
+// it; one it refused as using something spvsim does not execute is still well-formed
+// SPIR-V (its build fails instead).
 struct Checked {
   bool wellFormed = false;
   BinaryMarkers markers;

@@ -184,6 +184,36 @@ TEST(Markers, EveryKindRoundTrips) {
     }
 }
 
+// A binary as the ICD wrote it before markers became facts (the markers first in the
+// debug section, before the module's own OpSource and OpSourceExtension): its kind and
+// uniform requirement read back, and the module's own instructions stay.
+TEST(Markers, EarlierBinariesReadBack) {
+  const std::vector<uint32_t> w = spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpSourceExtension "spvsim:binary-type=library"
+               OpSourceExtension "spvsim:uniform-work-group-size"
+               OpSource OpenCL_C 120
+               OpSourceExtension "spvsim:legacy-atomics=device"
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+          %l = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  const MarkedModule split = splitMarkers(w);
+  EXPECT_EQ(split.markers.kind, BinaryKind::Library);
+  EXPECT_TRUE(split.markers.uniformWorkGroups);
+  const spirv::Module m = spirv::loadModule(split.words);
+  EXPECT_EQ(m.sourceExtensions, (std::vector<std::string>{"spvsim:legacy-atomics=device"}));
+  EXPECT_EQ(withMarkers(split.words, split.markers), w);  // written back the same way
+}
+
 TEST(Markers, RoundTripAndStayValid) {
   const std::vector<uint32_t> w = localArray10();
   EXPECT_FALSE(readMarkers(w).kind);
