@@ -35,7 +35,7 @@ _cl_kernel* newKernel(_cl_program* program, std::shared_ptr<Program> executable,
 std::shared_ptr<Program> attachableExecutable(_cl_program* p, bool& uniform) {
   std::lock_guard<std::mutex> lock(p->mutex);
   if (p->state.busy || p->state.status != CL_BUILD_SUCCESS) return nullptr;
-  uniform = p->state.uniformWorkGroups;
+  uniform = p->state.facts.uniformWorkGroups;
   return p->state.executable;
 }
 

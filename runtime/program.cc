@@ -30,23 +30,51 @@ std::vector<uint32_t> spirvWords(const void* bytes, size_t length) {
   return w;
 }
 
-// Validates and decodes; nullopt when the module is not well-formed SPIR-V. A module
-// using something spvsim does not execute is well-formed: its build fails instead.
+// A module an application gave (IL or a binary), split from this ICD's markers and
+// loaded: the creation's one pass over it. `module` is nullopt when the loader refused
+// it; one it refused as using something spvsim does not execute is still well-formed
+// SPIR-V (its build fails instead).
 struct Checked {
   bool wellFormed = false;
+  BinaryMarkers markers;
+  std::vector<uint32_t> words;  // without markers
   std::optional<spirv::Module> module;
+  ParseCount parses;
 };
 Checked checkModule(const std::vector<uint32_t>& words) {
   if (words.empty()) return {};
+  Checked c;
+  MarkedModule split = splitMarkers(words);
+  c.markers = split.markers;
+  c.words = std::move(split.words);
+  c.parses.leading = 1;
   try {
     // The OpenCL rule against recursion is the build's to refuse, with a log saying why
     // (runtime/program_compiler.cc): the module is well-formed SPIR-V.
     spirv::LoadOptions options;
     options.refuseRecursion = false;
-    return {true, spirv::loadModule(words, options)};
+    c.parses.loads = 1;
+    c.module = spirv::loadModule(c.words, options);
+    c.wellFormed = true;
   } catch (const Error& e) {
-    return {e.kind() == DiagnosticKind::Unsupported, std::nullopt};
+    c.wellFormed = e.kind() == DiagnosticKind::Unsupported;
   }
+  return c;
+}
+
+// What creation keeps of a loaded module. A module spvsim cannot load keeps its words
+// (its build fails with the loader's message).
+ImportedModule imported(const Checked& c) {
+  ImportedModule m;
+  if (!c.module) {
+    m.words = c.words;
+    m.facts.version = c.words.size() > 1 ? c.words[1] : 0;
+    return m;
+  }
+  m.words = c.module->words;
+  m.specConstants = specConstants(*c.module);
+  m.facts.version = c.module->version;
+  return m;
 }
 
 // The binary's kind: its marker, else guessed from the module (unresolved imports or
@@ -72,6 +100,26 @@ cl_program_binary_type binaryTypeOf(BinaryKind k) {
   return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
 }
 
+// The markers a binary of these facts leaves the ICD with.
+BinaryMarkers markersOf(const ProgramFacts& f) {
+  BinaryMarkers m;
+  m.uniformWorkGroups = f.uniformWorkGroups;
+  switch (f.binaryType) {
+    case CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT:
+      m.kind = BinaryKind::CompiledObject;
+      break;
+    case CL_PROGRAM_BINARY_TYPE_LIBRARY:
+      m.kind = BinaryKind::Library;
+      break;
+    case CL_PROGRAM_BINARY_TYPE_EXECUTABLE:
+      m.kind = BinaryKind::Executable;
+      break;
+    default:
+      break;
+  }
+  return m;
+}
+
 std::string concatenateSources(cl_uint count, const char** strings, const size_t* lengths) {
   std::string source;
   for (cl_uint i = 0; i < count; ++i) {
@@ -85,33 +133,41 @@ std::string concatenateSources(cl_uint count, const char** strings, const size_t
   return source;
 }
 
-cl_program createFromBinary(_cl_context* context, const std::vector<uint32_t>& words,
-                            const std::optional<spirv::Module>& module) {
-  const BinaryMarkers markers = readMarkers(words);
+cl_program createFromBinary(_cl_context* context, const Checked& checked) {
+  ImportedModule m = imported(checked);
   _cl_program* p = newProgram(context, ProgramOrigin::Binary);
-  p->state.binaryType = binaryTypeOf(kindOf(markers, module));
-  p->state.binary = words;
-  p->state.uniformWorkGroups = markers.uniformWorkGroups;
+  p->state.binary = std::move(m.words);
+  p->state.facts = std::move(m.facts);
+  p->state.facts.binaryType = binaryTypeOf(kindOf(checked.markers, checked.module));
+  p->state.facts.uniformWorkGroups = checked.markers.uniformWorkGroups;
+  p->state.parses = checked.parses;
   return p;
 }
 
+// CL_PROGRAM_BINARY_SIZES: the binary with the markers that say its kind.
+size_t binaryBytes(const ProgramState& s) {
+  if (s.binary.empty()) return 0;
+  return (s.binary.size() + markerWordCount(markersOf(s.facts))) * 4;
+}
+
 // CL_PROGRAM_BINARIES: the caller's array of one pointer per device.
-cl_int returnBinaries(const std::vector<uint32_t>& binary, size_t valueSize, void* value,
-                      size_t* sizeRet) {
+cl_int returnBinaries(const ProgramState& s, size_t valueSize, void* value, size_t* sizeRet) {
   const size_t bytes = sizeof(unsigned char*);  // one device
   if (value) {
     if (valueSize < bytes) return CL_INVALID_VALUE;
     unsigned char* target = static_cast<unsigned char**>(value)[0];
-    if (target && !binary.empty()) std::memcpy(target, binary.data(), binary.size() * 4);
+    if (target && !s.binary.empty()) {
+      const std::vector<uint32_t> marked = withMarkers(s.binary, markersOf(s.facts));
+      std::memcpy(target, marked.data(), marked.size() * 4);
+    }
   }
   if (sizeRet) *sizeRet = bytes;
   return CL_SUCCESS;
 }
 
-std::string kernelNames(const Program& executable) {
+std::string kernelNames(const ProgramFacts& facts) {
   std::string names;
-  for (const auto& ep : executable.module().entryPoints)
-    names += (names.empty() ? "" : ";") + ep.name;
+  for (const std::string& name : facts.kernelNames) names += (names.empty() ? "" : ";") + name;
   return names;
 }
 
@@ -152,7 +208,7 @@ std::shared_ptr<Program> executableOf(_cl_program* program) {
 
 bool requiresUniformWorkGroups(_cl_program* program) {
   std::lock_guard<std::mutex> lock(program->mutex);
-  return program->state.uniformWorkGroups;
+  return program->state.facts.uniformWorkGroups;
 }
 
 cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const char** strings,
@@ -170,12 +226,13 @@ cl_program clCreateProgramWithIL(cl_context context, const void* il, size_t leng
                                  cl_int* errcode_ret) {
   _cl_context* c = liveContext(context);
   if (!c) return withError<cl_program>(errcode_ret, CL_INVALID_CONTEXT, nullptr);
-  std::vector<uint32_t> words = spirvWords(il, length);
-  if (!checkModule(words).wellFormed)
-    return withError<cl_program>(errcode_ret, CL_INVALID_VALUE, nullptr);
+  const std::vector<uint32_t> words = spirvWords(il, length);
+  const Checked checked = checkModule(words);
+  if (!checked.wellFormed) return withError<cl_program>(errcode_ret, CL_INVALID_VALUE, nullptr);
   _cl_program* p = newProgram(c, ProgramOrigin::IL);
   p->il.assign(static_cast<const uint8_t*>(il), static_cast<const uint8_t*>(il) + length);
-  p->specInfo = specConstants(words);
+  p->ilModule = imported(checked);
+  p->state.parses = checked.parses;
   return withError<cl_program>(errcode_ret, CL_SUCCESS, p);
 }
 
@@ -196,23 +253,21 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
     return withError<cl_program>(errcode_ret, err, nullptr);
   if (!lengths || !binaries) return withError<cl_program>(errcode_ret, CL_INVALID_VALUE, nullptr);
   cl_int result = CL_SUCCESS;
-  std::vector<uint32_t> words;
-  Checked module;
+  Checked module;  // the first device's (there is one device)
   for (cl_uint i = 0; i < num_devices; ++i) {
     cl_int status = CL_SUCCESS;
     if (lengths[i] == 0 || !binaries[i]) {
       status = CL_INVALID_VALUE;
     } else {
-      std::vector<uint32_t> w = spirvWords(binaries[i], lengths[i]);
-      Checked m = checkModule(w);
+      Checked m = checkModule(spirvWords(binaries[i], lengths[i]));
       if (!m.wellFormed) status = CL_INVALID_BINARY;
-      if (i == 0) words = std::move(w), module = std::move(m);
+      if (i == 0) module = std::move(m);
     }
     if (binary_status) binary_status[i] = status;
     if (status != CL_SUCCESS && result == CL_SUCCESS) result = status;
   }
   if (result != CL_SUCCESS) return withError<cl_program>(errcode_ret, result, nullptr);
-  return withError(errcode_ret, CL_SUCCESS, createFromBinary(c, words, module.module));
+  return withError(errcode_ret, CL_SUCCESS, createFromBinary(c, module));
 }
 
 cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
@@ -264,15 +319,15 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
     case CL_PROGRAM_IL:
       return returnVector(p->il, size, value, sizeRet);
     case CL_PROGRAM_BINARY_SIZES:
-      return returnVector(std::vector<size_t>{s.binary.size() * 4}, size, value, sizeRet);
+      return returnVector(std::vector<size_t>{binaryBytes(s)}, size, value, sizeRet);
     case CL_PROGRAM_BINARIES:
-      return returnBinaries(s.binary, size, value, sizeRet);
+      return returnBinaries(s, size, value, sizeRet);
     case CL_PROGRAM_NUM_KERNELS:
       if (!s.executable) return CL_INVALID_PROGRAM_EXECUTABLE;
-      return returnValue(s.executable->module().entryPoints.size(), size, value, sizeRet);
+      return returnValue(s.facts.kernelNames.size(), size, value, sizeRet);
     case CL_PROGRAM_KERNEL_NAMES:
       if (!s.executable) return CL_INVALID_PROGRAM_EXECUTABLE;
-      return returnString(kernelNames(*s.executable), size, value, sizeRet);
+      return returnString(kernelNames(s.facts), size, value, sizeRet);
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:  // OpenCL C has no such constructors
       return returnValue(cl_bool{CL_FALSE}, size, value, sizeRet);
@@ -301,7 +356,7 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
     case CL_PROGRAM_BUILD_LOG:
       return returnString(s.status == CL_BUILD_NONE ? "" : s.log, size, value, sizeRet);
     case CL_PROGRAM_BINARY_TYPE:
-      return returnValue(s.binaryType, size, value, sizeRet);
+      return returnValue(s.facts.binaryType, size, value, sizeRet);
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
       return returnValue(globalVariableBytes(s.executable), size, value, sizeRet);
     default:
@@ -313,8 +368,8 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
                                           const void* spec_value) {
   _cl_program* p = checked<_cl_program>(program, Kind::Program);
   if (!p || p->origin != ProgramOrigin::IL) return CL_INVALID_PROGRAM;
-  auto it = p->specInfo.find(spec_id);
-  if (it == p->specInfo.end()) return CL_INVALID_SPEC_ID;
+  auto it = p->ilModule.specConstants.find(spec_id);
+  if (it == p->ilModule.specConstants.end()) return CL_INVALID_SPEC_ID;
   if (!spec_value || spec_size != it->second.bytes) return CL_INVALID_VALUE;
   const auto* bytes = static_cast<const uint8_t*>(spec_value);
   std::lock_guard<std::mutex> lock(p->mutex);

@@ -30,24 +30,18 @@ cl_int finishBuild(_cl_program* p, BuildResult r) {
   s.busy = false;
   s.status = r.error == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   s.log = std::move(r.log);
-  s.binaryType = r.error == CL_SUCCESS ? r.binaryType : CL_PROGRAM_BINARY_TYPE_NONE;
-  s.binary = std::move(r.binary);
-  s.uniformWorkGroups = r.uniformWorkGroups;
+  s.binary = r.error == CL_SUCCESS ? std::move(r.binary) : std::vector<uint32_t>{};
+  s.facts = r.error == CL_SUCCESS ? std::move(r.facts) : ProgramFacts{};
+  s.parses = r.parses;
   s.executable = std::move(r.executable);
   return r.error;
 }
 
-std::vector<uint32_t> ilWords(const _cl_program* p) {
-  std::vector<uint32_t> w(p->il.size() / 4);
-  std::memcpy(w.data(), p->il.data(), w.size() * 4);
-  if (!w.empty() && w[0] == 0x03022307)  // written big-endian
-    for (uint32_t& x : w) x = __builtin_bswap32(x);
-  return w;
-}
-
+// The IL as creation loaded it, with the values clSetProgramSpecializationConstant set
+// written where creation found the constants.
 std::vector<uint32_t> specializedIL(_cl_program* p) {
   std::lock_guard<std::mutex> lock(p->mutex);
-  return specialize(ilWords(p), p->specValues);
+  return specialize(p->ilModule.words, p->ilModule.specConstants, p->specValues);
 }
 
 BuildResult buildFor(_cl_program* p, const std::string& options) {
@@ -58,7 +52,7 @@ BuildResult buildFor(_cl_program* p, const std::string& options) {
       return buildIL(specializedIL(p), options);
     default: {
       std::lock_guard<std::mutex> lock(p->mutex);
-      return buildBinary(p->state.binary);
+      return buildBinary(p->state.binary, p->state.facts.uniformWorkGroups);
     }
   }
 }
@@ -89,11 +83,11 @@ cl_int collectLinkInputs(cl_context context, cl_uint count, const cl_program* pr
     std::lock_guard<std::mutex> lock(in->mutex);
     const ProgramState& s = in->state;
     if (s.busy) return CL_INVALID_OPERATION;
-    if (s.binaryType == CL_PROGRAM_BINARY_TYPE_NONE) continue;
-    if (s.binaryType != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
-        s.binaryType != CL_PROGRAM_BINARY_TYPE_LIBRARY)
+    const cl_program_binary_type type = s.facts.binaryType;
+    if (type == CL_PROGRAM_BINARY_TYPE_NONE) continue;
+    if (type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
       return CL_INVALID_OPERATION;
-    out.push_back({s.binary, s.uniformWorkGroups});
+    out.push_back({s.binary, s.facts.uniformWorkGroups});
     ++withBinary;
   }
   if (withBinary != 0 && withBinary != count) return CL_INVALID_OPERATION;

@@ -18,6 +18,7 @@ namespace {
 // clBuildProgram's OpenCL C version when the options name none: "the highest OpenCL C 1.x
 // language version supported by each device" (the API spec).
 constexpr const char* kDefaultStd = "CL1.2";
+constexpr uint32_t kVersion14 = 0x00010400;
 
 // The error codes of the API call a step runs for.
 struct Codes {
@@ -28,9 +29,10 @@ constexpr Codes kBuild{CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS};
 constexpr Codes kCompile{CL_COMPILE_PROGRAM_FAILURE, CL_INVALID_COMPILER_OPTIONS};
 constexpr Codes kLink{CL_LINK_PROGRAM_FAILURE, CL_INVALID_LINKER_OPTIONS};
 
-BuildResult failed(cl_int error, std::string log) {
+BuildResult failed(cl_int error, std::string log, ParseCount parses = {}) {
   BuildResult r;
   r.error = error;
+  r.parses = parses;
   r.log = std::move(log);
   if (!r.log.empty() && r.log.back() != '\n') r.log += '\n';
   return r;
@@ -68,7 +70,18 @@ bool isOptionError(const std::string& log) {
   return false;
 }
 
-// OpenCL C -> a compiled object (SPIR-V with the compiled-object marker). The options go
+// A compiled object of `words`: the compile driver validated them (or program creation
+// loaded them), so nothing needs to read them here.
+BuildResult compiledObject(std::vector<uint32_t> words, bool uniform) {
+  BuildResult r;
+  r.facts.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  r.facts.uniformWorkGroups = uniform;
+  r.facts.version = words.size() > 1 ? words[1] : 0;
+  r.binary = std::move(words);
+  return r;
+}
+
+// OpenCL C -> a compiled object. The options go
 // to the compile driver as they are: OpenCL C 1.2 when they name no version (the API
 // spec's default); the driver maps -cl-opt-disable and drops -cl-no-subgroup-ifp.
 BuildResult compile(const std::string& source, const std::string& options,
@@ -86,11 +99,8 @@ BuildResult compile(const std::string& source, const std::string& options,
     request.headers = headers;
     request.defaultStd = kDefaultStd;
     compiler::CompileResult c = compiler::compileOpenCL(request);
-    BuildResult r;
+    BuildResult r = compiledObject(std::move(c.words), uniform);
     r.log = std::move(c.log);
-    r.uniformWorkGroups = uniform;
-    r.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-    r.binary = withMarkers(c.words, {BinaryKind::CompiledObject, uniform});
     return r;
   } catch (const Error& e) {
     if (e.kind() == DiagnosticKind::Input) return failed(CL_COMPILER_NOT_AVAILABLE, logLine(e));
@@ -112,26 +122,39 @@ bool ilUniformWorkGroups(const std::string& options, BuildResult& error, Codes c
   }
 }
 
-// Loads a linked module and lowers every kernel at the sub-group size it will run with.
-BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failure) {
+// The facts of a loaded executable: it is the one pass over the module's words.
+ProgramFacts executableFacts(const Program& program, bool uniform) {
+  ProgramFacts f;
+  f.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  f.uniformWorkGroups = uniform;
+  f.version = program.module().version;
+  for (const auto& ep : program.module().entryPoints) f.kernelNames.push_back(ep.name);
+  return f;
+}
+
+// Loads a linked module (without markers) and lowers every kernel at the sub-group size
+// it will run with; the build's one load.
+BuildResult load(std::vector<uint32_t> words, bool uniform, cl_int failure,
+                 ParseCount parses = {}) {
   try {
-    std::vector<uint32_t> plain = withLinkageIfNoEntryPoints(withoutMarkers(words));
-    std::shared_ptr<Program> program = Program::load(plain, {}, knobs().maxMemory);
+    ++parses.loads;
+    std::shared_ptr<Program> program = Program::load(std::move(words), {}, knobs().maxMemory);
     // The device has 64-bit addresses (CL_DEVICE_ADDRESS_BITS): a 32-bit module is not
     // for it, as on any 64-bit device (`spvsim run` executes it as a 32-bit device would).
     if (program->module().addressing == spv::AddressingModel::Physical32)
       return failed(failure,
                     "error: the module uses the Physical32 addressing model (32-bit pointers), "
                     "but this device's CL_DEVICE_ADDRESS_BITS is 64: use a Physical64 module "
-                    "(-target spir64); `spvsim run` executes Physical32 modules");
+                    "(-target spir64); `spvsim run` executes Physical32 modules",
+                    parses);
     for (const auto& ep : program->module().entryPoints) {
       const Program::Kernel kernel = program->kernel(ep.name);
       program->lowered(kernel, program->subGroupSizeFor(kernel, knobs().subGroupSize));
     }
     BuildResult r;
-    r.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    r.binary = withMarkers(plain, {BinaryKind::Executable, uniform});
-    r.uniformWorkGroups = uniform;
+    r.binary = program->module().words;  // as loaded: repairs, if any, included
+    r.facts = executableFacts(*program, uniform);
+    r.parses = parses;
     r.executable = std::move(program);
     return r;
   } catch (const Error& e) {
@@ -139,7 +162,7 @@ BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failur
     // allocate, "CL_OUT_OF_RESOURCES if there is a failure to allocate resources
     // required by the OpenCL implementation on the device" (clBuildProgram, clLinkProgram).
     return failed(e.kind() == DiagnosticKind::OutOfMemory ? CL_OUT_OF_RESOURCES : failure,
-                  logLine(e));
+                  logLine(e), parses);
   }
 }
 
@@ -147,8 +170,13 @@ BuildResult load(const std::vector<uint32_t>& words, bool uniform, cl_int failur
 BuildResult link(const std::vector<std::vector<uint32_t>>& modules, bool library, cl_int failure) {
   uint32_t version = 0;
   for (const auto& m : modules) version = std::max(version, m.size() > 1 ? m[1] : 0u);
+  BuildResult r;
   std::vector<std::vector<uint32_t>> inputs;
-  for (const auto& m : modules) inputs.push_back(withVersion(withoutMarkers(m), version));
+  for (const auto& m : modules) {
+    // Raising a module to 1.4 decodes it to list its variables in the interfaces.
+    if (m.size() > 1 && m[1] < kVersion14 && version >= kVersion14) ++r.parses.decodes;
+    inputs.push_back(withVersion(m, version));
+  }
   spvtools::Context context(SPV_ENV_UNIVERSAL_1_6);
   std::string log;
   context.SetMessageConsumer(
@@ -158,20 +186,24 @@ BuildResult link(const std::vector<std::vector<uint32_t>>& modules, bool library
   spvtools::LinkerOptions options;
   options.SetCreateLibrary(library);
   options.SetAllowPartialLinkage(library);  // a library may import what others export
-  BuildResult r;
   if (spvtools::Link(context, inputs, &r.binary, options) != SPV_SUCCESS)
-    return failed(failure, log.empty() ? "error: link: the modules cannot be linked" : log);
+    return failed(failure, log.empty() ? "error: link: the modules cannot be linked" : log,
+                  r.parses);
+  r.facts.version = version;
   return r;
 }
 
 BuildResult linkAndLoad(const std::vector<std::vector<uint32_t>>& modules, bool uniform,
                         cl_int failure) {
   // One module needs no linking; the linker would also merge its identical struct types,
-  // which breaks OpCopyLogical between them.
+  // which breaks OpCopyLogical between them. It was validated when it was made.
   if (modules.size() == 1) return load(modules.front(), uniform, failure);
   BuildResult linked = link(modules, false, failure);
   if (linked.error != CL_SUCCESS) return linked;
-  return load(linked.binary, uniform, failure);
+  // The linker drops Linkage from an executable, which SPIR-V requires without kernels.
+  ++linked.parses.leading;
+  return load(withLinkageIfNoEntryPoints(std::move(linked.binary)), uniform, failure,
+              linked.parses);
 }
 
 }  // namespace
@@ -179,21 +211,22 @@ BuildResult linkAndLoad(const std::vector<std::vector<uint32_t>>& modules, bool 
 BuildResult buildSource(const std::string& source, const std::string& options) {
   BuildResult compiled = compile(source, options, {}, kBuild);
   if (compiled.error != CL_SUCCESS) return compiled;
-  BuildResult r = linkAndLoad({compiled.binary}, compiled.uniformWorkGroups, kBuild.failure);
+  BuildResult r =
+      load(std::move(compiled.binary), compiled.facts.uniformWorkGroups, kBuild.failure);
   r.log = compiled.log + r.log;
   return r;
 }
 
-BuildResult buildIL(const std::vector<uint32_t>& words, const std::string& options) {
+BuildResult buildIL(std::vector<uint32_t> words, const std::string& options) {
   BuildResult error;
   const bool uniform = ilUniformWorkGroups(options, error, kBuild);
   if (error.error != CL_SUCCESS) return error;
-  return linkAndLoad({words}, uniform, kBuild.failure);
+  return load(std::move(words), uniform, kBuild.failure);
 }
 
-BuildResult buildBinary(const std::vector<uint32_t>& binary) {
+BuildResult buildBinary(std::vector<uint32_t> binary, bool uniform) {
   if (binary.empty()) return failed(CL_INVALID_BINARY, "error: the program has no binary");
-  return linkAndLoad({binary}, readMarkers(binary).uniformWorkGroups, kBuild.failure);
+  return load(std::move(binary), uniform, kBuild.failure);
 }
 
 BuildResult compileSource(const std::string& source, const std::string& options,
@@ -201,13 +234,11 @@ BuildResult compileSource(const std::string& source, const std::string& options,
   return compile(source, options, headers, kCompile);
 }
 
-BuildResult compileIL(const std::vector<uint32_t>& words, const std::string& options) {
-  BuildResult r;
-  r.uniformWorkGroups = ilUniformWorkGroups(options, r, kCompile);
-  if (r.error != CL_SUCCESS) return r;
-  r.binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-  r.binary = withMarkers(words, {BinaryKind::CompiledObject, r.uniformWorkGroups});
-  return r;
+BuildResult compileIL(std::vector<uint32_t> words, const std::string& options) {
+  BuildResult error;
+  const bool uniform = ilUniformWorkGroups(options, error, kCompile);
+  if (error.error != CL_SUCCESS) return error;
+  return compiledObject(std::move(words), uniform);
 }
 
 bool parseLinkOptions(const std::string& options, LinkOptions& out) {
@@ -244,9 +275,8 @@ BuildResult linkPrograms(const std::vector<LinkInput>& inputs, const LinkOptions
   if (!options.createLibrary) return linkAndLoad(modules, uniform, kLink.failure);
   BuildResult r = link(modules, true, kLink.failure);
   if (r.error != CL_SUCCESS) return r;
-  r.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-  r.binary = withMarkers(r.binary, {BinaryKind::Library, uniform});
-  r.uniformWorkGroups = uniform;
+  r.facts.binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  r.facts.uniformWorkGroups = uniform;
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/object.h"
+#include "runtime/program.h"
 #include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 
@@ -19,23 +20,24 @@ namespace spvsim::rt {
 struct BuildResult {
   cl_int error = CL_SUCCESS;
   std::string log;
-  cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
-  std::vector<uint32_t> binary;    // with runtime/spirv_edit.h markers
-  bool uniformWorkGroups = false;  // the kernels only support uniform work-groups
+  std::vector<uint32_t> binary;  // the module Program::load was given (no markers)
+  ProgramFacts facts;            // binaryType NONE after a failure
+  ParseCount parses;             // what this build, compile or link went over
   std::shared_ptr<Program> executable;
 };
 
 // clBuildProgram of OpenCL C source: compile, link alone, load.
 BuildResult buildSource(const std::string& source, const std::string& options);
-// clBuildProgram of (specialized) SPIR-V.
-BuildResult buildIL(const std::vector<uint32_t>& words, const std::string& options);
-// clBuildProgram of a binary (an executable, or a compiled object that links alone).
-BuildResult buildBinary(const std::vector<uint32_t>& binary);
+// clBuildProgram of (specialized) SPIR-V that program creation loaded.
+BuildResult buildIL(std::vector<uint32_t> words, const std::string& options);
+// clBuildProgram of a binary (an executable, or a compiled object that links alone) that
+// program creation loaded; `uniform` is its uniform-work-group fact.
+BuildResult buildBinary(std::vector<uint32_t> binary, bool uniform);
 
 // clCompileProgram: a compiled object.
 BuildResult compileSource(const std::string& source, const std::string& options,
                           const std::vector<compiler::SourceHeader>& headers);
-BuildResult compileIL(const std::vector<uint32_t>& words, const std::string& options);
+BuildResult compileIL(std::vector<uint32_t> words, const std::string& options);
 
 struct LinkOptions {
   bool createLibrary = false;

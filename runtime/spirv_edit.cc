@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <spirv/unified1/spirv.hpp11>
 #include <string_view>
 
@@ -19,44 +18,10 @@ using spv::Op;
 using spirv::kHeaderWords;
 constexpr uint32_t kVersion14 = 0x00010400;
 constexpr std::string_view kMarkerPrefix = "spvsim:";
+constexpr std::string_view kKindPrefix = "spvsim:binary-type=";
 constexpr std::string_view kUniformMarker = "spvsim:uniform-work-group-size";
-
-struct Inst {
-  size_t at;  // word offset of the instruction
-  Op op;
-  uint32_t count;  // words, including the first
-};
-
-// Every instruction in order (spirv/words.h walks them); false (after visiting a
-// prefix) for a malformed stream. `visit` may rewrite words but not resize `w`.
-template <class F>
-bool forEachInstruction(const std::vector<uint32_t>& w, F&& visit) {
-  try {
-    spirv::forEachInstruction(w, [&](const spirv::WordInstruction& i) {
-      visit(Inst{i.offset, i.op, static_cast<uint32_t>(i.words.size())});
-    });
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
-// The literal string starting at word `at` of an instruction ending before `end`, and
-// the word after it.
-std::string_view literalString(const std::vector<uint32_t>& w, size_t at, size_t end,
-                               size_t* next) {
-  const char* chars = reinterpret_cast<const char*>(w.data() + at);
-  const size_t maxBytes = (end - at) * 4;
-  const size_t length = strnlen(chars, maxBytes);
-  *next = at + length / 4 + 1;
-  return {chars, length};
-}
-
-struct ScalarType {
-  bool isBool = false;
-  uint32_t bits = 0;
-  bool isSigned = false;
-};
+constexpr BinaryKind kKinds[] = {BinaryKind::CompiledObject, BinaryKind::Library,
+                                 BinaryKind::Executable};
 
 std::string_view binaryKindName(BinaryKind k) {
   switch (k) {
@@ -70,83 +35,126 @@ std::string_view binaryKindName(BinaryKind k) {
   return "executable";
 }
 
+// The literal string of an OpSourceExtension (up to its nul or its last word).
+std::string_view extensionText(const spirv::WordInstruction& i) {
+  const char* chars = reinterpret_cast<const char*>(i.words.data() + 1);
+  return {chars, strnlen(chars, (i.words.size() - 1) * 4)};
+}
+
 // This ICD's binary markers; the compile driver's legacy-atomics marker belongs to the
 // module and survives binary round trips.
-bool isMarker(const std::vector<uint32_t>& w, const Inst& i) {
-  if (i.op != Op::OpSourceExtension) return false;
-  size_t next = 0;
-  const std::string_view text = literalString(w, i.at + 1, i.at + i.count, &next);
+bool isMarker(const spirv::WordInstruction& i) {
+  if (i.op != Op::OpSourceExtension || i.words.size() < 2) return false;
+  const std::string_view text = extensionText(i);
   return text.substr(0, kMarkerPrefix.size()) == kMarkerPrefix &&
          text != spirv::kLegacyAtomicsMarker;
 }
 
+void noteMarker(std::string_view text, BinaryMarkers& m) {
+  if (text == kUniformMarker) m.uniformWorkGroups = true;
+  for (BinaryKind k : kKinds)
+    if (text.substr(0, kKindPrefix.size()) == kKindPrefix &&
+        text.substr(kKindPrefix.size()) == binaryKindName(k))
+      m.kind = k;
+}
+
+// A module's leading instructions split into the module without markers, the markers,
+// and where markers go in it (its first instruction after the debug section's
+// predecessors).
+struct Split {
+  MarkedModule module;
+  size_t markerOffset = 0;
+};
+Split split(const std::vector<uint32_t>& w) {
+  std::vector<spirv::WordInstruction> leading;
+  try {
+    leading = spirv::leadingInstructions(w);
+  } catch (const Error&) {
+    return {{w, {}}, w.size()};
+  }
+  Split out;
+  std::vector<uint32_t>& words = out.module.words;
+  words.assign(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(kHeaderWords));
+  bool placed = false;
+  for (const spirv::WordInstruction& i : leading) {
+    if (!placed && !spirv::precedesDebugSection(i.op)) {
+      out.markerOffset = words.size();
+      placed = true;
+    }
+    if (isMarker(i))
+      noteMarker(extensionText(i), out.module.markers);
+    else
+      words.insert(words.end(), i.words.begin(), i.words.end());
+  }
+  if (!placed) out.markerOffset = words.size();
+  const size_t rest =
+      leading.empty() ? kHeaderWords : leading.back().offset + leading.back().words.size();
+  words.insert(words.end(), w.begin() + static_cast<std::ptrdiff_t>(rest), w.end());
+  return out;
+}
+
+std::vector<spirv::BinaryInstruction> markerInstructions(const BinaryMarkers& m) {
+  std::vector<std::string> texts;
+  if (m.kind) texts.push_back(std::string(kKindPrefix) + std::string(binaryKindName(*m.kind)));
+  if (m.uniformWorkGroups) texts.emplace_back(kUniformMarker);
+  std::vector<spirv::BinaryInstruction> out;
+  for (const std::string& t : texts)
+    out.push_back(spirv::makeInstruction(Op::OpSourceExtension, 0, 0, spirv::encodeString(t)));
+  return out;
+}
+
+// The instruction that gives the constant `info` describes the value `bytes`.
+spirv::BinaryInstruction specializedInstruction(const SpecConstantInfo& info,
+                                                const std::vector<uint8_t>& bytes) {
+  if (info.isBool) {
+    const bool value = std::any_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b; });
+    return spirv::makeInstruction(value ? Op::OpSpecConstantTrue : Op::OpSpecConstantFalse,
+                                  info.type, info.resultId, {});
+  }
+  uint64_t value = 0;
+  std::memcpy(&value, bytes.data(), std::min<size_t>(8, bytes.size()));
+  if (info.isSigned && bytes.size() < 4) {  // narrow signed literals are sign-extended
+    const unsigned shift = 64 - 8 * static_cast<unsigned>(bytes.size());
+    value = static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift) & 0xffffffffu;
+  }
+  std::vector<uint32_t> literal(info.bytes > 4 ? 2 : 1);
+  for (size_t k = 0; k < literal.size(); ++k) literal[k] = static_cast<uint32_t>(value >> (32 * k));
+  return spirv::makeInstruction(Op::OpSpecConstant, info.type, info.resultId, literal);
+}
+
 }  // namespace
 
-std::map<uint32_t, SpecConstantInfo> specConstants(const std::vector<uint32_t>& w) {
-  std::map<uint32_t, uint32_t> specIdOf;  // result id -> SpecId
-  std::map<uint32_t, ScalarType> types;
+std::map<uint32_t, SpecConstantInfo> specConstants(const spirv::Module& module) {
   std::map<uint32_t, SpecConstantInfo> out;
-  const bool ok = forEachInstruction(w, [&](const Inst& i) {
-    const uint32_t* o = w.data() + i.at + 1;
-    if (i.op == Op::OpDecorate && i.count >= 4 &&
-        o[1] == static_cast<uint32_t>(spv::Decoration::SpecId))
-      specIdOf[o[0]] = o[2];
-    else if (i.op == Op::OpTypeBool && i.count >= 2)
-      types[o[0]] = ScalarType{true, 8, false};
-    else if (i.op == Op::OpTypeInt && i.count >= 4)
-      types[o[0]] = ScalarType{false, o[1], o[2] != 0};
-    else if (i.op == Op::OpTypeFloat && i.count >= 3)
-      types[o[0]] = ScalarType{false, o[1], false};
-  });
-  if (!ok) return {};
-  forEachInstruction(w, [&](const Inst& i) {
-    if (i.op != Op::OpSpecConstant && i.op != Op::OpSpecConstantTrue &&
-        i.op != Op::OpSpecConstantFalse)
-      return;
-    if (i.count < 3) return;
-    const uint32_t type = w[i.at + 1], id = w[i.at + 2];
-    auto spec = specIdOf.find(id);
-    auto t = types.find(type);
-    if (spec == specIdOf.end() || t == types.end()) return;
-    out[spec->second] = SpecConstantInfo{id, t->second.isBool ? 1 : t->second.bits / 8,
-                                         t->second.isBool, t->second.isSigned};
-  });
+  for (const auto& [id, c] : module.constants) {
+    if (!c.isSpec || !c.specId || c.index >= module.instructionWordOffsets.size()) continue;
+    const spirv::Type* t = module.findType(c.type);
+    if (!t || (t->kind != spirv::TypeKind::Bool && t->kind != spirv::TypeKind::Int &&
+               t->kind != spirv::TypeKind::Float))
+      continue;  // composites have no SpecId of their own
+    const bool isBool = t->kind == spirv::TypeKind::Bool;
+    out[*c.specId] = SpecConstantInfo{id,
+                                      c.type,
+                                      module.instructionWordOffsets[c.index],
+                                      isBool ? 1 : t->width / 8,
+                                      isBool,
+                                      t->kind == spirv::TypeKind::Int && t->isSigned};
+  }
   return out;
 }
 
 std::vector<uint32_t> specialize(std::vector<uint32_t> w,
+                                 const std::map<uint32_t, SpecConstantInfo>& specs,
                                  const std::map<uint32_t, std::vector<uint8_t>>& values) {
-  const std::map<uint32_t, SpecConstantInfo> specs = specConstants(w);
-  std::map<uint32_t, const std::vector<uint8_t>*> byResult;
-  std::map<uint32_t, SpecConstantInfo> infoByResult;
   for (const auto& [specId, bytes] : values) {
     auto it = specs.find(specId);
     if (it == specs.end()) continue;
-    byResult[it->second.resultId] = &bytes;
-    infoByResult[it->second.resultId] = it->second;
+    const SpecConstantInfo& info = it->second;
+    if (info.offset + 2 >= w.size() || w[info.offset + 2] != info.resultId)
+      throw Error(DiagnosticKind::Internal,
+                  "specialization constant offsets of another module");  // a caller's bug
+    spirv::replaceInstruction(w, info.offset, specializedInstruction(info, bytes));
   }
-  forEachInstruction(w, [&](const Inst& i) {
-    if (i.count < 3) return;
-    auto it = byResult.find(w[i.at + 2]);
-    if (it == byResult.end()) return;
-    const std::vector<uint8_t>& bytes = *it->second;
-    const SpecConstantInfo& info = infoByResult[it->first];
-    if (info.isBool) {
-      const bool value = std::any_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b; });
-      const Op op = value ? Op::OpSpecConstantTrue : Op::OpSpecConstantFalse;
-      w[i.at] = (w[i.at] & 0xffff0000u) | static_cast<uint32_t>(op);
-      return;
-    }
-    if (i.op != Op::OpSpecConstant) return;
-    uint64_t value = 0;
-    std::memcpy(&value, bytes.data(), std::min<size_t>(8, bytes.size()));
-    if (info.isSigned && bytes.size() < 4) {  // narrow signed literals are sign-extended
-      const unsigned shift = 64 - 8 * static_cast<unsigned>(bytes.size());
-      value = static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift) & 0xffffffffu;
-    }
-    for (uint32_t k = 3; k < i.count; ++k)
-      w[i.at + k] = static_cast<uint32_t>(value >> (32 * (k - 3)));
-  });
   return w;
 }
 
@@ -159,63 +167,41 @@ std::vector<uint32_t> withVersion(std::vector<uint32_t> w, uint32_t version) {
 }
 
 std::vector<uint32_t> withLinkageIfNoEntryPoints(std::vector<uint32_t> w) {
-  bool entryPoints = false, linkage = false;
-  const uint32_t linkageCap = static_cast<uint32_t>(spv::Capability::Linkage);
-  if (!forEachInstruction(w, [&](const Inst& i) {
-        entryPoints |= i.op == Op::OpEntryPoint;
-        linkage |= i.op == Op::OpCapability && i.count == 2 && w[i.at + 1] == linkageCap;
-      }))
-    return w;
-  if (entryPoints || linkage) return w;
-  const uint32_t capability[] = {(2u << 16) | static_cast<uint32_t>(Op::OpCapability), linkageCap};
-  w.insert(w.begin() + kHeaderWords, std::begin(capability), std::end(capability));
+  const uint32_t linkage = static_cast<uint32_t>(spv::Capability::Linkage);
+  try {
+    for (const spirv::WordInstruction& i : spirv::leadingInstructions(w))
+      if (i.op == Op::OpEntryPoint ||
+          (i.op == Op::OpCapability && i.words.size() == 2 && i.words[1] == linkage))
+        return w;
+  } catch (const Error&) {
+    return w;  // the loader says what is wrong with it
+  }
+  spirv::insertInstruction(w, kHeaderWords,
+                           spirv::makeInstruction(Op::OpCapability, 0, 0, {linkage}));
   return w;
 }
 
-BinaryMarkers readMarkers(const std::vector<uint32_t>& w) {
-  BinaryMarkers m;
-  forEachInstruction(w, [&](const Inst& i) {
-    if (!isMarker(w, i)) return;
-    size_t next = 0;
-    const std::string_view text = literalString(w, i.at + 1, i.at + i.count, &next);
-    if (text == kUniformMarker) m.uniformWorkGroups = true;
-    for (BinaryKind k : {BinaryKind::CompiledObject, BinaryKind::Library, BinaryKind::Executable})
-      if (text == std::string("spvsim:binary-type=") + std::string(binaryKindName(k))) m.kind = k;
-  });
-  return m;
-}
+MarkedModule splitMarkers(const std::vector<uint32_t>& w) { return split(w).module; }
+
+BinaryMarkers readMarkers(const std::vector<uint32_t>& w) { return split(w).module.markers; }
 
 std::vector<uint32_t> withoutMarkers(const std::vector<uint32_t>& w) {
-  if (w.size() < kHeaderWords) return w;
-  std::vector<uint32_t> out(w.begin(), w.begin() + kHeaderWords);
-  const bool ok = forEachInstruction(w, [&](const Inst& i) {
-    if (!isMarker(w, i)) out.insert(out.end(), w.begin() + i.at, w.begin() + i.at + i.count);
-  });
-  return ok ? out : w;
+  return split(w).module.words;
+}
+
+size_t markerWordCount(const BinaryMarkers& m) {
+  size_t n = 0;
+  for (const spirv::BinaryInstruction& i : markerInstructions(m)) n += i.words.size();
+  return n;
 }
 
 std::vector<uint32_t> withMarkers(const std::vector<uint32_t>& words, const BinaryMarkers& m) {
-  std::vector<uint32_t> w = withoutMarkers(words);
-  std::vector<std::string> texts;
-  if (m.kind) texts.push_back("spvsim:binary-type=" + std::string(binaryKindName(*m.kind)));
-  if (m.uniformWorkGroups) texts.emplace_back(kUniformMarker);
-  size_t insertAt = w.size();
-  bool found = false;
-  forEachInstruction(w, [&](const Inst& i) {
-    if (!found && !spirv::precedesDebugSection(i.op)) {
-      insertAt = i.at;
-      found = true;
-    }
-  });
+  Split s = split(words);
+  std::vector<uint32_t>& w = s.module.words;
   if (w.size() < kHeaderWords) return w;
-  std::vector<uint32_t> markers;
-  for (const std::string& t : texts) {
-    const std::vector<uint32_t> s = spirv::encodeString(t);
-    markers.push_back((static_cast<uint32_t>(s.size() + 1) << 16) |
-                      static_cast<uint32_t>(Op::OpSourceExtension));
-    markers.insert(markers.end(), s.begin(), s.end());
-  }
-  w.insert(w.begin() + insertAt, markers.begin(), markers.end());
+  const std::vector<spirv::BinaryInstruction> markers = markerInstructions(m);
+  for (auto it = markers.rbegin(); it != markers.rend(); ++it)
+    spirv::insertInstruction(w, s.markerOffset, *it);
   return w;
 }
 

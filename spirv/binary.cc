@@ -1,5 +1,7 @@
 #include "spirv/binary.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -76,6 +78,53 @@ std::string BinaryInstruction::string(size_t at) const {
       s.push_back(c);
     }
   return s;
+}
+
+namespace {
+
+// The words of `inst` with its opcode word made from its length and opcode.
+std::vector<uint32_t> encoded(const BinaryInstruction& inst) {
+  std::vector<uint32_t> out = inst.words;
+  if (out.empty()) out.push_back(0);
+  out[0] = (static_cast<uint32_t>(out.size()) << 16) | static_cast<uint32_t>(inst.op);
+  return out;
+}
+
+}  // namespace
+
+std::vector<WordInstruction> leadingInstructions(std::span<const uint32_t> words) {
+  std::vector<WordInstruction> out;
+  for (InstructionWalker walker(words); !walker.done();) {
+    const WordInstruction inst = walker.next();
+    if (!precedesDebugSection(inst.op) && !isSourceInstruction(inst.op)) break;
+    out.push_back(inst);
+  }
+  return out;
+}
+
+void insertInstruction(std::vector<uint32_t>& words, size_t offset, const BinaryInstruction& inst) {
+  if (offset < kHeaderWords || offset > words.size())
+    throw Error(
+        DiagnosticKind::InvalidModule,
+        fmt::format("no instruction can be inserted at word {} of {}", offset, words.size()));
+  const std::vector<uint32_t> add = encoded(inst);
+  words.insert(words.begin() + static_cast<std::ptrdiff_t>(offset), add.begin(), add.end());
+}
+
+void replaceInstruction(std::vector<uint32_t>& words, size_t offset,
+                        const BinaryInstruction& inst) {
+  const uint32_t count = offset < words.size() ? words[offset] >> 16 : 0;
+  if (offset < kHeaderWords || count == 0 || count > words.size() - offset)
+    throw Error(DiagnosticKind::InvalidModule,
+                fmt::format("no instruction starts at word {} of {}", offset, words.size()));
+  const std::vector<uint32_t> with = encoded(inst);
+  const auto at = words.begin() + static_cast<std::ptrdiff_t>(offset);
+  if (with.size() == count) {
+    std::copy(with.begin(), with.end(), at);
+    return;
+  }
+  words.erase(at, at + count);
+  words.insert(words.begin() + static_cast<std::ptrdiff_t>(offset), with.begin(), with.end());
 }
 
 BinaryInstruction makeInstruction(Op op, Id type, Id result, std::vector<uint32_t> rest) {

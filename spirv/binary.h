@@ -71,6 +71,23 @@ struct Binary {
   std::vector<uint32_t> encode() const;
 };
 
+// The instructions that open a module, up to the first that is neither before the debug
+// section (precedesDebugSection) nor one of its source instructions (OpString, OpSource,
+// OpSourceContinued, OpSourceExtension), read by the one walker, which stops there: a
+// front end reads and edits capabilities, entry points and a producer's
+// OpSourceExtension markers without a pass over the functions. Throws like
+// InstructionWalker.
+std::vector<WordInstruction> leadingInstructions(std::span<const uint32_t> words);
+
+// Inserts `inst` (makeInstruction's words) before word `offset`, which must be where an
+// instruction starts or the end of the module; throws Error(DiagnosticKind::InvalidModule)
+// for an offset inside the header or past the end.
+void insertInstruction(std::vector<uint32_t>& words, size_t offset, const BinaryInstruction& inst);
+// Replaces the instruction that starts at word `offset` (an offset a walk or
+// Module::instructionWordOffsets found) by `inst`; throws Error(DiagnosticKind::InvalidModule)
+// when no instruction of `words` can start there (header, zero word count, overrun).
+void replaceInstruction(std::vector<uint32_t>& words, size_t offset, const BinaryInstruction& inst);
+
 // The result ids of the OpExtInstImport instructions that import `set`.
 std::unordered_set<Id> extInstImports(const Binary& binary, std::string_view set);
 

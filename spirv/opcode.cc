@@ -205,6 +205,11 @@ bool precedesDebugSection(Op op) {
   return inClass(op, InstructionClass::ModeSetting) || inClass(op, InstructionClass::Extension);
 }
 
+bool isSourceInstruction(Op op) {
+  return op == Op::OpString || op == Op::OpSource || op == Op::OpSourceContinued ||
+         op == Op::OpSourceExtension;
+}
+
 bool annotatesId(Op op) {
   if (op == Op::OpName || op == Op::OpMemberName) return true;  // class Debug
   return inClass(op, InstructionClass::Annotation) && op != Op::OpDecorationGroup &&

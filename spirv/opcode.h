@@ -120,6 +120,10 @@ bool copiesBits(spv::Op op);
 // the memory model, entry points, execution modes).
 bool precedesDebugSection(spv::Op op);
 
+// The source instructions of the debug section: OpString, OpSource, OpSourceContinued,
+// OpSourceExtension (what a producer's markers and a module's source text are).
+bool isSourceInstruction(spv::Op op);
+
 // Names and decorations: instructions that say something about an id, not define it.
 bool annotatesId(spv::Op op);
 

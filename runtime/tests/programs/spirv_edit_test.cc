@@ -1,5 +1,6 @@
-// Unit tests of runtime/spirv_edit.h: specialization, versions, binary markers. Every
-// edited module must still pass SPIRV-Tools' validator (spirv::loadModule validates).
+// Unit tests of runtime/spirv_edit.h: specialization, versions, the Linkage capability,
+// binary markers. Every edited module must still pass SPIRV-Tools' validator
+// (spirv::loadModule validates).
 #include "runtime/spirv_edit.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,8 @@ std::vector<uint32_t> specModule() {
   return spirv::assemble(s.str());
 }
 
+constexpr uint32_t kOpSpecConstantTrue = 48, kOpSpecConstantFalse = 49, kOpSpecConstant = 50;
+
 // The literal words of the OpSpecConstant* whose result is `id` (opcode first).
 std::vector<uint32_t> specInstruction(const std::vector<uint32_t>& w, uint32_t id) {
   for (size_t at = 5; at < w.size(); at += w[at] >> 16) {
@@ -37,10 +40,9 @@ std::vector<uint32_t> specInstruction(const std::vector<uint32_t>& w, uint32_t i
   return {};
 }
 
-constexpr uint32_t kOpSpecConstantTrue = 48, kOpSpecConstantFalse = 49, kOpSpecConstant = 50;
-
-TEST(SpecConstants, FindsScalarsBySpecId) {
-  const auto specs = specConstants(specModule());
+TEST(SpecConstants, FindsScalarsBySpecIdInTheLoadedModule) {
+  const spirv::Module m = spirv::loadModule(specModule());
+  const auto specs = specConstants(m);
   ASSERT_EQ(specs.size(), 4u);
   EXPECT_EQ(specs.at(3).bytes, 4u);
   EXPECT_TRUE(specs.at(4).isBool);
@@ -48,17 +50,23 @@ TEST(SpecConstants, FindsScalarsBySpecId) {
   EXPECT_EQ(specs.at(5).bytes, 8u);
   EXPECT_EQ(specs.at(6).bytes, 2u);
   EXPECT_FALSE(specs.at(6).isSigned);
-  EXPECT_TRUE(specConstants({1, 2, 3}).empty());  // malformed: nothing
+  for (const auto& [specId, info] : specs) {  // where the instructions are in m.words
+    const uint32_t op = m.words.at(info.offset) & 0xffff;
+    EXPECT_TRUE(op == kOpSpecConstant || op == kOpSpecConstantTrue) << specId;
+    EXPECT_EQ(m.words.at(info.offset + 2), info.resultId) << specId;
+  }
 }
 
 TEST(SpecConstants, SpecializeReplacesDefaults) {
-  const std::vector<uint32_t> w = specModule();
-  const auto specs = specConstants(w);
-  const std::vector<uint32_t> out = specialize(w, {{3, {0x78, 0x56, 0x34, 0x12}},
-                                                   {4, {0}},
-                                                   {5, {1, 0, 0, 0, 2, 0, 0, 0}},
-                                                   {6, {0xff, 0xff}},
-                                                   {99, {1}}});  // unknown ids are ignored
+  const spirv::Module m = spirv::loadModule(specModule());
+  const auto specs = specConstants(m);
+  const std::vector<uint32_t> out = specialize(m.words, specs,
+                                               {{3, {0x78, 0x56, 0x34, 0x12}},
+                                                {4, {0}},
+                                                {5, {1, 0, 0, 0, 2, 0, 0, 0}},
+                                                {6, {0xff, 0xff}},
+                                                {99, {1}}});  // unknown ids are ignored
+  EXPECT_EQ(out.size(), m.words.size());
   EXPECT_EQ(specInstruction(out, specs.at(3).resultId),
             (std::vector<uint32_t>{kOpSpecConstant, 0x12345678}));
   EXPECT_EQ(specInstruction(out, specs.at(4).resultId),
@@ -68,25 +76,34 @@ TEST(SpecConstants, SpecializeReplacesDefaults) {
   EXPECT_EQ(specInstruction(out, specs.at(6).resultId),
             (std::vector<uint32_t>{kOpSpecConstant, 0xffff}));  // unsigned: zero-extended
   EXPECT_NO_THROW(spirv::loadModule(out));
-  const std::vector<uint32_t> back = specialize(out, {{4, {3}}});
+  const std::vector<uint32_t> back = specialize(out, specs, {{4, {3}}});  // same offsets
   EXPECT_EQ(specInstruction(back, specs.at(4).resultId),
             (std::vector<uint32_t>{kOpSpecConstantTrue}));
+  EXPECT_EQ(specialize(m.words, specs, {}), m.words);
+}
+
+TEST(SpecConstants, OffsetsOfAnotherModuleAreRefused) {
+  const spirv::Module m = spirv::loadModule(specModule());
+  std::vector<uint32_t> shifted = m.words;                 // a module whose instructions moved
+  shifted.insert(shifted.begin() + 5, {(1u << 16) | 0u});  // OpNop
+  EXPECT_THROW(specialize(shifted, specConstants(m), {{3, {1, 0, 0, 0}}}), Error);
 }
 
 TEST(SpecConstants, NarrowSignedLiteralsAreSignExtended) {
-  const std::vector<uint32_t> w = spirv::assemble(R"(
+  const spirv::Module m = spirv::loadModule(spirv::assemble(R"(
                OpCapability Addresses
                OpCapability Kernel
                OpCapability Int16
                OpCapability Int64
+               OpCapability Linkage
                OpMemoryModel Physical64 OpenCL
                OpDecorate %c SpecId 1
       %short = OpTypeInt 16 1
           %c = OpSpecConstant %short 5
-)");
-  const auto specs = specConstants(w);
+)"));
+  const auto specs = specConstants(m);
   ASSERT_TRUE(specs.at(1).isSigned);
-  const std::vector<uint32_t> out = specialize(w, {{1, {0xfe, 0xff}}});  // -2
+  const std::vector<uint32_t> out = specialize(m.words, specs, {{1, {0xfe, 0xff}}});  // -2
   EXPECT_EQ(specInstruction(out, specs.at(1).resultId),
             (std::vector<uint32_t>{kOpSpecConstant, 0xfffffffe}));
 }
@@ -139,6 +156,64 @@ TEST(WithVersion, ListsModuleVariablesInInterfacesFrom14) {
   }());
 }
 
+TEST(Markers, SplitReadsAndRemovesThem) {
+  const std::vector<uint32_t> w = localArray10();
+  const BinaryMarkers m{BinaryKind::CompiledObject, true};
+  const std::vector<uint32_t> marked = withMarkers(w, m);
+  EXPECT_EQ(marked.size(), w.size() + markerWordCount(m));
+  EXPECT_EQ(markerWordCount({}), 0u);
+  const MarkedModule split = splitMarkers(marked);
+  EXPECT_EQ(split.words, w);
+  EXPECT_EQ(split.markers.kind, BinaryKind::CompiledObject);
+  EXPECT_TRUE(split.markers.uniformWorkGroups);
+  const std::vector<uint32_t> junk = {1, 2, 3};  // malformed: unchanged, no markers
+  EXPECT_EQ(splitMarkers(junk).words, junk);
+  EXPECT_FALSE(splitMarkers(junk).markers.kind);
+}
+
+// Binaries that this ICD wrote before markers became facts put them in the same place:
+// they read back with their kind (each kind, with and without the uniform marker).
+TEST(Markers, EveryKindRoundTrips) {
+  const std::vector<uint32_t> w = localArray10();
+  for (BinaryKind k : {BinaryKind::CompiledObject, BinaryKind::Library, BinaryKind::Executable})
+    for (bool uniform : {false, true}) {
+      const MarkedModule back = splitMarkers(withMarkers(w, {k, uniform}));
+      EXPECT_EQ(back.markers.kind, k);
+      EXPECT_EQ(back.markers.uniformWorkGroups, uniform);
+      EXPECT_EQ(back.words, w);
+    }
+}
+
+// A binary as the ICD wrote it before markers became facts (the markers first in the
+// debug section, before the module's own OpSource and OpSourceExtension): its kind and
+// uniform requirement read back, and the module's own instructions stay.
+TEST(Markers, EarlierBinariesReadBack) {
+  const std::vector<uint32_t> w = spirv::assemble(R"(
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k"
+               OpSourceExtension "spvsim:binary-type=library"
+               OpSourceExtension "spvsim:uniform-work-group-size"
+               OpSource OpenCL_C 120
+               OpSourceExtension "spvsim:legacy-atomics=device"
+               OpName %k "k"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+          %k = OpFunction %void None %fn
+          %l = OpLabel
+               OpReturn
+               OpFunctionEnd
+)");
+  const MarkedModule split = splitMarkers(w);
+  EXPECT_EQ(split.markers.kind, BinaryKind::Library);
+  EXPECT_TRUE(split.markers.uniformWorkGroups);
+  const spirv::Module m = spirv::loadModule(split.words);
+  EXPECT_EQ(m.sourceExtensions, (std::vector<std::string>{"spvsim:legacy-atomics=device"}));
+  EXPECT_EQ(withMarkers(split.words, split.markers), w);  // written back the same way
+}
+
 TEST(Markers, RoundTripAndStayValid) {
   const std::vector<uint32_t> w = localArray10();
   EXPECT_FALSE(readMarkers(w).kind);
@@ -178,6 +253,9 @@ TEST(WithLinkage, OnlyForModulesWithoutEntryPoints) {
   const std::vector<uint32_t> out = withLinkageIfNoEntryPoints(none);
   EXPECT_NO_THROW(spirv::loadModule(out));
   EXPECT_EQ(withLinkageIfNoEntryPoints(out), out);
+  EXPECT_EQ(out.size(), none.size() + 2);  // one OpCapability, right after the header
+  EXPECT_EQ(out[5], (2u << 16) | 17u);     // OpCapability
+  EXPECT_EQ(out[6], 5u);                   // Linkage
 }
 
 }  // namespace
