@@ -4,12 +4,13 @@
 #include <string>
 #include <string_view>
 
+#include "src/formats/image_shape.h"
 #include "tools/cli/arg_value.h"
 
 namespace spvsim::tools {
 
 // Largest buffer an --arg may ask for.
-inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 32;
+inline constexpr uint64_t kMaxBufferBytes = formats::kMaxInputBytes;
 
 // Parses one spec:
 //   TYPE:V[,V...]          scalar or vector (char..double, half, size_t; vectors 2,3,4,8,16);

@@ -20,16 +20,6 @@ namespace spvsim::tools {
 
 using Kind = spirv::ParamKind;
 
-struct SimFile::Header {
-  std::string text;
-  std::optional<Scalar> type;
-  std::optional<uint64_t> size;
-  std::optional<uint64_t> pipe;  // pipe=MAXPACKETS
-  std::string fill, range;
-  std::string members;  // struct=TYPE,TYPE,... (a struct passed by value, member by member)
-  bool dump = false, hex = false, noinit = false, null = false, ro = false, wo = false;
-};
-
 namespace {
 
 std::optional<Scalar> headerType(std::string_view token) {
@@ -85,115 +75,14 @@ void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, I
 
 }  // namespace
 
-SimFile::SimFile(const std::string& text, std::string name) : name_(std::move(name)) {
-  std::istringstream in(std::string(withoutUtf8Bom(text)));
-  for (std::string line; std::getline(in, line);) lines_.push_back(line.substr(0, line.find('#')));
-}
-
-void SimFile::fail(const std::string& message) const {
-  const size_t line = std::min(line_, lines_.empty() ? 0 : lines_.size() - 1) + 1;
-  throw Error(DiagnosticKind::Input, fmt::format("{}:{}: {} ({})", name_, line, message, context_));
-}
-
-bool SimFile::skipSpace() {
-  for (; line_ < lines_.size(); ++line_, pos_ = 0) {
-    const size_t at = lines_[line_].find_first_not_of(" \t\r", pos_);
-    if (at != std::string::npos) {
-      pos_ = at;
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string SimFile::token(const char* what) {
-  if (!skipSpace()) fail(fmt::format("unexpected end of file, expected {}", what));
-  const std::string& line = lines_[line_];
-  const size_t end = std::min(line.find_first_of(" \t\r", pos_), line.size());
-  std::string out = line.substr(pos_, end - pos_);
-  pos_ = end;
-  return out;
-}
-
-uint64_t SimFile::number(const char* what) {
-  const std::string text = token(what);
-  uint64_t value = 0;
-  if (!parseUnsigned(text, value) || value == 0)
-    fail(fmt::format("expected {} (a positive number), found '{}'", what, text));
-  return value;
-}
-
-SimSetup SimFile::readSetup() {
-  SimSetup setup;
-  context_ = "program file";
-  setup.program = token("the program file name");
-  context_ = "kernel name";
-  setup.kernel = token("the kernel name");
-  context_ = "global size";
-  for (uint64_t& g : setup.global) g = number("a global size");
-  context_ = "local size";
-  for (uint64_t& l : setup.local) l = number("a local size");
-  return setup;
-}
-
-std::string SimFile::headerText() {
-  if (!skipSpace()) fail("unexpected end of file, expected an argument header <...>");
-  if (lines_[line_][pos_] != '<')
-    fail(fmt::format("expected an argument header <...>, found '{}'", token("a header")));
-  const size_t close = lines_[line_].find('>', pos_);
-  if (close == std::string::npos) fail("missing '>' at the end of the argument header");
-  std::string text = lines_[line_].substr(pos_ + 1, close - pos_ - 1);
-  pos_ = close + 1;
-  return text;
-}
-
 SimFile::Header SimFile::parseHeader(const std::string& text, const spirv::ParamSignature& param) {
-  Header h;
-  h.text = "<" + text + ">";
-  std::istringstream in(text);
-  for (std::string t; in >> t;) {
-    const size_t eq = t.find('=');
-    const std::string key = t.substr(0, eq),
-                      value = eq == std::string::npos ? "" : t.substr(eq + 1);
-    if (auto s = headerType(t)) {
-      if (h.type) fail("the argument type is given twice");
-      h.type = s;
-    } else if (eq != std::string::npos && value.empty()) {
-      fail(fmt::format("'{}' needs a value after '='", key));
-    } else if (key == "size" && eq != std::string::npos) {
-      uint64_t n = 0;
-      if (!parseUnsigned(value, n)) fail(fmt::format("size '{}' is not a number", value));
-      h.size = n;
-    } else if (key == "pipe" && eq != std::string::npos) {
-      uint64_t n = 0;
-      if (!parseUnsigned(value, n) || n == 0 || n > 0xffffffffu)
-        fail(fmt::format("pipe={} is not a positive number of packets", value));
-      h.pipe = n;
-    } else if (key == "fill" && eq != std::string::npos) {
-      h.fill = value;
-    } else if (key == "range" && eq != std::string::npos) {
-      h.range = value;
-    } else if (key == "struct" && eq != std::string::npos) {
-      h.members = value;
-    } else if (t == "dump" || t == "hex" || t == "noinit" || t == "null" || t == "ro" ||
-               t == "wo") {
-      bool& flag = t == "dump"     ? h.dump
-                   : t == "hex"    ? h.hex
-                   : t == "noinit" ? h.noinit
-                   : t == "null"   ? h.null
-                   : t == "ro"     ? h.ro
-                                   : h.wo;
-      flag = true;
-    } else {
-      fail(fmt::format("unknown header token '{}'", t));
-    }
-  }
+  Header h = SimText::parseHeader(text);
   if (!h.type) h.type = defaultType(param);
   return h;
 }
 
 ArgValue SimFile::readArgument(const spirv::ParamSignature& param) {
-  context_ = fmt::format("argument {}: {}", param.index, param.name);
+  setContext(fmt::format("argument {}: {}", param.index, param.name));
   if (param.kind == Kind::Image || param.kind == Kind::Sampler)
     return readImageOrSampler(headerText(), param);
   if (param.kind == Kind::Queue) {  // no Oclgrind form: spvsim's <queue>
@@ -312,7 +201,7 @@ void SimFile::readData(const Header& h, ArgValue& arg) {
     for (uint64_t i = 0; i < arg.count; ++i)
       storeLiteral(s, token("a value"), arg.bytes.data() + i * scalarSize(s), base);
   } catch (const Error& e) {
-    if (std::string_view(e.what()).substr(0, name_.size() + 1) == name_ + ":") throw;
+    if (std::string_view(e.what()).substr(0, name().size() + 1) == name() + ":") throw;
     fail(e.what());  // a bad literal or range: add the file position
   }
 }
@@ -336,7 +225,7 @@ ArgValue SimFile::readImageOrSampler(const std::string& text, const spirv::Param
                       param.declaration(), text));
     }
   } catch (const Error& e) {
-    if (std::string_view(e.what()).substr(0, name_.size() + 1) == name_ + ":") throw;
+    if (std::string_view(e.what()).substr(0, name().size() + 1) == name() + ":") throw;
     fail(e.what());
   }
   arg.text = "<" + text + ">";
@@ -402,8 +291,7 @@ void SimFile::reserveBuffer(uint64_t bytes) {
   try {
     memory_->reserve(bytes, "the buffer arguments");
   } catch (const Error& e) {
-    const size_t line = std::min(line_, lines_.empty() ? 0 : lines_.size() - 1) + 1;
-    throw Error(e.kind(), fmt::format("{}:{}: {} ({})", name_, line, e.what(), context_));
+    throw Error(e.kind(), fmt::format("{}:{}: {} ({})", name(), lineNumber(), e.what(), context()));
   }
 }
 
@@ -412,7 +300,7 @@ std::vector<ArgValue> SimFile::readArguments(const std::vector<spirv::ParamSigna
   memory_ = memory;
   std::vector<ArgValue> args;
   for (const spirv::ParamSignature& p : params) args.push_back(readArgument(p));
-  context_ = "after the last argument";
+  setContext("after the last argument");
   if (skipSpace())
     fail(fmt::format("unexpected '{}': the kernel takes {} argument{}", token(""), params.size(),
                      params.size() == 1 ? "" : "s"));

@@ -1,5 +1,7 @@
 // Oclgrind's .sim files (the input of `oclgrind-kernel`), so that existing Oclgrind test
-// cases run unchanged with `spvsim run FILE.sim`.
+// cases run unchanged with `spvsim run FILE.sim`. The text's layout (setup lines, header
+// tokens, comments) is src/formats/sim_text.h's, shared with the ICD's capture that
+// writes them; this reads the arguments against the kernel's parameters:
 //
 //   kernels.cl          program: .cl, .spv or .spvasm, relative to the .sim file
 //   saxpy               kernel name
@@ -28,40 +30,31 @@
 #include <vector>
 
 #include "spirv/kernel_signature.h"
+#include "src/formats/sim_text.h"
 #include "tools/cli/arg_value.h"
 
 namespace spvsim::tools {
 
-struct SimSetup {
-  std::string program;  // as written in the file
-  std::string kernel;
-  std::array<uint64_t, 3> global{1, 1, 1};
-  std::array<uint64_t, 3> local{1, 1, 1};
-};
+using formats::SimSetup;
 
 // Reads a .sim text in two steps: the setup names the program, which the caller loads to
 // learn the kernel's parameters; the arguments are then read against them (a header
 // without a type takes the parameter's type; a local pointer takes no values). Errors
 // throw Error(DiagnosticKind::Input) as "NAME:LINE: message (argument I: NAME)".
-class SimFile {
+class SimFile : public formats::SimText {
  public:
-  SimFile(const std::string& text, std::string name);
+  using formats::SimText::SimText;
 
-  SimSetup readSetup();
-  // Also checks that nothing follows the last argument. Buffers marked `dump` have
+  // The setup is SimText::readSetup's. The arguments follow it; reading them also checks
+  // that nothing follows the last one. Buffers marked `dump` have
   // ArgValue::dump set; `noinit` buffers start zeroed. Each buffer is counted in `memory`
   // (when given) before it is allocated.
   std::vector<ArgValue> readArguments(const std::vector<spirv::ParamSignature>& params,
                                       ArgMemory* memory = nullptr);
 
  private:
-  struct Header;
+  using Header = formats::SimHeader;
 
-  [[noreturn]] void fail(const std::string& message) const;
-  bool skipSpace();
-  std::string token(const char* what);
-  uint64_t number(const char* what);
-  std::string headerText();
   Header parseHeader(const std::string& text, const spirv::ParamSignature& param);
   ArgValue readArgument(const spirv::ParamSignature& param);
   ArgValue readBuffer(const Header& h, const spirv::ParamSignature& param);
@@ -71,11 +64,6 @@ class SimFile {
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
 
-  std::string name_;
-  std::vector<std::string> lines_;  // comments removed
-  size_t line_ = 0;
-  size_t pos_ = 0;
-  std::string context_;          // what is being read, for messages
   ArgMemory* memory_ = nullptr;  // during readArguments
 };
 
