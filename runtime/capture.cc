@@ -16,6 +16,7 @@
 #include "runtime/mem.h"
 #include "src/exec/image_format.h"
 #include "src/files/whole_file.h"
+#include "src/formats/image_shape.h"
 
 namespace spvsim::rt {
 namespace {
@@ -131,49 +132,29 @@ void removeFolder(const std::string& folder) {
   fs::remove_all(folder, ec);
 }
 
-// Type names go into one manifest token: spaces and '%' are escaped.
-std::string escapeToken(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == ' ' ? "%20" : c == '%' ? "%25" : std::string(1, c);
-  return out.empty() ? "-" : out;
-}
-
-std::string hexBytes(const std::vector<uint8_t>& bytes) {
-  std::string out;
-  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
-  return out.empty() ? "-" : out;
-}
-
-std::string triple(const std::array<uint64_t, 3>& v) {
-  return fmt::format("{} {} {}", v[0], v[1], v[2]);
-}
-
 // The local size the launch runs with.
 std::array<uint64_t, 3> localSize(const LaunchCapture::Input& in) {
   return in.range.localGiven ? in.range.local : chooseLocalSize(in.kernel.entryPoint(), in.range);
 }
 
-// The manifest lines of the launch itself (module, kernel, NDRange as run, sub-group size).
-std::string launchLines(const LaunchCapture::Input& in) {
+// The launch itself (module, kernel, NDRange as run, sub-group size).
+formats::Bundle launchOf(const LaunchCapture::Input& in) {
   const NDRange& r = in.range;
-  const std::array<uint64_t, 3> local = localSize(in);
-  std::string out = "spvsim-capture 1\n";
-  out += fmt::format("kernel {}\n", in.kernel.name());
-  out += "module module.spv\n";
-  if (!in.source.source.empty()) out += "source program.cl\n";
-  std::string options = in.source.buildOptions;
-  std::replace(options.begin(), options.end(), '\n', ' ');  // one line
-  out += fmt::format("build-options {}\n", options);
-  out += fmt::format("work-dim {}\n", r.dims);
-  out += fmt::format("global-offset {}\n", triple(r.offset));
-  out += fmt::format("global-size {}\n", triple(r.global));
-  out += fmt::format("local-size {}\n", triple(local));
-  out += fmt::format("sub-group-size {}\n", in.program.subGroupSizeFor(in.kernel, in.subGroupSize));
+  formats::Bundle b;
+  b.kernel = in.kernel.name();
+  b.module = formats::kModuleName;
+  if (!in.source.source.empty()) b.source = formats::kSourceName;
+  b.buildOptions = in.source.buildOptions;
+  b.dims = r.dims;
+  b.offset = r.offset;
+  b.global = r.global;
+  b.local = localSize(in);
+  b.subGroupSize = in.program.subGroupSizeFor(in.kernel, in.subGroupSize);
   if (in.svm)
-    out +=
-        "warning the context has SVM allocations, which are not captured: a kernel reaching "
-        "them through pointers stored in buffers does not replay\n";
-  return out;
+    b.warnings.push_back(
+        "the context has SVM allocations, which are not captured: a kernel reaching them "
+        "through pointers stored in buffers does not replay");
+  return b;
 }
 
 // Why an argument cannot be captured, or "" when it can.
@@ -192,87 +173,66 @@ std::string notCaptured(const KernelArg& a, const spirv::ParamSignature& p) {
   }
 }
 
-// "image2d:RGBA,UNORM_INT8[4,2]", the command line's image2d:... form without the INIT.
-std::string imageShape(const ImageDesc& d) {
-  std::string head = imageTypeName(d.type);
-  head.resize(head.size() - 2);  // "image2d_t" -> "image2d"
-  std::string extents = std::to_string(d.width);
-  if (d.type == ImageType::Image1DArray) extents += fmt::format(",{}", d.arraySize);
-  if (d.type == ImageType::Image2D) extents += fmt::format(",{}", d.height);
-  if (d.type == ImageType::Image2DArray) extents += fmt::format(",{},{}", d.height, d.arraySize);
-  if (d.type == ImageType::Image3D) extents += fmt::format(",{},{}", d.height, d.depth);
-  return fmt::format("{}:{}[{}]", head, imagefmt::formatName(d.format), extents);
-}
-
-// An image's pixels packed tightly (rows, then slices), as the command line holds them.
-std::vector<uint8_t> packedPixels(const ImageDesc& d) {
-  const uint64_t rowBytes = d.width * imagefmt::bytesPerPixel(d.format);
-  const uint64_t slices = d.type == ImageType::Image3D ? d.depth
-                          : d.type == ImageType::Image2DArray || d.type == ImageType::Image1DArray
-                              ? d.arraySize
-                              : 1;
-  std::vector<uint8_t> out;
-  out.reserve(rowBytes * d.height * slices);
-  for (uint64_t s = 0; s < slices; ++s)
-    for (uint64_t y = 0; y < d.height; ++y) {
-      const uint8_t* row = d.data + s * d.slicePitch + y * d.rowPitch;
-      out.insert(out.end(), row, row + rowBytes);
-    }
-  return out;
-}
-
-std::string imageFile(size_t arg, const char* when) {
-  return fmt::format("image{}.{}.bin", arg, when);
-}
-
-// One "arg" line; buffers name their root allocation, added to `buffers` once.
-std::string argLine(size_t i, const KernelArg& a, const spirv::ParamSignature& p,
-                    std::vector<const _cl_mem*>& buffers) {
-  const std::string head = fmt::format("arg {} ", i);
-  if (std::string why = notCaptured(a, p); !why.empty())
-    return head + fmt::format("not-captured {}\n", escapeToken(why));
+// One argument; buffers name their root allocation, added to `buffers` once.
+formats::BundleArg argOf(size_t i, const KernelArg& a, const spirv::ParamSignature& p,
+                         std::vector<const _cl_mem*>& buffers) {
+  using K = formats::BundleArg::Kind;
+  formats::BundleArg out;
+  if (std::string why = notCaptured(a, p); !why.empty()) {
+    out.kind = K::NotCaptured;
+    out.notCaptured = why;
+    return out;
+  }
   const ArgBinding& b = a.binding;
   switch (b.kind) {
     case ArgBinding::Kind::Value:
-      return head + fmt::format("value size={} type={} bytes={}\n", b.value.size(),
-                                escapeToken(p.typeName), hexBytes(b.value));
+      out.kind = K::Value;
+      out.size = b.value.size();
+      out.type = p.typeName;
+      out.bytes = b.value;
+      return out;
     case ArgBinding::Kind::Local:
-      return head + fmt::format("local size={}\n", b.localBytes);
+      out.kind = K::Local;
+      out.size = b.localBytes;
+      return out;
     case ArgBinding::Kind::Null:
-      return head + "null\n";
+      out.kind = K::Null;
+      return out;
     case ArgBinding::Kind::Image:
-      return head + fmt::format("image shape={} before={} after={}\n", imageShape(a.mem->image),
-                                imageFile(i, "before"), imageFile(i, "after"));
+      out.kind = K::Image;
+      out.shape = formats::imageShapeText(a.mem->image, ':');
+      out.size = formats::packedImageBytes(a.mem->image);
+      out.before = formats::imageFileName(i, "before");
+      out.after = formats::imageFileName(i, "after");
+      return out;
     case ArgBinding::Kind::Sampler:
-      return head + fmt::format("sampler normalized={} addressing={:#x} filter={:#x}\n",
-                                int(b.sampler.normalizedCoords), b.sampler.addressing,
-                                b.sampler.filter);
+      out.kind = K::Sampler;
+      out.sampler = b.sampler;
+      return out;
     default:
       break;
   }
   const _cl_mem* root = rootOf(a.mem);
   size_t index = std::find(buffers.begin(), buffers.end(), root) - buffers.begin();
   if (index == buffers.size()) buffers.push_back(root);
-  return head + fmt::format("buffer buffer={} offset={} size={} type={} access={}{}\n", index,
-                            a.mem->data - root->data, a.mem->size, escapeToken(p.typeName),
-                            b.readable ? "r" : "", b.writable ? "w" : "");
-}
-
-std::string bufferFile(size_t i, const char* when) {
-  return fmt::format("buffer{}.{}.bin", i, when);
+  out.kind = K::Buffer;
+  out.buffer = index;
+  out.offset = a.mem->data - root->data;
+  out.size = a.mem->size;
+  out.type = p.typeName;
+  out.readable = b.readable;
+  out.writable = b.writable;
+  return out;
 }
 
 // Program-scope variables keep their values between launches: part of the launch's input.
-std::string globalLines(Program& program, const fs::path& dir) {
-  std::string out;
+void writeGlobals(Program& program, const fs::path& dir, formats::Bundle& bundle) {
   const auto& globals = program.globalVariables();
   for (size_t i = 0; i < globals.size(); ++i) {
-    const std::string file = fmt::format("global{}.before.bin", i);
+    const std::string file = formats::globalFileName(i);
     writeFile(dir / file, globals[i].storage.data(), globals[i].storage.size());
-    out += fmt::format("global-variable id={} size={} before={}\n", globals[i].id,
-                       globals[i].storage.size(), file);
+    bundle.globals.push_back({globals[i].id, globals[i].storage.size(), file});
   }
-  return out;
 }
 
 }  // namespace
@@ -291,11 +251,11 @@ std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k) {
   return source;
 }
 
-LaunchCapture::LaunchCapture(Folder folder, std::string manifest,
+LaunchCapture::LaunchCapture(Folder folder, formats::Bundle bundle,
                              std::vector<const _cl_mem*> buffers,
                              std::vector<std::pair<size_t, const _cl_mem*>> images)
     : folder_(std::move(folder)),
-      manifest_(std::move(manifest)),
+      bundle_(std::move(bundle)),
       buffers_(std::move(buffers)),
       images_(std::move(images)) {}
 
@@ -305,36 +265,35 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
     folder = claimFolder(knobs().captureDir, in.kernel.name());
     if (!folder) return nullptr;
     const fs::path dir = folder->temporary;
-    writeFile(dir / "module.spv", in.source.words.data(), in.source.words.size() * 4);
+    writeFile(dir / formats::kModuleName, in.source.words.data(), in.source.words.size() * 4);
     if (!in.source.source.empty())  // for `list` and the profile's source view in a replay
-      writeFile(dir / "program.cl", in.source.source.data(), in.source.source.size());
-    std::string manifest = launchLines(in);
+      writeFile(dir / formats::kSourceName, in.source.source.data(), in.source.source.size());
+    formats::Bundle bundle = launchOf(in);
     std::vector<const _cl_mem*> buffers;
-    std::string args;
     const auto& params = in.kernel.signature().params;
     std::vector<std::pair<size_t, const _cl_mem*>> images;
     for (size_t i = 0; i < in.args.size() && i < params.size(); ++i) {
-      args += argLine(i, in.args[i], params[i], buffers);
+      bundle.args.push_back(argOf(i, in.args[i], params[i], buffers));
       if (in.args[i].binding.kind == ArgBinding::Kind::Image) {
         images.emplace_back(i, in.args[i].mem);
-        const std::vector<uint8_t> pixels = packedPixels(in.args[i].mem->image);
-        writeFile(dir / imageFile(i, "before"), pixels.data(), pixels.size());
+        const std::vector<uint8_t> pixels = formats::packedPixels(in.args[i].mem->image);
+        writeFile(dir / formats::imageFileName(i, "before"), pixels.data(), pixels.size());
       }
     }
     for (size_t i = 0; i < buffers.size(); ++i) {
-      writeFile(dir / bufferFile(i, "before"), buffers[i]->data, buffers[i]->size);
-      manifest += fmt::format("buffer {} size={} before={} after={} initialized={}\n", i,
-                              buffers[i]->size, bufferFile(i, "before"), bufferFile(i, "after"),
-                              int(buffers[i]->contentsWritten.load()));
+      writeFile(dir / formats::bufferFileName(i, "before"), buffers[i]->data, buffers[i]->size);
+      bundle.buffers.push_back({buffers[i]->size, formats::bufferFileName(i, "before"),
+                                formats::bufferFileName(i, "after"),
+                                buffers[i]->contentsWritten.load()});
     }
-    manifest += globalLines(in.program, dir) + args;
+    writeGlobals(in.program, dir, bundle);
     std::string why;
     const std::string sim = simFile(in, localSize(in), why);
     if (sim.empty())
-      manifest += fmt::format("# no launch.sim: {} does not fit Oclgrind's format\n", why);
+      bundle.notes.push_back(fmt::format("no launch.sim: {} does not fit Oclgrind's format", why));
     else
       writeFile(dir / "launch.sim", sim.data(), sim.size());
-    return std::make_unique<LaunchCapture>(std::move(*folder), std::move(manifest),
+    return std::make_unique<LaunchCapture>(std::move(*folder), std::move(bundle),
                                            std::move(buffers), std::move(images));
   } catch (const std::exception& e) {
     stopCapturing(e.what());
@@ -355,19 +314,19 @@ void LaunchCapture::finish(int status) {
     for (size_t i = 0; i < buffers_.size(); ++i)
       if (const auto& device = buffers_[i]->capturedAfter;
           device && device->size() == buffers_[i]->size)
-        writeFile(dir / bufferFile(i, "after"), device->data(), device->size());
+        writeFile(dir / formats::bufferFileName(i, "after"), device->data(), device->size());
       else
-        writeFile(dir / bufferFile(i, "after"), buffers_[i]->data, buffers_[i]->size);
+        writeFile(dir / formats::bufferFileName(i, "after"), buffers_[i]->data, buffers_[i]->size);
     for (const auto& [arg, mem] : images_) {
       // The layer's device contents where it gave them (packed as packedPixels packs).
       const std::vector<uint8_t> pixels =
-          mem->capturedAfter ? *mem->capturedAfter : packedPixels(mem->image);
-      writeFile(dir / imageFile(arg, "after"), pixels.data(), pixels.size());
+          mem->capturedAfter ? *mem->capturedAfter : formats::packedPixels(mem->image);
+      writeFile(dir / formats::imageFileName(arg, "after"), pixels.data(), pixels.size());
     }
     // Written last: a bundle with a manifest is complete.
-    const std::string text =
-        manifest_ + fmt::format("status {}\n", status == CL_COMPLETE ? "complete" : "failed");
-    writeFile(dir / "launch.txt", text.data(), text.size());
+    bundle_.status = status == CL_COMPLETE ? "complete" : "failed";
+    const std::string text = formats::manifestText(bundle_);
+    writeFile(dir / formats::kManifestName, text.data(), text.size());
     publish(folder_);
     published_ = true;
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 // SPVSIM_CAPTURE=DIR: every kernel launch written as a replayable bundle (src/DESIGN.md,
-// "Capture and replay"; the manifest format is in README.md). A bundle is a folder
+// "Capture and replay"; the manifest format is in README.md and
+// src/formats/bundle_manifest.h, which writes and reads it). A bundle is a folder
 // DIR/NNNN-KERNEL/ holding module.spv (the SPIR-V the ICD executed), one file per buffer
 // allocation (and image argument, pixels packed) before the launch and one after it, and
 // launch.txt tying them together.
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "runtime/kernel.h"
+#include "src/formats/bundle_manifest.h"
 
 namespace spvsim::rt {
 
@@ -60,7 +62,7 @@ class LaunchCapture {
   // contents and the manifest, then renames the folder into place.
   void finish(int status);
 
-  LaunchCapture(Folder folder, std::string manifest, std::vector<const _cl_mem*> buffers,
+  LaunchCapture(Folder folder, formats::Bundle bundle, std::vector<const _cl_mem*> buffers,
                 std::vector<std::pair<size_t, const _cl_mem*>> images);
   // Removes the temporary folder of a bundle that was not completed.
   ~LaunchCapture();
@@ -70,7 +72,7 @@ class LaunchCapture {
  private:
   Folder folder_;
   bool published_ = false;
-  std::string manifest_;                                   // every line but the status line
+  formats::Bundle bundle_;  // the manifest (src/formats/bundle_manifest.h) but its status
   std::vector<const _cl_mem*> buffers_;                    // root allocations, in manifest order
   std::vector<std::pair<size_t, const _cl_mem*>> images_;  // (argument, image)
 };

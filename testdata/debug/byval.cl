@@ -1,5 +1,5 @@
 // A struct passed by value: `change` gets its own copy of the caller's r
-// (tools/debug_inspect_test.cc).
+// (tools/cli/debug_inspect_test.cc).
 typedef struct {
   int a;
   int b[3];

@@ -38,10 +38,10 @@
 #include <vector>
 
 #include "spirv/error.h"
-#include "tools/dap_adapter.h"
-#include "tools/dap_protocol.h"
+#include "tools/cli/json_value.h"
+#include "tools/dap/dap_adapter.h"
+#include "tools/dap/dap_protocol.h"
 #include "tools/fuzz/fuzz_input.h"
-#include "tools/json_value.h"
 
 namespace spvsim::fuzz::dap_input {
 

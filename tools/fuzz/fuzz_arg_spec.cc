@@ -10,8 +10,8 @@
 
 #include "spirv/error.h"
 #include "src/exec/arg_check.h"
-#include "tools/arg_spec.h"
-#include "tools/arg_value.h"
+#include "tools/cli/arg_spec.h"
+#include "tools/cli/arg_value.h"
 #include "tools/fuzz/fuzz_input.h"
 
 namespace {

@@ -28,8 +28,8 @@
 
 #include "spirv/error.h"
 #include "src/exec/arg_check.h"
-#include "tools/arg_value.h"
-#include "tools/bundle.h"
+#include "tools/cli/arg_value.h"
+#include "tools/cli/bundle.h"
 #include "tools/fuzz/fuzz_input.h"
 #include "tools/fuzz/fuzz_params.h"
 

@@ -11,8 +11,8 @@
 
 #include "spirv/error.h"
 #include "src/compiler/build_options.h"
+#include "tools/cli/options.h"
 #include "tools/fuzz/fuzz_input.h"
-#include "tools/options.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace spvsim;

@@ -16,10 +16,10 @@
 
 #include "spirv/error.h"
 #include "src/exec/arg_check.h"
-#include "tools/arg_value.h"
+#include "tools/cli/arg_value.h"
+#include "tools/cli/sim_file.h"
 #include "tools/fuzz/fuzz_input.h"
 #include "tools/fuzz/fuzz_params.h"
-#include "tools/sim_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace spvsim;

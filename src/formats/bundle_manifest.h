@@ -1,0 +1,116 @@
+// Capture bundles: what the ICD writes with SPVSIM_CAPTURE (runtime/capture.cc, from its
+// cl objects) and `spvsim run|debug|check BUNDLE` reads (tools/cli/bundle.h, into the
+// command line's arguments). This is the one definition of the manifest both use:
+// the writer serialises a Bundle with manifestText, the reader parses it back with
+// readBundle. A bundle is a folder holding launch.txt (the manifest, written last), the
+// module and one file per buffer allocation, image and program-scope variable. The
+// manifest is line-based ("KEY VALUE..." or "KEY INDEX NAME=VALUE..."; '#' comments),
+// documented in README.md ("Capture and replay"):
+//
+//   spvsim-capture 1                   format version (first line)
+//   kernel NAME / module FILE / build-options TEXT (rest of the line)
+//   source FILE                        the program's OpenCL C (program.cl), when built from source
+//   work-dim N / global-offset X Y Z / global-size X Y Z / local-size X Y Z
+//   sub-group-size N
+//   buffer I size=BYTES before=FILE after=FILE initialized=0|1   one per allocation
+//   global-variable id=ID size=BYTES before=FILE                  program-scope variables
+//   arg I value size=BYTES type=TYPE bytes=HEX
+//   arg I buffer buffer=I offset=BYTES size=BYTES type=TYPE access=rw|r|w|-
+//   arg I local size=BYTES | arg I null
+//   arg I sampler normalized=0|1 addressing=N filter=N   (cl_addressing_mode, cl_filter_mode)
+//   arg I image shape=image2d:ORDER,TYPE[W,H] before=FILE after=FILE   (pixels packed)
+//   arg I not-captured WHAT            (pipes, ...: replay refuses the bundle)
+//   warning TEXT                       what the capture could not hold (printed by replay)
+//   status complete|failed
+//
+// TYPE and WHAT are one token each: spaces and '%' escaped as %20 and %25, "" as "-".
+// Several arguments naming one buffer (sub-buffers, one buffer passed twice) share its
+// storage in the replay, as they did in the application.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/exec/image.h"
+
+namespace spvsim::formats {
+
+// File names are relative to the bundle's folder when written; readBundle gives them as
+// paths (the folder joined with the name).
+struct BundleBuffer {
+  uint64_t size = 0;
+  std::string before, after;
+  bool initialized = true;
+};
+
+struct BundleGlobal {
+  uint32_t id = 0;
+  uint64_t size = 0;
+  std::string before;
+};
+
+struct BundleArg {
+  enum class Kind { Value, Buffer, Local, Null, Sampler, Image, NotCaptured };
+  Kind kind = Kind::Value;
+  size_t line = 0;             // read: the manifest line
+  std::string type;            // Value, Buffer: the parameter's OpenCL C type ("float*")
+  std::vector<uint8_t> bytes;  // Value
+  uint64_t size = 0;           // Value (written: bytes.size()), Buffer, Local, Image: bytes
+  uint64_t offset = 0;         // Buffer: in its allocation
+  size_t buffer = 0;           // Buffer: index into Bundle::buffers
+  bool readable = true, writable = true;
+  SamplerDesc sampler;
+  std::string shape;          // Image: "image2d:RGBA,UNORM_INT8[4,2]"
+  std::string before, after;  // Image: the packed pixels (`size` bytes each)
+  std::string notCaptured;    // NotCaptured: what ("pipes")
+};
+
+struct Bundle {
+  std::string manifest;  // read: the launch.txt path, for messages
+  std::string module;
+  std::string source;  // the program's source, or "" (programs from IL)
+  std::string kernel, buildOptions, status;
+  uint32_t dims = 1;
+  std::array<uint64_t, 3> offset{0, 0, 0}, global{1, 1, 1}, local{1, 1, 1};
+  uint32_t subGroupSize = 16;
+  std::vector<BundleBuffer> buffers;
+  std::vector<BundleGlobal> globals;
+  std::vector<BundleArg> args;
+  std::vector<std::string> warnings;
+  // Written as '#' comment lines before the status (why there is no launch.sim); the
+  // reader skips comments.
+  std::vector<std::string> notes;
+};
+
+// The names the ICD gives a bundle's files.
+inline constexpr const char* kManifestName = "launch.txt";
+inline constexpr const char* kModuleName = "module.spv";
+inline constexpr const char* kSourceName = "program.cl";
+std::string bufferFileName(size_t buffer, const char* when);  // "buffer0.before.bin"
+std::string imageFileName(size_t arg, const char* when);      // "image2.after.bin"
+std::string globalFileName(size_t global);                    // "global0.before.bin"
+
+// One manifest token: spaces and '%' escaped, "" as "-"; and back.
+std::string escapeToken(std::string_view text);
+std::string unescapeToken(std::string_view token);
+
+// The manifest of `b`, every line in the order above (build options with their newlines
+// as spaces); the status line only where b.status is set.
+std::string manifestText(const Bundle& b);
+
+// Whether `path` names a bundle: a folder holding launch.txt (or module.spv: an incomplete
+// bundle, which readBundle refuses), or a file named launch.txt.
+bool isBundlePath(const std::string& path);
+
+// Reads the manifest and checks it: every key known, every required one present, the
+// arguments numbered 0..N-1, every file it names present, inside the bundle, with the
+// size it says. Throws Error(DiagnosticKind::Input) "MANIFEST:LINE: message".
+Bundle readBundle(const std::string& path);
+
+// `size` bytes at `offset` of a bundle's data file (checked by readBundle).
+std::vector<uint8_t> readBundleBytes(const std::string& path, uint64_t offset, uint64_t size);
+
+}  // namespace spvsim::formats

@@ -1,0 +1,263 @@
+// The capture manifest's reader on malformed, incomplete and hostile bundles: every
+// error names the manifest and its line (the arguments a bundle becomes are
+// tools/cli/bundle_test.cc's; writing and reading back, bundle_manifest_test.cc).
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "spirv/error.h"
+#include "src/formats/bundle_manifest.h"
+
+namespace spvsim::formats {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Little-endian bytes of a sequence of values of one type.
+template <typename T>
+std::vector<uint8_t> bytesOf(std::initializer_list<T> values) {
+  std::vector<uint8_t> out(values.size() * sizeof(T));
+  size_t i = 0;
+  for (T v : values) std::memcpy(out.data() + sizeof(T) * i++, &v, sizeof(T));
+  return out;
+}
+
+// A bundle folder in the test's temporary directory, written file by file.
+class BundleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* tmp = std::getenv("TEST_TMPDIR");
+    dir_ = fs::path(tmp ? tmp : "/tmp") /
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    write("module.spv", std::vector<uint8_t>(20, 0));
+    // 8 ints, before 0..7, after 10..17.
+    write("b0.before", bytesOf<int32_t>({0, 1, 2, 3, 4, 5, 6, 7}));
+    write("b0.after", bytesOf<int32_t>({10, 11, 12, 13, 14, 15, 16, 17}));
+  }
+  void write(const std::string& name, const std::vector<uint8_t>& bytes) {
+    std::ofstream(dir_ / name, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  void manifest(const std::string& body) {
+    std::ofstream(dir_ / "launch.txt") << kHead << body << "status complete\n";
+  }
+  // The message readBundle throws for `body`.
+  std::string error(const std::string& body) {
+    manifest(body);
+    try {
+      readBundle(dir_.string());
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), DiagnosticKind::Input);
+      return e.what();
+    }
+    ADD_FAILURE() << "no error for:\n" << body;
+    return "";
+  }
+
+  static constexpr const char* kHead =
+      "spvsim-capture 1\n# a comment\nkernel k\nmodule module.spv\nbuild-options -cl-std=CL2.0 "
+      "-O0\nwork-dim 2\nglobal-offset 1 2 0\nglobal-size 8 4 1\nlocal-size 4 2 1\n"
+      "sub-group-size 8\n";
+  static constexpr const char* kBuffer =
+      "buffer 0 size=32 before=b0.before after=b0.after initialized=1\n";
+  fs::path dir_;
+};
+
+TEST_F(BundleTest, MalformedManifestsGiveClearErrors) {
+  const std::string arg = "arg 0 buffer buffer=0 offset=0 size=32 type=int* access=rw\n";
+  EXPECT_NE(error(std::string(kBuffer) + "arg 0 null colour=red\n")
+                .find("launch.txt:12: unknown key 'colour'"),
+            std::string::npos);
+  EXPECT_NE(error("frobnicate 3\n").find("launch.txt:11: unknown key 'frobnicate'"),
+            std::string::npos);
+  EXPECT_NE(error("buffer 0 size=32 before=gone.bin after=b0.after\n").find("missing file"),
+            std::string::npos);
+  EXPECT_NE(error("buffer 0 size=40 before=b0.before after=b0.after\n" + arg)
+                .find("holds 32 bytes but the manifest says 40"),
+            std::string::npos);
+  EXPECT_NE(error(std::string(kBuffer) + "arg 0 buffer buffer=0 offset=8 size=32 type=int*\n")
+                .find("offset=8 size=32 lies outside buffer 0 of 32 bytes"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 buffer buffer=3 offset=0 size=4 type=int*\n").find("buffer=3"),
+            std::string::npos);
+  EXPECT_NE(error("arg 1 null\n").find("arg 1 out of order: expected arg 0"), std::string::npos);
+  EXPECT_NE(error("arg 0 value size=4 type=int bytes=0500\n").find("4 hex digits, size=4 needs 8"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 value size=1 type=char bytes=zz\n").find("not hex"), std::string::npos);
+  EXPECT_NE(error("arg 0 texture\n").find("unknown argument kind 'texture'"), std::string::npos);
+  EXPECT_NE(error("arg 0 local\n").find("missing size="), std::string::npos);
+  EXPECT_NE(error("work-dim 2\n").find("'work-dim' is given twice"), std::string::npos);
+  EXPECT_NE(error("buffer 0 size=32 before=../b0.before after=b0.after\n")
+                .find("not a file name inside the bundle"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 local size=abc\n").find("size 'abc' is not a number"), std::string::npos);
+  EXPECT_NE(error("sub-group-size 200\n").find("'sub-group-size' is given twice"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 sampler normalized=1 addressing=0x1200 filter=0x1140\n")
+                .find("addressing=0x1200 is not a cl_addressing_mode"),
+            std::string::npos);
+  EXPECT_NE(error("arg 0 sampler normalized=1 addressing=0x1130 filter=3\n")
+                .find("filter=0x3 is not a cl_filter_mode"),
+            std::string::npos);
+
+  std::ofstream(dir_ / "launch.txt") << "kernel k\n";
+  EXPECT_THROW(
+      {
+        try {
+          readBundle(dir_.string());
+        } catch (const Error& e) {
+          EXPECT_NE(std::string(e.what()).find("not a capture manifest"), std::string::npos);
+          throw;
+        }
+      },
+      Error);
+  std::ofstream(dir_ / "launch.txt") << "spvsim-capture 1\nkernel k\n";
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "an incomplete manifest was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing 'module' line"), std::string::npos) << e.what();
+  }
+  std::ofstream(dir_ / "launch.txt") << "spvsim-capture 2\n";
+  EXPECT_THROW(readBundle(dir_.string()), Error);
+  fs::remove(dir_ / "launch.txt");
+  EXPECT_TRUE(isBundlePath(dir_.string()));  // module.spv: a bundle, but incomplete
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "a bundle without launch.txt was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is an incomplete capture bundle: it has no launch.txt"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(dir_ / "module.spv");
+  EXPECT_FALSE(isBundlePath(dir_.string()));
+}
+
+// Only what runtime/capture.cc writes: a manifest's status is the launch's outcome.
+TEST_F(BundleTest, StatusIsCompleteOrFailed) {
+  for (const char* status : {"maybe", "COMPLETE", "0"}) {
+    std::ofstream(dir_ / "launch.txt") << kHead << "status " << status << "\n";
+    try {
+      readBundle(dir_.string());
+      ADD_FAILURE() << "status " << status << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("launch.txt:11: status '" + std::string(status) +
+                                           "' is neither 'complete' nor 'failed'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  std::ofstream(dir_ / "launch.txt") << kHead << "status failed\n";
+  EXPECT_EQ(readBundle(dir_.string()).status, "failed");
+}
+
+// A bundle's files are regular files inside its folder: a FIFO would block the reader,
+// and a symbolic link out of the folder would read (and --dump print) any file.
+TEST_F(BundleTest, FilesAreRegularAndInside) {
+  const std::string buffer = "buffer 0 size=32 before=b0.before after=b0.after initialized=1\n";
+  const fs::path outside = dir_.parent_path() / (dir_.filename().string() + "_secret");
+  write("../" + outside.filename().string(), std::vector<uint8_t>(32, 7));
+  fs::remove(dir_ / "b0.before");
+  fs::create_symlink(outside, dir_ / "b0.before");
+  EXPECT_NE(error(buffer).find("b0.before' is a symbolic link that leads out of the bundle"),
+            std::string::npos);
+  fs::remove(dir_ / "b0.before");  // a link inside the folder is fine
+  write("real.before", std::vector<uint8_t>(32, 1));
+  fs::create_symlink("real.before", dir_ / "b0.before");
+  manifest(buffer);
+  EXPECT_EQ(readBundle(dir_.string()).buffers.at(0).before, (dir_ / "b0.before").string());
+
+  fs::remove(dir_ / "b0.before");
+  ASSERT_EQ(mkfifo((dir_ / "b0.before").c_str(), 0600), 0);
+  EXPECT_NE(error(buffer).find("b0.before' is not a regular file (it is a FIFO)"),
+            std::string::npos);
+  fs::remove(dir_ / "b0.before");
+  fs::create_directory(dir_ / "b0.before");
+  EXPECT_NE(error(buffer).find("b0.before' is not a regular file (it is a directory)"),
+            std::string::npos);
+  fs::remove(dir_ / "b0.before");
+  fs::create_symlink("/dev/zero", dir_ / "b0.before");
+  EXPECT_NE(error(buffer).find("b0.before' is not a regular file (it is a character device)"),
+            std::string::npos);
+
+  // The manifest itself: a FIFO is refused, not waited on; a link out of the folder too.
+  fs::remove(dir_ / "launch.txt");
+  ASSERT_EQ(mkfifo((dir_ / "launch.txt").c_str(), 0600), 0);
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "a FIFO launch.txt was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("launch.txt' is not a regular file (it is a FIFO)"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(dir_ / "launch.txt");
+  std::ofstream(outside) << kHead << "status complete\n";
+  fs::create_symlink(outside, dir_ / "launch.txt");
+  try {
+    readBundle(dir_.string());
+    ADD_FAILURE() << "a launch.txt outside the bundle was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a symbolic link that leads out of the bundle"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(outside);
+}
+
+// The program's source, when the ICD built it from source: a data file like the others.
+TEST_F(BundleTest, SourceLineNamesTheProgramsSource) {
+  std::ofstream(dir_ / "program.cl") << "kernel void k() {}\n";
+  manifest("source program.cl\n");
+  EXPECT_EQ(readBundle(dir_.string()).source, (dir_ / "program.cl").string());
+  fs::remove(dir_ / "program.cl");
+  EXPECT_NE(error("source program.cl\n").find("missing file"), std::string::npos);
+  EXPECT_NE(error("source ../program.cl\n").find("is not a file name inside the bundle"),
+            std::string::npos);
+}
+
+// A NUL ends a name for the system: "b0.after<NUL>x" would read b0.after while the manifest
+// names another file (found by fuzz_bundle). Control characters are in no name either.
+TEST_F(BundleTest, FileNamesWithControlCharactersAreRefused) {
+  for (const std::string name : {std::string("b0.after\0x", 10), std::string("b0.after\0", 9),
+                                 std::string("b0\x01"
+                                             "after")}) {
+    const std::string message =
+        error("buffer 0 size=32 before=b0.before after=" + name + " initialized=1\n");
+    EXPECT_NE(message.find("is not a file name inside the bundle"), std::string::npos) << message;
+    EXPECT_EQ(message.find('\0'), std::string::npos);  // escaped in the message
+  }
+}
+
+TEST_F(BundleTest, LaunchShapeOutOfRange) {
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = std::string(kHead) + "status complete\n";
+    text.replace(text.find(from), from.size(), to);
+    std::ofstream(dir_ / "launch.txt") << text;
+    try {
+      readBundle(dir_.string());
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(replaced("sub-group-size 8", "sub-group-size 999999999999")
+                .find("launch.txt:10: sub-group-size 999999999999 is outside 1..128"),
+            std::string::npos);
+  EXPECT_NE(replaced("global-size 8 4 1", "global-size 8 4 2")
+                .find("work-dim is 2 but dimension 2 has global size 2"),
+            std::string::npos);
+  EXPECT_NE(replaced("work-dim 2", "work-dim 0").find("work-dim must be 1, 2 or 3"),
+            std::string::npos);
+  EXPECT_NE(replaced("global-offset 1 2 0", "global-offset 1 2").find("needs three numbers"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace spvsim::formats

@@ -1,0 +1,362 @@
+// `spvsim check` end to end: diagnostics folded over the runs, results compared across
+// schedules (an error) and sub-group sizes (a warning). Kernels are OpenCL C written to a
+// temporary file; expected values are worked out from the kernels by hand.
+#include "tools/cli/check_command.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "spirv/error.h"
+#include "tools/cli/json_value.h"
+#include "tools/cli/options.h"
+
+namespace spvsim::tools {
+namespace {
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+const char* kKernels = R"(
+// A work-group sum: race-free with sync != 0; without barriers the steps race and the
+// result depends on the interleaving of the two sub-groups.
+kernel void tree_sum(global const int* in, global int* out, local int* tile, int sync) {
+  int l = get_local_id(0), n = get_local_size(0);
+  tile[l] = in[get_global_id(0)];
+  for (int stride = n / 2; stride > 0; stride /= 2) {
+    if (sync) barrier(CLK_LOCAL_MEM_FENCE);
+    if (l < stride) tile[l] += tile[l + stride];
+  }
+  if (l == 0) out[get_group_id(0)] = tile[0];
+}
+kernel void sizes(global uint* out) { out[get_global_id(0)] = get_sub_group_size(); }
+// OpenCL 1.x atomics count across the whole device: race-free over many work-groups.
+kernel void histogram(global const uint* in, global uint* bins) {
+  atomic_inc(&bins[in[get_global_id(0)] % 4]);
+}
+// Each work-group's slice reversed through local memory: race-free, one result.
+kernel void reverse(global const int* in, global int* out, local int* tile) {
+  size_t l = get_local_id(0), n = get_local_size(0);
+  tile[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[n - 1 - l];
+}
+// Atomic append of the multiples of 3: the slots' order depends on the schedule.
+kernel void append(global const int* in, global int* out, global int* count) {
+  int v = in[get_global_id(0)];
+  if (v % 3 == 0) out[atomic_inc(count)] = v;
+}
+)";
+
+Outcome check(std::vector<std::string> args) {
+  const std::string path = ::testing::TempDir() + "/check_kernels.cl";
+  std::ofstream(path) << kKernels;
+  args.insert(args.begin(), {"check", path});
+  const CommandLine cl = parseCommandLine(args);
+  std::ostringstream out, err;
+  const int status = checkCommand(cl.options, out, err);
+  return {status, out.str(), err.str()};
+}
+
+std::vector<std::string> treeSum(int sync) {
+  return {"--kernel", "tree_sum",
+          "--global", "32",
+          "--local",  "16",
+          "--arg",    "buffer:int[32]=range(1)",
+          "--arg",    "buffer:int[2]=zero",
+          "--arg",    "local:64",
+          "--arg",    "int:" + std::to_string(sync),
+          "--dump"};
+}
+
+// 64 work-items over 8 work-groups, values 0..63: each residue mod 4 occurs 16 times.
+TEST(Check, LegacyAtomicHistogramIsRaceFreeAtEveryLevel) {
+  for (const char* level : {"-cl-std=CL1.2 -O0", "-cl-std=CL1.2 -O2", "-O3 -g"}) {
+    const Outcome o = check({"--kernel", "histogram", "--global", "64", "--local", "8", "--arg",
+                             "buffer:uint[64]=range(0)", "--arg", "buffer:uint[4]=zero", "--dump",
+                             "--build-options", level});
+    EXPECT_EQ(o.status, 0) << level << "\n" << o.err;
+    EXPECT_EQ(o.err.find("insufficient-scope"), std::string::npos) << level << "\n" << o.err;
+    EXPECT_NE(o.out.find("arg1 uint[4] = 16 16 16 16"), std::string::npos) << o.out;
+  }
+}
+
+// A program-scope variable keeps what a launch left in it; every run of check starts
+// from its initial value, so the runs agree (total is 0 + 5 in each).
+TEST(Check, EveryRunStartsFromTheProgramScopeVariablesInitialValues) {
+  const std::string path = ::testing::TempDir() + "/check_globals.cl";
+  std::ofstream(path) << R"(
+global int total = 0;
+kernel void accumulate(global int* out) {
+  if (get_global_id(0) == 0) { total += 5; out[0] = total; }
+})";
+  const CommandLine cl = parseCommandLine({"check", path, "--global", "4", "--arg",
+                                           "buffer:int[1]=zero", "--dump", "--build-options",
+                                           "-cl-std=CL2.0"});
+  std::ostringstream out, err;
+  EXPECT_EQ(checkCommand(cl.options, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("arg0 int[1] = 5"), std::string::npos) << out.str();
+  EXPECT_EQ(err.str().find("scheduling-dependent"), std::string::npos) << err.str();
+}
+
+TEST(Check, RaceFreeKernelPassesEveryRun) {
+  const Outcome o = check(treeSum(1));
+  EXPECT_EQ(o.status, 0) << o.err;
+  // 1 + ... + 16 = 136 and 17 + ... + 32 = 392.
+  EXPECT_NE(o.out.find("arg1 int[2] = 136 392"), std::string::npos) << o.out;
+  EXPECT_NE(o.err.find("check: 12 runs"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("no problems found"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("error:"), std::string::npos) << o.err;
+}
+
+TEST(Check, RacyKernelIsReportedWithScheduleDependentResults) {
+  const Outcome o = check(treeSum(0));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.err.find("error: data-race: "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(" of 12 runs, first: sub-group size 8, round-robin)"), std::string::npos)
+      << o.err;
+  // With sub-groups of 8, two sub-groups interleave differently under random schedules.
+  EXPECT_NE(o.err.find("error: scheduling-dependent: at sub-group size 8 the schedules give "),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("class A (round-robin"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("problems found"), std::string::npos) << o.err;
+}
+
+TEST(Check, SubGroupSizeDependenceIsOnlyAWarning) {
+  // 32 work-items in one work-group: get_sub_group_size() is 8, 16 or 32.
+  const Outcome o = check(
+      {"--kernel", "sizes", "--global", "32", "--local", "32", "--arg", "buffer:uint[32]=zero"});
+  EXPECT_EQ(o.status, 0) << o.err;
+  // Size 8 writes 8 everywhere, size 16 writes 16: all 32 elements differ.
+  EXPECT_NE(o.err.find("warning: sub-group-size-dependent: class B (sub-group size 16) differs "
+                       "from class A (sub-group size 8): argument 0 (uint[32]): element 0: class "
+                       "A 8, class B 16 (32 of 32 elements differ)"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("class C (sub-group size 32) differs from class A"), std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.err.find("scheduling-dependent:"), std::string::npos) << o.err;
+  // Warnings only: status 0, but the last line must not claim a clean result.
+  EXPECT_EQ(o.err.find("no problems found"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("check: 12 runs (sub-group sizes x schedules): no errors; 2 warnings\n"),
+            std::string::npos)
+      << o.err;
+}
+
+TEST(Check, GivenSizeAndSeedNarrowTheRuns) {
+  std::vector<std::string> args = treeSum(1);
+  for (const char* a : {"--sub-group-size", "16", "--schedule", "random:7"}) args.push_back(a);
+  const Outcome o = check(args);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("check: 2 runs"), std::string::npos) << o.err;
+}
+
+std::string writeFile(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::vector<std::string> reverse(std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"--kernel", "reverse",
+                                   "--global", "16",
+                                   "--local",  "8",
+                                   "--arg",    "buffer:int[16]=range(0)",
+                                   "--arg",    "buffer:int[16]=zero",
+                                   "--arg",    "local:32"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// Two work-groups of 8 reverse 0..7 and 8..15.
+constexpr const char* kReversed = "7 6 5 4 3 2 1 0 15 14 13 12 11 10 9 8";
+
+TEST(CheckExpect, TextReferenceThatMatches) {
+  const std::string ref =
+      writeFile("ref_ok.txt", std::string("# by hand\n\narg1 int[16] = ") + kReversed + "\n");
+  const Outcome o = check(reverse({"--expect", ref}));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err.find("expect-mismatch"), std::string::npos) << o.err;
+  // Run 1's row: arg0 is compared among the runs only, arg1 with the reference too.
+  EXPECT_NE(o.err.find("  1    8               round-robin  0       0         A      same  "
+                       "matches expect\n"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("no problems found"), std::string::npos) << o.err;
+}
+
+TEST(CheckExpect, MismatchNamesRunsArgumentElementAndValues) {
+  const std::string ref =
+      writeFile("ref_bad.txt", "arg1 int[16] = 7 6 5 4 3 2 1 0 15 14 13 12 11 10 9 9\n");
+  const Outcome o = check(reverse({"--expect", ref}));
+  EXPECT_EQ(o.status, 2) << o.err;
+  // Every run gives the same (correct) result, so one class, one mismatch.
+  EXPECT_NE(o.err.find("error: expect-mismatch: runs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 (class "
+                       "A; first: sub-group size 8, round-robin): argument 1 (int[16]): element "
+                       "15: expected 9, actual 8 (1 of 16 elements differ)\n"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("         A      same  mismatch\n"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("problems found: 1 error, 0 warnings"), std::string::npos) << o.err;
+}
+
+TEST(CheckExpect, JsonReferenceSkipsOtherKeys) {
+  const std::string ref = writeFile(
+      "ref.json",
+      "{\"build\": {\"x\": [1, {\"y\": null}]}, \"diagnostics\": [],\n \"buffers\": {\n  \"arg1\": "
+      "[7,6,5,4,3,2,1,0,15,14,13,12,11,10,9,8]}, \"check\": {\"status\": 0}}\n");
+  const Outcome o = check(reverse({"--expect", ref}));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("matches expect"), std::string::npos) << o.err;
+}
+
+TEST(CheckExpect, UnorderedAppendMatchesAReferenceInAnotherOrder) {
+  // 0..63: the 22 multiples of 3 (0, 3, ..., 63) are appended, the other 42 slots keep -1.
+  std::string values = "arg1 int[64] =";
+  for (int i = 63; i >= 0; i -= 3) values += " " + std::to_string(i);
+  for (int i = 0; i < 42; ++i) values += " -1";
+  const std::string ref = writeFile("append.txt", values + "\narg2 int[1] = 22\n");
+  std::vector<std::string> args = {"--kernel", "append",
+                                   "--global", "64",
+                                   "--local",  "64",
+                                   "--arg",    "buffer:int[64]=range(0)",
+                                   "--arg",    "buffer:int[64]=fill(-1)",
+                                   "--arg",    "buffer:int[1]=zero",
+                                   "--expect", ref};
+  const Outcome ordered = check(args);
+  EXPECT_EQ(ordered.status, 2) << ordered.err;
+  // The reference starts with 63; no schedule appends 63 first (work-items of a sub-group
+  // take tickets in lane order, and 63 is the last lane of the last sub-group).
+  EXPECT_NE(ordered.err.find("argument 1 (int[64]): element 0: expected 63, actual "),
+            std::string::npos)
+      << ordered.err;
+  args.insert(args.end(), {"--unordered", "arg1"});
+  const Outcome o = check(args);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("arg1 (unordered)"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("scheduling-dependent"), std::string::npos) << o.err;
+}
+
+TEST(CheckExpect, UnorderedMismatchNamesTheValueAndItsCounts) {
+  std::string values = "arg1 int[64] =";
+  for (int i = 0; i <= 60; i += 3) values += " " + std::to_string(i);  // 63 left out
+  for (int i = 0; i < 43; ++i) values += " -1";
+  const std::string ref = writeFile("append_bad.txt", values + "\n");
+  const Outcome o = check({"--kernel", "append", "--global", "64", "--local", "64", "--arg",
+                           "buffer:int[64]=range(0)", "--arg", "buffer:int[64]=fill(-1)", "--arg",
+                           "buffer:int[1]=zero", "--expect", ref, "--unordered", "1"});
+  EXPECT_EQ(o.status, 2) << o.err;
+  // Values are ordered by their little-endian bytes: 63 (0x3f) comes before -1 (0xff...)
+  // and is the first whose count differs: missing from the reference, once in every run.
+  EXPECT_NE(o.err.find("argument 1 (int[64], unordered): value 63: expected 0 times, actual 1 "
+                       "time\n"),
+            std::string::npos)
+      << o.err;
+}
+
+TEST(CheckIgnore, IgnoredSizeDependentBufferLeavesNothingToReport) {
+  for (const char* name : {"0", "arg0"}) {
+    const Outcome o = check({"--kernel", "sizes", "--global", "32", "--local", "32", "--arg",
+                             "buffer:uint[32]=zero", "--ignore", name});
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.err.find("sub-group-size-dependent"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("A      ignored\n"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("no problems found"), std::string::npos) << o.err;
+  }
+}
+
+TEST(CheckStrict, WarningsFailWithStrict) {
+  const Outcome o = check({"--kernel", "sizes", "--global", "32", "--local", "32", "--arg",
+                           "buffer:uint[32]=zero", "--strict"});
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("no errors; 2 warnings (--strict: exit status 2)"), std::string::npos)
+      << o.err;
+}
+
+TEST(CheckJson, ReportHasTheCheckObjectAndTheFindings) {
+  const std::string report = ::testing::TempDir() + "/check_report.json";
+  const Outcome o = check({"--kernel", "sizes", "--global", "32", "--local", "32", "--arg",
+                           "buffer:uint[32]=zero", "--json", report});
+  ASSERT_EQ(o.status, 0) << o.err;
+  std::ifstream in(report);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const JsonValue root = parseJson(text, report);
+  // The existing keys: the first run's buffers (size 8: every element 8).
+  const JsonValue* arg0 = root.find("buffers")->find("arg0");
+  ASSERT_NE(arg0, nullptr);
+  ASSERT_EQ(arg0->items.size(), 32u);
+  EXPECT_EQ(arg0->items[31].text, "8");
+  const JsonValue& diagnostics = *root.find("diagnostics");
+  ASSERT_EQ(diagnostics.items.size(), 2u) << text;
+  EXPECT_EQ(diagnostics.items[0].find("kind")->text, "sub-group-size-dependent");
+  EXPECT_EQ(diagnostics.items[0].find("severity")->text, "warning");
+  const JsonValue& c = *root.find("check");
+  EXPECT_EQ(c.find("status")->text, "0");
+  EXPECT_EQ(c.find("warnings")->text, "2");
+  EXPECT_EQ(c.find("errors")->text, "0");
+  ASSERT_EQ(c.find("classes")->items.size(), 3u);
+  EXPECT_EQ(c.find("classes")->items[1].find("runs")->items.size(), 4u);  // the size-16 runs
+  const JsonValue& runs = *c.find("runs");
+  ASSERT_EQ(runs.items.size(), 12u);
+  const JsonValue& run5 = runs.items[4];
+  EXPECT_EQ(run5.find("sub_group_size")->text, "16");
+  EXPECT_EQ(run5.find("schedule")->text, "round-robin");
+  EXPECT_EQ(run5.find("class")->text, "B");
+  EXPECT_EQ(run5.find("buffers")->find("arg0")->text, "differs from A");
+}
+
+// Usage and input errors throw (status 1 in main) before any run.
+std::string errorOf(std::vector<std::string> args) {
+  try {
+    check(args);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CheckErrors, BadArgumentIndices) {
+  EXPECT_EQ(errorOf(reverse({"--ignore", "3"})),
+            "--ignore 3: the kernel has 3 arguments (arg0..arg2)");
+  EXPECT_EQ(errorOf(reverse({"--unordered", "arg2"})),
+            "--unordered 2: argument 2 is 'local:32', not a buffer or image");
+  EXPECT_EQ(errorOf(reverse({"--ignore", "1", "--unordered", "1"})),
+            "argument 1 is given to both --ignore and --unordered");
+  EXPECT_THROW(parseCommandLine({"check", "k.cl", "--global", "1", "--ignore", "out"}), Error);
+  EXPECT_THROW(parseCommandLine({"run", "k.cl", "--global", "1", "--strict"}), Error);
+}
+
+TEST(CheckErrors, UnreadableOrMalformedExpectFiles) {
+  EXPECT_NE(
+      errorOf(reverse({"--expect", ::testing::TempDir() + "/no_such_file"})).find("no_such_file"),
+      std::string::npos);
+  const std::string text = writeFile("malformed.txt", "arg1 int[16] = 1 2 3\n");
+  EXPECT_EQ(errorOf(reverse({"--expect", text})),
+            text + ":1: arg1 has 3 elements here but 16 in the launch (int[16])");
+  const std::string junk = writeFile("junk.txt", "# ok\nhello world\n");
+  EXPECT_EQ(errorOf(reverse({"--expect", junk})).substr(0, junk.size() + 3), junk + ":2:");
+  const std::string type = writeFile("type.txt", "arg1 float[16] = 1\n");
+  EXPECT_EQ(errorOf(reverse({"--expect", type})),
+            type + ":1: arg1 is 'float[16]' here but 'int[16]' in the launch");
+  const std::string range = writeFile("range.txt", "\n\narg7 int[1] = 1\n");
+  EXPECT_EQ(errorOf(reverse({"--expect", range})),
+            range + ":3: arg7: the kernel has 3 arguments (arg0..arg2)");
+  const std::string local = writeFile("local.txt", "arg2 int[8] = 1\n");
+  EXPECT_EQ(errorOf(reverse({"--expect", local})),
+            local + ":1: arg2 is 'local:32', not a buffer or image (only those are compared)");
+  const std::string json = writeFile("bad.json", "{\"buffers\": {\n\"arg1\": [1, 2,]}}");
+  EXPECT_EQ(errorOf(reverse({"--expect", json})).substr(0, json.size() + 3), json + ":2:");
+  const std::string value =
+      writeFile("value.json", "{\"buffers\": {\"arg1\": [\n1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,\"x\"]}}");
+  EXPECT_EQ(errorOf(reverse({"--expect", value})).substr(0, value.size() + 3), value + ":2:");
+  const std::string empty = writeFile("empty.json", "{\"buffers\": {}}");
+  EXPECT_NE(errorOf(reverse({"--expect", empty})).find("names no argument"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spvsim::tools

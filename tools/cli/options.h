@@ -1,0 +1,66 @@
+// The spvsim command line: which command, and its options (src/DESIGN.md "Command line").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tools/cli/size_list.h"
+
+namespace spvsim::tools {
+
+enum class Command { Run, Check, Debug, Dis, Info, Compile };
+
+std::string_view commandName(Command c);
+
+struct RunOptions {
+  std::string input;  // KERNEL (.spv, .spvasm, .cl) or a .sim file
+  std::string kernel;
+  std::optional<SizeList> global, local, offset;
+  std::optional<uint32_t> subGroupSize;
+  std::string buildOptions;
+  std::vector<std::string> args;  // --arg specs, in order
+  bool dump = false;
+  std::string jsonPath;
+  bool infoJson = false;  // spvsim info --json: the facts as one JSON document
+  std::optional<unsigned> threads;
+  std::optional<uint64_t> instructionBudget;
+  std::optional<uint64_t> maxMemory;  // --max-memory BYTES[K|M|G]; unset: defaultMaxMemory()
+  std::optional<uint64_t> maxDeviceEnqueues;  // unset: kMaxDeviceEnqueues
+  bool stats = false;
+  // The progress line (tools/progress_line.h): --quiet never, --progress always.
+  bool quiet = false, progress = false;
+  std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
+  bool checkUninitialized = false;
+  bool checkUndefined = false;  // --check-undefined: value-level undefinedness
+  bool checkRaces = false;
+  bool noCache = false;  // --no-cache: compile .cl without the compile cache
+  // spvsim run --profile / --profile-json: where the launch profile goes ("": none).
+  std::string profilePath, profileJsonPath;
+  // spvsim check: the reference result, arguments left out of every comparison or compared
+  // as multisets (indices, as --dump names them argN), and whether warnings fail.
+  std::string expectPath;
+  std::vector<uint64_t> ignoreArgs, unorderedArgs;
+  bool strict = false;
+  std::string outputPath;  // spvsim compile -o
+
+  bool isSim() const;
+  bool isBundle() const;  // a capture bundle's folder or launch.txt (tools/bundle.h)
+};
+
+struct CommandLine {
+  enum class Action { Execute, Help, Version };
+  Action action = Action::Execute;
+  std::optional<Command> command;  // unset with Help: the overview
+  bool helpIsError = false;        // no command at all: the overview goes to stderr, exit 1
+  RunOptions options;
+};
+
+// Parses argv[1..]. Options take their value as the next word or after '='
+// (--global=64); "--" ends the options. Throws Error(DiagnosticKind::Usage) with a one-line
+// message.
+CommandLine parseCommandLine(const std::vector<std::string>& args);
+
+}  // namespace spvsim::tools

@@ -1,0 +1,23 @@
+// What `spvsim run` prints after a launch: buffer dumps and the JSON report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/cli/arg_value.h"
+
+namespace spvsim::tools {
+
+// "arg2 int[8] = 0 1 2 3 4 5 6 7": the argument's index, its element type as the user
+// named it, and each element (floats shortest round-trip, vectors "(1,2,3,4)").
+std::string formatDumpLine(size_t index, const ArgValue& buffer);
+
+// {"build": B, "diagnostics": [D, ...], "buffers": {"arg2": [...], ...}} with one entry
+// per buffer argument; `diagnostics` and `build` (how the module was made; left out when
+// empty) are already JSON. `check` (spvsim check's verdicts, JSON) follows "buffers" as
+// "check" when not empty.
+std::string formatJsonReport(const std::vector<std::string>& diagnostics,
+                             const std::vector<ArgValue>& args, const std::string& build = "",
+                             const std::string& check = "");
+
+}  // namespace spvsim::tools
