@@ -6,6 +6,8 @@
 #include <cstring>
 #include <map>
 
+#include "src/values/element_type.h"
+
 namespace spvsim::layer {
 namespace {
 
@@ -96,10 +98,9 @@ std::string text(uint64_t bits, const ElementType& t) {
 
 }  // namespace
 
-ElementType pointeeElement(std::string_view type) {
-  while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.remove_suffix(1);
-  for (std::string_view q : {"const ", "volatile ", "restrict ", "unsigned "})
-    while (type.substr(0, q.size()) == q) type.remove_prefix(q.size());
+ElementType pointeeElement(std::string_view typeName) {
+  const std::string pointee = values::pointeeTypeName(typeName);
+  const std::string_view type = pointee;
   for (const ScalarName& s : kScalars) {
     if (type.substr(0, s.name.size()) != s.name) continue;
     const std::string_view width = type.substr(s.name.size());

@@ -7,6 +7,7 @@
 #include "src/debugger/debug_expr.h"
 #include "src/debugger/debug_expr_node.h"
 #include "src/exec/memory.h"
+#include "src/values/element_type.h"
 
 namespace spvsim::debugger {
 namespace {
@@ -37,14 +38,7 @@ Shape combine(const ExprValue& a, const ExprValue& b) {
 }
 
 // "uint*" -> "uint", "int[8]" -> "int", "const float *" -> "float".
-std::string elementName(std::string name) {
-  if (const size_t open = name.find('['); open != std::string::npos) name.resize(open);
-  while (!name.empty() && (name.back() == '*' || name.back() == ' ')) name.pop_back();
-  for (const char* q : {"const ", "volatile ", "__global ", "__local ", "__constant ", "__private ",
-                        "global ", "local ", "constant ", "private "})
-    if (name.rfind(q, 0) == 0) name = name.substr(std::strlen(q));
-  return name;
-}
+std::string elementName(const std::string& name) { return values::pointeeTypeName(name); }
 
 class Evaluator {
  public:

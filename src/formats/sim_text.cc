@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "spirv/error.h"
+#include "src/values/element_type.h"
 #include "src/values/text_util.h"
 
 namespace spvsim::formats {
@@ -178,10 +179,9 @@ std::string simHeaderText(const SimHeader& h) {
   return out + ">";
 }
 
-std::optional<Scalar> simScalarOf(std::string_view type, bool pointer) {
-  for (std::string_view q : {"const ", "volatile "})
-    while (type.substr(0, q.size()) == q) type.remove_prefix(q.size());
-  while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.remove_suffix(1);
+std::optional<Scalar> simScalarOf(std::string_view typeName, bool pointer) {
+  const std::string pointee = values::pointeeTypeName(typeName);
+  std::string_view type = pointee;
   while (!type.empty() && type.back() >= '0' && type.back() <= '9') type.remove_suffix(1);
   for (Scalar s : kWritten)
     if (type == values::scalarName(s)) return s;

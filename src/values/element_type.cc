@@ -62,4 +62,25 @@ std::optional<ElementType> parseElementType(std::string_view name) {
   return std::nullopt;
 }
 
+std::string pointeeTypeName(std::string_view type) {
+  if (const size_t open = type.find('['); open != std::string_view::npos)
+    type = type.substr(0, open);
+  while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.remove_suffix(1);
+  for (bool stripped = true; stripped;) {
+    stripped = false;
+    for (std::string_view q :
+         {"const ", "volatile ", "restrict ", "__global ", "__local ", "__constant ", "__private ",
+          "global ", "local ", "constant ", "private "})
+      if (type.substr(0, q.size()) == q) {
+        type.remove_prefix(q.size());
+        stripped = true;
+      }
+    while (!type.empty() && type.front() == ' ') type.remove_prefix(1);
+  }
+  constexpr std::string_view kUnsigned = "unsigned ";
+  if (type.substr(0, kUnsigned.size()) == kUnsigned)
+    return "u" + std::string(type.substr(kUnsigned.size()));
+  return std::string(type);
+}
+
 }  // namespace spvsim::values

@@ -44,4 +44,11 @@ struct ElementType {
 // vectors of size_t and vector widths other than 2, 3, 4, 8, 16).
 std::optional<ElementType> parseElementType(std::string_view name);
 
+// The name of what a parameter's OpenCL C type points to (or holds): "const float4 *" ->
+// "float4", "__global int[8]" -> "int", "unsigned int*" -> "uint" (OpenCL C 6.3.1: the
+// same type). Takes off an array suffix, trailing '*' and spaces, and leading qualifiers
+// (const, volatile, restrict, the address spaces with or without "__"). The one reading
+// of type names that bundles, .sim files, the layer and the debugger share.
+std::string pointeeTypeName(std::string_view type);
+
 }  // namespace spvsim::values

@@ -89,5 +89,18 @@ TEST(Half, Widens) {
   EXPECT_TRUE(std::isnan(fromHalf(0x7E00)));
 }
 
+TEST(PointeeTypeName, QualifiersPointersArraysAndUnsignedSpellings) {
+  EXPECT_EQ(pointeeTypeName("const float4 *"), "float4");
+  EXPECT_EQ(pointeeTypeName("float*"), "float");
+  EXPECT_EQ(pointeeTypeName("__global const volatile int*"), "int");
+  EXPECT_EQ(pointeeTypeName("local uchar[16]"), "uchar");
+  EXPECT_EQ(pointeeTypeName("restrict global  short2**"), "short2");
+  EXPECT_EQ(pointeeTypeName("unsigned int*"), "uint");  // OpenCL C: the same type as uint
+  EXPECT_EQ(pointeeTypeName("const unsigned char"), "uchar");
+  EXPECT_EQ(pointeeTypeName("struct pair*"), "struct pair");
+  EXPECT_EQ(pointeeTypeName("constantine"), "constantine");  // a name, not a qualifier
+  EXPECT_EQ(pointeeTypeName(""), "");
+}
+
 }  // namespace
 }  // namespace spvsim::values

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "spirv/error.h"
+#include "src/values/element_type.h"
 #include "tools/cli/image_arg.h"
 
 namespace spvsim::tools {
@@ -13,10 +14,7 @@ namespace {
 // The element type a parameter's OpenCL C type names ("const float4*" -> float4); uchar
 // for what names none (void*, structs), and when it does not divide `bytes`.
 ElementType elementTypeOf(std::string_view type, uint64_t bytes) {
-  while (!type.empty() && (type.back() == '*' || type.back() == ' ')) type.remove_suffix(1);
-  for (std::string_view q : {"const ", "volatile ", "restrict "})
-    while (type.substr(0, q.size()) == q) type.remove_prefix(q.size());
-  auto t = parseElementType(type);
+  auto t = parseElementType(values::pointeeTypeName(type));
   if (!t || t->scalar == Scalar::SizeT || bytes % t->size() != 0)
     return ElementType{Scalar::UChar, 1};
   return *t;
