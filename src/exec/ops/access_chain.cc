@@ -283,6 +283,34 @@ inline void addIndexBlocks(U64x4* sum, const I* idx, uint64_t stride, uint32_t b
   }
 }
 
+// The pointers from lane 0's delta `first`, the last lane's `last` and the step.
+[[gnu::always_inline]] inline bool fillAffineChain(SubGroup& sg, const Inst& in, int64_t first,
+                                                   int64_t last, int64_t step) {
+  uint64_t p0;
+  if (!affineStart(sg, in, first, last, p0)) return false;
+  fillAffine(sg.reg<uint64_t>(in.r), p0, uint64_t(step), sg.width);
+  sg.setShape(in, RegShape::Affine);
+  return true;
+}
+
+bool affineChainN(SubGroup& sg, const Inst& in) {
+  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
+  const uint32_t* p = sg.extra + in.aux;
+  const int64_t lanes = sg.width - 1;
+  int64_t first = constantDelta(in), last = first, step = 0;
+  for (uint32_t k = 0; k < p[0]; ++k) {
+    const uint32_t* q = p + 1 + kIndexWords * k;
+    const bool ok = q[1] == 1   ? addAffineIndex<int8_t>(sg, q, lanes, first, last, step)
+                    : q[1] == 2 ? addAffineIndex<int16_t>(sg, q, lanes, first, last, step)
+                    : q[1] == 4 ? addAffineIndex<int32_t>(sg, q, lanes, first, last, step)
+                                : addAffineIndex<int64_t>(sg, q, lanes, first, last, step);
+    if (!ok) return false;
+  }
+  return fillAffineChain(sg, in, first, last, step);
+}
+
+}  // namespace
+
 // accessChainN for a full sub-group of a multiple of 4 lanes, built for AVX2: each lane's
 // sum (base + constant + each index times its stride) in 4-lane vectors, without the
 // uniformity scan (the sums are the same), with accessChainN's big-index and exactness
@@ -321,41 +349,6 @@ bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in) {
   }
   return plainSumsExact(moved[0] | moved[1] | moved[2] | moved[3]) &&
          (big[0] | big[1] | big[2] | big[3]) == 0;
-}
-
-// The pointers from lane 0's delta `first`, the last lane's `last` and the step.
-[[gnu::always_inline]] inline bool fillAffineChain(SubGroup& sg, const Inst& in, int64_t first,
-                                                   int64_t last, int64_t step) {
-  uint64_t p0;
-  if (!affineStart(sg, in, first, last, p0)) return false;
-  fillAffine(sg.reg<uint64_t>(in.r), p0, uint64_t(step), sg.width);
-  sg.setShape(in, RegShape::Affine);
-  return true;
-}
-
-bool affineChainN(SubGroup& sg, const Inst& in) {
-  if (sg.shapeOf(in.a) != RegShape::Uniform || !sg.keepsShapes()) return false;
-  const uint32_t* p = sg.extra + in.aux;
-  const int64_t lanes = sg.width - 1;
-  int64_t first = constantDelta(in), last = first, step = 0;
-  for (uint32_t k = 0; k < p[0]; ++k) {
-    const uint32_t* q = p + 1 + kIndexWords * k;
-    const bool ok = q[1] == 1   ? addAffineIndex<int8_t>(sg, q, lanes, first, last, step)
-                    : q[1] == 2 ? addAffineIndex<int16_t>(sg, q, lanes, first, last, step)
-                    : q[1] == 4 ? addAffineIndex<int32_t>(sg, q, lanes, first, last, step)
-                                : addAffineIndex<int64_t>(sg, q, lanes, first, last, step);
-    if (!ok) return false;
-  }
-  return fillAffineChain(sg, in, first, last, step);
-}
-
-}  // namespace
-
-// accessChainNAvx2 after its affine attempt.
-void plainChainNAvx2(SubGroup& sg, const Inst& in) {
-  sg.setShape(in, RegShape::Unknown);
-  if (!plainChainNAllLanesAvx2(sg, in)) [[unlikely]]
-    exactAccessChain(sg, in, true);
 }
 
 namespace {

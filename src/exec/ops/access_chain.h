@@ -208,9 +208,9 @@ template <class I>
 }
 
 // The pointers written without reading the index register again, and affine. False:
-// nothing written.
+// nothing written. Inlined into accessChain1, as when they shared a file.
 template <class I>
-bool affineChain1(SubGroup& sg, const Inst& in) {
+[[gnu::always_inline]] inline bool affineChain1(SubGroup& sg, const Inst& in) {
   uint64_t p0, d;
   if (!affineAddresses1Of<I>(sg, in, p0, d)) return false;
   fillAffine(sg.reg<uint64_t>(in.r), p0, d, sg.width);
@@ -317,9 +317,10 @@ template <uint32_t kCount, class I>
   return affineStart(sg, in, first, last, p0);
 }
 
-// affineChainN for kCount indices of type I (lowering picks it where every index is one).
+// affineChainN for kCount indices of type I (lowering picks it where every index is one);
+// inlined into its chain handler, as it was when the chains had a file of their own.
 template <uint32_t kCount, class I>
-bool affineChainNOf(SubGroup& sg, const Inst& in) {
+[[gnu::always_inline]] inline bool affineChainNOf(SubGroup& sg, const Inst& in) {
   uint64_t p0, d;
   if (!affineAddressesN<kCount, I>(sg, in, p0, d)) return false;
   fillAffine(sg.reg<uint64_t>(in.r), p0, d, sg.width);
@@ -327,8 +328,17 @@ bool affineChainNOf(SubGroup& sg, const Inst& in) {
   return true;
 }
 
-// accessChainNAvx2 after its affine attempt (access_chain.cc).
-void plainChainNAvx2(SubGroup& sg, const Inst& in);
+// accessChainN for a full sub-group of a multiple of 4 lanes, built for AVX2
+// (access_chain.cc); false: the exact path must redo the chain.
+bool plainChainNAllLanesAvx2(SubGroup& sg, const Inst& in);
+
+// accessChainNAvx2 after its affine attempt. Inline, as it was when the chains and their
+// users shared one file: each specialised chain calls the AVX2 sums directly.
+inline void plainChainNAvx2(SubGroup& sg, const Inst& in) {
+  sg.setShape(in, RegShape::Unknown);
+  if (!plainChainNAllLanesAvx2(sg, in)) [[unlikely]]
+    exactAccessChain(sg, in, true);
+}
 
 template <uint32_t kCount, class I>
 void accessChainNAvx2Of(SubGroup& sg, const Inst& in) {
