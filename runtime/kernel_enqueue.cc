@@ -72,8 +72,7 @@ void reportDiagnostics(const std::vector<Diagnostic>& diagnostics) {
   if (diagnostics.empty()) return;
   std::string text;
   for (const Diagnostic& d : diagnostics) {
-    std::string line = formatText(d);
-    while (!line.empty() && line.back() == '\n') line.pop_back();
+    const std::string line = formatText(d);  // one line, no newline
     text += line + '\n';
   }
   countDiagnostics(diagnostics.size());

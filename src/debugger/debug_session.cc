@@ -249,8 +249,7 @@ DebugSession::Stop DebugSession::checkDiagnostics(GroupRun& g) {
   Stop s;
   for (; g.diagnosticsShown < g.diagnostics.size(); ++g.diagnosticsShown) {
     const Diagnostic& d = g.diagnostics[g.diagnosticsShown];
-    std::string text = formatText(d);
-    while (!text.empty() && text.back() == '\n') text.pop_back();
+    const std::string text = formatText(d);  // one line, no newline
     out_ << text << '\n';
     if (d.severity == Severity::Error) {
       s.kind = Stop::Kind::Error;
@@ -562,8 +561,7 @@ void DebugSession::finishKernel() {
                         state_->groupCount(), state_->groupCount() == 1 ? "" : "s");
   if (all.empty()) out_ << "No diagnostics.\n";
   for (const Diagnostic& d : all) {
-    std::string text = formatText(d);
-    while (!text.empty() && text.back() == '\n') text.pop_back();
+    const std::string text = formatText(d);  // one line, no newline
     out_ << text << '\n';
   }
   if (launch_.results) out_ << launch_.results();

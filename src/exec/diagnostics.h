@@ -31,7 +31,9 @@ struct Diagnostic {
   std::pair<uint64_t, uint64_t> order{0, 0};
 };
 
-// "error: out-of-bounds: load of 4 bytes ... \n  in kernel k, work-group (0,0,0), ..."
+// "error: out-of-bounds: load of 4 bytes ... [kernel k, work-group (0,0,0), ...]": one
+// line without a newline whatever the message or names hold (they are escaped), so
+// callers print it as it is.
 std::string formatText(const Diagnostic& d);
 
 // {"kind": ..., "severity": ..., ...} as src/DESIGN.md specifies.

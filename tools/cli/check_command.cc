@@ -130,8 +130,7 @@ std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::os
     }
   std::vector<std::string> json;
   for (const Diagnostic* d : order) {
-    std::string text = formatText(*d);
-    while (!text.empty() && text.back() == '\n') text.pop_back();
+    const std::string text = formatText(*d);  // one line, no newline
     const auto& where =
         seenIn[std::string(kindName(d->kind)) + '\n' + d->instruction + '\n' + d->message];
     err << text

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "src/exec/diagnostics.h"
 #include "tools/cli/arg_spec.h"
 #include "tools/cli/error_text.h"
 #include "tools/cli/json_value.h"
@@ -87,6 +88,24 @@ TEST(ErrorText, MessagesAreEscaped) {
             "error: out-of-memory: the host ran out of memory");
   EXPECT_EQ(formatError(DiagnosticKind::Compile, "k.cl:1: error: x\nk.cl:2: \x1b[1mnote\n"),
             "error: k.cl:1: error: x\nk.cl:2: \\x1b[1mnote\n");
+}
+
+// A kernel's diagnostic is one line without a newline, whatever its message, kernel name,
+// source line and instruction hold: the CLI, check, the debugger and the ICD print it as
+// it is.
+TEST(ErrorText, KernelDiagnosticsAreOneLine) {
+  Diagnostic d;
+  d.kind = DiagnosticKind::OutOfBounds;
+  d.message = "load of 4 bytes\nat 'x\n'\n";
+  d.kernel = "k\n";
+  d.workGroup = std::array<uint64_t, 3>{1, 0, 0};
+  d.subGroup = 2;
+  d.lanes = {3, 4, 5};
+  d.line = "a.cl:7\n";
+  d.instruction = "%1 = OpLoad %int %2\n";
+  EXPECT_EQ(formatText(d),
+            "error: out-of-bounds: load of 4 bytes\\nat 'x\\n'\\n [kernel k\\n, work-group "
+            "(1,0,0), sub-group 2, lanes 3-5, at a.cl:7\\n, in `%1 = OpLoad %int %2\\n`]");
 }
 
 // what() is a C string: a NUL in a message is written out rather than ending it.

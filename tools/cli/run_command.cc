@@ -100,8 +100,7 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   }
   out << result.printfOutput;
   for (const Diagnostic& d : result.diagnostics) {
-    std::string text = formatText(d);
-    while (!text.empty() && text.back() == '\n') text.pop_back();
+    const std::string text = formatText(d);  // one line, no newline
     err << text << '\n';
   }
   for (size_t i = 0; i < launch.args.size(); ++i)
