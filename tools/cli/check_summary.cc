@@ -31,8 +31,8 @@ std::string formatRows(const std::vector<Row>& rows) {
 
 std::vector<size_t> dataArgs(const std::vector<CheckRun>& runs) {
   std::vector<size_t> out;
-  for (size_t i = 0; i < runs.front().args->size(); ++i)
-    if ((*runs.front().args)[i].holdsData()) out.push_back(i);
+  for (size_t i = 0; i < runs.front().outputs.size(); ++i)
+    if (runs.front().outputs[i]) out.push_back(i);
   return out;
 }
 
