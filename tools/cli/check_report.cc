@@ -86,7 +86,8 @@ std::string junitCase(const CheckRecord& r, size_t run, const CheckVerdicts& v, 
     }
   const std::string verdict = r.verdict();
   if (verdict == "aborted") failure = "aborted";
-  if (verdict == "error" && failure.empty()) failure = fmt::format("{} errors", r.run.errors);
+  if (verdict == "error" && failure.empty())
+    failure = fmt::format("{} error{}", r.run.errors, r.run.errors == 1 ? "" : "s");
   std::string body;
   failed = !failure.empty();
   if (failed)
