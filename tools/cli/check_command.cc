@@ -171,7 +171,8 @@ struct LaunchPlan {
   std::vector<ExpectedArg> expect;
 };
 
-LaunchPlan planLaunch(const RunOptions& o, std::ostream& err) {
+// `sweep`: spvsim check DIR's DIR, else "".
+LaunchPlan planLaunch(const RunOptions& o, const std::string& sweep, std::ostream& err) {
   LaunchPlan plan{prepareLaunch(o, err), {}, 0, {}, {}};
   PreparedLaunch& p = plan.p;
   plan.settings.modes = argModes(o, p.args);
@@ -183,7 +184,10 @@ LaunchPlan planLaunch(const RunOptions& o, std::ostream& err) {
   plan.expect = o.expectPath.empty() ? p.captured : readExpectFile(o.expectPath, p.args);
   plan.configs = configsFor(o, p);
   const IdRange range{p.range.global, p.range.local, p.range.offset, p.range.localGiven};
-  plan.hash = launchHash(p.program->module().words, p.kernel.name(), range, p.args);
+  const std::string sweepPath =
+      sweep.empty() ? ""
+                    : std::filesystem::path(o.input).lexically_relative(sweep).generic_string();
+  plan.hash = launchHash(p.program->module().words, p.kernel.name(), range, p.args, sweepPath);
   // Every run keeps its own copy of the buffers until they are compared.
   checkMemory(
       mulBytes(p.argumentBytes, plan.configs.size() + 1), p.maxMemory,
@@ -338,7 +342,7 @@ class CheckSweep {
   }
 
   void checkLaunch(const RunOptions& o) {
-    LaunchPlan plan = planLaunch(o, err_);
+    LaunchPlan plan = planLaunch(o, reports_.sweep(), err_);
     const uint64_t first = index_;
     index_ += plan.configs.size();
     if (o_.list) return list(o, plan, first);

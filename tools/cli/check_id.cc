@@ -44,7 +44,7 @@ uint64_t hashArg(size_t index, const ArgValue& a, uint64_t h) {
 }  // namespace
 
 uint64_t launchHash(std::span<const uint32_t> words, std::string_view kernel, const IdRange& range,
-                    const std::vector<ArgValue>& args) {
+                    const std::vector<ArgValue>& args, std::string_view sweepPath) {
   uint64_t h = hashWords(words, fnv1a64("spvsim-check-id 1\n"));
   auto sizes = [](const std::array<uint64_t, 3>& s) {
     return fmt::format("{},{},{}", s[0], s[1], s[2]);
@@ -54,6 +54,7 @@ uint64_t launchHash(std::span<const uint32_t> words, std::string_view kernel, co
                   range.localGiven ? sizes(range.local) : "auto", sizes(range.offset)),
       h);
   for (size_t i = 0; i < args.size(); ++i) h = hashArg(i, args[i], h);
+  if (!sweepPath.empty()) h = fnv1a64(fmt::format("sweep-path {}\n", sweepPath), h);
   return h;
 }
 

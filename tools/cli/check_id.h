@@ -39,9 +39,11 @@ struct IdRange {
 
 // The hash state after the launch's part of every id: the text "spvsim-check-id 1\n",
 // the module's words (little-endian bytes), and lines naming the kernel, the NDRange and
-// each argument (kind, text, element type and count, local bytes, then its bytes).
+// each argument (kind, text, element type and count, local bytes, then its bytes); in a
+// sweep (spvsim check DIR) then "sweep-path PATH\n", PATH relative to DIR, so that two
+// identical launches at different places of a corpus are different launches.
 uint64_t launchHash(std::span<const uint32_t> words, std::string_view kernel, const IdRange& range,
-                    const std::vector<ArgValue>& args);
+                    const std::vector<ArgValue>& args, std::string_view sweepPath = "");
 
 // A configuration's fields, in order: ("sub_group_size", "8"), ("schedule", "round-robin").
 // A dimension added later leaves its field out at the value that runs used before it

@@ -48,6 +48,9 @@ TEST(CheckId, IdIsTheHashOfTheDocumentedText) {
   EXPECT_EQ(configText(fields), "sub_group_size=8\nschedule=round-robin\n");
   EXPECT_EQ(configId(launch, fields),
             hex64(referenceFnv(text + "sub_group_size=8\nschedule=round-robin\n")));
+  // In a sweep, the launch's path inside DIR follows.
+  EXPECT_EQ(launchHash(words, "k", range, {}, "b/a.sim"),
+            referenceFnv(text + "sweep-path b/a.sim\n"));
 }
 
 TEST(CheckId, StableAndDistinct) {

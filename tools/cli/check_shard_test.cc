@@ -243,6 +243,24 @@ TEST(CheckShard, FolderSweepsItsSimFilesInOrder) {
             std::string::npos)
       << o.err;
   EXPECT_EQ(lines(check({dir, "--list"}).out).size(), 24u);
+  // Shards count positions over the whole sweep (5 does not divide 12): merged, the same.
+  std::vector<std::string> merge = {"--merge"};
+  for (int i = 0; i < 5; ++i) {
+    const std::string results = temp("sweep_" + std::to_string(i) + ".jsonl");
+    std::filesystem::remove(results);
+    check({dir, "--shard", std::to_string(i) + "/5", "--results", results});
+    merge.push_back(results);
+  }
+  EXPECT_EQ(check(merge), o);
+}
+
+TEST(CheckShard, ResumedRecordsMustBeJudgedTheSameWay) {
+  const std::string results = temp("settings.jsonl");
+  std::filesystem::remove(results);
+  check(with(launch("sizes"), {"--shard", "0/3", "--results", results}));
+  EXPECT_EQ(errorKind(with(launch("sizes"), {"--results", results, "--strict"}),
+                      "judged with other --strict, --expect, --ignore or --unordered options"),
+            DiagnosticKind::Usage);
 }
 
 }  // namespace

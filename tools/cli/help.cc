@@ -266,7 +266,8 @@ Sweeps that scale out (the contract of Mesa's deqp-runner: list, shard, resume, 
   --list                   print one line per configuration, run nothing:
                            "ID LAUNCH sub_group_size=8 schedule=round-robin"; ID is 16
                            hex digits, the same on every machine (FNV-1a 64 of the module,
-                           kernel, NDRange, arguments with their contents, configuration)
+                           kernel, NDRange, arguments with their contents, a sweep's
+                           path inside DIR, configuration)
   --shard I/N              run only the configurations at positions I, I+N, I+2N, ... of
                            the list (0 <= I < N; a DIR sweep counts over all its launches)
   --results FILE.jsonl     append one JSON line per configuration run (id, configuration,
