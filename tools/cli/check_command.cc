@@ -41,19 +41,27 @@ using spirv::escapeText;
 constexpr uint32_t kDefaultSizes[] = {8, 16, 32};
 // Random schedules tried per sub-group size, after round-robin.
 constexpr uint64_t kDefaultSeeds = 3;
+// Random reconvergence seeds tried per sub-group size (round-robin schedule), after ipdom,
+// with --reconvergence random[:SEED]: SEED and the next.
+constexpr uint64_t kReconvergenceSeeds = 2;
 
 struct Config {
   uint32_t subGroupSize = 16;
-  std::optional<uint64_t> seed;  // unset: round-robin
+  std::optional<uint64_t> seed;           // unset: round-robin
+  std::optional<uint64_t> reconvergence;  // unset: ipdom; else random:SEED
   std::string name() const {
-    return fmt::format("sub-group size {}, {}", subGroupSize,
-                       seed ? fmt::format("schedule random:{}", *seed) : "round-robin");
+    return fmt::format(
+        "sub-group size {}, {}{}", subGroupSize,
+        seed ? fmt::format("schedule random:{}", *seed) : "round-robin",
+        reconvergence ? fmt::format(", reconvergence random:{}", *reconvergence) : "");
   }
   // What the id and --list name it by (tools/cli/check_id.h): a new dimension adds a field,
   // left out at the value runs had before the dimension existed.
   ConfigFields fields() const {
-    return {{"sub_group_size", std::to_string(subGroupSize)},
-            {"schedule", seed ? fmt::format("random:{}", *seed) : "round-robin"}};
+    ConfigFields f = {{"sub_group_size", std::to_string(subGroupSize)},
+                      {"schedule", seed ? fmt::format("random:{}", *seed) : "round-robin"}};
+    if (reconvergence) f.push_back({"reconvergence", fmt::format("random:{}", *reconvergence)});
+    return f;
   }
 };
 
@@ -75,10 +83,15 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
   }
   const uint64_t seeds = o.scheduleSeed ? 1 : kDefaultSeeds;
   std::vector<Config> configs;
+  // Random reconvergence only when asked for (--reconvergence random[:SEED]): the ipdom
+  // runs are the baseline it is judged against.
+  const uint64_t reconvergenceSeeds = o.reconvergenceSeed ? kReconvergenceSeeds : 0;
   for (uint32_t s : sizes) {
     configs.push_back({s, std::nullopt});
     for (uint64_t k = 0; k < seeds; ++k)
       configs.push_back({s, o.scheduleSeed ? *o.scheduleSeed : k + 1});
+    for (uint64_t k = 0; k < reconvergenceSeeds; ++k)
+      configs.push_back({s, std::nullopt, *o.reconvergenceSeed + k});
   }
   return configs;
 }
@@ -125,6 +138,9 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
+  lo.reconvergence =
+      c.reconvergence ? LaunchOptions::Reconvergence::Random : LaunchOptions::Reconvergence::Ipdom;
+  lo.reconvergenceSeed = c.reconvergence.value_or(0);
   lo.observers =
       check::observersFor({.races = true, .uninitialized = true, .undefinedValues = true});
   run.result = p.program->launch(p.kernel, p.range, bindings(run.args), lo);
@@ -221,8 +237,8 @@ std::vector<std::optional<RunOutput>> runOutputs(const Run& run, const LaunchPla
 
 CheckRecord recordOf(const Run& run, const LaunchPlan& plan, const CheckRecord& base) {
   CheckRecord r = base;
-  r.run = {run.config.subGroupSize, run.config.seed, run.result.aborted, 0, 0,
-           runOutputs(run, plan)};
+  r.run = {run.config.subGroupSize, run.config.seed,         run.result.aborted, 0, 0,
+           runOutputs(run, plan),   run.config.reconvergence};
   for (const Diagnostic& d : run.result.diagnostics) {
     (d.severity == Severity::Error ? r.run.errors : r.run.warnings) += 1 + d.repeats;
     r.diagnostics.push_back(parseJson(formatJson(d), "a diagnostic"));

@@ -150,6 +150,13 @@ class RecordReader {
       r.seed = parseNumber(std::string_view(schedule).substr(7), "seed");
     else if (schedule != "round-robin")
       fail(fmt::format("unknown schedule '{}'", schedule));
+    if (o.find("reconvergence")) {  // absent: ipdom (records before the dimension)
+      const std::string reconvergence = text(o, "reconvergence");
+      if (!reconvergence.starts_with("random:"))
+        fail(fmt::format("unknown reconvergence '{}'", reconvergence));
+      r.reconvergence =
+          parseNumber(std::string_view(reconvergence).substr(7), "reconvergence seed");
+    }
     r.aborted = flag(o, "aborted");
     r.errors = count(o, "errors");
     r.warnings = count(o, "warnings");
@@ -197,6 +204,8 @@ std::string recordLine(const CheckRecord& r) {
   setMember(o, "configurations", number(r.configurations));
   setMember(o, "sub_group_size", number(r.run.subGroupSize));
   setMember(o, "schedule", jsonString(r.run.schedule()));
+  if (r.run.reconvergence)
+    setMember(o, "reconvergence", jsonString(fmt::format("random:{}", *r.run.reconvergence)));
   setMember(o, "verdict", jsonString(r.verdict()));
   setMember(o, "aborted", jsonBool(r.run.aborted));
   setMember(o, "errors", number(r.run.errors));

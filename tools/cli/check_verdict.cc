@@ -12,8 +12,13 @@ std::string CheckRun::schedule() const {
   return seed ? fmt::format("random:{}", *seed) : "round-robin";
 }
 
+std::string CheckRun::label() const {
+  return reconvergence ? fmt::format("{}, reconvergence random:{}", schedule(), *reconvergence)
+                       : schedule();
+}
+
 std::string CheckRun::name() const {
-  return fmt::format("sub-group size {}, {}", subGroupSize, schedule());
+  return fmt::format("sub-group size {}, {}", subGroupSize, label());
 }
 
 std::string className(size_t index) {
@@ -50,6 +55,7 @@ class Judge {
     for (size_t r = 0; r < runs_.size(); ++r)
       if (!runs_[r].aborted) classify(r);
     for (uint32_t size : sizes()) scheduleDependence(size);
+    for (uint32_t size : sizes()) reconvergenceDependence(size);
     sizeDependence();
     for (size_t c = 0; c < v_.classes.size(); ++c) compareWithExpect(c);
     for (size_t r = 0; r < runs_.size(); ++r) v_.cells.push_back(cells(r));
@@ -95,11 +101,13 @@ class Judge {
     return out;
   }
 
-  // The classes of the finished runs of one sub-group size, in order of first appearance.
-  std::vector<size_t> classesOfSize(uint32_t size) const {
+  // The classes of the finished runs of one sub-group size, in order of first appearance:
+  // those at ipdom (the schedules), or those under random reconvergence.
+  std::vector<size_t> classesOfSize(uint32_t size, bool randomReconvergence = false) const {
     std::vector<size_t> out;
     for (size_t r = 0; r < runs_.size(); ++r)
       if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size &&
+          runs_[r].reconvergence.has_value() == randomReconvergence &&
           std::find(out.begin(), out.end(), size_t(v_.runClass[r])) == out.end())
         out.push_back(v_.runClass[r]);
     return out;
@@ -135,7 +143,7 @@ class Judge {
   std::string classAtSize(size_t c, uint32_t size) const {
     std::vector<std::string> schedules;
     for (size_t r : v_.classes[c])
-      if (runs_[r].subGroupSize == size) schedules.push_back(runs_[r].schedule());
+      if (runs_[r].subGroupSize == size) schedules.push_back(runs_[r].label());
     return fmt::format("class {} ({})", className(c), fmt::join(schedules, ", "));
   }
 
@@ -150,11 +158,38 @@ class Judge {
       diffs.push_back(differences(classes[0], classes[k]));
     std::vector<size_t> runs;
     for (size_t r = 0; r < runs_.size(); ++r)
-      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size) runs.push_back(r);
+      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size && !runs_[r].reconvergence)
+        runs.push_back(r);
     v_.findings.push_back(
         {true, "scheduling-dependent",
          fmt::format("at sub-group size {} the schedules give {} different results: {}; {}", size,
                      classes.size(), fmt::join(listed, ", "), fmt::join(diffs, "; ")),
+         runs});
+  }
+
+  // Which lanes run together after divergence is the device's choice (src/DESIGN.md,
+  // "Reconvergence"): a result that changes under random reconvergence counts on one the
+  // specs do not promise. A warning (an error with --strict), judged only where the
+  // schedules agree (else scheduling-dependent already says the results are not fixed).
+  void reconvergenceDependence(uint32_t size) {
+    const std::vector<size_t> ipdom = classesOfSize(size);
+    if (ipdom.size() != 1) return;
+    std::vector<size_t> runs;
+    std::vector<std::string> listed, diffs;
+    for (size_t c : classesOfSize(size, true)) {
+      if (c == ipdom[0]) continue;
+      listed.push_back(classAtSize(c, size));
+      diffs.push_back(differences(ipdom[0], c));
+      for (size_t r : v_.classes[c])
+        if (runs_[r].subGroupSize == size) runs.push_back(r);
+    }
+    if (listed.empty()) return;
+    v_.findings.push_back(
+        {false, "reconvergence-dependent",
+         fmt::format("at sub-group size {} random reconvergence gives {} other result{} than "
+                     "ipdom's {}: {}; {}",
+                     size, listed.size(), listed.size() == 1 ? "" : "s",
+                     classAtSize(ipdom[0], size), fmt::join(listed, ", "), fmt::join(diffs, "; ")),
          runs});
   }
 

@@ -30,15 +30,19 @@ struct RunOutput {
 
 struct CheckRun {
   uint32_t subGroupSize = 16;
-  std::optional<uint64_t> seed;       // unset: round-robin
-  bool aborted = false;               // a fatal error stopped it: its buffers are partial
+  std::optional<uint64_t> seed;  // unset: round-robin
+  bool aborted = false;          // a fatal error stopped it: its buffers are partial
+  // --reconvergence random:SEED's seed; unset: ipdom (src/DESIGN.md, "Reconvergence").
   uint64_t errors = 0, warnings = 0;  // diagnostic occurrences in this run
   // Per argument: what it left; nullopt for arguments that hold no data (values, local
   // memory, samplers, ...).
   std::vector<std::optional<RunOutput>> outputs;
+  std::optional<uint64_t> reconvergence;
 
   std::string schedule() const;  // "round-robin", "random:2"
-  std::string name() const;      // "sub-group size 8, round-robin"
+  // The schedule and, under random reconvergence, "round-robin, reconvergence random:1".
+  std::string label() const;
+  std::string name() const;  // "sub-group size 8, round-robin[, reconvergence random:1]"
 };
 
 // Contents of a run's argument larger than this are kept as a digest only: differences in
@@ -48,8 +52,8 @@ constexpr uint64_t kRecordedContentBytes = uint64_t{1} << 20;
 // What a run left in `arg`, compared as `mode`, and against `expected` when given.
 RunOutput runOutput(const ArgValue& arg, ArgMode mode, size_t index, const ArgValue* expected);
 
-// A problem in the results: kind "scheduling-dependent", "sub-group-size-dependent" or
-// "expect-mismatch".
+// A problem in the results: kind "scheduling-dependent", "sub-group-size-dependent",
+// "reconvergence-dependent" or "expect-mismatch".
 struct Finding {
   bool error = true;
   std::string kind;

@@ -250,12 +250,17 @@ constexpr const char* kCheckIntro =
     R"(The reference oracle. Runs the launch at sub-group sizes 8, 16 and 32 (only the size
 --sub-group-size or the kernel's intel_reqd_sub_group_size names), each with the
 round-robin schedule and random schedules 1, 2 and 3 (only --schedule random:SEED when
-given), every time with --check-races, --check-uninitialized and --check-undefined
-on, from the same initial buffers. Reports each diagnostic once, with how many runs showed it, then
-groups the runs into classes with identical results (A, B, ...) and reports:
+given), and with --reconvergence random[:SEED] also round-robin under random
+reconvergence with seeds SEED and SEED + 1, every time with --check-races,
+--check-uninitialized and --check-undefined on, from the same initial buffers. Reports
+each diagnostic once, with how many runs showed it, then groups the runs into classes
+with identical results (A, B, ...) and reports:
   error: scheduling-dependent     one sub-group size's schedules give different results
   warning: sub-group-size-dependent  results differ between sub-group sizes only
                                   (legitimate for kernels that use get_sub_group_size())
+  warning: reconvergence-dependent   random reconvergence changes a size's results: the
+                                  kernel counts on which lanes run together after a
+                                  divergent branch (--strict: an error)
   error: expect-mismatch          a class differs from the --expect reference
 each naming the argument, the first differing element and its values. A summary table
 (run x buffer: same / differs from A / matches expect / mismatch / ignored, and each
