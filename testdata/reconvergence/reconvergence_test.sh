@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Bazel wrapper for run_reconvergence.py (issue 37): random structured kernels with ballots
+# in divergent code, under --reconvergence ipdom (the default) and random:SEED, against the
+# models of program.py. The working directory is this workspace's runfiles tree; kernel
+# sources are kept in $TEST_UNDECLARED_OUTPUTS_DIR. Extra arguments (--programs N,
+# --levels O0,O1,..., --random-seeds 1,2,3, -v) go to run_reconvergence.py.
+set -euo pipefail
+export HOME="${TEST_TMPDIR:-/tmp}"   # the compile cache (~/.cache/spvsim) inside the sandbox
+exec /usr/bin/python3 testdata/reconvergence/run_reconvergence.py --spvsim "$PWD/tools/spvsim" "$@"
