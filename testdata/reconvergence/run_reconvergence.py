@@ -198,6 +198,44 @@ def check_random(prog, recs, base, where, errors):
     return differ
 
 
+def self_test(progs):
+    """The checkers must reject broken records: the model's own records pass, and each
+    corruption below is reported (a check that cannot fail proves nothing)."""
+    p = next((p for p in progs
+              if any(r[2] != (1 << p.lanes) - 1 for x in p.ipdom for r in x)), None)
+    if p is None:
+        return None      # no divergent ballot among so few programs: nothing to corrupt
+    good = [list(x) for x in p.ipdom]
+    lane, k = next((l, k) for l, x in enumerate(good) for k, r in enumerate(x)
+                   if r[2] != (1 << p.lanes) - 1)
+    bid, key, mask = good[lane][k]
+    other = next(b for b in range(p.lanes) if not mask >> b & 1)
+    cases = {
+        'model': (good, None),
+        'mask without its lane': (lane, (bid, key, mask & ~(1 << lane))),
+        'mask with a lane of another instance': (lane, (bid, key, mask | (1 << other))),
+        'wrong ballot id': (lane, (bid + 1000, key, mask)),
+    }
+    for name, (where, rec) in cases.items():
+        recs = good if rec is None else [list(x) for x in good]
+        if rec is not None:
+            recs[where][k] = rec
+        for strict in (True, False):
+            errs = []
+            check_common(p, recs, 'self-test', strict, errs)
+            if strict:
+                check_ipdom_model(p, recs, 'self-test', errs)
+            if bool(errs) != (rec is not None):
+                return 'self-test: %s (strict %s) gave %s' % (name, strict, errs or 'no error')
+    errs = []
+    split = [list(x) for x in good]
+    split[lane][k] = (bid, key, mask | (1 << other))    # "random" wider than ipdom
+    check_random(p, split, good, 'self-test', errs)
+    if not errs:
+        return 'self-test: a random mask beyond ipdom passed'
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--spvsim')
@@ -232,6 +270,10 @@ def main():
         rseeds = []
 
     progs = [Prog(s) for s in range(opts.first_seed, opts.first_seed + opts.programs)]
+    why = self_test(progs)
+    if why:
+        print(why)
+        return 1
     files = []
     for i in range(0, len(progs), opts.batch):
         chunk = progs[i:i + opts.batch]
