@@ -121,6 +121,10 @@ cl_int execute(const Launch& l) {
   options.subGroupSize = l.subGroupSize;
   options.threads = knobs().threads;
   options.instructionBudget = knobs().instructionBudget;
+  if (knobs().reconvergenceSeed) {
+    options.reconvergence = LaunchOptions::Reconvergence::Random;
+    options.reconvergenceSeed = *knobs().reconvergenceSeed;
+  }
   options.observers = check::observersFor({.races = knobs().checkRaces,
                                            .uninitialized = knobs().checkUninitialized,
                                            .undefinedValues = knobs().checkUndefined});

@@ -74,6 +74,29 @@ void readImageFormats(Knobs& k) {
                  text);
 }
 
+// SPVSIM_RECONVERGENCE: "ipdom" (the default), "random" or "random:SEED".
+void readReconvergence(Knobs& k) {
+  const char* text = std::getenv("SPVSIM_RECONVERGENCE");
+  if (!text || !*text) return;
+  const std::string value = text;
+  if (value == "ipdom") return;
+  if (value == "random") {
+    k.reconvergenceSeed = 0;
+    return;
+  }
+  if (value.rfind("random:", 0) == 0) {
+    char* end = nullptr;
+    const unsigned long long seed = std::strtoull(value.c_str() + 7, &end, 0);
+    if (value.size() > 7 && *end == '\0' && value[7] != '-') {
+      k.reconvergenceSeed = seed;
+      return;
+    }
+  }
+  std::fprintf(stderr,
+               "spvsim: ignoring SPVSIM_RECONVERGENCE='%s' (known: ipdom, random, random:SEED)\n",
+               text);
+}
+
 Knobs readKnobs() {
   Knobs k;
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
@@ -87,6 +110,7 @@ Knobs readKnobs() {
   if (const char* f = std::getenv("SPVSIM_CAPTURE_FILTER"); f && *f) k.captureFilter = f;
   k.captureLimit = envNumber("SPVSIM_CAPTURE_LIMIT", 0, ~0ull, ~0ull);
   readImageFormats(k);
+  readReconvergence(k);
   return k;
 }
 

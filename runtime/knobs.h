@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "src/exec/device_queue.h"
@@ -46,6 +47,8 @@ struct Knobs {
   std::string captureFilter;      // SPVSIM_CAPTURE_FILTER; empty: every kernel
   uint64_t captureLimit = ~0ull;  // SPVSIM_CAPTURE_LIMIT; unset: no limit
   bool xChannelOrders = false;    // SPVSIM_IMAGE_FORMATS=all
+  // SPVSIM_RECONVERGENCE=random[:SEED]; unset (or ipdom): ipdom.
+  std::optional<uint64_t> reconvergenceSeed;
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

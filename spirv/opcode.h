@@ -13,6 +13,7 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include "spirv/grammar_tables.inc"
+#include "spirv/instruction_info.h"
 
 namespace spvsim::spirv {
 
@@ -85,6 +86,44 @@ bool passesPointerOperand(spv::Op op, size_t operand);
 // Instructions whose pointer result comes from pointer operands only (those of
 // passesPointerOperand but OpBitcast, which may also make a pointer of an integer).
 bool derivesPointer(spv::Op op);
+
+// Calls f(i) for each operand i (an index into Instruction::operands, of which `count`)
+// of `op` that may be an id, from the grammar's operand kinds, so that literals (`Aligned
+// 32`, extract indices, an extended instruction's number) never pass for ids. Parameters
+// of a bit-enum operand (memory access, image operands) are literals or ids that no
+// pointer can be (scopes, coordinates): skipped. Where the grammar leaves the layout open
+// (OpSwitch, unknown opcodes, kinds not listed), every remaining word counts as an id: a
+// literal taken for an id only makes an analysis more careful.
+template <class F>
+void forEachIdOperand(spv::Op op, size_t count, F f) {
+  auto rest = [&](size_t from) {
+    for (size_t i = from; i < count; ++i) f(i);
+  };
+  const InstructionInfo info = instructionInfo(op);
+  if (!info.row || op == spv::Op::OpSwitch) return rest(0);
+  size_t i = 0;
+  for (const OperandDesc& d : info.operands()) {
+    using K = OperandKind;
+    if (d.kind == K::IdResultType || d.kind == K::IdResult) continue;
+    do {
+      if (i >= count) return;
+      if (isIdOperand(d.kind)) {
+        f(i++);
+      } else if (d.kind == K::PairIdRefIdRef) {
+        f(i++);
+        if (i < count) f(i++);
+      } else if (isBitEnum(d.kind)) {
+        return;
+      } else if (d.kind == K::LiteralInteger || d.kind == K::LiteralExtInstInteger ||
+                 isValueEnum(d.kind)) {
+        ++i;
+      } else {
+        return rest(i);
+      }
+    } while (d.quantifier == Quantifier::Many);
+  }
+  rest(i);
+}
 
 // ---- Scopes and collectives ----
 

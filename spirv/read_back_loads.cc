@@ -24,25 +24,6 @@ struct Use {
 // operands (clang -O0 casts one `out[i]` twice: once for the load, once for the store).
 bool recomputable(Op op) { return op == Op::OpBitcast || isAccessChain(op); }
 
-// Operand words of the instructions a read-back passes through (and of OpLoad, whose
-// memory operands follow the pointer) that are literals: indices, components, the
-// extended instruction's number, memory operands and their alignment.
-bool knownLiteral(Op op, size_t operand) {
-  switch (op) {
-    case Op::OpCompositeInsert:
-    case Op::OpVectorShuffle:
-    case Op::OpStore:
-      return operand >= 2;
-    case Op::OpCompositeExtract:
-    case Op::OpLoad:
-      return operand >= 1;
-    case Op::OpExtInst:
-      return operand == 1;
-    default:
-      return false;
-  }
-}
-
 class FunctionReadBacks {
  public:
   FunctionReadBacks(const Module& module, const Function& fn) : module_(module), fn_(fn) {
@@ -52,11 +33,11 @@ class FunctionReadBacks {
           defs_[in.result] = &in;
           blockOf_[in.result] = int(k);
         }
-        // Every operand word that may be an id: a literal taken for a use only makes a
-        // load the kernel's, never the compiler's; the literals of the instructions
-        // followed here are left out, so that they decide exactly.
-        for (size_t k = 0; k < in.operands.size(); ++k)
-          if (!knownLiteral(in.opcode, k)) uses_[in.operands[k]].push_back({&in, k});
+        // Every operand word that may be an id (the grammar's literals left out): a
+        // literal taken for a use only makes a load the kernel's, never the compiler's.
+        forEachIdOperand(in.opcode, in.operands.size(), [&](size_t i) {
+          uses_[in.operands[i]].push_back({&in, i});
+        });
       }
   }
 

@@ -96,6 +96,26 @@ std::string lineText(DebugSession& session) {
                      s.instructionText(pc));
 }
 
+// The group the top entry runs against the set of lanes that diverged with it: those the
+// entry waiting at its reconvergence point holds. Under --reconvergence random one side
+// may run as several groups; under ipdom a group is a whole side.
+template <class Place>
+std::string divergedSetText(const SubGroup& sg, Place place) {
+  const SimtEntry& top = sg.simt.back();
+  if (top.rpc == kNoPc) return "";
+  for (size_t i = sg.simt.size() - 1; i-- > 0;) {
+    if (sg.simt[i].pc != top.rpc || sg.simt[i].rpc == top.rpc) continue;
+    size_t waiting = 0;  // other groups of the set that run before it reconverges
+    for (size_t j = i + 1; j + 1 < sg.simt.size(); ++j) waiting += sg.simt[j].rpc == top.rpc;
+    return fmt::format(
+        "Running lanes {} of the diverged lanes {}; {} other group{} of them "
+        "run before they reconverge at {}\n",
+        formatLaneList(sg.mask), formatLaneList(sg.simt[i].mask), waiting, waiting == 1 ? "" : "s",
+        place(top.rpc));
+  }
+  return "";
+}
+
 std::string simtText(DebugSession& session) {
   const SubGroup& sg = session.subGroup();
   const Symbols& s = session.symbols();
@@ -118,7 +138,7 @@ std::string simtText(DebugSession& session) {
     if (sg.frames.size() > 1) out += "  [in " + s.functionName(sg.frames[frame].function) + "]";
     out += '\n';
   }
-  return out;
+  return out + divergedSetText(sg, place);
 }
 
 std::string subGroupsText(DebugSession& session) {

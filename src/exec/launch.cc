@@ -233,6 +233,8 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   }
   ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
   ctx_.referenceTier = options.tier == LaunchOptions::Tier::Reference;
+  ctx_.randomReconvergence = options.reconvergence == LaunchOptions::Reconvergence::Random;
+  ctx_.reconvergenceSeed = options.reconvergenceSeed;
   ctx_.fastPaths = !ctx_.referenceTier && observers_.empty() && !ctx_.shadowRegisters;
   // Observers see each atomic on the buffer; shadow registers, its results.
   privatised_ = privatisedRegions(k, args, bound_.paramValues, mem_, ctx_.fastPaths);
@@ -551,6 +553,7 @@ void WorkGroupSlot::startSubGroup(SubGroup& sg) {
   sg.frames.assign(1, Frame{0, 0, 0});
   sg.pc = k.functions[0].entryPc;
   sg.setMask(live);
+  sg.startReconvergence(*wg_.launch, wg_.linearId);
   sg.state = SubGroupState::Running;
   sg.steps = sg.laneSteps = sg.laneStepsMark = 0;
   // Registers keep the last work-group's values (each is written before it is read);

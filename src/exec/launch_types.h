@@ -102,6 +102,15 @@ struct LaunchOptions {
   // fast paths to that.
   enum class Tier { Fast, Reference };
   Tier tier = Tier::Fast;
+  // Which lanes execute together after a divergent branch outside uniform control flow,
+  // a choice the specs leave to the implementation (src/DESIGN.md, "Reconvergence").
+  // Ipdom (the default): the lanes of each side together, all of them again at the
+  // branch's immediate post-dominator. Random: lanes that take the same side may be split
+  // into groups that run one after another, seeded by `reconvergenceSeed`, and stay apart
+  // until control flow is uniform again.
+  enum class Reconvergence { Ipdom, Random };
+  Reconvergence reconvergence = Reconvergence::Ipdom;
+  uint64_t reconvergenceSeed = 0;
 };
 
 // The global and constant regions of a launch: the kernels it enqueues see them too, at

@@ -16,43 +16,6 @@ namespace {
 using spirv::Id;
 using spv::Op;
 
-// Calls f(i) for each operand i of `in` (an index into Instruction::operands) that may
-// be an id, from the grammar's operand kinds, so that literals (`Aligned 32`, extract
-// indices) never pass for ids. Parameters of a bit-enum operand (memory access, image
-// operands) are literals or ids that no pointer can be (scopes, coordinates): skipped.
-// Where the grammar leaves the layout open, every remaining word counts as an id:
-// a literal taken for a pointer only disqualifies, never admits.
-template <class F>
-void forEachIdOperand(const spirv::Instruction& in, F f) {
-  const size_t n = in.operands.size();
-  auto rest = [&](size_t from) {
-    for (size_t i = from; i < n; ++i) f(i);
-  };
-  const spirv::InstructionInfo info = spirv::instructionInfo(in.opcode);
-  if (!info.row || in.opcode == Op::OpSwitch) return rest(0);
-  size_t i = 0;
-  for (const spirv::OperandDesc& d : info.operands()) {
-    using K = spirv::OperandKind;
-    if (d.kind == K::IdResultType || d.kind == K::IdResult) continue;
-    do {
-      if (i >= n) return;
-      if (spirv::isIdOperand(d.kind)) {
-        f(i++);
-      } else if (d.kind == K::PairIdRefIdRef) {
-        f(i++);
-        if (i < n) f(i++);
-      } else if (spirv::isBitEnum(d.kind)) {
-        return;
-      } else if (d.kind == K::LiteralInteger || spirv::isValueEnum(d.kind)) {
-        ++i;
-      } else {
-        return rest(i);
-      }
-    } while (d.quantifier == spirv::Quantifier::Many);
-  }
-  rest(i);
-}
-
 // The reduction an atomic read-modify-write performs (increments and decrements add).
 std::optional<ReductionOp> reductionOpOf(Op op) {
   const spirv::AtomicForm* f = spirv::atomicForm(op);
@@ -152,7 +115,8 @@ class Analysis {
     for (const auto& b : body_.blocks)
       for (const auto& in : b.instructions)
         if (!isDebugInfo_(in))
-          forEachIdOperand(in, [&](size_t i) { used_.insert(in.operands[i]); });
+          spirv::forEachIdOperand(in.opcode, in.operands.size(),
+                                  [&](size_t i) { used_.insert(in.operands[i]); });
   }
 
   // An atomic that may be privatised when its pointer is a target's: a recognised op,
@@ -177,7 +141,7 @@ class Analysis {
     for (const auto& b : body_.blocks)
       for (const auto& in : b.instructions) {
         if (isDebugInfo_(in)) continue;
-        forEachIdOperand(in, [&](size_t i) {
+        spirv::forEachIdOperand(in.opcode, in.operands.size(), [&](size_t i) {
           const uint64_t mask = maskOf(in.operands[i]);
           if (!mask) return;
           if (spirv::passesPointerOperand(in.opcode, i) && in.result && isPointer(in.resultType))

@@ -146,6 +146,13 @@ void SubGroup::jump(uint32_t targetPc) {
 
 void SubGroup::diverge(const uint32_t* targets, const LaneMask* masks, uint32_t count,
                        uint32_t reconvergePc) {
+  if (randomReconvergence) [[unlikely]]
+    return divergeRandomly(targets, masks, count, reconvergePc);
+  pushDivergence(targets, masks, count, reconvergePc);
+}
+
+void SubGroup::pushDivergence(const uint32_t* targets, const LaneMask* masks, uint32_t count,
+                              uint32_t reconvergePc) {
   SimtEntry& top = simt.back();
   // Lanes already waiting for `reconvergePc` in the entry below need no new entry:
   // this keeps the stack bounded in loops that diverge on every iteration.

@@ -71,6 +71,9 @@ struct LaunchContext {
   bool splitGroups = false;
   // LaunchOptions::Tier::Reference: no fast path at all, register shapes included.
   bool referenceTier = false;
+  // LaunchOptions::Reconvergence::Random, and its seed.
+  bool randomReconvergence = false;
+  uint64_t reconvergenceSeed = 0;
   // Fast paths may run: the Fast tier, and no observer or shadow register file watching
   // (they see every lane through the checked path). src/DESIGN.md, "Tiers".
   bool fastPaths = true;
@@ -182,6 +185,10 @@ class alignas(64) SubGroup {
   const Inst* code = nullptr;
   const uint32_t* extra = nullptr;
   std::vector<SimtEntry> simt;
+  // LaunchContext::randomReconvergence: the sub-group's own stream of choices
+  // (src/exec/reconvergence.cc), from the seed, its work-group and its id.
+  bool randomReconvergence = false;
+  uint64_t reconvergenceRng = 0;
   std::vector<Frame> frames;
   SubGroupState state = SubGroupState::Running;
   uint32_t barrierPc = 0;  // the barrier instruction it waits at
@@ -448,6 +455,15 @@ class alignas(64) SubGroup {
   void diverge(const uint32_t* targets, const LaneMask* masks, uint32_t count,
                uint32_t reconvergePc);
   void popToReconvergence();
+  // diverge()'s SIMT entries: the lanes of each target wait in an entry of their own,
+  // and all meet again at `reconvergePc`.
+  void pushDivergence(const uint32_t* targets, const LaneMask* masks, uint32_t count,
+                      uint32_t reconvergePc);
+  // diverge() under LaunchOptions::Reconvergence::Random (src/exec/reconvergence.cc).
+  void divergeRandomly(const uint32_t* targets, const LaneMask* masks, uint32_t count,
+                       uint32_t reconvergePc);
+  // Seeds reconvergenceRng for this sub-group of work-group `groupLinearId`.
+  void startReconvergence(const LaunchContext& launch, uint64_t groupLinearId);
 };
 
 // Reports the async copies of `first`'s work-group that no wait_group_events waited for

@@ -11,6 +11,7 @@
 namespace spvsim::tools {
 namespace {
 
+using testing::contains;
 using testing::debugSession;
 using testing::kBranch;
 using testing::kLanes;
@@ -39,6 +40,9 @@ TEST(DebugStepping, NextThroughABranchSplitsTheMaskAndReconverges) {
   EXPECT_HAS(t.reply(4), "#1  lanes 1,3        resume at branch.cl:14");
   EXPECT_HAS(t.reply(4), "-> reconverge at branch.cl:16");
   EXPECT_HAS(t.reply(4), "#0  lanes 0-3        resume at branch.cl:16");
+  EXPECT_HAS(t.reply(4),
+             "Running lanes 0,2 of the diverged lanes 0-3; 1 other group of them run before "
+             "they reconverge at branch.cl:16\n");
   // next steps over the call to twice() to the end of the `if` (line 13).
   EXPECT_HAS(t.reply(5), "sub-group 0 at branch.cl:13  ");
   EXPECT_HAS(t.reply(5), "lanes 0,2 active (2/4)  [#.#.]");
@@ -55,6 +59,29 @@ TEST(DebugStepping, NextThroughABranchSplitsTheMaskAndReconverges) {
   EXPECT_HAS(t.reply(9), "#0  lanes 0-3        at branch.cl:16");
   // x = 2 * (i + 1) for even i, i + 1 + 100 for odd i.
   EXPECT_HAS(t.reply(10), "x (uint) = [0]=2 [1]=102 [2]=6 [3]=104\n");
+}
+
+// Under --reconvergence random the even side (lanes 0 and 2) may run as two groups: for
+// every seed, the group running at line 12 is one or both of them, and `info simt` names
+// the diverged set, 0-3, and the groups still to run (the odd side, and the other even
+// lane where the side was split).
+TEST(DebugStepping, RandomReconvergenceShowsTheGroupAndTheDivergedSet) {
+  bool split = false;
+  for (int seed = 1; seed <= 8; ++seed) {
+    std::vector<std::string> args = kBranch;
+    args.insert(args.end(), {"--reconvergence", "random:" + std::to_string(seed)});
+    const auto t = debugSession(args, "break branch.cl:12\ncontinue\ninfo simt\n");
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    EXPECT_EQ(t.status, 0) << t.text;
+    const std::string simt = t.reply(3);
+    const bool both = contains(simt, "Running lanes 0,2 of the diverged lanes 0-3;");
+    const bool one = contains(simt, "Running lanes 0 of the diverged lanes 0-3;") ||
+                     contains(simt, "Running lanes 2 of the diverged lanes 0-3;");
+    EXPECT_TRUE(both || one) << simt;
+    EXPECT_HAS(simt, "reconverge at branch.cl:16\n");
+    split = split || one;
+  }
+  EXPECT_TRUE(split) << "no seed split the even side";
 }
 
 TEST(DebugStepping, BacktraceAndFinishInACalledFunction) {

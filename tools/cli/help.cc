@@ -62,6 +62,12 @@ constexpr const char* kRunOptions = R"(Options:
                            device-enqueue error (a kernel that enqueues itself forever)
   --schedule POLICY        how sub-groups of a work-group interleave: round-robin (default)
                            or random[:SEED] (a seeded random pick at every switch point)
+  --reconvergence POLICY   which lanes run together after a divergent branch outside
+                           uniform control flow: ipdom (default: each side together, all
+                           at the branch's post-dominator) or random[:SEED] (lanes of one
+                           side may be split into groups that run apart until control
+                           flow is uniform again; non-uniform sub-group operations then
+                           see only their group)
   --check-uninitialized    report reads of private or local memory that was never written
   --check-undefined        report undefined values (OpUndef, memory never written, .sim
                            noinit buffers) where they matter: branch conditions,

@@ -194,6 +194,10 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.schedule = LaunchOptions::Schedule::Random;
     options.scheduleSeed = *o.scheduleSeed;
   }
+  if (o.reconvergenceSeed) {
+    options.reconvergence = LaunchOptions::Reconvergence::Random;
+    options.reconvergenceSeed = *o.reconvergenceSeed;
+  }
   options.observers = check::observersFor({.races = o.checkRaces,
                                            .uninitialized = o.checkUninitialized,
                                            .undefinedValues = o.checkUndefined});

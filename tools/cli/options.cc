@@ -47,6 +47,14 @@ std::optional<uint64_t> parseSchedule(std::string_view option, std::string_view 
   fail(fmt::format("{} '{}' is not round-robin, random or random:SEED", option, text));
 }
 
+// --reconvergence: ipdom (nullopt), random (seed 0) or random:SEED.
+std::optional<uint64_t> parseReconvergence(std::string_view option, std::string_view text) {
+  if (text == "ipdom") return std::nullopt;
+  if (text == "random") return 0;
+  if (text.substr(0, 7) == "random:") return number(option, text.substr(7), 0, ~0ull);
+  fail(fmt::format("{} '{}' is not ipdom, random or random:SEED", option, text));
+}
+
 // --ignore/--unordered: "2" or "arg2" (the name --dump and --json give argument 2).
 uint64_t argumentIndex(std::string_view option, std::string_view text) {
   uint64_t value = 0;
@@ -100,6 +108,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto) { o.progress = true; }},
       {"--schedule", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
+      {"--reconvergence", true, kLaunching, false,
+       [](RunOptions& o, auto n, auto v) { o.reconvergenceSeed = parseReconvergence(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
       {"--check-undefined", false, kLaunching, false,

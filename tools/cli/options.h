@@ -33,6 +33,8 @@ struct RunOptions {
   // The progress line (tools/progress_line.h): --quiet never, --progress always.
   bool quiet = false, progress = false;
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
+  // --reconvergence random[:SEED]; unset: ipdom (src/DESIGN.md, "Reconvergence").
+  std::optional<uint64_t> reconvergenceSeed;
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;

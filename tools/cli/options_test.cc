@@ -210,6 +210,21 @@ TEST(CommandLine, Schedule) {
             std::string::npos);
 }
 
+TEST(CommandLine, Reconvergence) {
+  auto seed = [](std::vector<std::string> args) { return parse(args).options.reconvergenceSeed; };
+  EXPECT_EQ(seed({"run", "k.spv", "--global", "4"}), std::nullopt);  // ipdom
+  EXPECT_EQ(seed({"run", "k.spv", "--global", "4", "--reconvergence", "ipdom"}), std::nullopt);
+  EXPECT_EQ(seed({"run", "k.spv", "--global", "4", "--reconvergence", "random"}), 0u);
+  EXPECT_EQ(seed({"check", "k.spv", "--global", "4", "--reconvergence=random:7"}), 7u);
+  EXPECT_EQ(
+      seed({"debug", "k.spv", "--global", "4", "--reconvergence", "random:18446744073709551615"}),
+      ~0ull);
+  EXPECT_EQ(errorOf({"run", "k.spv", "--reconvergence", "maximal"}),
+            "--reconvergence 'maximal' is not ipdom, random or random:SEED");
+  EXPECT_EQ(errorOf({"dis", "k.spv", "--reconvergence", "random"}),
+            "--reconvergence is not an option of 'spvsim dis'");
+}
+
 TEST(Help, ListsEveryOptionAndArgForm) {
   const std::string run = helpText(Command::Run);
   for (const char* needle : {"--kernel",
@@ -217,6 +232,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--local",
                              "--global-offset",
                              "--sub-group-size",
+                             "--reconvergence",
                              "--build-options",
                              "--arg",
                              "--dump",
