@@ -218,6 +218,24 @@ def generate(seed, lanes):
         attempt += 1
 
 
+# The reproducer kept as nested_break.cl (program 0 of the corpus, sub-group size 8):
+# an if whose arm breaks, inside another if of the loop body. Under ipdom the outer if's
+# immediate post-dominator is for.end (its then side may break), so the odd lanes that
+# stay (1, 5) and the even lanes run ballot 1 apart in both iterations (masks 0x22 and
+# 0x55), where maximal reconvergence (SPV_KHR_maximal_reconvergence) runs them together
+# at the outer if's end (0x77): ipdom is not maximal reconvergence for structured code.
+NESTED_BREAK = [
+    ('for', 0, ('const', 2), [
+        ('if', ('lanebit', 0), [
+            ('if', ('lanebit', 1), [('break',)], []),
+        ], []),
+        ('ballot', 1, 'ballot'),
+    ]),
+    ('ballot', 2, 'ballot'),
+]
+NESTED_BREAK_LANES = 8
+
+
 # --------------------------------------------------------------------------------------
 # OpenCL C.
 

@@ -6,7 +6,8 @@ divergent code (program.py), run by `spvsim run --dump` and checked against mode
       [--programs N] [--first-seed S] [--levels O0,O2] [--random-seeds 1,2,3]
       [--batch K] [--jobs J] [--out-dir DIR] [-v]
 
-Program seeds S..S+N-1; even seeds run with sub-group size 16 (--global 16 --local 16),
+Program 0 is nested_break.cl (program.NESTED_BREAK, sub-group size 8), then seeds
+S..S+N-1; even seeds run with sub-group size 16 (--global 16 --local 16),
 odd ones with 8. K kernels share one .cl file, compiled once per level with `spvsim
 compile`; each kernel is then one `spvsim run` of the .spv per mode. Checks:
 
@@ -67,9 +68,16 @@ def find_spvsim(explicit):
 class Prog:
     def __init__(self, seed):
         self.seed = seed
-        self.lanes = 16 if seed % 2 == 0 else 8
-        self.name = 'p%d' % seed
-        self.stmts, self.inputs, self.max_records = P.generate(seed, self.lanes)
+        if seed == 0:    # the reproducer kept as nested_break.cl
+            self.lanes = P.NESTED_BREAK_LANES
+            self.name = 'nested_break'
+            self.stmts, self.inputs = P.NESTED_BREAK, [0] * self.lanes
+            self.max_records = max(len(x) for x in P.sequential(self.stmts, self.lanes,
+                                                                  self.inputs))
+        else:
+            self.lanes = 16 if seed % 2 == 0 else 8
+            self.name = 'p%d' % seed
+            self.stmts, self.inputs, self.max_records = P.generate(seed, self.lanes)
         self.seq = P.sequential(self.stmts, self.lanes, self.inputs)
         self.sets = P.instance_sets(self.seq)
         self.ipdom = P.ipdom(self.stmts, self.lanes, self.inputs)
@@ -248,6 +256,9 @@ def main():
     ap.add_argument('--out-dir')
     ap.add_argument('-v', '--verbose', action='store_true')
     opts = ap.parse_args()
+    if opts.first_seed < 1 or opts.programs < 1:
+        sys.exit('run_reconvergence.py: --first-seed and --programs must be at least 1 '
+                 '(program 0 is nested_break.cl)')
     t0 = time.time()
     spvsim = find_spvsim(opts.spvsim)
     levels = [l for l in opts.levels.split(',') if l]
@@ -269,7 +280,14 @@ def main():
               '(--reconvergence ipdom|random[:SEED], issue 37); ipdom checks only')
         rseeds = []
 
-    progs = [Prog(s) for s in range(opts.first_seed, opts.first_seed + opts.programs)]
+    # Program 0, nested_break.cl (ipdom is not maximal reconvergence), then the seeds.
+    progs = [Prog(0)] + [Prog(s) for s in range(opts.first_seed, opts.first_seed + opts.programs)]
+    kept = os.path.join(HERE, 'nested_break.cl')
+    if os.path.exists(kept):
+        text = open(kept).read()
+        if P.kernel_source('nested_break', progs[0].stmts, progs[0].max_records) not in text:
+            print('FAIL: %s no longer holds program.py\'s kernel_source(NESTED_BREAK)' % kept)
+            return 1
     why = self_test(progs)
     if why:
         print(why)
@@ -373,9 +391,9 @@ def main():
         elif opts.verbose:
             print('PASS seed %d' % p.seed)
 
-    print('%d programs (seeds %d..%d; sub-group sizes 16 and 8), %s: %d spvsim runs, '
-          '%d ipdom records' % (
-              len(progs), progs[0].seed, progs[-1].seed, '; '.join(
+    print('%d programs (nested_break.cl, seeds %d..%d; sub-group sizes 16 and 8), %s: '
+          '%d spvsim runs, %d ipdom records' % (
+              len(progs), progs[1].seed, progs[-1].seed, '; '.join(
                   '-%s ipdom%s' % (l, ''.join(', random:%d' % s for s in modes_of[l][1:]))
                   for l in levels), len(jobs), records_total))
     print('%d programs where ipdom differs from maximal reconvergence (model)' % ipdom_vs_maximal)
