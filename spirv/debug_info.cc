@@ -182,6 +182,7 @@ class DebugInfoReader {
     v.binding = declare ? DebugVariable::Binding::Address : DebugVariable::Binding::Value;
     v.index = i.index;
     describeType(arg(*local, 1), v);
+    v.argNumber = arg(*local, 7);  // a literal, after Name .. Flags; absent: 0
     if (!v.name.empty() && v.id) out.push_back(std::move(v));
   }
 

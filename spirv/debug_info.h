@@ -22,6 +22,9 @@ struct DebugVariable {
   uint32_t index = 0;     // the binding instruction's Instruction::index
   bool isSigned = false;  // its (element, pointee) type is a signed integer in the source
   std::string typeName;   // the source type as debug info names it ("int", "uint4"), or ""
+  // DebugLocalVariable's ArgNumber: which parameter of its function (from 1) the variable
+  // is; 0 for other variables.
+  uint32_t argNumber = 0;
 };
 
 // Every variable bound by DebugDeclare, DebugValue or DebugGlobalVariable, in binary

@@ -15,6 +15,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers clinfo  # OpenCL ICD loader + headers
   python3-pyopencl python3-numpy            # host-side clients (bench, cross-checks)
   oclgrind pocl-opencl-icd                  # peers the tests/bench compare against
+  parallel                                  # GNU parallel: spvsim check's sharding test
 )
 
 missing=()

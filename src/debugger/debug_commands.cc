@@ -392,7 +392,7 @@ void CommandInterpreter::examine(std::string_view args, std::string_view format)
 void CommandInterpreter::info(std::string_view args, std::string_view) {
   auto [what, rest] = splitWord(args);
   noArguments(rest, "info " + std::string(what));
-  static constexpr std::array<std::pair<const char*, const char*>, 11> kTopics = {{
+  static constexpr std::array<std::pair<const char*, const char*>, 12> kTopics = {{
       {"breakpoints", "b"},
       {"watchpoints", "w"},
       {"subgroups", "sg"},
@@ -402,6 +402,7 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
       {"simt", nullptr},
       {"lanes", nullptr},
       {"locals", nullptr},
+      {"args", nullptr},
       {"stack", nullptr},
       {"frame", nullptr},
   }};
@@ -421,8 +422,8 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
     out_ << simtText(session_);
   } else if (topic == "lanes") {
     lanes({}, {});
-  } else if (topic == "locals") {
-    out_ << localsText(session_);
+  } else if (topic == "locals" || topic == "args") {
+    out_ << localsText(session_, topic == "args");
   } else if (topic == "stack" || topic == "frame") {
     out_ << backtraceText(session_);
   } else if (topic == "line") {
@@ -430,7 +431,7 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
   } else {
     throw DebugError(
         fmt::format("info {}: the topics are breakpoints, subgroups (threads), workgroups, "
-                    "simt, lanes, locals, line, stack",
+                    "simt, lanes, locals, args, line, stack",
                     what));
   }
 }

@@ -64,6 +64,7 @@ constexpr const char* kCommands =
   info simt           the reconvergence stack: entries' lanes, where each resumes, where
                       it reconverges
   info locals         every named variable of the current function, per lane
+  info args           the current function's parameters, in order, per lane
   info lanes          the same as lanes
   help [COMMAND]      [h] this list
   quit                [q] end the session (also end of input)

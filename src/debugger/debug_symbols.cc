@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -332,6 +333,16 @@ std::vector<const ValueName*> Symbols::localNames(uint32_t function, uint32_t sr
     if (n.function != function || !seen.insert(n.name).second) continue;
     if (const ValueName* best = pick(n.name, function, src)) out.push_back(best);
   }
+  return out;
+}
+
+std::vector<const ValueName*> Symbols::argumentNames(uint32_t function, uint32_t src) const {
+  std::map<uint32_t, const ValueName*> byNumber;
+  for (const ValueName& n : kernel_.names)
+    if (n.function == function && n.argNumber && !byNumber.count(n.argNumber))
+      if (const ValueName* best = pick(n.name, function, src)) byNumber[n.argNumber] = best;
+  std::vector<const ValueName*> out;
+  for (const auto& [number, name] : byNumber) out.push_back(name);
   return out;
 }
 

@@ -71,6 +71,9 @@ class Symbols {
   bool hasName(std::string_view name) const;  // bound anywhere in the kernel
   // One binding per name visible in `function` (its variables and parameters), sorted.
   std::vector<const ValueName*> localNames(uint32_t function, uint32_t src) const;
+  // The names of function `function`'s parameters, in parameter order (debug info's
+  // ArgNumber, else the parameters' OpName), as localNames picks them at `src`.
+  std::vector<const ValueName*> argumentNames(uint32_t function, uint32_t src) const;
 
   // The source text of a file, one string per line (read on first use; empty when the
   // file cannot be read).

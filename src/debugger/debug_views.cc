@@ -218,15 +218,16 @@ std::string listText(DebugSession& session, std::string_view location) {
   return out + codeListing(s, pc);
 }
 
-std::string localsText(DebugSession& session) {
+std::string localsText(DebugSession& session, bool arguments) {
   SubGroup& sg = session.subGroup();
   const Symbols& s = session.symbols();
   const FrameScope frame = frameScope(sg, session.frame());
   const uint32_t function = frame.function;
-  const std::vector<const ValueName*> names = s.localNames(function, frame.src);
+  const std::vector<const ValueName*> names =
+      arguments ? s.argumentNames(function, frame.src) : s.localNames(function, frame.src);
   if (names.empty())
-    return fmt::format("No named values in function {} (compile with -g).\n",
-                       s.functionName(function));
+    return fmt::format("No named {} in function {} (compile with -g).\n",
+                       arguments ? "arguments" : "values", s.functionName(function));
   const ValueReader reader(s, sg, frame);
   std::string out;
   for (const ValueName* n : names) {

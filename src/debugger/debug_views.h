@@ -35,6 +35,7 @@ std::string breakpointsText(const DebugSession& session);
 std::string listText(DebugSession& session, std::string_view location);
 
 // `info locals`: every variable and named value of the current function.
-std::string localsText(DebugSession& session);
+// `arguments`: only the function's parameters, in order (info args).
+std::string localsText(DebugSession& session, bool arguments = false);
 
 }  // namespace spvsim::debugger

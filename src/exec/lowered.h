@@ -141,6 +141,7 @@ struct ValueName {
   uint32_t from = 0;                // DebugValue: the binding's spirv index (else 0)
   bool isSigned = false;            // debug info says a signed integer (element) type
   std::string typeName;             // the source type from debug info, or ""
+  uint32_t argNumber = 0;           // the function parameter (from 1) it is; 0: none
 };
 
 struct LoweredKernel {

@@ -36,12 +36,14 @@ void Lowerer::recordValues() {
   for (const auto& [fid, functionIndex] : functionIndex_) {
     const spirv::Function& f = *module.findFunction(fid);
     const auto index = functionIndex;  // clang 15 cannot capture structured bindings
-    auto add = [&](Id id, bool variable) {
+    auto add = [&](Id id, bool variable, uint32_t argNumber = 0) {
       auto n = module.names.find(id);
-      if (n != module.names.end() && regs_.count(id))
+      if (n != module.names.end() && regs_.count(id)) {
         out.names.push_back({n->second, id, index, variable});
+        out.names.back().argNumber = argNumber;
+      }
     };
-    for (Id p : f.params) add(p, false);
+    for (size_t k = 0; k < f.params.size(); ++k) add(f.params[k], false, uint32_t(k + 1));
     for (const auto& b : f.blocks)
       for (const auto& i : b.instructions)
         if (i.result) add(i.result, i.opcode == Op::OpVariable);
@@ -56,8 +58,10 @@ void Lowerer::recordValues() {
     auto n = module.names.find(p);
     if (n == module.names.end()) continue;
     auto same = [&](const ValueName& v) { return v.name == n->second && v.function == 0; };
-    if (std::none_of(out.names.begin(), out.names.end(), same))
+    if (std::none_of(out.names.begin(), out.names.end(), same)) {
       out.names.push_back({n->second, p, 0, false});
+      out.names.back().argNumber = uint32_t(&p - wrapper->params.data()) + 1;
+    }
   }
 }
 
@@ -77,6 +81,7 @@ void Lowerer::recordDebugVariables() {
     n.from = n.address ? 0 : d.index;
     n.isSigned = d.isSigned;
     n.typeName = d.typeName;
+    n.argNumber = d.argNumber;
     out.names.push_back(std::move(n));
   }
 }

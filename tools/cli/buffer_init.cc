@@ -48,19 +48,48 @@ void fillBuffer(const ElementType& type, const std::vector<std::string_view>& va
     throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("fill() of {} takes 1 or {} values, not {}", type.name(), type.lanes,
                             values.size()));
-  std::vector<uint8_t> parsed(values.size() * scalarSize(type.scalar));
+  // One element's bytes, then copies of what is filled so far, doubling: a buffer of
+  // 16 MB fills at memory speed, not one scalar store (a call per component) at a time.
+  const uint32_t scalar = scalarSize(type.scalar), element = type.size();
+  std::vector<uint8_t> parsed(values.size() * scalar);
   for (size_t i = 0; i < values.size(); ++i)
-    storeLiteral(type.scalar, values[i], parsed.data() + i * scalarSize(type.scalar));
-  forEachComponent(type, bytes, [&](uint64_t k, uint8_t* out) {
-    const size_t which = values.size() == 1 ? 0 : k % type.lanes;
-    std::copy_n(parsed.data() + which * scalarSize(type.scalar), scalarSize(type.scalar), out);
-  });
+    storeLiteral(type.scalar, values[i], parsed.data() + i * scalar);
+  const size_t filled = bytes.size() / element * element;
+  if (filled == 0) return;
+  for (uint32_t c = 0; c < type.lanes; ++c)
+    std::copy_n(parsed.data() + (values.size() == 1 ? 0 : c) * scalar, scalar,
+                bytes.data() + c * scalar);
+  for (size_t done = element; done < filled;) {
+    const size_t n = std::min(done, filled - done);
+    std::copy_n(bytes.data(), n, bytes.data() + done);
+    done += n;
+  }
 }
+
+namespace {
+
+// first + k * delta into every component k, as T: a loop the compiler vectorises.
+template <class T, class V>
+void rangeOf(std::vector<uint8_t>& bytes, uint64_t components, V first, V delta) {
+  T* out = reinterpret_cast<T*>(bytes.data());  // vector storage: aligned for any scalar
+  for (uint64_t k = 0; k < components; ++k) out[k] = T(first + V(k) * delta);
+}
+
+}  // namespace
 
 void rangeBuffer(const ElementType& type, std::string_view start, std::string_view step,
                  std::vector<uint8_t>& bytes) {
+  const uint64_t components = bytes.size() / type.size() * type.lanes;
+  // Components lie back to back unless the type has padding (3-component vectors).
+  const bool packed = type.size() == type.lanes * scalarSize(type.scalar);
   if (isFloating(type.scalar)) {
     const double first = realLiteral(start), delta = realLiteral(step);
+    // Typed loops for the common types (the same double arithmetic and rounding as
+    // storeReal: one conversion of first + k * delta); half through storeReal.
+    if (packed && type.scalar == Scalar::Float)
+      return rangeOf<float>(bytes, components, first, delta);
+    if (packed && type.scalar == Scalar::Double)
+      return rangeOf<double>(bytes, components, first, delta);
     forEachComponent(type, bytes, [&](uint64_t k, uint8_t* out) {
       storeReal(type.scalar, first + static_cast<double>(k) * delta, out);
     });
@@ -68,9 +97,22 @@ void rangeBuffer(const ElementType& type, std::string_view start, std::string_vi
   }
   const uint64_t first = integerLiteral(type.scalar, start);
   const uint64_t delta = integerLiteral(Scalar::Long, step);
-  forEachComponent(type, bytes, [&](uint64_t k, uint8_t* out) {
-    storeBits(type.scalar, first + k * delta, out);
-  });
+  if (!packed) {
+    forEachComponent(type, bytes, [&](uint64_t k, uint8_t* out) {
+      storeBits(type.scalar, first + k * delta, out);
+    });
+    return;
+  }
+  switch (scalarSize(type.scalar)) {  // wrapping arithmetic, truncated to the width
+    case 1:
+      return rangeOf<uint8_t>(bytes, components, first, delta);
+    case 2:
+      return rangeOf<uint16_t>(bytes, components, first, delta);
+    case 4:
+      return rangeOf<uint32_t>(bytes, components, first, delta);
+    default:
+      return rangeOf<uint64_t>(bytes, components, first, delta);
+  }
 }
 
 void valuesBuffer(const ElementType& type, const std::vector<std::string_view>& values,

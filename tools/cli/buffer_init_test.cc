@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <limits>
 
 #include "spirv/error.h"
@@ -117,6 +118,49 @@ TEST(FillBuffer, ScalarAndVector) {
   auto one = zeroed(int3, 2);
   fillBuffer(int3, {"5"}, one);
   EXPECT_EQ(one, bytesOf<int32_t>({5, 5, 5, 0, 5, 5, 5, 0}));
+}
+
+template <class T>
+std::vector<uint8_t> vectorBytes(const std::vector<T>& v) {
+  const auto* p = reinterpret_cast<const uint8_t*>(v.data());
+  return {p, p + v.size() * sizeof(T)};
+}
+
+// Large buffers fill by doubling copies of the first element: every element of every
+// count (not only powers of two), vectors per lane, the padding of a 3-vector left zero.
+TEST(FillBuffer, EveryElementOfLargeBuffers) {
+  for (uint64_t n : {1ull, 2ull, 3ull, 1000ull, 65537ull}) {
+    const ElementType int4{Scalar::Int, 4};
+    auto b = zeroed(int4, n);
+    fillBuffer(int4, {"1", "-2", "3", "4"}, b);
+    std::vector<int32_t> want;
+    for (uint64_t e = 0; e < n; ++e) want.insert(want.end(), {1, -2, 3, 4});
+    EXPECT_EQ(b, vectorBytes(want)) << n;
+    const ElementType f3{Scalar::Float, 3};
+    auto p = zeroed(f3, n);
+    fillBuffer(f3, {"0.5"}, p);
+    std::vector<float> wantF;
+    for (uint64_t e = 0; e < n; ++e) wantF.insert(wantF.end(), {0.5f, 0.5f, 0.5f, 0.0f});
+    EXPECT_EQ(p, vectorBytes(wantF)) << n;
+  }
+}
+
+// The typed range loops agree with first + k * step at the far end of a large buffer,
+// wrapping for integers narrower than the count.
+TEST(RangeBuffer, LargeBuffersAndWrapping) {
+  const ElementType f{Scalar::Float, 1};
+  auto b = zeroed(f, 1 << 20);
+  rangeBuffer(f, "-3", "0.25", b);
+  float last;
+  std::memcpy(&last, b.data() + b.size() - 4, 4);
+  EXPECT_EQ(last, float(-3.0 + double((1 << 20) - 1) * 0.25));
+  const ElementType uc{Scalar::UChar, 1};
+  auto c = zeroed(uc, 600);
+  rangeBuffer(uc, "250", "1", c);
+  EXPECT_EQ(c[0], 250);
+  EXPECT_EQ(c[5], 255);
+  EXPECT_EQ(c[6], 0);  // 256 wraps
+  EXPECT_EQ(c[599], uint8_t(250 + 599));
 }
 
 TEST(FillBuffer, WrongCount) {

@@ -4,20 +4,28 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "spirv/error.h"
+#include "spirv/text.h"
 #include "src/check/observers.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/program.h"
+#include "tools/cli/bundle.h"
 #include "tools/cli/check_compare.h"
 #include "tools/cli/check_expect.h"
+#include "tools/cli/check_id.h"
+#include "tools/cli/check_record.h"
+#include "tools/cli/check_report.h"
 #include "tools/cli/check_summary.h"
 #include "tools/cli/check_verdict.h"
+#include "tools/cli/json_value.h"
 #include "tools/cli/launch_setup.h"
 #include "tools/cli/output.h"
 #include "tools/cli/output_files.h"
@@ -26,18 +34,34 @@
 namespace spvsim::tools {
 namespace {
 
+using spirv::escapeText;
+
 // Sub-group sizes tried when --sub-group-size does not fix one (a kernel's
 // intel_reqd_sub_group_size fixes it too).
 constexpr uint32_t kDefaultSizes[] = {8, 16, 32};
 // Random schedules tried per sub-group size, after round-robin.
 constexpr uint64_t kDefaultSeeds = 3;
+// Random reconvergence seeds tried per sub-group size (round-robin schedule), after ipdom,
+// with --reconvergence random[:SEED]: SEED and the next.
+constexpr uint64_t kReconvergenceSeeds = 2;
 
 struct Config {
   uint32_t subGroupSize = 16;
-  std::optional<uint64_t> seed;  // unset: round-robin
+  std::optional<uint64_t> seed;           // unset: round-robin
+  std::optional<uint64_t> reconvergence;  // unset: ipdom; else random:SEED
   std::string name() const {
-    return fmt::format("sub-group size {}, {}", subGroupSize,
-                       seed ? fmt::format("schedule random:{}", *seed) : "round-robin");
+    return fmt::format(
+        "sub-group size {}, {}{}", subGroupSize,
+        seed ? fmt::format("schedule random:{}", *seed) : "round-robin",
+        reconvergence ? fmt::format(", reconvergence random:{}", *reconvergence) : "");
+  }
+  // What the id and --list name it by (tools/cli/check_id.h): a new dimension adds a field,
+  // left out at the value runs had before the dimension existed.
+  ConfigFields fields() const {
+    ConfigFields f = {{"sub_group_size", std::to_string(subGroupSize)},
+                      {"schedule", seed ? fmt::format("random:{}", *seed) : "round-robin"}};
+    if (reconvergence) f.push_back({"reconvergence", fmt::format("random:{}", *reconvergence)});
+    return f;
   }
 };
 
@@ -59,10 +83,15 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
   }
   const uint64_t seeds = o.scheduleSeed ? 1 : kDefaultSeeds;
   std::vector<Config> configs;
+  // Random reconvergence only when asked for (--reconvergence random[:SEED]): the ipdom
+  // runs are the baseline it is judged against.
+  const uint64_t reconvergenceSeeds = o.reconvergenceSeed ? kReconvergenceSeeds : 0;
   for (uint32_t s : sizes) {
     configs.push_back({s, std::nullopt});
     for (uint64_t k = 0; k < seeds; ++k)
       configs.push_back({s, o.scheduleSeed ? *o.scheduleSeed : k + 1});
+    for (uint64_t k = 0; k < reconvergenceSeeds; ++k)
+      configs.push_back({s, std::nullopt, *o.reconvergenceSeed + k});
   }
   return configs;
 }
@@ -109,37 +138,14 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
   lo.subGroupSize = c.subGroupSize;
   lo.schedule = c.seed ? LaunchOptions::Schedule::Random : LaunchOptions::Schedule::RoundRobin;
   lo.scheduleSeed = c.seed.value_or(0);
+  lo.reconvergence =
+      c.reconvergence ? LaunchOptions::Reconvergence::Random : LaunchOptions::Reconvergence::Ipdom;
+  lo.reconvergenceSeed = c.reconvergence.value_or(0);
   lo.observers =
       check::observersFor({.races = true, .uninitialized = true, .undefinedValues = true});
   run.result = p.program->launch(p.kernel, p.range, bindings(run.args), lo);
   syncSharedStorage(run.args);
   return run;
-}
-
-// One line per distinct diagnostic (kind, instruction, message) with the runs that
-// showed it.
-std::vector<std::string> reportDiagnostics(const std::vector<Run>& runs, std::ostream& err,
-                                           CheckTotals& totals) {
-  std::map<std::string, std::vector<std::string>> seenIn;
-  std::vector<const Diagnostic*> order;
-  for (const Run& r : runs)
-    for (const Diagnostic& d : r.result.diagnostics) {
-      auto& where = seenIn[std::string(kindName(d.kind)) + '\n' + d.instruction + '\n' + d.message];
-      if (where.empty()) order.push_back(&d);
-      where.push_back(r.config.name());
-    }
-  std::vector<std::string> json;
-  for (const Diagnostic* d : order) {
-    const std::string text = formatText(*d);  // one line, no newline
-    const auto& where =
-        seenIn[std::string(kindName(d->kind)) + '\n' + d->instruction + '\n' + d->message];
-    err << text
-        << fmt::format(" (in {} of {} runs, first: {})\n", where.size(), runs.size(),
-                       where.front());
-    ++(d->severity == Severity::Error ? totals.errors : totals.warnings);
-    json.push_back(formatJson(*d));
-  }
-  return json;
 }
 
 // Per argument how it is compared, from --ignore and --unordered, checked against the
@@ -172,85 +178,334 @@ std::vector<ArgMode> argModes(const RunOptions& o, const std::vector<ArgValue>& 
   return modes;
 }
 
-std::vector<CheckRun> toCheckRuns(const std::vector<Run>& runs) {
-  std::vector<CheckRun> out;
-  for (const Run& r : runs) {
-    CheckRun c{r.config.subGroupSize, r.config.seed, r.result.aborted, 0, 0, &r.args};
-    for (const Diagnostic& d : r.result.diagnostics)
-      (d.severity == Severity::Error ? c.errors : c.warnings) += 1 + d.repeats;
-    out.push_back(c);
+// Everything a launch's records share, fixed before any configuration runs.
+struct LaunchPlan {
+  PreparedLaunch p;
+  std::vector<Config> configs;
+  uint64_t hash = 0;  // launchHash
+  CheckSettings settings;
+  std::vector<ExpectedArg> expect;
+};
+
+// `sweep`: spvsim check DIR's DIR, else "".
+LaunchPlan planLaunch(const RunOptions& o, const std::string& sweep, std::ostream& err) {
+  LaunchPlan plan{prepareLaunch(o, err), {}, 0, {}, {}};
+  PreparedLaunch& p = plan.p;
+  plan.settings.modes = argModes(o, p.args);
+  plan.settings.strict = o.strict;
+  // A capture bundle's "after" contents are the reference unless --expect gives one.
+  plan.settings.expect = !o.expectPath.empty() ? o.expectPath
+                         : p.captured.empty()  ? ""
+                                               : "captured";
+  plan.expect = o.expectPath.empty() ? p.captured : readExpectFile(o.expectPath, p.args);
+  plan.configs = configsFor(o, p);
+  const IdRange range{p.range.global, p.range.local, p.range.offset, p.range.localGiven};
+  const std::string sweepPath =
+      sweep.empty() ? ""
+                    : std::filesystem::path(o.input).lexically_relative(sweep).generic_string();
+  plan.hash = launchHash(p.program->module().words, p.kernel.name(), range, p.args, sweepPath);
+  // Every run keeps its own copy of the buffers until they are compared.
+  checkMemory(
+      mulBytes(p.argumentBytes, plan.configs.size() + 1), p.maxMemory,
+      fmt::format("the buffers of {} runs (check keeps every run's results)", plan.configs.size()));
+  p.argumentBytes *= plan.configs.size() + 1;
+  return plan;
+}
+
+// The stdout of a run: its printf output, then --dump's lines.
+std::string standardOutput(const Run& run) {
+  std::string out = run.result.printfOutput;
+  for (size_t i = 0; i < run.args.size(); ++i)
+    if (run.args[i].dump) out += formatDumpLine(i, run.args[i]) + '\n';
+  return out;
+}
+
+std::vector<std::optional<RunOutput>> runOutputs(const Run& run, const LaunchPlan& plan) {
+  std::vector<std::optional<RunOutput>> out;
+  for (size_t i = 0; i < run.args.size(); ++i) {
+    if (!run.args[i].holdsData()) {
+      out.emplace_back();
+      continue;
+    }
+    const ArgValue* expected = nullptr;
+    for (const ExpectedArg& e : plan.expect)
+      if (e.index == i) expected = &e.value;
+    out.push_back(runOutput(run.args[i], plan.settings.modes[i], i, expected));
   }
   return out;
 }
 
-// "no problems found", "no errors; 1 warning", "problems found: 2 errors, 1 warning".
-std::string verdictLine(const CheckTotals& t) {
-  auto count = [](uint64_t n, const char* what) {
-    return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s");
-  };
-  if (t.errors == 0 && t.warnings == 0) return "no problems found";
-  if (t.errors == 0)
-    return fmt::format("no errors; {}{}", count(t.warnings, "warning"),
-                       t.strict ? " (--strict: exit status 2)" : "");
-  return fmt::format("problems found: {}, {}", count(t.errors, "error"),
-                     count(t.warnings, "warning"));
-}
-
-// The findings on stderr (after the diagnostics) and as JSON diagnostics.
-void reportFindings(const CheckVerdicts& v, std::vector<std::string>& json, std::ostream& err,
-                    CheckTotals& totals) {
-  for (const Finding& f : v.findings) {
-    err << fmt::format("{}: {}: {}\n", f.error ? "error" : "warning", f.kind, f.message);
-    ++(f.error ? totals.errors : totals.warnings);
-    json.push_back(findingJson(f));
+CheckRecord recordOf(const Run& run, const LaunchPlan& plan, const CheckRecord& base) {
+  CheckRecord r = base;
+  r.run = {run.config.subGroupSize, run.config.seed,         run.result.aborted, 0, 0,
+           runOutputs(run, plan),   run.config.reconvergence};
+  for (const Diagnostic& d : run.result.diagnostics) {
+    (d.severity == Severity::Error ? r.run.errors : r.run.warnings) += 1 + d.repeats;
+    r.diagnostics.push_back(parseJson(formatJson(d), "a diagnostic"));
+    r.diagnosticLines.push_back(formatText(d));  // one line, no newline
   }
+  if (r.position == 0) r.output = standardOutput(run);
+  return r;
 }
 
-int check(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
-  PreparedLaunch p = prepareLaunch(options, err);
-  const std::vector<ArgMode> modes = argModes(options, p.args);
-  // A capture bundle's "after" contents are the reference unless --expect gives one.
-  const std::vector<ExpectedArg> expect =
-      options.expectPath.empty() ? p.captured : readExpectFile(options.expectPath, p.args);
-  const std::vector<Config> configs = configsFor(options, p);
-  // Every run keeps its own copy of the buffers until they are compared.
-  checkMemory(
-      mulBytes(p.argumentBytes, configs.size() + 1), p.maxMemory,
-      fmt::format("the buffers of {} runs (check keeps every run's results)", configs.size()));
-  p.argumentBytes *= configs.size() + 1;
-  std::vector<Run> runs;
-  const ProgramVariables initial = p.program->globalVariables();
-  const CheckProgress progress(options, err, configs.size());
-  for (size_t i = 0; i < configs.size(); ++i)
-    runs.push_back(runOnce(options, p, configs[i], initial, progress, i));
-  CheckTotals totals{0, 0, 0, options.strict, options.expectPath};
-  std::vector<std::string> diagnostics = reportDiagnostics(runs, err, totals);
-  const std::vector<CheckRun> checkRuns = toCheckRuns(runs);
-  const CheckVerdicts verdicts = judgeRuns(checkRuns, modes, expect);
-  reportFindings(verdicts, diagnostics, err, totals);
-  const bool aborted =
-      std::any_of(runs.begin(), runs.end(), [](const Run& r) { return r.result.aborted; });
-  totals.status = totals.errors || aborted || (options.strict && totals.warnings) ? 2 : 0;
-  out << runs.front().result.printfOutput;
-  for (size_t i = 0; i < runs.front().args.size(); ++i)
-    if (runs.front().args[i].dump) out << formatDumpLine(i, runs.front().args[i]) << '\n';
-  checkStandardOutput(out);
-  json.write(diagnostics, p, runs.front().args,
-             formatCheckJson(checkRuns, modes, verdicts, totals));
-  err << formatSummaryTable(checkRuns, modes, verdicts);
-  err << fmt::format("check: {} runs ({}): {}\n", runs.size(),
-                     runs.size() == 1 ? configs.front().name() : "sub-group sizes x schedules",
-                     verdictLine(totals));
-  return totals.status;
+// The capture bundles (folders with launch.txt) and .sim files under `dir`, sorted; symbolic
+// links are not followed (a link cannot make a sweep visit a launch twice or leave DIR).
+std::vector<std::string> sweepInputs(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& e = *it;
+    if (e.is_symlink(ec)) continue;
+    if (e.is_directory(ec) && isBundlePath(e.path().string())) {
+      out.push_back(e.path().string());
+      it.disable_recursion_pending();  // a bundle's files are not launches of their own
+    } else if (e.is_regular_file(ec) && e.path().extension() == ".sim") {
+      out.push_back(e.path().string());
+    }
+  }
+  if (ec)
+    throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': {}", dir, ec.message()));
+  if (out.empty())
+    throw Error(DiagnosticKind::Input,
+                fmt::format("'{}' holds no capture bundle (a folder with launch.txt) and no "
+                            ".sim file",
+                            dir));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The reports of a sweep's launches (one launch: its report is the command's).
+class SweepReports {
+ public:
+  explicit SweepReports(std::string sweep) : sweep_(std::move(sweep)) {}
+
+  void add(const CheckReport& report) {
+    status_ = std::max(status_, report.totals.status);
+    ++launches_;
+    problems_ += report.totals.status != 0;
+    suites_.push_back(report.junitSuite);
+  }
+
+  // The sweep's last line, the JUnit file; returns the exit status.
+  int finish(std::ostream& err, const std::string& junitPath) const {
+    if (!sweep_.empty())
+      err << fmt::format(
+          "check: {} launch{} under {}: {} without problems, {} with problems (exit status "
+          "{})\n",
+          launches_, launches_ == 1 ? "" : "es", escapeText(sweep_), launches_ - problems_,
+          problems_, status_);
+    if (!junitPath.empty()) writeOutput("--junit", junitPath, junitDocument(suites_));
+    return status_;
+  }
+
+  const std::string& sweep() const { return sweep_; }
+
+ private:
+  std::string sweep_;  // spvsim check DIR: DIR
+  int status_ = 0;
+  size_t launches_ = 0, problems_ = 0;
+  std::vector<std::string> suites_;
+};
+
+// A whole `spvsim check` invocation: one launch, or every launch of a sweep, each reported
+// from its records (new ones appended to --results, old ones taken from it).
+class CheckSweep {
+ public:
+  CheckSweep(const RunOptions& o, std::ostream& out, std::ostream& err)
+      : o_(o),
+        out_(out),
+        err_(err),
+        json_(o.jsonPath),
+        launches_(o.isSweep() ? sweepInputs(o.input) : std::vector<std::string>{o.input}),
+        reports_(o.isSweep() ? o.input : "") {}
+
+  int run() {
+    // Before anything runs, and before a report could be written over an input.
+    checkOutputs(reportFiles(o_), allInputs());
+    return withErrorReport(json_, err_, [&] {
+      openResults();
+      for (const std::string& input : launches_) {
+        RunOptions o = o_;
+        o.input = input;
+        checkLaunch(o);
+      }
+      return o_.list ? 0 : reports_.finish(err_, o_.junitPath);
+    });
+  }
+
+ private:
+  std::vector<std::string> allInputs() const {
+    std::vector<std::string> all{o_.input};
+    for (const std::string& input : launches_) {
+      RunOptions o = o_;
+      o.input = input;
+      for (std::string& f : inputFiles(o)) all.push_back(std::move(f));
+    }
+    return all;
+  }
+
+  void openResults() {
+    if (o_.resultsPath.empty()) return;
+    ResultsFile file = readResults(o_.resultsPath, err_);
+    for (CheckRecord& r : file.records) resumed_.emplace(r.id, std::move(r));
+    appender_.emplace(o_.resultsPath, file.incompleteAt);
+  }
+
+  bool inShard(uint64_t index) const {
+    return !o_.shard || index % o_.shard->second == o_.shard->first;
+  }
+
+  void checkLaunch(const RunOptions& o) {
+    LaunchPlan plan = planLaunch(o, reports_.sweep(), err_);
+    const uint64_t first = index_;
+    index_ += plan.configs.size();
+    if (o_.list) return list(o, plan, first);
+    std::vector<CheckRecord> records;
+    std::optional<std::vector<ArgValue>> firstArgs;  // --json: the first run's buffers
+    const ProgramVariables initial = plan.p.program->globalVariables();
+    const CheckProgress progress(o, err_, plan.configs.size());
+    for (size_t k = 0; k < plan.configs.size(); ++k) {
+      if (!inShard(first + k)) continue;
+      const CheckRecord base = baseRecord(o, plan, first, k);
+      if (const CheckRecord* old = resumed(base)) {
+        records.push_back(*old);
+        continue;
+      }
+      Run run = runOnce(o, plan.p, plan.configs[k], initial, progress, k);
+      records.push_back(recordOf(run, plan, base));
+      if (appender_) appender_->append(records.back());
+      if (k == 0 && !o.jsonPath.empty()) firstArgs = std::move(run.args);
+    }
+    if (records.empty()) return;
+    if (!reports_.sweep().empty()) err_ << fmt::format("check: launch {}\n", escapeText(o.input));
+    const CheckReport report = reportRecords(records, out_, err_);
+    checkStandardOutput(out_);
+    if (firstArgs) json_.write(report.jsonDiagnostics, plan.p, *firstArgs, report.checkJson);
+    reports_.add(report);
+  }
+
+  CheckRecord baseRecord(const RunOptions& o, const LaunchPlan& plan, uint64_t first,
+                         size_t k) const {
+    CheckRecord r;
+    r.id = configId(plan.hash, plan.configs[k].fields());
+    r.launch = o.input;
+    r.launchHash = hex64(plan.hash);
+    r.sweep = reports_.sweep();
+    r.index = first + k;
+    r.position = k;
+    r.configurations = plan.configs.size();
+    r.settings = plan.settings;
+    return r;
+  }
+
+  // The record --results already holds for this configuration, judged the same way.
+  const CheckRecord* resumed(const CheckRecord& base) const {
+    const auto it = resumed_.find(base.id);
+    if (it == resumed_.end()) return nullptr;
+    if (!(it->second.settings == base.settings))
+      throw Error(DiagnosticKind::Usage,
+                  fmt::format("--results '{}' holds configuration {} judged with other "
+                              "--strict, --expect, --ignore or --unordered options than "
+                              "this run's; give another results file",
+                              o_.resultsPath, base.id));
+    return &it->second;
+  }
+
+  void list(const RunOptions& o, const LaunchPlan& plan, uint64_t first) {
+    for (size_t k = 0; k < plan.configs.size(); ++k) {
+      if (!inShard(first + k)) continue;
+      std::vector<std::string> fields;
+      for (const auto& [name, value] : plan.configs[k].fields())
+        fields.push_back(name + '=' + value);
+      out_ << fmt::format("{} {} {}\n", configId(plan.hash, plan.configs[k].fields()),
+                          escapeText(o.input), fmt::join(fields, " "));
+    }
+    checkStandardOutput(out_);
+  }
+
+  const RunOptions& o_;
+  std::ostream& out_;
+  std::ostream& err_;
+  JsonReport json_;
+  const std::vector<std::string> launches_;
+  SweepReports reports_;
+  std::map<std::string, CheckRecord> resumed_;
+  std::optional<ResultsAppender> appender_;
+  uint64_t index_ = 0;  // the sweep's configurations so far
+};
+
+// The records of the results files, each id once (the first), ordered as the sweep listed
+// them; incomplete last lines are warned about and left out.
+std::vector<CheckRecord> readMerged(const std::vector<std::string>& paths, std::ostream& err) {
+  std::vector<CheckRecord> all;
+  std::set<std::string> ids;
+  for (const std::string& path : paths) {
+    if (!std::filesystem::exists(path))
+      throw Error(DiagnosticKind::Input, fmt::format("cannot read '{}': no such file", path));
+    for (CheckRecord& r : readResults(path, err).records)
+      if (ids.insert(r.id).second) all.push_back(std::move(r));
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const CheckRecord& a, const CheckRecord& b) { return a.index < b.index; });
+  return all;
+}
+
+// One launch's records, complete (every configuration once) and judged alike.
+void checkLaunchRecords(const std::vector<CheckRecord>& records) {
+  const CheckRecord& first = records.front();
+  std::vector<bool> seen(first.configurations);
+  for (const CheckRecord& r : records) {
+    if (r.configurations != first.configurations || !(r.settings == first.settings) ||
+        r.sweep != first.sweep)
+      throw Error(DiagnosticKind::Input,
+                  fmt::format("--merge: the records of launch {} disagree on their number of "
+                              "configurations, their options or their sweep (results of "
+                              "different runs?)",
+                              escapeText(first.launch)));
+    seen[r.position] = true;
+  }
+  std::vector<std::string> missing;
+  for (size_t k = 0; k < seen.size(); ++k)
+    if (!seen[k]) missing.push_back(std::to_string(k));
+  if (!missing.empty())
+    throw Error(DiagnosticKind::Input,
+                fmt::format("--merge: launch {} has no record of configuration{} {} (of {}, "
+                            "counted from 0): a shard is missing or unfinished",
+                            escapeText(first.launch), missing.size() == 1 ? "" : "s",
+                            fmt::join(missing, ", "), first.configurations));
+}
+
+int mergeCommand(const RunOptions& o, std::ostream& out, std::ostream& err) {
+  checkOutputs(reportFiles(o), o.mergePaths);
+  const std::vector<CheckRecord> all = readMerged(o.mergePaths, err);
+  if (all.empty())
+    throw Error(DiagnosticKind::Input,
+                fmt::format("--merge: no records in {}", fmt::join(o.mergePaths, ", ")));
+  // A launch's configurations are consecutive in the sweep's order.
+  std::vector<std::vector<CheckRecord>> launches;
+  for (const CheckRecord& r : all) {
+    if (launches.empty() || launches.back().front().launchHash != r.launchHash)
+      launches.emplace_back();
+    launches.back().push_back(r);
+  }
+  SweepReports reports(all.front().sweep);
+  for (const std::vector<CheckRecord>& records : launches) {
+    checkLaunchRecords(records);
+    if (!reports.sweep().empty())
+      err << fmt::format("check: launch {}\n", escapeText(records.front().launch));
+    reports.add(reportRecords(records, out, err));
+    checkStandardOutput(out);
+  }
+  return reports.finish(err, o.junitPath);
 }
 
 }  // namespace
 
 int checkCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  // Before anything runs, and before a report could be written over an input.
-  checkOutputs(reportFiles(options), inputFiles(options));
-  JsonReport json(options.jsonPath);
-  return withErrorReport(json, err, [&] { return check(options, json, out, err); });
+  if (options.merge) return mergeCommand(options, out, err);
+  return CheckSweep(options, out, err).run();
 }
 
 }  // namespace spvsim::tools

@@ -34,6 +34,13 @@ kernel void tree_sum(global const int* in, global int* out, local int* tile, int
   if (l == 0) out[get_group_id(0)] = tile[0];
 }
 kernel void sizes(global uint* out) { out[get_global_id(0)] = get_sub_group_size(); }
+// A ballot's count inside a divergent branch: what the device's reconvergence gives.
+#pragma OPENCL EXTENSION cl_khr_subgroup_ballot : enable
+kernel void side_count(global uint* out) {
+  uint l = get_sub_group_local_id(), b = 0;
+  if (l % 3 != 0) b = popcount(sub_group_ballot(1).x);
+  out[get_global_id(0)] = b;
+}
 // OpenCL 1.x atomics count across the whole device: race-free over many work-groups.
 kernel void histogram(global const uint* in, global uint* bins) {
   atomic_inc(&bins[in[get_global_id(0)] % 4]);
@@ -94,9 +101,9 @@ global int total = 0;
 kernel void accumulate(global int* out) {
   if (get_global_id(0) == 0) { total += 5; out[0] = total; }
 })";
-  const CommandLine cl = parseCommandLine({"check", path, "--global", "4", "--arg",
-                                           "buffer:int[1]=zero", "--dump", "--build-options",
-                                           "-cl-std=CL2.0"});
+  const CommandLine cl =
+      parseCommandLine({"check", path, "--global", "4", "--arg", "buffer:int[1]=zero", "--dump",
+                        "--build-options", "-cl-std=CL2.0"});
   std::ostringstream out, err;
   EXPECT_EQ(checkCommand(cl.options, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("arg0 int[1] = 5"), std::string::npos) << out.str();
@@ -146,6 +153,35 @@ TEST(Check, SubGroupSizeDependenceIsOnlyAWarning) {
   EXPECT_NE(o.err.find("check: 12 runs (sub-group sizes x schedules): no errors; 2 warnings\n"),
             std::string::npos)
       << o.err;
+}
+
+// --reconvergence random[:SEED] adds two runs per sub-group size under random
+// reconvergence; a count of the lanes that took a side is ipdom's only there, so the
+// results differ: a warning, an error with --strict. Without the option nothing changes.
+TEST(Check, ReconvergenceDependenceIsAWarningUnlessStrict) {
+  const std::vector<std::string> base = {
+      "--kernel", "side_count",       "--global", "16",    "--local",
+      "16",       "--sub-group-size", "16",       "--arg", "buffer:uint[16]=zero"};
+  const Outcome plain = check(base);
+  EXPECT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("reconvergence"), std::string::npos) << plain.err;
+  EXPECT_NE(plain.err.find("check: 4 runs"), std::string::npos) << plain.err;
+  // Seeds 1 and 2 both split the side of 10 lanes (0x6db6: at ipdom every ballot counts 10).
+  std::vector<std::string> args = base;
+  for (const char* a : {"--reconvergence", "random:1"}) args.push_back(a);
+  const Outcome o = check(args);
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.err.find("warning: reconvergence-dependent: at sub-group size 16 random "
+                       "reconvergence gives "),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("than ipdom's class A (round-robin, random:1, random:2, random:3)"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("(round-robin, reconvergence random:1)"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("check: 6 runs"), std::string::npos) << o.err;
+  args.push_back("--strict");
+  EXPECT_EQ(check(args).status, 2);
 }
 
 TEST(Check, GivenSizeAndSeedNarrowTheRuns) {

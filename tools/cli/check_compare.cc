@@ -27,7 +27,7 @@ void canonicalElement(const ElementType& t, const uint8_t* in, uint8_t* out) {
 }
 
 // Element `i` of canonical contents, printed as --dump prints it.
-std::string formatCanonical(const ArgValue& arg, const Contents& c, uint64_t i) {
+std::string formatCanonical(const ArgShape& arg, const Contents& c, uint64_t i) {
   std::vector<uint8_t> stored(arg.type.size(), 0);
   std::memcpy(stored.data(), c.bytes.data() + i * c.elementSize, c.elementSize);
   return formatElement(arg.type, stored.data(), arg.hex);
@@ -52,7 +52,7 @@ uint64_t runLength(const Contents& c, uint64_t i) {
   return n;
 }
 
-std::optional<Difference> orderedDifference(const ArgValue& arg, const Contents& a,
+std::optional<Difference> orderedDifference(const ArgShape& arg, const Contents& a,
                                             const Contents& b) {
   std::optional<Difference> d;
   const uint64_t n = std::min(elementsOf(a), elementsOf(b));
@@ -64,7 +64,7 @@ std::optional<Difference> orderedDifference(const ArgValue& arg, const Contents&
   return d;
 }
 
-std::optional<Difference> multisetDifference(const ArgValue& arg, const Contents& a,
+std::optional<Difference> multisetDifference(const ArgShape& arg, const Contents& a,
                                              const Contents& b) {
   uint64_t i = 0, j = 0;
   const uint64_t na = elementsOf(a), nb = elementsOf(b);
@@ -113,7 +113,7 @@ Contents canonicalContents(const ArgValue& arg, bool unordered) {
   return sorted;
 }
 
-std::optional<Difference> firstDifference(const ArgValue& arg, const Contents& a, const Contents& b,
+std::optional<Difference> firstDifference(const ArgShape& arg, const Contents& a, const Contents& b,
                                           bool unordered) {
   return unordered ? multisetDifference(arg, a, b) : orderedDifference(arg, a, b);
 }
@@ -123,13 +123,15 @@ std::string argTypeText(const ArgValue& arg) {
   return fmt::format("{}[{}]", arg.type.name(), arg.count);
 }
 
-std::string describeDifference(size_t index, const ArgValue& arg, const Difference& d,
+ArgShape argShape(const ArgValue& arg) { return {arg.type, arg.hex, arg.count, argTypeText(arg)}; }
+
+std::string describeDifference(size_t index, const ArgShape& arg, const Difference& d,
                                bool unordered, const std::string& a, const std::string& b) {
   if (unordered)
-    return fmt::format("argument {} ({}, unordered): value {}: {} {}, {} {}", index,
-                       argTypeText(arg), d.valueA, a, times(d.countA), b, times(d.countB));
+    return fmt::format("argument {} ({}, unordered): value {}: {} {}, {} {}", index, arg.typeText,
+                       d.valueA, a, times(d.countA), b, times(d.countB));
   return fmt::format("argument {} ({}): element {}: {} {}, {} {} ({} of {} elements differ)", index,
-                     argTypeText(arg), d.element, a, d.valueA, b, d.valueB, d.differing, arg.count);
+                     arg.typeText, d.element, a, d.valueA, b, d.valueB, d.differing, arg.count);
 }
 
 }  // namespace spvsim::tools

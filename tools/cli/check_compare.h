@@ -36,16 +36,26 @@ struct Difference {
   uint64_t countA = 0, countB = 0;  // unordered: occurrences of the value
 };
 
-std::optional<Difference> firstDifference(const ArgValue& arg, const Contents& a, const Contents& b,
-                                          bool unordered);
+// What describing a difference needs of an argument, kept in `spvsim check`'s result
+// records so that shards' results are described as the runs' own buffers would be.
+struct ArgShape {
+  ElementType type;      // a buffer's element, an image's channel value
+  bool hex = false;      // print integers in hexadecimal (.sim `hex`)
+  uint64_t count = 0;    // elements (images: channel values)
+  std::string typeText;  // argTypeText
+};
 
 // "int[4]", or an image's header ("image2d RGBA,UNORM_INT8[4,2]"), as --dump writes it.
 std::string argTypeText(const ArgValue& arg);
+ArgShape argShape(const ArgValue& arg);
+
+std::optional<Difference> firstDifference(const ArgShape& arg, const Contents& a, const Contents& b,
+                                          bool unordered);
 
 // "argument 1 (int[4]): element 2: class A 5, class B 7 (3 of 4 elements differ)";
 // unordered: "argument 1 (uint[8], unordered): value 7: class A 2 times, class B
 // 1 time". `a` and `b` name the two sides ("class A", "expected", "actual", ...).
-std::string describeDifference(size_t index, const ArgValue& arg, const Difference& d,
+std::string describeDifference(size_t index, const ArgShape& arg, const Difference& d,
                                bool unordered, const std::string& a, const std::string& b);
 
 }  // namespace spvsim::tools

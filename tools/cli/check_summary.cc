@@ -31,8 +31,8 @@ std::string formatRows(const std::vector<Row>& rows) {
 
 std::vector<size_t> dataArgs(const std::vector<CheckRun>& runs) {
   std::vector<size_t> out;
-  for (size_t i = 0; i < runs.front().args->size(); ++i)
-    if ((*runs.front().args)[i].holdsData()) out.push_back(i);
+  for (size_t i = 0; i < runs.front().outputs.size(); ++i)
+    if (runs.front().outputs[i]) out.push_back(i);
   return out;
 }
 
@@ -53,7 +53,7 @@ std::string formatSummaryTable(const std::vector<CheckRun>& runs, const std::vec
   rows.push_back(header);
   for (size_t r = 0; r < runs.size(); ++r) {
     Row row = {
-        std::to_string(r + 1),          std::to_string(runs[r].subGroupSize), runs[r].schedule(),
+        std::to_string(r + 1),          std::to_string(runs[r].subGroupSize), runs[r].label(),
         std::to_string(runs[r].errors), std::to_string(runs[r].warnings),     classOf(v, r)};
     for (size_t i : data) row.push_back(v.cells[r][i]);
     rows.push_back(row);
@@ -83,9 +83,13 @@ std::string formatCheckJson(const std::vector<CheckRun>& runs, const std::vector
     for (size_t i : dataArgs(runs))
       cells.push_back(fmt::format("\"arg{}\": {}", i, jsonQuote(v.cells[r][i])));
     rows.push_back(fmt::format(
-        "{{\"run\": {}, \"sub_group_size\": {}, \"schedule\": \"{}\", \"aborted\": {}, "
+        "{{\"run\": {}, \"sub_group_size\": {}, \"schedule\": \"{}\", {}\"aborted\": {}, "
         "\"class\": {}, \"errors\": {}, \"warnings\": {}, \"buffers\": {{{}}}}}",
-        r + 1, runs[r].subGroupSize, runs[r].schedule(), runs[r].aborted ? "true" : "false",
+        r + 1, runs[r].subGroupSize, runs[r].schedule(),
+        runs[r].reconvergence
+            ? fmt::format("\"reconvergence\": \"random:{}\", ", *runs[r].reconvergence)
+            : "",
+        runs[r].aborted ? "true" : "false",
         v.runClass[r] < 0 ? "null" : jsonQuote(className(v.runClass[r])), runs[r].errors,
         runs[r].warnings, fmt::join(cells, ", ")));
   }

@@ -4,14 +4,21 @@
 
 #include <algorithm>
 
+#include "tools/cli/check_id.h"
+
 namespace spvsim::tools {
 
 std::string CheckRun::schedule() const {
   return seed ? fmt::format("random:{}", *seed) : "round-robin";
 }
 
+std::string CheckRun::label() const {
+  return reconvergence ? fmt::format("{}, reconvergence random:{}", schedule(), *reconvergence)
+                       : schedule();
+}
+
 std::string CheckRun::name() const {
-  return fmt::format("sub-group size {}, {}", subGroupSize, schedule());
+  return fmt::format("sub-group size {}, {}", subGroupSize, label());
 }
 
 std::string className(size_t index) {
@@ -20,24 +27,35 @@ std::string className(size_t index) {
   return name;
 }
 
-namespace {
-
-bool compared(const ArgValue& arg, ArgMode mode) {
-  return arg.holdsData() && mode != ArgMode::Ignore;
+RunOutput runOutput(const ArgValue& arg, ArgMode mode, size_t index, const ArgValue* expected) {
+  RunOutput out{argShape(arg), 0, std::nullopt, std::nullopt};
+  if (mode == ArgMode::Ignore) return out;
+  const bool unordered = mode == ArgMode::Unordered;
+  Contents contents = canonicalContents(arg, unordered);
+  out.digest = contentDigest(contents);
+  if (expected) {
+    const ArgShape shape = argShape(*expected);
+    const auto d =
+        firstDifference(shape, canonicalContents(*expected, unordered), contents, unordered);
+    out.expect = d ? describeDifference(index, shape, *d, unordered, "expected", "actual") : "";
+  }
+  if (contents.bytes.size() <= kRecordedContentBytes) out.contents = std::move(contents);
+  return out;
 }
+
+namespace {
 
 class Judge {
  public:
-  Judge(const std::vector<CheckRun>& runs, const std::vector<ArgMode>& modes,
-        const std::vector<ExpectedArg>& expect)
-      : runs_(runs), modes_(modes), expect_(expect) {}
+  Judge(const std::vector<CheckRun>& runs, const std::vector<ArgMode>& modes)
+      : runs_(runs), modes_(modes) {}
 
   CheckVerdicts judge() {
-    contents_.resize(runs_.size());
     v_.runClass.assign(runs_.size(), -1);
     for (size_t r = 0; r < runs_.size(); ++r)
       if (!runs_[r].aborted) classify(r);
     for (uint32_t size : sizes()) scheduleDependence(size);
+    for (uint32_t size : sizes()) reconvergenceDependence(size);
     sizeDependence();
     for (size_t c = 0; c < v_.classes.size(); ++c) compareWithExpect(c);
     for (size_t r = 0; r < runs_.size(); ++r) v_.cells.push_back(cells(r));
@@ -45,17 +63,26 @@ class Judge {
   }
 
  private:
-  const std::vector<ArgValue>& args(size_t run) const { return *runs_[run].args; }
+  const std::optional<RunOutput>& output(size_t run, size_t arg) const {
+    return runs_[run].outputs[arg];
+  }
+  bool compared(size_t run, size_t arg) const {
+    return output(run, arg) && modes_[arg] != ArgMode::Ignore;
+  }
   bool unordered(size_t arg) const { return modes_[arg] == ArgMode::Unordered; }
   size_t rep(size_t cls) const { return v_.classes[cls].front(); }
+  size_t argCount() const { return modes_.size(); }
+
+  // Runs with the same digest of every compared argument are one class.
+  bool sameResults(size_t a, size_t b) const {
+    for (size_t i = 0; i < argCount(); ++i)
+      if (compared(a, i) && output(a, i)->digest != output(b, i)->digest) return false;
+    return true;
+  }
 
   void classify(size_t r) {
-    for (size_t i = 0; i < args(r).size(); ++i)
-      contents_[r].push_back(compared(args(r)[i], modes_[i])
-                                 ? canonicalContents(args(r)[i], unordered(i))
-                                 : Contents{});
     for (size_t c = 0; c < v_.classes.size(); ++c)
-      if (contents_[rep(c)] == contents_[r]) {
+      if (sameResults(rep(c), r)) {
         v_.runClass[r] = static_cast<int>(c);
         v_.classes[c].push_back(r);
         return;
@@ -74,11 +101,13 @@ class Judge {
     return out;
   }
 
-  // The classes of the finished runs of one sub-group size, in order of first appearance.
-  std::vector<size_t> classesOfSize(uint32_t size) const {
+  // The classes of the finished runs of one sub-group size, in order of first appearance:
+  // those at ipdom (the schedules), or those under random reconvergence.
+  std::vector<size_t> classesOfSize(uint32_t size, bool randomReconvergence = false) const {
     std::vector<size_t> out;
     for (size_t r = 0; r < runs_.size(); ++r)
       if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size &&
+          runs_[r].reconvergence.has_value() == randomReconvergence &&
           std::find(out.begin(), out.end(), size_t(v_.runClass[r])) == out.end())
         out.push_back(v_.runClass[r]);
     return out;
@@ -87,23 +116,34 @@ class Judge {
   // "argument 1 (...): element 3: class A 5, class B 7; argument 2 ..."
   std::string differences(size_t a, size_t b) const {
     std::string out;
-    for (size_t i = 0; i < args(rep(a)).size(); ++i) {
-      if (!compared(args(rep(a))[i], modes_[i])) continue;
-      const auto d = firstDifference(args(rep(a))[i], contents_[rep(a)][i], contents_[rep(b)][i],
-                                     unordered(i));
-      if (d)
-        out += (out.empty() ? "" : "; ") + describeDifference(i, args(rep(a))[i], *d, unordered(i),
-                                                              "class " + className(a),
-                                                              "class " + className(b));
+    for (size_t i = 0; i < argCount(); ++i) {
+      if (!compared(rep(a), i)) continue;
+      const std::string d = difference(i, a, b);
+      if (!d.empty()) out += (out.empty() ? "" : "; ") + d;
     }
     return out;
+  }
+
+  std::string difference(size_t i, size_t a, size_t b) const {
+    const RunOutput& oa = *output(rep(a), i);
+    const RunOutput& ob = *output(rep(b), i);
+    if (oa.digest == ob.digest) return "";
+    const std::string nameA = "class " + className(a), nameB = "class " + className(b);
+    if (!oa.contents || !ob.contents)
+      return fmt::format(
+          "argument {} ({}{}): {} and {} differ (contents over {} bytes are compared by "
+          "digest: {:016x}, {:016x})",
+          i, oa.shape.typeText, unordered(i) ? ", unordered" : "", nameA, nameB,
+          kRecordedContentBytes, oa.digest, ob.digest);
+    const auto d = firstDifference(oa.shape, *oa.contents, *ob.contents, unordered(i));
+    return d ? describeDifference(i, oa.shape, *d, unordered(i), nameA, nameB) : "";
   }
 
   // "class A (round-robin, random:2)": the schedules of one size that gave class `c`.
   std::string classAtSize(size_t c, uint32_t size) const {
     std::vector<std::string> schedules;
     for (size_t r : v_.classes[c])
-      if (runs_[r].subGroupSize == size) schedules.push_back(runs_[r].schedule());
+      if (runs_[r].subGroupSize == size) schedules.push_back(runs_[r].label());
     return fmt::format("class {} ({})", className(c), fmt::join(schedules, ", "));
   }
 
@@ -116,10 +156,41 @@ class Judge {
     for (size_t c : classes) listed.push_back(classAtSize(c, size));
     for (size_t k = 1; k < classes.size(); ++k)
       diffs.push_back(differences(classes[0], classes[k]));
+    std::vector<size_t> runs;
+    for (size_t r = 0; r < runs_.size(); ++r)
+      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size && !runs_[r].reconvergence)
+        runs.push_back(r);
     v_.findings.push_back(
         {true, "scheduling-dependent",
          fmt::format("at sub-group size {} the schedules give {} different results: {}; {}", size,
-                     classes.size(), fmt::join(listed, ", "), fmt::join(diffs, "; "))});
+                     classes.size(), fmt::join(listed, ", "), fmt::join(diffs, "; ")),
+         runs});
+  }
+
+  // Which lanes run together after divergence is the device's choice (src/DESIGN.md,
+  // "Reconvergence"): a result that changes under random reconvergence counts on one the
+  // specs do not promise. A warning (an error with --strict), judged only where the
+  // schedules agree (else scheduling-dependent already says the results are not fixed).
+  void reconvergenceDependence(uint32_t size) {
+    const std::vector<size_t> ipdom = classesOfSize(size);
+    if (ipdom.size() != 1) return;
+    std::vector<size_t> runs;
+    std::vector<std::string> listed, diffs;
+    for (size_t c : classesOfSize(size, true)) {
+      if (c == ipdom[0]) continue;
+      listed.push_back(classAtSize(c, size));
+      diffs.push_back(differences(ipdom[0], c));
+      for (size_t r : v_.classes[c])
+        if (runs_[r].subGroupSize == size) runs.push_back(r);
+    }
+    if (listed.empty()) return;
+    v_.findings.push_back(
+        {false, "reconvergence-dependent",
+         fmt::format("at sub-group size {} random reconvergence gives {} other result{} than "
+                     "ipdom's {}: {}; {}",
+                     size, listed.size(), listed.size() == 1 ? "" : "s",
+                     classAtSize(ipdom[0], size), fmt::join(listed, ", "), fmt::join(diffs, "; ")),
+         runs});
   }
 
   // Results may legitimately depend on the sub-group size (get_sub_group_size() is part of
@@ -143,7 +214,8 @@ class Judge {
           {false, "sub-group-size-dependent",
            fmt::format("class {} (sub-group size {}) differs from class {} (sub-group size {}): {}",
                        className(seen[k]), fmt::join(sizesOf[k], ", "), className(seen[0]),
-                       fmt::join(sizesOf[0], ", "), differences(seen[0], seen[k]))});
+                       fmt::join(sizesOf[0], ", "), differences(seen[0], seen[k])),
+           v_.classes[seen[k]]});
   }
 
   std::string runsOf(size_t c) const {
@@ -155,53 +227,39 @@ class Judge {
   }
 
   void compareWithExpect(size_t c) {
-    for (const ExpectedArg& e : expect_) {
-      if (modes_[e.index] == ArgMode::Ignore) continue;
-      const Contents want = canonicalContents(e.value, unordered(e.index));
-      const auto d = firstDifference(e.value, want, contents_[rep(c)][e.index], unordered(e.index));
-      if (d)
+    for (size_t i = 0; i < argCount(); ++i) {
+      if (!compared(rep(c), i)) continue;
+      const std::optional<std::string>& expect = output(rep(c), i)->expect;
+      if (expect && !expect->empty())
         v_.findings.push_back(
-            {true, "expect-mismatch",
-             fmt::format("{}: {}", runsOf(c),
-                         describeDifference(e.index, e.value, *d, unordered(e.index), "expected",
-                                            "actual"))});
+            {true, "expect-mismatch", fmt::format("{}: {}", runsOf(c), *expect), v_.classes[c]});
     }
-  }
-
-  const ExpectedArg* expected(size_t arg) const {
-    for (const ExpectedArg& e : expect_)
-      if (e.index == arg) return &e;
-    return nullptr;
   }
 
   std::vector<std::string> cells(size_t r) const {
     std::vector<std::string> out;
-    for (size_t i = 0; i < args(r).size(); ++i) out.push_back(cell(r, i));
+    for (size_t i = 0; i < argCount(); ++i) out.push_back(cell(r, i));
     return out;
   }
 
   std::string cell(size_t r, size_t i) const {
-    if (!args(r)[i].holdsData()) return "";
+    if (!output(r, i)) return "";
     if (runs_[r].aborted) return "aborted";
     if (modes_[i] == ArgMode::Ignore) return "ignored";
-    if (const ExpectedArg* e = expected(i))
-      return canonicalContents(e->value, unordered(i)) == contents_[r][i] ? "matches expect"
-                                                                          : "mismatch";
-    return contents_[r][i] == contents_[rep(0)][i] ? "same" : "differs from A";
+    if (const std::optional<std::string>& expect = output(r, i)->expect)
+      return expect->empty() ? "matches expect" : "mismatch";
+    return output(r, i)->digest == output(rep(0), i)->digest ? "same" : "differs from A";
   }
 
   const std::vector<CheckRun>& runs_;
   const std::vector<ArgMode>& modes_;
-  const std::vector<ExpectedArg>& expect_;
-  std::vector<std::vector<Contents>> contents_;  // [run][argument]; empty when not compared
   CheckVerdicts v_;
 };
 
 }  // namespace
 
-CheckVerdicts judgeRuns(const std::vector<CheckRun>& runs, const std::vector<ArgMode>& modes,
-                        const std::vector<ExpectedArg>& expect) {
-  return Judge(runs, modes, expect).judge();
+CheckVerdicts judgeRuns(const std::vector<CheckRun>& runs, const std::vector<ArgMode>& modes) {
+  return Judge(runs, modes).judge();
 }
 
 }  // namespace spvsim::tools

@@ -16,23 +16,49 @@
 
 namespace spvsim::tools {
 
-struct CheckRun {
-  uint32_t subGroupSize = 16;
-  std::optional<uint64_t> seed;                 // unset: round-robin
-  bool aborted = false;                         // a fatal error stopped it: its buffers are partial
-  uint64_t errors = 0, warnings = 0;            // diagnostic occurrences in this run
-  const std::vector<ArgValue>* args = nullptr;  // the buffers as the run left them
-
-  std::string schedule() const;  // "round-robin", "random:2"
-  std::string name() const;      // "sub-group size 8, round-robin"
+// One buffer or image as a run left it, reduced to what the judgement needs: it is what
+// `spvsim check`'s result records keep (tools/cli/check_record.h), so that merged shards are
+// judged exactly as one unsharded run.
+struct RunOutput {
+  ArgShape shape;
+  uint64_t digest = 0;               // of the contents as comparison sees them (check_id.h)
+  std::optional<Contents> contents;  // absent when too large to record, or ignored
+  // Against --expect (or a bundle's captured result): absent when not compared, "" when
+  // it matched, else describeDifference's text ("argument 1 (int[4]): element 0: ...").
+  std::optional<std::string> expect;
 };
 
-// A problem in the results: kind "scheduling-dependent", "sub-group-size-dependent" or
-// "expect-mismatch".
+struct CheckRun {
+  uint32_t subGroupSize = 16;
+  std::optional<uint64_t> seed;  // unset: round-robin
+  bool aborted = false;          // a fatal error stopped it: its buffers are partial
+  // --reconvergence random:SEED's seed; unset: ipdom (src/DESIGN.md, "Reconvergence").
+  uint64_t errors = 0, warnings = 0;  // diagnostic occurrences in this run
+  // Per argument: what it left; nullopt for arguments that hold no data (values, local
+  // memory, samplers, ...).
+  std::vector<std::optional<RunOutput>> outputs;
+  std::optional<uint64_t> reconvergence;
+
+  std::string schedule() const;  // "round-robin", "random:2"
+  // The schedule and, under random reconvergence, "round-robin, reconvergence random:1".
+  std::string label() const;
+  std::string name() const;  // "sub-group size 8, round-robin[, reconvergence random:1]"
+};
+
+// Contents of a run's argument larger than this are kept as a digest only: differences in
+// them are reported without the element.
+constexpr uint64_t kRecordedContentBytes = uint64_t{1} << 20;
+
+// What a run left in `arg`, compared as `mode`, and against `expected` when given.
+RunOutput runOutput(const ArgValue& arg, ArgMode mode, size_t index, const ArgValue* expected);
+
+// A problem in the results: kind "scheduling-dependent", "sub-group-size-dependent",
+// "reconvergence-dependent" or "expect-mismatch".
 struct Finding {
   bool error = true;
   std::string kind;
   std::string message;
+  std::vector<size_t> runs;  // the runs it is about (JUnit: each one's failure or output)
 };
 
 struct CheckVerdicts {
@@ -47,8 +73,7 @@ struct CheckVerdicts {
 // "A", "B", ... "Z", "AA", ...
 std::string className(size_t index);
 
-// `modes` has one entry per argument; `expect` the arguments --expect names.
-CheckVerdicts judgeRuns(const std::vector<CheckRun>& runs, const std::vector<ArgMode>& modes,
-                        const std::vector<ExpectedArg>& expect);
+// `modes` has one entry per argument.
+CheckVerdicts judgeRuns(const std::vector<CheckRun>& runs, const std::vector<ArgMode>& modes);
 
 }  // namespace spvsim::tools

@@ -186,6 +186,27 @@ TEST(DebugHabits, FramesAndBreakAtAFunctionAfterItsPrologue) {
   EXPECT_HAS(t.reply(13), "#0  twice at ");  // execution selects the innermost frame again
 }
 
+// info args: the parameters of the selected frame's function, in order, and no other
+// variable; twice(v) and then its caller branchy(out, vin).
+TEST(DebugHabits, InfoArgsListsTheParametersInOrder) {
+  const auto t = debugSession(kBranch,
+                              "break twice\n"
+                              "continue\n"
+                              "info args\n"
+                              "up\n"
+                              "info args\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(t.reply(3), "v (uint) = [0]=1 [1]=- [2]=3 [3]=-\n");
+  EXPECT_LACKS(t.reply(3), "t (");  // a local, not a parameter
+  const std::string caller = t.reply(5);
+  const size_t out = caller.find("out ("), vin = caller.find("vin (");
+  EXPECT_NE(out, std::string::npos) << caller;
+  EXPECT_NE(vin, std::string::npos) << caller;
+  EXPECT_LT(out, vin) << caller;  // parameter order
+  EXPECT_LACKS(caller, "x (");
+  EXPECT_LACKS(caller, "i (");
+}
+
 // rotate.cl: work-item l writes scratch[l] = 10 l (line 6) and tile[l] = -l (line 7).
 TEST(DebugHabits, WatchpointsOnVariablesAndLocalMemory) {
   const auto t = debugSession(kRotate,

@@ -17,6 +17,8 @@ Usage:
   spvsim check KERNEL ... | FILE.sim | BUNDLE    the oracle: several sub-group sizes and
                                                  schedules, every checker, results compared
                                                  (a BUNDLE's with the captured results)
+  spvsim check DIR | --merge FILE.jsonl...       every bundle and .sim file under DIR;
+                                                 shards' results merged into one report
   spvsim debug KERNEL ... | FILE.sim | BUNDLE    step through a kernel sub-group by sub-group
   spvsim dap [--port N]                          the debugger as a Debug Adapter Protocol
                                                  server for IDEs (see 'spvsim dap --help')
@@ -248,12 +250,17 @@ constexpr const char* kCheckIntro =
     R"(The reference oracle. Runs the launch at sub-group sizes 8, 16 and 32 (only the size
 --sub-group-size or the kernel's intel_reqd_sub_group_size names), each with the
 round-robin schedule and random schedules 1, 2 and 3 (only --schedule random:SEED when
-given), every time with --check-races, --check-uninitialized and --check-undefined
-on, from the same initial buffers. Reports each diagnostic once, with how many runs showed it, then
-groups the runs into classes with identical results (A, B, ...) and reports:
+given), and with --reconvergence random[:SEED] also round-robin under random
+reconvergence with seeds SEED and SEED + 1, every time with --check-races,
+--check-uninitialized and --check-undefined on, from the same initial buffers. Reports
+each diagnostic once, with how many runs showed it, then groups the runs into classes
+with identical results (A, B, ...) and reports:
   error: scheduling-dependent     one sub-group size's schedules give different results
   warning: sub-group-size-dependent  results differ between sub-group sizes only
                                   (legitimate for kernels that use get_sub_group_size())
+  warning: reconvergence-dependent   random reconvergence changes a size's results: the
+                                  kernel counts on which lanes run together after a
+                                  divergent branch (--strict: an error)
   error: expect-mismatch          a class differs from the --expect reference
 each naming the argument, the first differing element and its values. A summary table
 (run x buffer: same / differs from A / matches expect / mismatch / ignored, and each
@@ -266,10 +273,32 @@ Check options (besides those of spvsim run):
   --unordered N|argN       compare buffer N as a multiset of elements, e.g. the output
                            of an atomic append (repeatable)
   --strict                 warnings make the exit status 2
+Sweeps that scale out (the contract of Mesa's deqp-runner: list, shard, resume, merge):
+  --list                   print one line per configuration, run nothing:
+                           "ID LAUNCH sub_group_size=8 schedule=round-robin"; ID is 16
+                           hex digits, the same on every machine (FNV-1a 64 of the module,
+                           kernel, NDRange, arguments with their contents, a sweep's
+                           path inside DIR, configuration)
+  --shard I/N              run only the configurations at positions I, I+N, I+2N, ... of
+                           the list (0 <= I < N; a DIR sweep counts over all its launches)
+  --results FILE.jsonl     append one JSON line per configuration run (id, configuration,
+                           verdict, digests of the buffers, diagnostics) and skip the ids
+                           FILE already holds (resume); an incomplete last line (an
+                           interrupted run) is ignored with a warning and run again
+  --merge FILE.jsonl...    run nothing: report the records of these files (every
+                           configuration of each launch, from any shards) with the summary,
+                           warnings and exit status of the unsharded run
+  --junit FILE             also write JUnit XML: a test case per configuration, a failure
+                           for each one with errors, its diagnostics as system-out
+  DIR (instead of KERNEL)  every capture bundle (a folder with launch.txt) and .sim file
+                           under DIR, recursively, in sorted order, symbolic links not
+                           followed; each is reported under "check: launch PATH"
+--json reports one unsharded launch (not with --shard, --results, --merge or DIR).
 --dump and --json report the first run's buffers. Exit status: 0 no errors (and, with
 --strict, no warnings); 2 errors, warnings under --strict, or a run stopped by a fatal
-error; 1 usage or input errors (a bad --ignore/--unordered index, an unreadable or
-malformed --expect file).
+error (a sweep: the worst of its launches); 1 usage or input errors (a bad
+--ignore/--unordered index, an unreadable or malformed --expect file, a bad --shard, a
+results file that is a folder or not records, shards missing from --merge).
 
 )";
 

@@ -19,7 +19,8 @@ constexpr int kMaxDepth = 256;
 
 class Reader {
  public:
-  Reader(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+  Reader(std::string_view text, const std::string& name, uint64_t firstLine)
+      : text_(text), name_(name), line_(firstLine) {}
 
   JsonValue document() {
     JsonValue v = value(0);
@@ -227,13 +228,13 @@ class Reader {
   std::string_view text_;
   const std::string& name_;
   size_t pos_ = 0;
-  uint64_t line_ = 1;
+  uint64_t line_;
 };
 
 }  // namespace
 
-JsonValue parseJson(std::string_view text, const std::string& name) {
-  return Reader(text, name).document();
+JsonValue parseJson(std::string_view text, const std::string& name, uint64_t firstLine) {
+  return Reader(text, name, firstLine).document();
 }
 
 JsonValue jsonString(std::string text) {

@@ -26,7 +26,8 @@ struct JsonValue {
 
 // Parses one JSON document. Throws Error(DiagnosticKind::Input) "NAME:LINE: message" for
 // malformed text (and for nesting deeper than 256, which no report of spvsim has).
-JsonValue parseJson(std::string_view text, const std::string& name);
+// `firstLine`: the line `text` starts on in NAME (one line of a JSON Lines file).
+JsonValue parseJson(std::string_view text, const std::string& name, uint64_t firstLine = 1);
 
 // Builders for JSON that spvsim writes (the DAP adapter's messages).
 JsonValue jsonString(std::string text);

@@ -1,6 +1,7 @@
 #include "tools/cli/options.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <array>
 #include <functional>
@@ -66,6 +67,21 @@ uint64_t argumentIndex(std::string_view option, std::string_view text) {
   return value;
 }
 
+// --shard I/N: 0 <= I < N.
+std::pair<uint64_t, uint64_t> parseShard(std::string_view option, std::string_view text) {
+  const size_t slash = text.find('/');
+  uint64_t i = 0, n = 0;
+  if (slash == std::string_view::npos || !parseUnsigned(text.substr(0, slash), i) ||
+      !parseUnsigned(text.substr(slash + 1), n))
+    fail(
+        fmt::format("{} '{}' is not I/N (shard I of N, counted from 0: 0/4 .. 3/4)", option, text));
+  if (n == 0) fail(fmt::format("{} '{}': N must be at least 1", option, text));
+  if (i >= n)
+    fail(fmt::format("{} '{}': I must be less than N (shards of {} are 0/{} .. {}/{})", option,
+                     text, n, n, n - 1, n));
+  return {i, n};
+}
+
 struct Option {
   std::string_view name;
   bool takesValue;
@@ -129,6 +145,16 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.unorderedArgs.push_back(argumentIndex(n, v)); }},
       {"--strict", false, bit(Command::Check), false,
        [](RunOptions& o, auto, auto) { o.strict = true; }},
+      {"--list", false, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto) { o.list = true; }},
+      {"--shard", true, bit(Command::Check), false,
+       [](RunOptions& o, auto n, auto v) { o.shard = parseShard(n, v); }},
+      {"--results", true, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto v) { o.resultsPath = v; }},
+      {"--junit", true, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto v) { o.junitPath = v; }},
+      {"--merge", false, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto) { o.merge = true; }},
       {"-o", true, bit(Command::Compile), false,
        [](RunOptions& o, auto, auto v) { o.outputPath = v; }},
   };
@@ -142,9 +168,36 @@ std::optional<Command> parseCommand(std::string_view word) {
   return std::nullopt;
 }
 
+// spvsim check --merge FILE.jsonl...: only results files, --junit and --quiet.
+void checkMerge(const RunOptions& o) {
+  if (o.mergePaths.empty()) fail("--merge needs the results files to merge (FILE.jsonl...)");
+  if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty() || o.dump ||
+      !o.jsonPath.empty() || !o.expectPath.empty() || !o.ignoreArgs.empty() ||
+      !o.unorderedArgs.empty() || o.strict || o.list || o.shard || !o.resultsPath.empty() ||
+      o.subGroupSize || o.scheduleSeed || !o.buildOptions.empty())
+    fail(
+        "--merge takes only results files (FILE.jsonl...), --junit and --quiet: the records "
+        "hold the launch and how it was judged");
+}
+
+// --list, --shard, --results and --junit (spvsim check).
+void checkSweepOptions(const RunOptions& o) {
+  if (o.list && (!o.resultsPath.empty() || !o.junitPath.empty() || !o.jsonPath.empty()))
+    fail("--list only lists the configurations: drop --results, --junit and --json");
+  if (!o.jsonPath.empty() && (o.shard || !o.resultsPath.empty()))
+    fail(
+        "--json reports one whole, unsharded run: drop --shard and --results (or --json; "
+        "--junit reports sharded and merged runs)");
+}
+
 // Checks that the options fit together once all are read.
 void checkCombination(Command command, const RunOptions& o) {
+  if (command == Command::Check && o.merge) return checkMerge(o);
+  if (!o.moreInputs.empty())
+    fail(fmt::format("unexpected '{}': spvsim {} takes one KERNEL file", o.moreInputs.front(),
+                     commandName(command)));
   if (o.input.empty()) fail("missing the KERNEL file (.spv, .spvasm, .cl or .sim)");
+  if (command == Command::Check) checkSweepOptions(o);
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;
@@ -152,6 +205,14 @@ void checkCombination(Command command, const RunOptions& o) {
   // Both run the launch's kernel instrumented, and a launch runs one instrumented copy.
   if ((!o.profilePath.empty() || !o.profileJsonPath.empty()) && o.checkUndefined)
     fail("--profile and --profile-json cannot be combined with --check-undefined");
+  if (command == Command::Check && o.isSweep()) {
+    if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty() ||
+        !o.jsonPath.empty())
+      fail(
+          "spvsim check DIR takes each launch from its bundle or .sim file: drop --kernel, "
+          "--global, --local, --global-offset, --arg and --json");
+    return;
+  }
   if (o.isBundle()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty())
       fail(
@@ -220,11 +281,12 @@ class Parser {
     fail(fmt::format("unknown option '{}' for 'spvsim {}'", name, commandName(command_)));
   }
 
+  // Further words are --merge's files; checkCombination refuses them otherwise.
   void positional(std::string_view w) {
     if (!out_.options.input.empty())
-      fail(fmt::format("unexpected '{}': spvsim {} takes one KERNEL file", w,
-                       commandName(command_)));
-    out_.options.input = w;
+      out_.options.moreInputs.emplace_back(w);
+    else
+      out_.options.input = w;
   }
 
   Command command_;
@@ -243,6 +305,10 @@ std::string_view commandName(Command c) {
 
 bool RunOptions::isSim() const { return endsWith(input, ".sim"); }
 bool RunOptions::isBundle() const { return isBundlePath(input); }
+bool RunOptions::isSweep() const {
+  struct stat st;
+  return !input.empty() && stat(input.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && !isBundle();
+}
 
 CommandLine parseCommandLine(const std::vector<std::string>& args) {
   CommandLine out;
@@ -275,7 +341,14 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
     parser.word(args, i);
     if (out.action == CommandLine::Action::Help) return out;
   }
-  checkCombination(*out.command, out.options);
+  RunOptions& o = out.options;
+  if (o.merge && !o.input.empty()) {
+    o.mergePaths.push_back(o.input);
+    o.mergePaths.insert(o.mergePaths.end(), o.moreInputs.begin(), o.moreInputs.end());
+    o.input.clear();
+    o.moreInputs.clear();
+  }
+  checkCombination(*out.command, o);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/cli/size_list.h"
@@ -46,10 +47,20 @@ struct RunOptions {
   std::string expectPath;
   std::vector<uint64_t> ignoreArgs, unorderedArgs;
   bool strict = false;
-  std::string outputPath;  // spvsim compile -o
+  // spvsim check sweeps (README "Sharded sweeps"): --list the configurations, run shard
+  // I of N (--shard I/N), append records to --results and skip those it holds, write
+  // --junit; --merge: report the results files given as the positional words instead.
+  bool list = false;
+  std::optional<std::pair<uint64_t, uint64_t>> shard;
+  std::string resultsPath, junitPath;
+  bool merge = false;
+  std::vector<std::string> mergePaths;
+  std::vector<std::string> moreInputs;  // positional words after the first
+  std::string outputPath;               // spvsim compile -o
 
   bool isSim() const;
   bool isBundle() const;  // a capture bundle's folder or launch.txt (tools/bundle.h)
+  bool isSweep() const;   // a folder that is not a bundle: spvsim check DIR
 };
 
 struct CommandLine {

@@ -259,8 +259,10 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              ".sim",
                              "Examples"})
     EXPECT_NE(run.find(needle), std::string::npos) << needle;
-  for (const char* needle : {"--global", "scheduling-dependent", "sub-group-size-dependent",
-                             "--check-races", "random:SEED"})
+  for (const char* needle :
+       {"--global", "scheduling-dependent", "sub-group-size-dependent", "--check-races",
+        "random:SEED", "--list", "--shard I/N", "--results FILE.jsonl", "--merge FILE.jsonl...",
+        "--junit FILE", "DIR (instead of KERNEL)"})
     EXPECT_NE(helpText(Command::Check).find(needle), std::string::npos) << needle;
   for (const char* needle : {"--global", "break LOC", "info simt", "workgroup X", "x NAME[I:J]"})
     EXPECT_NE(helpText(Command::Debug).find(needle), std::string::npos) << needle;

@@ -88,10 +88,14 @@ std::vector<OutputFile> reportFiles(const RunOptions& o) {
   if (!o.jsonPath.empty()) out.push_back({"--json", o.jsonPath});
   if (!o.profilePath.empty()) out.push_back({"--profile", o.profilePath});
   if (!o.profileJsonPath.empty()) out.push_back({"--profile-json", o.profileJsonPath});
+  if (!o.junitPath.empty()) out.push_back({"--junit", o.junitPath});
+  // Appended to rather than written whole, but never one of the inputs either.
+  if (!o.resultsPath.empty()) out.push_back({"--results", o.resultsPath});
   return out;
 }
 
 std::vector<std::string> inputFiles(const RunOptions& o) {
+  if (o.merge) return o.mergePaths;
   std::vector<std::string> files{o.input};
   if (!o.expectPath.empty()) files.push_back(o.expectPath);
   for (const std::string& spec : o.args)

@@ -18,12 +18,12 @@ struct OutputFile {
 };
 
 // The report files a launching command (run, check) writes: --json, --profile,
-// --profile-json, those given.
+// --profile-json, --junit and --results (appended to), those given.
 std::vector<OutputFile> reportFiles(const RunOptions& options);
 
 // The files the command reads: the kernel or .sim file, a .sim file's program, a capture
-// bundle's files, --arg file(PATH) initializers and --expect. A .cl file's #includes are
-// not among them.
+// bundle's files, --arg file(PATH) initializers and --expect; check --merge's results files.
+// A .cl file's #includes are not among them.
 std::vector<std::string> inputFiles(const RunOptions& options);
 
 // Refuses, before anything runs, an output that would replace one of `inputs` (the same

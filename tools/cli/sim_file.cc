@@ -44,6 +44,20 @@ std::optional<Scalar> defaultType(const spirv::ParamSignature& p) {
 
 bool isBuffer(Kind k) { return k == Kind::GlobalPointer || k == Kind::ConstantPointer; }
 
+// A running value of T from `start`, `inc` added per element (Oclgrind's floats).
+template <class T>
+void runningRange(std::vector<uint8_t>& bytes, uint64_t elements, T start, T inc) {
+  T* out = reinterpret_cast<T*>(bytes.data());  // vector storage: aligned for any scalar
+  T value = start;
+  for (uint64_t i = 0; i < elements; ++i, value += inc) out[i] = value;
+}
+
+template <class T>
+void integerRange(std::vector<uint8_t>& bytes, uint64_t elements, uint64_t first, uint64_t step) {
+  T* out = reinterpret_cast<T*>(bytes.data());
+  for (uint64_t i = 0; i < elements; ++i) out[i] = T(first + i * step);
+}
+
 // The .sim range START:INC:END gives (END - START + INC) / INC values; Oclgrind adds INC
 // to a running value of the element type, which this reproduces (it matters for floats).
 void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, IntegerBase base) {
@@ -59,17 +73,36 @@ void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, I
                 fmt::format("range={} gives {} values but size= holds {}", text,
                             std::isfinite(count) ? fmt::format("{}", count) : "no", elements));
   const uint32_t size = scalarSize(s);
-  if (s == Scalar::Float || s == Scalar::Half) {
+  if (s == Scalar::Float) {  // typed loops: no call per element (a 16 MB buffer is 4M)
+    runningRange<float>(bytes, elements, static_cast<float>(start), static_cast<float>(inc));
+  } else if (s == Scalar::Half) {
     float value = static_cast<float>(start);
     for (uint64_t i = 0; i < elements; ++i, value += static_cast<float>(inc))
       storeReal(s, value, bytes.data() + i * size);
   } else if (s == Scalar::Double) {
-    double value = start;
-    for (uint64_t i = 0; i < elements; ++i, value += inc)
-      storeReal(s, value, bytes.data() + i * size);
+    runningRange<double>(bytes, elements, start, inc);
   } else {
     const uint64_t first = loadBits(s, v[0]), step = loadBits(s, v[1]);
-    for (uint64_t i = 0; i < elements; ++i) storeBits(s, first + i * step, bytes.data() + i * size);
+    switch (size) {  // wrapping, truncated to the width, as storeBits
+      case 1:
+        return integerRange<uint8_t>(bytes, elements, first, step);
+      case 2:
+        return integerRange<uint16_t>(bytes, elements, first, step);
+      case 4:
+        return integerRange<uint32_t>(bytes, elements, first, step);
+      default:
+        return integerRange<uint64_t>(bytes, elements, first, step);
+    }
+  }
+}
+
+// Copies of the buffer's first `element` bytes into the rest, doubling what is done.
+void replicateFirst(std::vector<uint8_t>& bytes, size_t element, uint64_t count) {
+  const size_t filled = size_t(count) * element;
+  for (size_t done = element; done < filled;) {
+    const size_t n = std::min(done, filled - done);
+    std::copy_n(bytes.data(), n, bytes.data() + done);
+    done += n;
   }
 }
 
@@ -193,8 +226,9 @@ void SimFile::readData(const Header& h, ArgValue& arg) {
       // the value is still checked.
       uint8_t value[8] = {};
       storeLiteral(s, h.fill, value, base);
-      for (uint64_t i = 0; i < arg.count; ++i)
-        std::copy_n(value, scalarSize(s), arg.bytes.data() + i * scalarSize(s));
+      if (arg.count == 0) return;
+      std::copy_n(value, scalarSize(s), arg.bytes.data());
+      replicateFirst(arg.bytes, scalarSize(s), arg.count);
       return;
     }
     if (!h.range.empty()) return rangeValues(s, h.range, arg.bytes, base);

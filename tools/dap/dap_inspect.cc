@@ -221,7 +221,8 @@ JsonValue Adapter::lanesScope(const VarRef& r) {
   return list;
 }
 
-// The engine's `info simt` view, one variable per entry ("#1" = "lanes 0,2  at ...").
+// The engine's `info simt` view, one variable per entry ("#1" = "lanes 0,2  at ..."), and
+// "group" = "lanes 0,2 of the diverged lanes 0-3; ..." where the top entry has diverged.
 JsonValue Adapter::simtScope(const VarRef& r) {
   focus(r.thread, 0);
   const std::string text = debugger::simtText(*session_);
@@ -232,6 +233,10 @@ JsonValue Adapter::simtScope(const VarRef& r) {
     std::string line = text.substr(at + 1, end - at - 1);
     at = end;
     line.erase(0, line.find_first_not_of(' '));
+    if (constexpr std::string_view kGroup = "Running "; line.rfind(kGroup, 0) == 0) {
+      list.items.push_back(named("group", line.substr(kGroup.size()), 0));
+      continue;
+    }
     const size_t space = line.find(' ');
     const std::string value = space == std::string::npos ? "" : line.substr(space);
     list.items.push_back(

@@ -140,8 +140,10 @@ def session(client):
     check(lanes["active"]["value"].startswith("lanes 1,3 active (2/4)"), f"mask: {lanes}")
     simt = variables(client, refs["SIMT"])
     check(len(simt) >= 2, f"a split sub-group has at least 2 SIMT entries: {simt}")
-    top = max(simt, key=lambda n: int(n.lstrip("#")))
+    top = max((n for n in simt if n.startswith("#")), key=lambda n: int(n.lstrip("#")))
     check(simt[top]["value"].startswith("lanes 1,3"), f"SIMT top: {simt}")
+    check(simt["group"]["value"].startswith("lanes 1,3 of the diverged lanes 0-3;"),
+          f"SIMT group: {simt}")
 
     local = variables(client, refs["Locals"])
     check({"i", "x"} <= set(local), f"locals: {list(local)}")
