@@ -128,4 +128,31 @@ std::string jsonStringLiteral(std::string_view text) {
   return out + "\"";
 }
 
+std::string markupText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += (uint8_t(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
+    }
+  }
+  return out;
+}
+
 }  // namespace spvsim::spirv

@@ -30,4 +30,9 @@ std::string escapeText(std::string_view text, size_t maxBytes);
 // whatever `text` holds, and exact when `text` is valid UTF-8.
 std::string jsonStringLiteral(std::string_view text);
 
+// Text for HTML and XML 1.0 alike (the profile, JUnit reports): & < > " ' as character
+// references, and control characters but tab and newline, which XML 1.0 cannot carry at
+// all, as '?'.
+std::string markupText(std::string_view text);
+
 }  // namespace spvsim::spirv

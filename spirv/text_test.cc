@@ -41,6 +41,15 @@ TEST(EscapeText, LongTextIsCutWithAnEllipsis) {
   EXPECT_EQ(escapeText("\n\n\n\xff\n\n", 4), "\\n\\n\\n\\xff...");
 }
 
+TEST(MarkupText, ReferencesAndNoControlCharacters) {
+  EXPECT_EQ(markupText("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(markupText(std::string("a\tb\nc\x01"
+                                   "d\x1b\x7f",
+                                   9)),
+            "a\tb\nc?d?\x7f");
+  EXPECT_EQ(markupText("\xc3\xa9"), "\xc3\xa9");  // UTF-8 passes as it is
+}
+
 TEST(JsonStringLiteral, EscapesWhatJsonNeeds) {
   EXPECT_EQ(jsonStringLiteral("plain"), "\"plain\"");
   EXPECT_EQ(jsonStringLiteral("q\"b\\"), "\"q\\\"b\\\\\"");

@@ -60,31 +60,7 @@ const char* phaseName(SubGroupPhase phase) {
   return "?";
 }
 
-std::string escapeHtml(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return out;
-}
+std::string escapeHtml(const std::string& s) { return spirv::markupText(s); }
 
 // File names and instruction text come from the module: the shared writer keeps the
 // report valid UTF-8 whatever bytes they hold.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "spirv/text.h"
 #include "tools/cli/output_files.h"
 
 namespace spvsim::tools {
@@ -50,30 +51,8 @@ void reportFindings(const CheckVerdicts& v, std::ostream& err, CheckReport& repo
   }
 }
 
-// XML 1.0 text: markup characters as references; control characters (which escapeText
-// already keeps out of messages) as '?', since XML 1.0 cannot carry them at all.
-std::string xmlText(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += (uint8_t(c) < 0x20 && c != '\n' && c != '\t') ? '?' : c;
-    }
-  }
-  return out;
-}
+// XML 1.0 text (spirv::markupText).
+std::string xmlText(std::string_view s) { return spirv::markupText(s); }
 
 // One <testcase>; `failed` says whether it holds a <failure>.
 std::string junitCase(const CheckRecord& r, size_t run, const CheckVerdicts& v, bool& failed) {
