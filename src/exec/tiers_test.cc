@@ -91,30 +91,37 @@ TEST(Tiers, AccessesAgree) {
   for (int i = 0; i < kN; ++i) in[i] = 3 * i - 40;
   for (const char* opt : kOptLevels) {
     auto prog = load(kAccesses, opt);
-    for (uint32_t sg : {16u, 8u, 5u, 1u}) {
-      SCOPED_TRACE(std::string(opt) + " sub-group " + std::to_string(sg));
-      expectTiersAgree([&](LaunchOptions::Tier t) {
-        std::vector<int32_t> out(kN, -1), strided(2 * kN, -1);
-        TierRun run;
-        run.result = prog->launch(
-            "accesses", range1(kN, 64),
-            {bufferOf(in), bufferOf(out), bufferOf(strided), bufferOf(table), valueOf(kN)},
-            tier(t, sg));
-        // The host model of the lanes that stay in bounds.
-        for (int i = 0; i < kN - 1; ++i) {
-          const int l = i % 64, g = i / 64, src = (l + 1) % 4 + 4 * (l / 4 % 16);
-          // tile[a][b] was written by the lane with l % 4 == a, l / 4 % 16 == b.
-          int writer = -1;
-          for (int m = 0; m < 64 && g * 64 + m < kN; ++m)
-            if (m % 4 + 4 * (m / 4 % 16) == src) writer = g * 64 + m;
-          if (writer < 0) continue;  // a tile cell nobody in a short group wrote
-          const int t = in[writer] + table[g % 4];
-          EXPECT_EQ(out[i], i % 3 != 0 ? t * 2 : -t) << i;
-        }
-        run.outputs = {bytesOf(out), bytesOf(strided)};
-        return run;
-      });
-    }
+    // Also under random reconvergence: the fast paths take partial masks as they come.
+    for (uint32_t sg : {16u, 8u, 5u, 1u})
+      for (const bool randomReconvergence : {false, true}) {
+        SCOPED_TRACE(std::string(opt) + " sub-group " + std::to_string(sg) +
+                     (randomReconvergence ? " reconvergence random:3" : ""));
+        expectTiersAgree([&](LaunchOptions::Tier t) {
+          std::vector<int32_t> out(kN, -1), strided(2 * kN, -1);
+          TierRun run;
+          LaunchOptions o = tier(t, sg);
+          if (randomReconvergence) {
+            o.reconvergence = LaunchOptions::Reconvergence::Random;
+            o.reconvergenceSeed = 3;
+          }
+          run.result = prog->launch(
+              "accesses", range1(kN, 64),
+              {bufferOf(in), bufferOf(out), bufferOf(strided), bufferOf(table), valueOf(kN)}, o);
+          // The host model of the lanes that stay in bounds.
+          for (int i = 0; i < kN - 1; ++i) {
+            const int l = i % 64, g = i / 64, src = (l + 1) % 4 + 4 * (l / 4 % 16);
+            // tile[a][b] was written by the lane with l % 4 == a, l / 4 % 16 == b.
+            int writer = -1;
+            for (int m = 0; m < 64 && g * 64 + m < kN; ++m)
+              if (m % 4 + 4 * (m / 4 % 16) == src) writer = g * 64 + m;
+            if (writer < 0) continue;  // a tile cell nobody in a short group wrote
+            const int t = in[writer] + table[g % 4];
+            EXPECT_EQ(out[i], i % 3 != 0 ? t * 2 : -t) << i;
+          }
+          run.outputs = {bytesOf(out), bytesOf(strided)};
+          return run;
+        });
+      }
   }
 }
 
