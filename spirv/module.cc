@@ -163,4 +163,15 @@ std::string typeName(const Module& module, Id id) {
   return "?";
 }
 
+std::vector<const Instruction*> instructionsByIndex(const Module& module) {
+  std::vector<const Instruction*> out;
+  for (const Function& f : module.functions)
+    for (const Block& b : f.blocks)
+      for (const Instruction& i : b.instructions) {
+        if (i.index >= out.size()) out.resize(i.index + 1, nullptr);
+        out[i.index] = &i;
+      }
+  return out;
+}
+
 }  // namespace spvsim::spirv

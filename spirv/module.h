@@ -226,4 +226,8 @@ struct Module {
 // (struct names escaped, as nameOf).
 std::string typeName(const Module& module, Id type);
 
+// The instructions of the module's functions by their Instruction::index (nullptr where
+// an index is not a function body's instruction: declarations, types, constants).
+std::vector<const Instruction*> instructionsByIndex(const Module& module);
+
 }  // namespace spvsim::spirv

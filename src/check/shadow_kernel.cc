@@ -351,18 +351,6 @@ class RuleBuilder {
   std::unordered_map<Id, const spirv::Instruction*> defs_;  // result id -> its instruction
 };
 
-// By spirv::Instruction::index: the function-body instructions of the module.
-std::vector<const spirv::Instruction*> instructionsByIndex(const spirv::Module& m) {
-  std::vector<const spirv::Instruction*> out;
-  for (const auto& f : m.functions)
-    for (const auto& b : f.blocks)
-      for (const auto& i : b.instructions) {
-        if (i.index >= out.size()) out.resize(i.index + 1, nullptr);
-        out[i.index] = &i;
-      }
-  return out;
-}
-
 // Which bytes of each constant are undefined (1): OpUndef values, and composites with
 // OpUndef constituents (llvm-spirv's `(float4)(x, undef, ...)`); constants without are absent.
 std::unordered_map<Id, std::vector<uint8_t>> undefinedConstantBytes(const spirv::Binary& bin,
@@ -397,7 +385,7 @@ std::unordered_map<Id, std::vector<uint8_t>> undefinedConstantBytes(const spirv:
 
 void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary& binary) {
   const spirv::Binary* bin = &binary;
-  const auto byIndex = instructionsByIndex(m);
+  const auto byIndex = spirv::instructionsByIndex(m);
   RuleBuilder builder(k, m, byIndex);
   k.rules.assign(k.code.size(), ShadowRule{});
   for (size_t pc = 0; pc < k.code.size(); ++pc) {

@@ -12,20 +12,26 @@
 #include <vector>
 
 #include "spirv/error.h"
+#include "spirv/opcode.h"
 #include "spirv/text.h"
 #include "src/check/observers.h"
+#include "src/check/tangle_recorder.h"
+#include "src/compiler/build_options.h"
 #include "src/exec/diagnostics.h"
+#include "src/exec/lowered.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/program.h"
 #include "tools/cli/bundle.h"
 #include "tools/cli/check_compare.h"
 #include "tools/cli/check_expect.h"
 #include "tools/cli/check_id.h"
+#include "tools/cli/check_reconvergence.h"
 #include "tools/cli/check_record.h"
 #include "tools/cli/check_report.h"
 #include "tools/cli/check_summary.h"
 #include "tools/cli/check_verdict.h"
 #include "tools/cli/json_value.h"
+#include "tools/cli/kernel_input.h"
 #include "tools/cli/launch_setup.h"
 #include "tools/cli/output.h"
 #include "tools/cli/output_files.h"
@@ -41,19 +47,22 @@ using spirv::escapeText;
 constexpr uint32_t kDefaultSizes[] = {8, 16, 32};
 // Random schedules tried per sub-group size, after round-robin.
 constexpr uint64_t kDefaultSeeds = 3;
-// Random reconvergence seeds tried per sub-group size (round-robin schedule), after ipdom,
-// with --reconvergence random[:SEED]: SEED and the next.
+// Random reconvergence seeds tried per sub-group size (round-robin schedule), after ipdom:
+// SEED and the next with --reconvergence random[:SEED], else 1 and 2 where the kernel has
+// a sub-group operation (reconvergenceVariants).
 constexpr uint64_t kReconvergenceSeeds = 2;
 
 struct Config {
   uint32_t subGroupSize = 16;
   std::optional<uint64_t> seed;           // unset: round-robin
   std::optional<uint64_t> reconvergence;  // unset: ipdom; else random:SEED
+  bool unoptimized = false;               // the .cl kernel built at -O0 (LaunchPlan)
   std::string name() const {
     return fmt::format(
-        "sub-group size {}, {}{}", subGroupSize,
+        "sub-group size {}, {}{}{}", subGroupSize,
         seed ? fmt::format("schedule random:{}", *seed) : "round-robin",
-        reconvergence ? fmt::format(", reconvergence random:{}", *reconvergence) : "");
+        reconvergence ? fmt::format(", reconvergence random:{}", *reconvergence) : "",
+        unoptimized ? ", -O0 build" : "");
   }
   // What the id and --list name it by (tools/cli/check_id.h): a new dimension adds a field,
   // left out at the value runs had before the dimension existed.
@@ -61,6 +70,7 @@ struct Config {
     ConfigFields f = {{"sub_group_size", std::to_string(subGroupSize)},
                       {"schedule", seed ? fmt::format("random:{}", *seed) : "round-robin"}};
     if (reconvergence) f.push_back({"reconvergence", fmt::format("random:{}", *reconvergence)});
+    if (unoptimized) f.push_back({"build", "-O0"});
     return f;
   }
 };
@@ -68,10 +78,51 @@ struct Config {
 struct Run {
   Config config;
   LaunchResult result;
-  std::vector<ArgValue> args;  // buffers as the run left them
+  std::vector<ArgValue> args;      // buffers as the run left them
+  std::string reconvergenceTrace;  // CheckRun::reconvergenceTrace
 };
 
-std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
+// The first seed of the random reconvergence runs, or nullopt for none. The ipdom runs are
+// the baseline they are judged against. By default only a kernel whose call tree has a
+// sub-group operation gets them: without one, which lanes run together changes no value a
+// lane computes (only the order of the lanes' memory accesses, whose races the race
+// checker reports).
+std::optional<uint64_t> reconvergenceVariants(const RunOptions& o, const PreparedLaunch& p,
+                                              uint32_t subGroupSize) {
+  if (o.reconvergenceGiven) return o.reconvergenceSeed;
+  const LoweredKernel& k = p.program->lowered(p.kernel, subGroupSize);
+  const auto byIndex = spirv::instructionsByIndex(p.program->module());
+  for (const Inst& in : k.code)
+    if (in.src < byIndex.size() && byIndex[in.src] &&
+        spirv::movesValuesBetweenLanes(byIndex[in.src]->opcode))
+      return 1;
+  return std::nullopt;
+}
+
+// The same launch with its .cl kernel built at -O0, where the check's build optimises:
+// optimisation may delete a faulty access or a use of an undefined value (undefined
+// behaviour the compiler may assume away) before any checker sees it.
+struct UnoptimizedBuild {
+  std::shared_ptr<Program> program;
+  Program::Kernel kernel;
+  std::vector<Program::ProgramVariable> initial;  // its program-scope variables' values
+};
+
+std::optional<UnoptimizedBuild> unoptimizedBuild(const RunOptions& o, const PreparedLaunch& p,
+                                                 std::ostream& err) {
+  if (p.clSource.empty() || o.optimizedOnly ||
+      compiler::optimizationLevel(compiler::splitBuildOptions(o.buildOptions)) == "-O0")
+    return std::nullopt;
+  compiler::CompileResult build = readKernel(p.clSource, o.buildOptions + " -O0", !o.noCache);
+  err << build.log;
+  UnoptimizedBuild u;
+  u.program = Program::load(std::move(build.words), {}, o.maxMemory.value_or(defaultMaxMemory()));
+  u.kernel = u.program->kernel(p.kernel.name());
+  u.initial = u.program->globalVariables();
+  return u;
+}
+
+std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p, bool withUnoptimized) {
   std::vector<uint32_t> sizes;
   // A capture bundle fixes the size the application ran with, as --sub-group-size does.
   const std::optional<uint32_t> fixed = o.subGroupSize ? o.subGroupSize : p.subGroupSize;
@@ -82,16 +133,15 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p) {
     if (std::find(sizes.begin(), sizes.end(), actual) == sizes.end()) sizes.push_back(actual);
   }
   const uint64_t seeds = o.scheduleSeed ? 1 : kDefaultSeeds;
+  const std::optional<uint64_t> firstReconvergence = reconvergenceVariants(o, p, sizes.front());
   std::vector<Config> configs;
-  // Random reconvergence only when asked for (--reconvergence random[:SEED]): the ipdom
-  // runs are the baseline it is judged against.
-  const uint64_t reconvergenceSeeds = o.reconvergenceSeed ? kReconvergenceSeeds : 0;
   for (uint32_t s : sizes) {
     configs.push_back({s, std::nullopt});
     for (uint64_t k = 0; k < seeds; ++k)
       configs.push_back({s, o.scheduleSeed ? *o.scheduleSeed : k + 1});
-    for (uint64_t k = 0; k < reconvergenceSeeds; ++k)
-      configs.push_back({s, std::nullopt, *o.reconvergenceSeed + k});
+    for (uint64_t k = 0; firstReconvergence && k < kReconvergenceSeeds; ++k)
+      configs.push_back({s, std::nullopt, *firstReconvergence + k});
+    if (withUnoptimized) configs.push_back({s, std::nullopt, std::nullopt, true});
   }
   return configs;
 }
@@ -129,8 +179,10 @@ class CheckProgress {
 };
 
 Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
-            const ProgramVariables& initial, const CheckProgress& progress, size_t index) {
-  p.program->globalVariables() = initial;
+            const ProgramVariables& initial, const CheckProgress& progress, size_t index,
+            const std::optional<UnoptimizedBuild>& unoptimized) {
+  Program& program = c.unoptimized ? *unoptimized->program : *p.program;
+  program.globalVariables() = c.unoptimized ? unoptimized->initial : initial;
   Run run{c, {}, p.args};
   LaunchOptions lo = launchOptions(o, p);
   LaunchCounters counters;
@@ -143,9 +195,41 @@ Run runOnce(const RunOptions& o, const PreparedLaunch& p, const Config& c,
   lo.reconvergenceSeed = c.reconvergence.value_or(0);
   lo.observers =
       check::observersFor({.races = true, .uninitialized = true, .undefinedValues = true});
-  run.result = p.program->launch(p.kernel, p.range, bindings(run.args), lo);
+  run.result = program.launch(c.unoptimized ? unoptimized->kernel : p.kernel, p.range,
+                              bindings(run.args), lo);
   syncSharedStorage(run.args);
   return run;
+}
+
+// The launch of configuration `c` again, from the same initial buffers, with the
+// reconvergence recorder (src/check/tangle_recorder.h) and no checker.
+std::shared_ptr<check::TangleLog> recordTangles(const RunOptions& o, const PreparedLaunch& p,
+                                                const Config& c, const ProgramVariables& initial) {
+  p.program->globalVariables() = initial;
+  std::vector<ArgValue> args = p.args;
+  LaunchOptions lo = launchOptions(o, p);
+  lo.subGroupSize = c.subGroupSize;
+  lo.schedule = LaunchOptions::Schedule::RoundRobin;
+  lo.reconvergence =
+      c.reconvergence ? LaunchOptions::Reconvergence::Random : LaunchOptions::Reconvergence::Ipdom;
+  lo.reconvergenceSeed = c.reconvergence.value_or(0);
+  auto log = std::make_shared<check::TangleLog>(kTangleResultsKept);
+  lo.observers = {check::tangleRecorder(log)};
+  p.program->launch(p.kernel, p.range, bindings(args), lo);
+  return log;
+}
+
+// Where a random reconvergence run's sub-group operations part from ipdom's, recorded in
+// runs of their own so that the checked runs pay nothing for it, and in every shard alike
+// (a shard may not hold the ipdom run). `ipdomLogs`: the ipdom log per size, made once.
+std::string reconvergenceTrace(const RunOptions& o, const PreparedLaunch& p, const Config& c,
+                               const ProgramVariables& initial,
+                               std::map<uint32_t, std::shared_ptr<check::TangleLog>>& ipdomLogs) {
+  std::shared_ptr<check::TangleLog>& ipdom = ipdomLogs[c.subGroupSize];
+  if (!ipdom) ipdom = recordTangles(o, p, {c.subGroupSize, std::nullopt, std::nullopt}, initial);
+  const std::shared_ptr<check::TangleLog> random = recordTangles(o, p, c, initial);
+  return describeTangleDifference(p.program->module(), p.program->lowered(p.kernel, c.subGroupSize),
+                                  *ipdom, *random, *c.reconvergence);
 }
 
 // Per argument how it is compared, from --ignore and --unordered, checked against the
@@ -181,6 +265,7 @@ std::vector<ArgMode> argModes(const RunOptions& o, const std::vector<ArgValue>& 
 // Everything a launch's records share, fixed before any configuration runs.
 struct LaunchPlan {
   PreparedLaunch p;
+  std::optional<UnoptimizedBuild> unoptimized;
   std::vector<Config> configs;
   uint64_t hash = 0;  // launchHash
   CheckSettings settings;
@@ -189,8 +274,9 @@ struct LaunchPlan {
 
 // `sweep`: spvsim check DIR's DIR, else "".
 LaunchPlan planLaunch(const RunOptions& o, const std::string& sweep, std::ostream& err) {
-  LaunchPlan plan{prepareLaunch(o, err), {}, 0, {}, {}};
+  LaunchPlan plan{prepareLaunch(o, err), std::nullopt, {}, 0, {}, {}};
   PreparedLaunch& p = plan.p;
+  plan.unoptimized = unoptimizedBuild(o, p, err);
   plan.settings.modes = argModes(o, p.args);
   plan.settings.strict = o.strict;
   // A capture bundle's "after" contents are the reference unless --expect gives one.
@@ -198,7 +284,7 @@ LaunchPlan planLaunch(const RunOptions& o, const std::string& sweep, std::ostrea
                          : p.captured.empty()  ? ""
                                                : "captured";
   plan.expect = o.expectPath.empty() ? p.captured : readExpectFile(o.expectPath, p.args);
-  plan.configs = configsFor(o, p);
+  plan.configs = configsFor(o, p, plan.unoptimized.has_value());
   const IdRange range{p.range.global, p.range.local, p.range.offset, p.range.localGiven};
   const std::string sweepPath =
       sweep.empty() ? ""
@@ -228,8 +314,8 @@ std::vector<std::optional<RunOutput>> runOutputs(const Run& run, const LaunchPla
       continue;
     }
     const ArgValue* expected = nullptr;
-    for (const ExpectedArg& e : plan.expect)
-      if (e.index == i) expected = &e.value;
+    for (const ExpectedArg& e : plan.expect)  // the -O0 build's results are not judged
+      if (e.index == i && !run.config.unoptimized) expected = &e.value;
     out.push_back(runOutput(run.args[i], plan.settings.modes[i], i, expected));
   }
   return out;
@@ -237,8 +323,15 @@ std::vector<std::optional<RunOutput>> runOutputs(const Run& run, const LaunchPla
 
 CheckRecord recordOf(const Run& run, const LaunchPlan& plan, const CheckRecord& base) {
   CheckRecord r = base;
-  r.run = {run.config.subGroupSize, run.config.seed,         run.result.aborted, 0, 0,
-           runOutputs(run, plan),   run.config.reconvergence};
+  r.run = {run.config.subGroupSize,
+           run.config.seed,
+           run.result.aborted,
+           0,
+           0,
+           runOutputs(run, plan),
+           run.config.reconvergence,
+           run.reconvergenceTrace,
+           run.config.unoptimized};
   for (const Diagnostic& d : run.result.diagnostics) {
     (d.severity == Severity::Error ? r.run.errors : r.run.warnings) += 1 + d.repeats;
     r.diagnostics.push_back(parseJson(formatJson(d), "a diagnostic"));
@@ -366,6 +459,7 @@ class CheckSweep {
     std::optional<std::vector<ArgValue>> firstArgs;  // --json: the first run's buffers
     const ProgramVariables initial = plan.p.program->globalVariables();
     const CheckProgress progress(o, err_, plan.configs.size());
+    std::map<uint32_t, std::shared_ptr<check::TangleLog>> ipdomLogs;
     for (size_t k = 0; k < plan.configs.size(); ++k) {
       if (!inShard(first + k)) continue;
       const CheckRecord base = baseRecord(o, plan, first, k);
@@ -373,7 +467,9 @@ class CheckSweep {
         records.push_back(*old);
         continue;
       }
-      Run run = runOnce(o, plan.p, plan.configs[k], initial, progress, k);
+      Run run = runOnce(o, plan.p, plan.configs[k], initial, progress, k, plan.unoptimized);
+      if (plan.configs[k].reconvergence && !run.result.aborted)
+        run.reconvergenceTrace = reconvergenceTrace(o, plan.p, plan.configs[k], initial, ipdomLogs);
       records.push_back(recordOf(run, plan, base));
       if (appender_) appender_->append(records.back());
       if (k == 0 && !o.jsonPath.empty()) firstArgs = std::move(run.args);

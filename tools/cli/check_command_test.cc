@@ -41,6 +41,31 @@ kernel void side_count(global uint* out) {
   if (l % 3 != 0) b = popcount(sub_group_ballot(1).x);
   out[get_global_id(0)] = b;
 }
+// Lanes whose input is not a multiple of 3 sum their inputs in a non-uniform reduction.
+#pragma OPENCL EXTENSION cl_khr_subgroup_non_uniform_arithmetic : enable
+kernel void reduce_in_if(global const uint* in, global uint* out) {
+  uint g = get_global_id(0), r = 0;
+  if (in[g] % 3 != 0) r = sub_group_non_uniform_reduce_add(in[g]);
+  out[g] = r;
+}
+// Lane g runs in[g] % 4 iterations, each counting the lanes still in the loop.
+kernel void ballot_in_loop(global const uint* in, global uint* out) {
+  uint g = get_global_id(0), r = 0;
+  for (uint i = 0; i < in[g] % 4; ++i) r += popcount(sub_group_ballot(1).x);
+  out[g] = r;
+}
+// The same divergent if, its reduction after the construct, over the whole sub-group.
+kernel void reduce_after(global const uint* in, global uint* out) {
+  uint g = get_global_id(0), v = 0;
+  if (in[g] % 3 != 0) v = in[g] * 2;
+  out[g] = sub_group_reduce_add(v);
+}
+// Reads past the end of `in` into a value nobody uses: clang -O2 deletes the load (a dead
+// load has no effect it must keep), -O0 keeps it, so only the -O0 build reads out of bounds.
+kernel void dead_read(global const int* in, global int* out) {
+  int unused = in[get_global_id(0) + 64];
+  out[get_global_id(0)] = 1;
+}
 // OpenCL 1.x atomics count across the whole device: race-free over many work-groups.
 kernel void histogram(global const uint* in, global uint* bins) {
   atomic_inc(&bins[in[get_global_id(0)] % 4]);
@@ -115,7 +140,7 @@ TEST(Check, RaceFreeKernelPassesEveryRun) {
   EXPECT_EQ(o.status, 0) << o.err;
   // 1 + ... + 16 = 136 and 17 + ... + 32 = 392.
   EXPECT_NE(o.out.find("arg1 int[2] = 136 392"), std::string::npos) << o.out;
-  EXPECT_NE(o.err.find("check: 12 runs"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("check: 15 runs"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("no problems found"), std::string::npos) << o.err;
   EXPECT_EQ(o.err.find("error:"), std::string::npos) << o.err;
 }
@@ -124,7 +149,7 @@ TEST(Check, RacyKernelIsReportedWithScheduleDependentResults) {
   const Outcome o = check(treeSum(0));
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.err.find("error: data-race: "), std::string::npos) << o.err;
-  EXPECT_NE(o.err.find(" of 12 runs, first: sub-group size 8, round-robin)"), std::string::npos)
+  EXPECT_NE(o.err.find(" of 15 runs, first: sub-group size 8, round-robin)"), std::string::npos)
       << o.err;
   // With sub-groups of 8, two sub-groups interleave differently under random schedules.
   EXPECT_NE(o.err.find("error: scheduling-dependent: at sub-group size 8 the schedules give "),
@@ -150,38 +175,122 @@ TEST(Check, SubGroupSizeDependenceIsOnlyAWarning) {
   EXPECT_EQ(o.err.find("scheduling-dependent:"), std::string::npos) << o.err;
   // Warnings only: status 0, but the last line must not claim a clean result.
   EXPECT_EQ(o.err.find("no problems found"), std::string::npos) << o.err;
-  EXPECT_NE(o.err.find("check: 12 runs (sub-group sizes x schedules): no errors; 2 warnings\n"),
+  EXPECT_NE(o.err.find("check: 15 runs (sub-group sizes x (schedules + -O0 build)): no errors; 2 "
+                       "warnings\n"),
             std::string::npos)
       << o.err;
 }
 
-// --reconvergence random[:SEED] adds two runs per sub-group size under random
-// reconvergence; a count of the lanes that took a side is ipdom's only there, so the
-// results differ: a warning, an error with --strict. Without the option nothing changes.
+// A kernel with a sub-group operation gets two runs per sub-group size under random
+// reconvergence (seeds 1 and 2; --reconvergence random:SEED picks the first, ipdom none).
+// A count of the lanes that took a side is ipdom's only there, so the results differ: a
+// warning (an error with --strict) that names the ballot and its values. The ballot at
+// ipdom, worked by hand: lanes l % 3 != 0 of 16 are 1,2,4,5,7,8,10,11,13,14, the mask
+// 0x6db6 = 28086; seeds 1 and 2 both split that side (each run's counts differ).
+std::vector<std::string> sideCount() {
+  return {"--kernel", "side_count",       "--global", "16",    "--local",
+          "16",       "--sub-group-size", "16",       "--arg", "buffer:uint[16]=zero"};
+}
+
 TEST(Check, ReconvergenceDependenceIsAWarningUnlessStrict) {
-  const std::vector<std::string> base = {
-      "--kernel", "side_count",       "--global", "16",    "--local",
-      "16",       "--sub-group-size", "16",       "--arg", "buffer:uint[16]=zero"};
-  const Outcome plain = check(base);
-  EXPECT_EQ(plain.status, 0) << plain.err;
-  EXPECT_EQ(plain.err.find("reconvergence"), std::string::npos) << plain.err;
-  EXPECT_NE(plain.err.find("check: 4 runs"), std::string::npos) << plain.err;
-  // Seeds 1 and 2 both split the side of 10 lanes (0x6db6: at ipdom every ballot counts 10).
-  std::vector<std::string> args = base;
-  for (const char* a : {"--reconvergence", "random:1"}) args.push_back(a);
+  std::vector<std::string> args = sideCount();
   const Outcome o = check(args);
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.err.find("warning: reconvergence-dependent: at sub-group size 16 random "
-                       "reconvergence gives "),
+                       "reconvergence gives 2 other results than ipdom's class A (round-robin, "
+                       "random:1, random:2, random:3): class B (round-robin, reconvergence "
+                       "random:1), class C (round-robin, reconvergence random:2); "),
             std::string::npos)
       << o.err;
-  EXPECT_NE(o.err.find("than ipdom's class A (round-robin, random:1, random:2, random:3)"),
+  EXPECT_NE(o.err.find("; the first sub-group operation whose result differs: `%"),
             std::string::npos)
       << o.err;
-  EXPECT_NE(o.err.find("(round-robin, reconvergence random:1)"), std::string::npos) << o.err;
-  EXPECT_NE(o.err.find("check: 6 runs"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(" = OpGroupNonUniformBallot "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(" execution of it): (28086,0,0,0) at ipdom, ("), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find(",0,0,0) at random:1\n"), std::string::npos) << o.err;
+  EXPECT_NE(
+      o.err.find("check: 7 runs (sub-group sizes x (schedules + reconvergences + -O0 build))"),
+      std::string::npos)
+      << o.err;
   args.push_back("--strict");
   EXPECT_EQ(check(args).status, 2);
+}
+
+TEST(Check, ReconvergenceOptionPicksTheVariants) {
+  std::vector<std::string> ipdom = sideCount();
+  for (const char* a : {"--reconvergence", "ipdom"}) ipdom.push_back(a);
+  const Outcome plain = check(ipdom);
+  EXPECT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("reconvergence"), std::string::npos) << plain.err;
+  EXPECT_NE(plain.err.find("check: 5 runs (sub-group sizes x (schedules + -O0 build))"),
+            std::string::npos)
+      << plain.err;
+  std::vector<std::string> seeded = sideCount();
+  for (const char* a : {"--reconvergence", "random:7"}) seeded.push_back(a);
+  const Outcome o = check(seeded);
+  EXPECT_NE(o.err.find("reconvergence random:7"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("reconvergence random:8"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("check: 7 runs"), std::string::npos) << o.err;
+  // No sub-group operation: no variants unless asked for.
+  EXPECT_NE(
+      check(treeSum(1)).err.find("check: 15 runs (sub-group sizes x (schedules + -O0 build))"),
+      std::string::npos);
+}
+
+// What the examples need, each worked by hand: a non-uniform reduction in a
+// divergent if and a ballot in a loop that lanes leave after different counts see only
+// their group under random reconvergence (warned); a reduction after the construct, in
+// uniform control flow again, sees the whole sub-group whatever happened inside (quiet).
+TEST(Check, ReconvergenceWarnsInsideDivergenceAndNotAfterIt) {
+  for (const char* kernel : {"reduce_in_if", "ballot_in_loop", "reduce_after"}) {
+    SCOPED_TRACE(kernel);
+    const Outcome o =
+        check({"--kernel", kernel, "--global", "32", "--local", "32", "--sub-group-size", "16",
+               "--arg", "buffer:uint[32]=range(1)", "--arg", "buffer:uint[32]=zero"});
+    EXPECT_EQ(o.status, 0) << o.err;
+    const bool quiet = std::string(kernel) == "reduce_after";
+    EXPECT_EQ(
+        o.err.find("warning: reconvergence-dependent: at sub-group size 16") == std::string::npos,
+        quiet)
+        << o.err;
+    EXPECT_EQ(o.err.find("no problems found") != std::string::npos, quiet) << o.err;
+    EXPECT_NE(o.err.find("check: 7 runs"), std::string::npos) << o.err;
+  }
+}
+
+// A .cl kernel built at -O2 (the default) also runs once per size built at -O0; what only
+// that build shows is reported as such and counts (exit 2). --optimized-only leaves it out,
+// and so does a launch built at -O0 already.
+TEST(Check, UnoptimizedBuildShowsWhatOptimisationDeleted) {
+  const std::vector<std::string> base = {
+      "--kernel",         "dead_read", "--global", "16",
+      "--local",          "16",        "--arg",    "buffer:int[16]=zero",
+      "--sub-group-size", "16",        "--arg",    "buffer:int[16]=zero"};
+  const Outcome o = check(base);
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_NE(o.err.find("error: out-of-bounds: "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("(in 1 of 5 runs, first: sub-group size 16, round-robin, -O0 build; "
+                       "only the -O0 build shows it: the optimised build's code no longer has "
+                       "what it reports)"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("  round-robin, -O0 build  "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("not judged"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("check: 5 runs"), std::string::npos) << o.err;
+  std::vector<std::string> optimizedOnly = base;
+  optimizedOnly.push_back("--optimized-only");
+  const Outcome quiet = check(optimizedOnly);
+  EXPECT_EQ(quiet.status, 0) << quiet.err;
+  EXPECT_NE(quiet.err.find("check: 4 runs (sub-group sizes x schedules): no problems found"),
+            std::string::npos)
+      << quiet.err;
+  std::vector<std::string> atO0 = base;
+  for (const char* a : {"--build-options", "-O0"}) atO0.push_back(a);
+  const Outcome o0 = check(atO0);
+  EXPECT_EQ(o0.status, 2) << o0.err;
+  EXPECT_NE(o0.err.find("(in 4 of 4 runs, first: sub-group size 16, round-robin)"),
+            std::string::npos)
+      << o0.err;
 }
 
 TEST(Check, GivenSizeAndSeedNarrowTheRuns) {
@@ -189,7 +298,7 @@ TEST(Check, GivenSizeAndSeedNarrowTheRuns) {
   for (const char* a : {"--sub-group-size", "16", "--schedule", "random:7"}) args.push_back(a);
   const Outcome o = check(args);
   EXPECT_EQ(o.status, 0) << o.err;
-  EXPECT_NE(o.err.find("check: 2 runs"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("check: 3 runs"), std::string::npos) << o.err;
 }
 
 std::string writeFile(const std::string& name, const std::string& text) {
@@ -218,9 +327,14 @@ TEST(CheckExpect, TextReferenceThatMatches) {
   const Outcome o = check(reverse({"--expect", ref}));
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.err.find("expect-mismatch"), std::string::npos) << o.err;
-  // Run 1's row: arg0 is compared among the runs only, arg1 with the reference too.
-  EXPECT_NE(o.err.find("  1    8               round-robin  0       0         A      same  "
-                       "matches expect\n"),
+  // Run 1's row: arg0 is compared among the runs only, arg1 with the reference too; the
+  // -O0 build's runs (5, 10, 15) are not judged.
+  EXPECT_NE(o.err.find("  1    8               round-robin             0       0         A      "
+                       "same        matches expect\n"),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("  5    8               round-robin, -O0 build  0       0         -      "
+                       "not judged  not judged\n"),
             std::string::npos)
       << o.err;
   EXPECT_NE(o.err.find("no problems found"), std::string::npos) << o.err;
@@ -231,13 +345,14 @@ TEST(CheckExpect, MismatchNamesRunsArgumentElementAndValues) {
       writeFile("ref_bad.txt", "arg1 int[16] = 7 6 5 4 3 2 1 0 15 14 13 12 11 10 9 9\n");
   const Outcome o = check(reverse({"--expect", ref}));
   EXPECT_EQ(o.status, 2) << o.err;
-  // Every run gives the same (correct) result, so one class, one mismatch.
-  EXPECT_NE(o.err.find("error: expect-mismatch: runs 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 (class "
+  // Every run gives the same (correct) result, so one class, one mismatch (the -O0 build's
+  // runs 5, 10 and 15 are not judged).
+  EXPECT_NE(o.err.find("error: expect-mismatch: runs 1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13, 14 (class "
                        "A; first: sub-group size 8, round-robin): argument 1 (int[16]): element "
                        "15: expected 9, actual 8 (1 of 16 elements differ)\n"),
             std::string::npos)
       << o.err;
-  EXPECT_NE(o.err.find("         A      same  mismatch\n"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("         A      same        mismatch\n"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("problems found: 1 error, 0 warnings"), std::string::npos) << o.err;
 }
 
@@ -338,12 +453,19 @@ TEST(CheckJson, ReportHasTheCheckObjectAndTheFindings) {
   ASSERT_EQ(c.find("classes")->items.size(), 3u);
   EXPECT_EQ(c.find("classes")->items[1].find("runs")->items.size(), 4u);  // the size-16 runs
   const JsonValue& runs = *c.find("runs");
-  ASSERT_EQ(runs.items.size(), 12u);
+  ASSERT_EQ(runs.items.size(), 15u);
+  // Per size: round-robin, random:1..3, then round-robin built at -O0 (not judged).
   const JsonValue& run5 = runs.items[4];
-  EXPECT_EQ(run5.find("sub_group_size")->text, "16");
-  EXPECT_EQ(run5.find("schedule")->text, "round-robin");
-  EXPECT_EQ(run5.find("class")->text, "B");
-  EXPECT_EQ(run5.find("buffers")->find("arg0")->text, "differs from A");
+  EXPECT_EQ(run5.find("sub_group_size")->text, "8");
+  EXPECT_EQ(run5.find("build")->text, "-O0");
+  EXPECT_EQ(run5.find("class")->type, JsonValue::Type::Null);
+  EXPECT_EQ(run5.find("buffers")->find("arg0")->text, "not judged");
+  const JsonValue& run6 = runs.items[5];
+  EXPECT_EQ(run6.find("sub_group_size")->text, "16");
+  EXPECT_EQ(run6.find("schedule")->text, "round-robin");
+  EXPECT_EQ(run6.find("build"), nullptr);
+  EXPECT_EQ(run6.find("class")->text, "B");
+  EXPECT_EQ(run6.find("buffers")->find("arg0")->text, "differs from A");
 }
 
 // Usage and input errors throw (status 1 in main) before any run.

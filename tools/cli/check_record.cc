@@ -156,6 +156,11 @@ class RecordReader {
         fail(fmt::format("unknown reconvergence '{}'", reconvergence));
       r.reconvergence =
           parseNumber(std::string_view(reconvergence).substr(7), "reconvergence seed");
+      if (o.find("reconvergence_trace")) r.reconvergenceTrace = text(o, "reconvergence_trace");
+    }
+    if (o.find("build")) {  // absent: as the launch was built (records before the dimension)
+      if (text(o, "build") != "-O0") fail(fmt::format("unknown build '{}'", text(o, "build")));
+      r.unoptimized = true;
     }
     r.aborted = flag(o, "aborted");
     r.errors = count(o, "errors");
@@ -206,6 +211,9 @@ std::string recordLine(const CheckRecord& r) {
   setMember(o, "schedule", jsonString(r.run.schedule()));
   if (r.run.reconvergence)
     setMember(o, "reconvergence", jsonString(fmt::format("random:{}", *r.run.reconvergence)));
+  if (r.run.unoptimized) setMember(o, "build", jsonString("-O0"));
+  if (!r.run.reconvergenceTrace.empty())
+    setMember(o, "reconvergence_trace", jsonString(r.run.reconvergenceTrace));
   setMember(o, "verdict", jsonString(r.verdict()));
   setMember(o, "aborted", jsonBool(r.run.aborted));
   setMember(o, "errors", number(r.run.errors));

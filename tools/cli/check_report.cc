@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "spirv/text.h"
 #include "tools/cli/output_files.h"
@@ -22,22 +23,39 @@ std::string foldKey(const JsonValue& d) {
   return member(d, "kind") + '\n' + member(d, "instruction") + '\n' + member(d, "message");
 }
 
-// One line per distinct diagnostic with the runs that showed it.
+// What a diagnostic of the -O0 build (CheckRun::unoptimized) is matched against in the
+// optimised build's: its kind and source line (instructions differ between the builds;
+// without debug information the kind alone).
+std::string buildKey(const JsonValue& d) { return member(d, "kind") + '\n' + member(d, "line"); }
+
+// One line per distinct diagnostic with the runs that showed it. A diagnostic of the -O0
+// build whose kind and line the optimised build also shows is the same fault, already
+// reported; the others are reported as only that build's.
 void reportDiagnostics(const std::vector<CheckRecord>& records, std::ostream& err,
                        CheckReport& report) {
+  std::set<std::string> optimized;
+  for (const CheckRecord& r : records)
+    if (!r.run.unoptimized)
+      for (const JsonValue& d : r.diagnostics) optimized.insert(buildKey(d));
   std::map<std::string, std::vector<std::string>> seenIn;
   std::vector<std::pair<const JsonValue*, const std::string*>> order;
   for (const CheckRecord& r : records)
     for (size_t k = 0; k < r.diagnostics.size(); ++k) {
+      if (r.run.unoptimized && optimized.count(buildKey(r.diagnostics[k]))) continue;
       auto& where = seenIn[foldKey(r.diagnostics[k])];
       if (where.empty()) order.emplace_back(&r.diagnostics[k], &r.diagnosticLines[k]);
       where.push_back(r.run.name());
     }
   for (const auto& [json, line] : order) {
     const auto& where = seenIn[foldKey(*json)];
+    // Every run that showed it is then of the -O0 build.
+    const bool onlyUnoptimized = optimized.count(buildKey(*json)) == 0;
     err << *line
-        << fmt::format(" (in {} of {} runs, first: {})\n", where.size(), records.size(),
-                       where.front());
+        << fmt::format(" (in {} of {} runs, first: {}{})\n", where.size(), records.size(),
+                       where.front(),
+                       onlyUnoptimized ? "; only the -O0 build shows it: the optimised "
+                                         "build's code no longer has what it reports"
+                                       : "");
     ++(member(*json, "severity") == "error" ? report.totals.errors : report.totals.warnings);
     report.jsonDiagnostics.push_back(writeJson(*json));
   }
@@ -49,6 +67,17 @@ void reportFindings(const CheckVerdicts& v, std::ostream& err, CheckReport& repo
     ++(f.error ? report.totals.errors : report.totals.warnings);
     report.jsonDiagnostics.push_back(findingJson(f));
   }
+}
+
+// "sub-group sizes x schedules", "sub-group sizes x (schedules + reconvergences + -O0
+// build)": what the runs of a launch vary.
+std::string dimensions(const std::vector<CheckRun>& runs) {
+  std::string per = "schedules";
+  if (std::any_of(runs.begin(), runs.end(), [](const CheckRun& r) { return r.reconvergence; }))
+    per += " + reconvergences";
+  if (std::any_of(runs.begin(), runs.end(), [](const CheckRun& r) { return r.unoptimized; }))
+    per += " + -O0 build";
+  return per == "schedules" ? "sub-group sizes x schedules" : "sub-group sizes x (" + per + ")";
 }
 
 // XML 1.0 text (spirv::markupText).
@@ -128,8 +157,7 @@ CheckReport reportRecords(const std::vector<CheckRecord>& records, std::ostream&
   const uint64_t all = records.front().configurations;
   err << fmt::format("check: {}{} runs ({}): {}\n",
                      records.size() < all ? fmt::format("{} of ", records.size()) : "", all,
-                     all == 1 ? runs.front().name() : "sub-group sizes x schedules",
-                     verdictLine(t));
+                     all == 1 ? runs.front().name() : dimensions(runs), verdictLine(t));
   return report;
 }
 

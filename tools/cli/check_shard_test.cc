@@ -91,9 +91,13 @@ TEST(CheckShard, ListNamesEachConfigurationByAStableId) {
   const Outcome a = check(with(launch("sizes"), {"--list"}));
   EXPECT_EQ(a.status, 0);
   const std::vector<std::string> listed = lines(a.out);
-  ASSERT_EQ(listed.size(), 12u);  // sub-group sizes 8, 16, 32 x round-robin, random:1..3
+  // Sub-group sizes 8, 16, 32 x (round-robin, random:1..3, round-robin built at -O0).
+  ASSERT_EQ(listed.size(), 15u);
   EXPECT_NE(listed[0].find(" sub_group_size=8 schedule=round-robin"), std::string::npos);
-  EXPECT_NE(listed[11].find(" sub_group_size=32 schedule=random:3"), std::string::npos);
+  EXPECT_NE(listed[4].find(" sub_group_size=8 schedule=round-robin build=-O0"), std::string::npos);
+  EXPECT_NE(listed[13].find(" sub_group_size=32 schedule=random:3"), std::string::npos);
+  EXPECT_NE(listed[14].find(" sub_group_size=32 schedule=round-robin build=-O0"),
+            std::string::npos);
   for (const std::string& l : listed)
     EXPECT_EQ(l.find_first_not_of("0123456789abcdef"), 16u) << l;  // 16 hex digits, a space
   EXPECT_EQ(check(with(launch("sizes"), {"--list"})).out, a.out);  // the same every run
@@ -157,7 +161,7 @@ TEST(CheckShard, ResultsFileSkipsTheConfigurationsItHolds) {
   const std::string results = temp("resume.jsonl");
   std::filesystem::remove(results);
   check(with(launch("sizes"), {"--shard", "0/2", "--results", results}));
-  ASSERT_EQ(lines(readFile(results)).size(), 6u);
+  ASSERT_EQ(lines(readFile(results)).size(), 8u);  // positions 0, 2, ..., 14 of 15
   // Mark the first record so that its use shows: it claims 5 warnings of its own.
   std::string text = readFile(results);
   const size_t at = text.find("\"warnings\":0");
@@ -165,12 +169,13 @@ TEST(CheckShard, ResultsFileSkipsTheConfigurationsItHolds) {
   text.replace(at, 12, "\"warnings\":5");
   std::ofstream(results) << text;
   const Outcome resumed = check(with(launch("sizes"), {"--results", results}));
-  EXPECT_NE(resumed.err.find("  1    8               round-robin  0       5 "), std::string::npos)
+  EXPECT_NE(resumed.err.find("  1    8               round-robin             0       5 "),
+            std::string::npos)
       << resumed.err;
   const std::vector<std::string> records = lines(readFile(results));
-  ASSERT_EQ(records.size(), 12u);  // the 6 of shard 0, then the 6 of shard 1 that ran now
-  EXPECT_NE(records[6].find("\"position\":1,"), std::string::npos) << records[6];
-  EXPECT_NE(records[11].find("\"position\":11,"), std::string::npos) << records[11];
+  ASSERT_EQ(records.size(), 15u);  // the 8 of shard 0, then the 7 of shard 1 that ran now
+  EXPECT_NE(records[8].find("\"position\":1,"), std::string::npos) << records[8];
+  EXPECT_NE(records[14].find("\"position\":13,"), std::string::npos) << records[14];
 }
 
 TEST(CheckShard, AnInterruptedLastLineRunsAgain) {
@@ -181,7 +186,7 @@ TEST(CheckShard, AnInterruptedLastLineRunsAgain) {
   std::filesystem::resize_file(results, complete.size() - 30);
   const Outcome again = check(with(launch("sizes"), {"--results", results}));
   EXPECT_EQ(again.err, "warning: " + results +
-                           ":12: the last line is incomplete (an interrupted run?); it is "
+                           ":15: the last line is incomplete (an interrupted run?); it is "
                            "ignored and its configuration runs again\n" +
                            first.err);
   EXPECT_EQ(readFile(results), complete);  // the line rewritten whole, nothing else added
@@ -215,7 +220,7 @@ TEST(CheckShard, BadInputIsOneClearError) {
   std::filesystem::remove(partial);
   check(with(launch("sizes"), {"--shard", "1/4", "--results", partial}));
   EXPECT_EQ(errorKind({"--merge", partial},
-                      "has no record of configurations 0, 2, 3, 4, 6, 7, 8, 10, 11 (of 12"),
+                      "has no record of configurations 0, 2, 3, 4, 6, 7, 8, 10, 11, 12, 14 (of 15"),
             DiagnosticKind::Input);
   EXPECT_EQ(errorKind({"--merge", partial, "--junit", partial}, "would replace the input"),
             DiagnosticKind::Usage);
@@ -242,13 +247,13 @@ TEST(CheckShard, FolderSweepsItsSimFilesInOrder) {
                        ": 2 without problems, 0 with problems (exit status 0)\n"),
             std::string::npos)
       << o.err;
-  EXPECT_EQ(lines(check({dir, "--list"}).out).size(), 24u);
-  // Shards count positions over the whole sweep (5 does not divide 12): merged, the same.
+  EXPECT_EQ(lines(check({dir, "--list"}).out).size(), 30u);
+  // Shards count positions over the whole sweep (4 does not divide 15): merged, the same.
   std::vector<std::string> merge = {"--merge"};
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 4; ++i) {
     const std::string results = temp("sweep_" + std::to_string(i) + ".jsonl");
     std::filesystem::remove(results);
-    check({dir, "--shard", std::to_string(i) + "/5", "--results", results});
+    check({dir, "--shard", std::to_string(i) + "/4", "--results", results});
     merge.push_back(results);
   }
   EXPECT_EQ(check(merge), o);

@@ -82,14 +82,15 @@ std::string formatCheckJson(const std::vector<CheckRun>& runs, const std::vector
     std::vector<std::string> cells;
     for (size_t i : dataArgs(runs))
       cells.push_back(fmt::format("\"arg{}\": {}", i, jsonQuote(v.cells[r][i])));
+    // The dimensions beyond size and schedule, where a run has them.
+    std::string more;
+    if (runs[r].reconvergence)
+      more += fmt::format("\"reconvergence\": \"random:{}\", ", *runs[r].reconvergence);
+    if (runs[r].unoptimized) more += "\"build\": \"-O0\", ";
     rows.push_back(fmt::format(
         "{{\"run\": {}, \"sub_group_size\": {}, \"schedule\": \"{}\", {}\"aborted\": {}, "
         "\"class\": {}, \"errors\": {}, \"warnings\": {}, \"buffers\": {{{}}}}}",
-        r + 1, runs[r].subGroupSize, runs[r].schedule(),
-        runs[r].reconvergence
-            ? fmt::format("\"reconvergence\": \"random:{}\", ", *runs[r].reconvergence)
-            : "",
-        runs[r].aborted ? "true" : "false",
+        r + 1, runs[r].subGroupSize, runs[r].schedule(), more, runs[r].aborted ? "true" : "false",
         v.runClass[r] < 0 ? "null" : jsonQuote(className(v.runClass[r])), runs[r].errors,
         runs[r].warnings, fmt::join(cells, ", ")));
   }

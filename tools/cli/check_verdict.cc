@@ -13,8 +13,9 @@ std::string CheckRun::schedule() const {
 }
 
 std::string CheckRun::label() const {
-  return reconvergence ? fmt::format("{}, reconvergence random:{}", schedule(), *reconvergence)
-                       : schedule();
+  return fmt::format("{}{}{}", schedule(),
+                     reconvergence ? fmt::format(", reconvergence random:{}", *reconvergence) : "",
+                     unoptimized ? ", -O0 build" : "");
 }
 
 std::string CheckRun::name() const {
@@ -53,7 +54,7 @@ class Judge {
   CheckVerdicts judge() {
     v_.runClass.assign(runs_.size(), -1);
     for (size_t r = 0; r < runs_.size(); ++r)
-      if (!runs_[r].aborted) classify(r);
+      if (!runs_[r].aborted && !runs_[r].unoptimized) classify(r);
     for (uint32_t size : sizes()) scheduleDependence(size);
     for (uint32_t size : sizes()) reconvergenceDependence(size);
     sizeDependence();
@@ -184,12 +185,15 @@ class Judge {
         if (runs_[r].subGroupSize == size) runs.push_back(r);
     }
     if (listed.empty()) return;
+    // Where the first differing run's sub-group operations part from ipdom's.
+    const std::string& trace = runs_[runs.front()].reconvergenceTrace;
     v_.findings.push_back(
         {false, "reconvergence-dependent",
          fmt::format("at sub-group size {} random reconvergence gives {} other result{} than "
-                     "ipdom's {}: {}; {}",
+                     "ipdom's {}: {}; {}{}",
                      size, listed.size(), listed.size() == 1 ? "" : "s",
-                     classAtSize(ipdom[0], size), fmt::join(listed, ", "), fmt::join(diffs, "; ")),
+                     classAtSize(ipdom[0], size), fmt::join(listed, ", "), fmt::join(diffs, "; "),
+                     trace.empty() ? "" : "; " + trace),
          runs});
   }
 
@@ -245,6 +249,7 @@ class Judge {
   std::string cell(size_t r, size_t i) const {
     if (!output(r, i)) return "";
     if (runs_[r].aborted) return "aborted";
+    if (runs_[r].unoptimized) return "not judged";
     if (modes_[i] == ArgMode::Ignore) return "ignored";
     if (const std::optional<std::string>& expect = output(r, i)->expect)
       return expect->empty() ? "matches expect" : "mismatch";

@@ -30,14 +30,20 @@ struct RunOutput {
 
 struct CheckRun {
   uint32_t subGroupSize = 16;
-  std::optional<uint64_t> seed;  // unset: round-robin
-  bool aborted = false;          // a fatal error stopped it: its buffers are partial
-  // --reconvergence random:SEED's seed; unset: ipdom (src/DESIGN.md, "Reconvergence").
+  std::optional<uint64_t> seed;       // unset: round-robin
+  bool aborted = false;               // a fatal error stopped it: its buffers are partial
   uint64_t errors = 0, warnings = 0;  // diagnostic occurrences in this run
   // Per argument: what it left; nullopt for arguments that hold no data (values, local
   // memory, samplers, ...).
   std::vector<std::optional<RunOutput>> outputs;
+  // --reconvergence random:SEED's seed; unset: ipdom (src/DESIGN.md, "Reconvergence").
   std::optional<uint64_t> reconvergence;
+  // Under random reconvergence: where its sub-group operations first return other values
+  // than under ipdom, as a sentence (tools/cli/check_command.cc, locateReconvergence).
+  std::string reconvergenceTrace;
+  // The kernel built again at -O0 (a .cl input built otherwise): its diagnostics are
+  // reported, its results are not judged (optimisation may change float results).
+  bool unoptimized = false;
 
   std::string schedule() const;  // "round-robin", "random:2"
   // The schedule and, under random reconvergence, "round-robin, reconvergence random:1".

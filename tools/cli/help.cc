@@ -250,17 +250,21 @@ constexpr const char* kCheckIntro =
     R"(The reference oracle. Runs the launch at sub-group sizes 8, 16 and 32 (only the size
 --sub-group-size or the kernel's intel_reqd_sub_group_size names), each with the
 round-robin schedule and random schedules 1, 2 and 3 (only --schedule random:SEED when
-given), and with --reconvergence random[:SEED] also round-robin under random
-reconvergence with seeds SEED and SEED + 1, every time with --check-races,
---check-uninitialized and --check-undefined on, from the same initial buffers. Reports
-each diagnostic once, with how many runs showed it, then groups the runs into classes
+given), and, where the kernel has a sub-group operation, round-robin under random
+reconvergence with seeds 1 and 2 (--reconvergence random:SEED: SEED and SEED + 1;
+--reconvergence ipdom: none), every time with --check-races,
+--check-uninitialized and --check-undefined on, from the same initial buffers. A .cl
+kernel built at another level than -O0 also runs round-robin once per size built at -O0
+(optimisation may delete a faulty access before a checker sees it): what only that build
+shows is reported, saying so; its results are not compared. Reports each diagnostic once, with how many runs showed it, then groups the runs into classes
 with identical results (A, B, ...) and reports:
   error: scheduling-dependent     one sub-group size's schedules give different results
   warning: sub-group-size-dependent  results differ between sub-group sizes only
                                   (legitimate for kernels that use get_sub_group_size())
   warning: reconvergence-dependent   random reconvergence changes a size's results: the
                                   kernel counts on which lanes run together after a
-                                  divergent branch (--strict: an error)
+                                  divergent branch (--strict: an error); names the first
+                                  sub-group operation whose result differs
   error: expect-mismatch          a class differs from the --expect reference
 each naming the argument, the first differing element and its values. A summary table
 (run x buffer: same / differs from A / matches expect / mismatch / ignored, and each
@@ -273,6 +277,7 @@ Check options (besides those of spvsim run):
   --unordered N|argN       compare buffer N as a multiset of elements, e.g. the output
                            of an atomic append (repeatable)
   --strict                 warnings make the exit status 2
+  --optimized-only         no -O0 build of a .cl kernel: only the build the options ask for
 Sweeps that scale out (the contract of Mesa's deqp-runner: list, shard, resume, merge):
   --list                   print one line per configuration, run nothing:
                            "ID LAUNCH sub_group_size=8 schedule=round-robin"; ID is 16

@@ -36,6 +36,7 @@ void loadProgram(PreparedLaunch& launch, const std::string& path, const RunOptio
       Program::load(std::move(launch.build.words), {}, o.maxMemory.value_or(defaultMaxMemory()));
   launch.build.words.clear();
   err << repairWarnings(launch.program->module());
+  if (endsWith(path, ".cl") && !isBundlePath(path)) launch.clSource = path;
 }
 
 const spirv::EntryPoint& chooseKernel(const spirv::Module& module, const std::string& name) {

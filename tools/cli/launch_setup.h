@@ -35,6 +35,9 @@ struct PreparedLaunch {
   // A capture bundle's folder when it holds the program's source (program.cl): where the
   // debugger and the profile find the source that the module's line information names.
   std::string sourceFolder;
+  // The OpenCL C file the module was compiled from (a .cl KERNEL, or a .sim file's .cl
+  // program), else "": spvsim check builds it again at -O0.
+  std::string clSource;
 };
 
 // How the kernel is compiled when it is OpenCL C.

@@ -125,7 +125,10 @@ const std::vector<Option>& options() {
       {"--schedule", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.scheduleSeed = parseSchedule(n, v); }},
       {"--reconvergence", true, kLaunching, false,
-       [](RunOptions& o, auto n, auto v) { o.reconvergenceSeed = parseReconvergence(n, v); }},
+       [](RunOptions& o, auto n, auto v) {
+         o.reconvergenceSeed = parseReconvergence(n, v);
+         o.reconvergenceGiven = true;
+       }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
       {"--check-undefined", false, kLaunching, false,
@@ -145,6 +148,8 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto n, auto v) { o.unorderedArgs.push_back(argumentIndex(n, v)); }},
       {"--strict", false, bit(Command::Check), false,
        [](RunOptions& o, auto, auto) { o.strict = true; }},
+      {"--optimized-only", false, bit(Command::Check), false,
+       [](RunOptions& o, auto, auto) { o.optimizedOnly = true; }},
       {"--list", false, bit(Command::Check), false,
        [](RunOptions& o, auto, auto) { o.list = true; }},
       {"--shard", true, bit(Command::Check), false,
@@ -173,8 +178,8 @@ void checkMerge(const RunOptions& o) {
   if (o.mergePaths.empty()) fail("--merge needs the results files to merge (FILE.jsonl...)");
   if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty() || o.dump ||
       !o.jsonPath.empty() || !o.expectPath.empty() || !o.ignoreArgs.empty() ||
-      !o.unorderedArgs.empty() || o.strict || o.list || o.shard || !o.resultsPath.empty() ||
-      o.subGroupSize || o.scheduleSeed || !o.buildOptions.empty())
+      !o.unorderedArgs.empty() || o.strict || o.optimizedOnly || o.list || o.shard ||
+      !o.resultsPath.empty() || o.subGroupSize || o.scheduleSeed || !o.buildOptions.empty())
     fail(
         "--merge takes only results files (FILE.jsonl...), --junit and --quiet: the records "
         "hold the launch and how it was judged");

@@ -36,6 +36,7 @@ struct RunOptions {
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   // --reconvergence random[:SEED]; unset: ipdom (src/DESIGN.md, "Reconvergence").
   std::optional<uint64_t> reconvergenceSeed;
+  bool reconvergenceGiven = false;  // --reconvergence appeared (check: ipdom adds no variants)
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;
@@ -47,6 +48,8 @@ struct RunOptions {
   std::string expectPath;
   std::vector<uint64_t> ignoreArgs, unorderedArgs;
   bool strict = false;
+  // check: no -O0 build of a .cl kernel besides the optimised one (--optimized-only).
+  bool optimizedOnly = false;
   // spvsim check sweeps (README "Sharded sweeps"): --list the configurations, run shard
   // I of N (--shard I/N), append records to --results and skip those it holds, write
   // --junit; --merge: report the results files given as the positional words instead.

@@ -181,13 +181,14 @@ TEST(MaxMemory, HugeLocalMemoryIsAnOutOfMemoryError) {
 }
 
 TEST(MaxMemory, CheckCountsEveryRunsCopyOfTheBuffers) {
-  // 100 MiB of buffers fit 1 GiB once, but not once per run (12 runs and the original).
+  // 100 MiB of buffers fit 1 GiB once, but not once per run (12 runs, 3 of the -O0 build,
+  // and the original: 16 x 104857600).
   const Error e = memoryErrorOf({"check", localKernel(), "--global", "4", "--max-memory", "1G",
                                  "--arg", "buffer:char[104857600]", "--arg", "local:16"},
                                 checkCommand);
   EXPECT_EQ(e.kind(), DiagnosticKind::OutOfMemory);
-  EXPECT_EQ(std::string(e.what()).rfind("the buffers of 12 runs (check keeps every run's "
-                                        "results) would take 1363148800 bytes",
+  EXPECT_EQ(std::string(e.what()).rfind("the buffers of 15 runs (check keeps every run's "
+                                        "results) would take 1677721600 bytes",
                                         0),
             0u)
       << e.what();
