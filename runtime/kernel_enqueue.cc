@@ -125,6 +125,10 @@ cl_int execute(const Launch& l) {
     options.reconvergence = LaunchOptions::Reconvergence::Random;
     options.reconvergenceSeed = *knobs().reconvergenceSeed;
   }
+  if (knobs().relaxedSeed) {
+    options.memoryModel = LaunchOptions::MemoryModel::Relaxed;
+    options.memoryModelSeed = *knobs().relaxedSeed;
+  }
   options.observers = check::observersFor({.races = knobs().checkRaces,
                                            .uninitialized = knobs().checkUninitialized,
                                            .undefinedValues = knobs().checkUndefined});

@@ -97,6 +97,29 @@ void readReconvergence(Knobs& k) {
                text);
 }
 
+// SPVSIM_MEMORY_MODEL: "sc" (the default), "relaxed" or "relaxed:SEED".
+void readMemoryModel(Knobs& k) {
+  const char* text = std::getenv("SPVSIM_MEMORY_MODEL");
+  if (!text || !*text) return;
+  const std::string value = text;
+  if (value == "sc") return;
+  if (value == "relaxed") {
+    k.relaxedSeed = 0;
+    return;
+  }
+  if (value.rfind("relaxed:", 0) == 0) {
+    char* end = nullptr;
+    const unsigned long long seed = std::strtoull(value.c_str() + 8, &end, 0);
+    if (value.size() > 8 && *end == '\0' && value[8] != '-') {
+      k.relaxedSeed = seed;
+      return;
+    }
+  }
+  std::fprintf(stderr,
+               "spvsim: ignoring SPVSIM_MEMORY_MODEL='%s' (known: sc, relaxed, relaxed:SEED)\n",
+               text);
+}
+
 Knobs readKnobs() {
   Knobs k;
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
@@ -111,6 +134,7 @@ Knobs readKnobs() {
   k.captureLimit = envNumber("SPVSIM_CAPTURE_LIMIT", 0, ~0ull, ~0ull);
   readImageFormats(k);
   readReconvergence(k);
+  readMemoryModel(k);
   return k;
 }
 

@@ -49,6 +49,9 @@ struct Knobs {
   bool xChannelOrders = false;    // SPVSIM_IMAGE_FORMATS=all
   // SPVSIM_RECONVERGENCE=random[:SEED]; unset (or ipdom): ipdom.
   std::optional<uint64_t> reconvergenceSeed;
+  // SPVSIM_MEMORY_MODEL=relaxed[:SEED] (seed 0 when none); unset (or sc): sequential
+  // consistency.
+  std::optional<uint64_t> relaxedSeed;
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

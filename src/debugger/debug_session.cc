@@ -550,6 +550,8 @@ bool DebugSession::moreGroupsToRun() const {
 
 void DebugSession::finishKernel() {
   finished_ = true;
+  // The kernel's end: every store the relaxed memory model buffered reaches memory.
+  if (RelaxedMemory* relaxed = state_->relaxedMemory()) relaxed->drainAll();
   std::vector<Diagnostic> all = releasedDiagnostics_;
   for (const auto& [linear, g] : groups_)
     all.insert(all.end(), g->diagnostics.begin(), g->diagnostics.end());

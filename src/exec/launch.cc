@@ -232,7 +232,14 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
   }
   ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
-  ctx_.referenceTier = options.tier == LaunchOptions::Tier::Reference;
+  // The relaxed model must see every access: the Reference tier. Its drain order is
+  // one stream of choices over the launch: one host thread, work-groups in order.
+  if (options.memoryModel == LaunchOptions::MemoryModel::Relaxed) {
+    relaxed_ = std::make_unique<RelaxedMemory>(options.memoryModelSeed);
+    ctx_.relaxed = relaxed_.get();
+    serial_ = true;
+  }
+  ctx_.referenceTier = options.tier == LaunchOptions::Tier::Reference || relaxed_ != nullptr;
   ctx_.randomReconvergence = options.reconvergence == LaunchOptions::Reconvergence::Random;
   ctx_.reconvergenceSeed = options.reconvergenceSeed;
   ctx_.fastPaths = !ctx_.referenceTier && observers_.empty() && !ctx_.shadowRegisters;
@@ -496,6 +503,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.fuse = fuse_ && ctx.fastPaths;
   wg_.fastPaths = ctx.fastPaths;
   wg_.checkedSpaces = ctx.referenceTier ? ~uint32_t(0) : spaces_;
+  wg_.relaxed = ctx.relaxed;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];
   const uint64_t all = ceilDiv(items, width);
@@ -535,6 +543,7 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
 
 void WorkGroupSlot::finish() {
   if (!wg_.aborted && !wg_.unwaitedCopies.empty()) reportUnwaitedCopies(sgs_[0]);
+  if (wg_.relaxed) wg_.relaxed->workGroupEnd(wg_);  // its local memory ends with it
   wg_.observers.each([&](ExecutionObserver& o) { o.workGroupEnd(wg_); });
 }
 

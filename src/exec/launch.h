@@ -56,8 +56,11 @@ class LaunchState {
   uint64_t unitsPerGroup() const { return unitsPerGroup_; }
   uint64_t unitCount() const { return groups_ * unitsPerGroup_; }
   size_t maxSubGroups() const { return maxSubGroups_; }
-  // Whether an observer asked for work-groups one at a time on one host thread.
+  // Whether an observer (or the relaxed memory model) asked for work-groups one at a
+  // time on one host thread.
   bool serial() const { return serial_; }
+  // The launch's store buffers under LaunchOptions::MemoryModel::Relaxed, else null.
+  RelaxedMemory* relaxedMemory() const { return relaxed_.get(); }
   const std::vector<std::shared_ptr<const ObserverFactory>>& observers() const {
     return observers_;
   }
@@ -96,6 +99,7 @@ class LaunchState {
   uint64_t unitsPerGroup_ = 1;
   std::vector<std::shared_ptr<const ObserverFactory>> observers_;
   std::shared_ptr<const LoweredKernel> instrumented_;  // ObserverFactory::instrument
+  std::unique_ptr<RelaxedMemory> relaxed_;             // ctx_.relaxed
   bool serial_ = false;
   uint64_t maxMemory_ = 0;
   uint64_t argumentBytes_ = 0;  // LaunchOptions::argumentMemory

@@ -111,6 +111,15 @@ struct LaunchOptions {
   enum class Reconvergence { Ipdom, Random };
   Reconvergence reconvergence = Reconvergence::Ipdom;
   uint64_t reconvergenceSeed = 0;
+  // When other work-items see a work-item's stores (src/DESIGN.md, "Relaxed memory
+  // model"). Sc (the default): at once, in the order the schedule runs them (sequential
+  // consistency). Relaxed: stores to global and local memory wait in per-work-item store
+  // buffers that drain at points and in orders drawn from `memoryModelSeed`, as far as
+  // the OpenCL memory model allows (src/exec/memory_model.h); the launch then runs in the
+  // Reference tier on one host thread.
+  enum class MemoryModel { Sc, Relaxed };
+  MemoryModel memoryModel = MemoryModel::Sc;
+  uint64_t memoryModelSeed = 0;
 };
 
 // The global and constant regions of a launch: the kernels it enqueues see them too, at

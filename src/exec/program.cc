@@ -394,6 +394,8 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
     for (auto& th : pool) th.join();
   }
   const double joined = secondsSince(origin);
+  // The kernel's end: every buffered store reaches memory.
+  if (RelaxedMemory* relaxed = state.relaxedMemory()) relaxed->drainAll();
   if (!state.privatised().empty()) foldPrivatised(state, copies);
   if (progress.error) std::rethrow_exception(progress.error);
 

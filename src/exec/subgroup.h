@@ -16,6 +16,7 @@
 #include "src/exec/launch_types.h"
 #include "src/exec/lowered.h"
 #include "src/exec/memory.h"
+#include "src/exec/memory_model.h"
 #include "src/exec/observer.h"
 #include "src/exec/pipe.h"
 #include "src/exec/register_shape.h"
@@ -77,6 +78,8 @@ struct LaunchContext {
   // Fast paths may run: the Fast tier, and no observer or shadow register file watching
   // (they see every lane through the checked path). src/DESIGN.md, "Tiers".
   bool fastPaths = true;
+  // LaunchOptions::MemoryModel::Relaxed: the launch's store buffers (src/exec/memory_model.h).
+  RelaxedMemory* relaxed = nullptr;
 };
 
 // The observers of one WorkGroupSlot (src/exec/observer.h); none: an empty list.
@@ -135,6 +138,10 @@ struct WorkGroupContext {
   // Spaces whose every access takes the per-lane checked path (SubGroup::resolve): those
   // observers watch, or all of them where fast paths are off (the Reference tier).
   uint32_t checkedSpaces = 0;
+  // LaunchContext::relaxed: every access of the work-group goes through these store
+  // buffers (resolve(), the atomics, fences and barriers); null under sequential
+  // consistency.
+  RelaxedMemory* relaxed = nullptr;
 };
 
 // One entry of the SIMT reconvergence stack: lanes `mask` continue at `pc` and, on
@@ -289,6 +296,9 @@ class alignas(64) SubGroup {
   // reported to them before the caller stores its bytes).
   // An access the buffer's creation flags forbid is performed and reported here, at the
   // instruction the sub-group executes (code[pc - 1]); `error` then stays Ok.
+  // Under the relaxed memory model (WorkGroupContext::relaxed) the address of global and
+  // local memory is the lane's new buffered store (a write) or its view of memory (a
+  // read), valid while the current instruction runs.
   uint8_t* resolve(uint64_t p, uint32_t lane, uint64_t bytes, bool write, AccessError& error) {
     uint8_t* host = locate(p, lane, bytes, write, error);
     if (host) {
@@ -299,6 +309,9 @@ class alignas(64) SubGroup {
       if (write) ++wg->writes;
       if (wg->observers.spaces & spaceBit(pointerSpace(p))) [[unlikely]]
         notify(MemoryAccess{write ? AccessKind::Write : AccessKind::Read, lane, p, host, bytes});
+      // The relaxed model: a write goes to the lane's store buffer, a read sees it.
+      if (wg->relaxed) [[unlikely]]
+        return wg->relaxed->plain(*this, lane, p, host, bytes, write);
     }
     return host;
   }

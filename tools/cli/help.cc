@@ -70,6 +70,11 @@ constexpr const char* kRunOptions = R"(Options:
                            side may be split into groups that run apart until control
                            flow is uniform again; non-uniform sub-group operations then
                            see only their group)
+  --memory-model MODEL     when other work-items see a store: sc (default: at once) or
+                           relaxed[:SEED] (per-work-item store buffers drain at points and
+                           in orders drawn from SEED, default the --schedule seed, as far
+                           as the OpenCL memory model allows: stale reads that relaxed
+                           atomics permit appear; work-groups then run one at a time)
   --check-uninitialized    report reads of private or local memory that was never written
   --check-undefined        report undefined values (OpUndef, memory never written, .sim
                            noinit buffers) where they matter: branch conditions,

@@ -199,6 +199,10 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.reconvergence = LaunchOptions::Reconvergence::Random;
     options.reconvergenceSeed = *o.reconvergenceSeed;
   }
+  if (o.relaxed) {
+    options.memoryModel = LaunchOptions::MemoryModel::Relaxed;
+    options.memoryModelSeed = o.memoryModelSeed.value_or(o.scheduleSeed.value_or(0));
+  }
   options.observers = check::observersFor({.races = o.checkRaces,
                                            .uninitialized = o.checkUninitialized,
                                            .undefinedValues = o.checkUndefined});

@@ -56,6 +56,18 @@ std::optional<uint64_t> parseReconvergence(std::string_view option, std::string_
   fail(fmt::format("{} '{}' is not ipdom, random or random:SEED", option, text));
 }
 
+// --memory-model: sc, relaxed (the schedule's seed) or relaxed:SEED.
+void parseMemoryModel(RunOptions& o, std::string_view option, std::string_view text) {
+  o.relaxed = text != "sc";
+  o.memoryModelSeed.reset();
+  if (text == "sc" || text == "relaxed") return;
+  if (text.substr(0, 8) == "relaxed:") {
+    o.memoryModelSeed = number(option, text.substr(8), 0, ~0ull);
+    return;
+  }
+  fail(fmt::format("{} '{}' is not sc, relaxed or relaxed:SEED", option, text));
+}
+
 // --ignore/--unordered: "2" or "arg2" (the name --dump and --json give argument 2).
 uint64_t argumentIndex(std::string_view option, std::string_view text) {
   uint64_t value = 0;
@@ -129,6 +141,8 @@ const std::vector<Option>& options() {
          o.reconvergenceSeed = parseReconvergence(n, v);
          o.reconvergenceGiven = true;
        }},
+      {"--memory-model", true, kLaunching, false,
+       [](RunOptions& o, auto n, auto v) { parseMemoryModel(o, n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
       {"--check-undefined", false, kLaunching, false,
@@ -203,6 +217,10 @@ void checkCombination(Command command, const RunOptions& o) {
                      commandName(command)));
   if (o.input.empty()) fail("missing the KERNEL file (.spv, .spvasm, .cl or .sim)");
   if (command == Command::Check) checkSweepOptions(o);
+  if (command == Command::Check && o.relaxed)
+    fail(
+        "spvsim check does not support --memory-model relaxed yet: run the launch with spvsim "
+        "run --memory-model relaxed:SEED over a few seeds");
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;

@@ -37,6 +37,10 @@ struct RunOptions {
   // --reconvergence random[:SEED]; unset: ipdom (src/DESIGN.md, "Reconvergence").
   std::optional<uint64_t> reconvergenceSeed;
   bool reconvergenceGiven = false;  // --reconvergence appeared (check: ipdom adds no variants)
+  // --memory-model relaxed[:SEED] (src/DESIGN.md, "Relaxed memory model"); the seed, unset
+  // where none was given (then --schedule's).
+  bool relaxed = false;
+  std::optional<uint64_t> memoryModelSeed;
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;

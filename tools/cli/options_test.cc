@@ -225,6 +225,30 @@ TEST(CommandLine, Reconvergence) {
             "--reconvergence is not an option of 'spvsim dis'");
 }
 
+TEST(CommandLine, MemoryModel) {
+  auto model = [](std::vector<std::string> args) {
+    const RunOptions o = parse(args).options;
+    return std::pair(o.relaxed, o.memoryModelSeed);
+  };
+  using Model = std::pair<bool, std::optional<uint64_t>>;
+  EXPECT_EQ(model({"run", "k.spv", "--global", "4"}), Model(false, std::nullopt));
+  EXPECT_EQ(model({"run", "k.spv", "--global", "4", "--memory-model", "sc"}),
+            Model(false, std::nullopt));
+  EXPECT_EQ(model({"run", "k.spv", "--global", "4", "--memory-model", "relaxed"}),
+            Model(true, std::nullopt));
+  EXPECT_EQ(model({"debug", "k.spv", "--global", "4", "--memory-model=relaxed:9"}),
+            Model(true, 9u));
+  EXPECT_EQ(errorOf({"run", "k.spv", "--memory-model", "tso"}),
+            "--memory-model 'tso' is not sc, relaxed or relaxed:SEED");
+  EXPECT_EQ(errorOf({"run", "k.spv", "--memory-model", "relaxed:x"}),
+            "--memory-model 'x' is not a number in 0..18446744073709551615");
+  EXPECT_EQ(errorOf({"dis", "k.spv", "--memory-model", "relaxed"}),
+            "--memory-model is not an option of 'spvsim dis'");
+  EXPECT_NE(errorOf({"check", "k.spv", "--global", "4", "--memory-model", "relaxed"})
+                .find("spvsim check does not support --memory-model relaxed yet"),
+            std::string::npos);
+}
+
 TEST(Help, ListsEveryOptionAndArgForm) {
   const std::string run = helpText(Command::Run);
   for (const char* needle : {"--kernel",
@@ -233,6 +257,7 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--global-offset",
                              "--sub-group-size",
                              "--reconvergence",
+                             "--memory-model",
                              "--build-options",
                              "--arg",
                              "--dump",

@@ -205,6 +205,9 @@ void asyncCopy(SubGroup* sgs, size_t count, const Inst& in) {
                               "argument should be 0 or a previous copy's event",
                               a.event),
                   sgs[0].live);
+  // The copy acts on memory for the whole work-group: every work-item's stores first.
+  if (sgs[0].wg->relaxed) [[unlikely]]
+    sgs[0].wg->relaxed->drainGroup(*sgs[0].wg);
   performCopy(sgs[0], in, a);
   const uint64_t event = a.event ? a.event : uint64_t(in.src) + 1;
   sgs[0].wg->unwaitedCopies.emplace_back(event, sgs[0].barrierPc);

@@ -17,7 +17,8 @@
 // Workgroup scope; aux2: semantics; see below) for observers (src/exec/observer.h). Executing every
 // atomic seq_cst with device-wide visibility is stronger than any Scope/semantics
 // combination asks for (a stronger order and a wider scope only remove outcomes), so
-// it implements them all.
+// it implements them all; the relaxed memory model (src/exec/memory_model.h) shows the
+// outcomes weaker orders allow.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -103,10 +104,18 @@ uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared) {
   return shared ? r.base : sg.wg->localArena + r.arenaOffset;
 }
 
+constexpr RelaxedMemory::Atomic relaxedKind(Kind k) {
+  return k == Kind::Load    ? RelaxedMemory::Atomic::Load
+         : k == Kind::Store ? RelaxedMemory::Atomic::Store
+                            : RelaxedMemory::Atomic::Rmw;
+}
+
 // Resolves each active lane's pointer in lane order and calls f(lane, address,
 // shared): address is nullptr for lanes whose access fails (out of bounds, read-only,
 // misaligned; reported once per kind), shared is true for global memory, which other
-// host threads may touch at the same time. f returns whether the lane wrote (a failed
+// host threads may touch at the same time. Under the relaxed memory model the address
+// may be a lane's buffered store or its view of memory (src/exec/memory_model.h), never
+// shared. f returns whether the lane wrote (a failed
 // compare-exchange does not), for observers.
 template <class T, Kind K, class F>
 void eachLane(SubGroup& sg, const Inst& in, F f) {
@@ -148,7 +157,10 @@ void eachLane(SubGroup& sg, const Inst& in, F f) {
       misaligned.set(l);
       p = nullptr;
     }
-    const bool wrote = f(l, p, p && pointerSpace(at) == Space::Global);
+    uint8_t* use = p;  // the relaxed model may hand out a buffered store or a view
+    if (p && sg.wg->relaxed) [[unlikely]]
+      use = sg.wg->relaxed->atomic(sg, l, at, p, sizeof(T), relaxedKind(K), in.aux2 & 0xffff);
+    const bool wrote = f(l, use, use == p && p && pointerSpace(at) == Space::Global);
     if (p && sg.wg->observers.any()) [[unlikely]]
       sg.notify(atomicAccess(in, l, at, p, sizeof(T), K, wrote));
   });

@@ -32,18 +32,25 @@ bool checkUniform(SubGroup& sg, const Inst& in, const char* what) {
 void workGroupBarrier(SubGroup& sg, const Inst& in) {
   if (!checkUniform(sg, in, "work-group barrier")) return;
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  // The barrier's release: each work-item's stores reach memory as it arrives.
+  if (sg.wg->relaxed) [[unlikely]]
+    sg.wg->relaxed->fence(sg, in.aux2);
   sg.state = SubGroupState::AtBarrier;
   sg.barrierPc = sg.pc - 1;
 }
 
 void subGroupBarrier(SubGroup& sg, const Inst& in) {
   if (!ops::checkCollective(sg, in, "sub-group barrier")) return;
+  if (sg.wg->relaxed) [[unlikely]]
+    sg.wg->relaxed->fence(sg, in.aux2);
   sg.wg->observers.each([&](ExecutionObserver& o) { o.subGroupBarrier(sg, in.aux, in.aux2); });
 }
 
 void memoryFence(SubGroup& sg, const Inst& in) {
   // Host threads run whole work-groups; device-scope fences must order their memory.
   std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (sg.wg->relaxed) [[unlikely]]
+    sg.wg->relaxed->fence(sg, in.aux2);
   sg.wg->observers.each([&](ExecutionObserver& o) { o.fence(sg, in.aux, in.aux2); });
 }
 

@@ -46,6 +46,10 @@ void copyMemory(SubGroup& sg, const Inst& in) {
     ++sg.wg->writes;
     if (sg.wg->observers.any()) [[unlikely]]
       sg.notify(MemoryAccess{AccessKind::Copy, l, dst[l], d, bytes, 0, 0, src[l], s});
+    if (sg.wg->relaxed) [[unlikely]] {  // the copy acts on memory: the lane's stores first
+      sg.wg->relaxed->direct(sg, l, src[l], s, bytes);
+      sg.wg->relaxed->direct(sg, l, dst[l], d, bytes);
+    }
     std::memmove(d, s, bytes);
   });
   if (failed.any())
