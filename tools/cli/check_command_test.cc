@@ -293,6 +293,97 @@ TEST(Check, UnoptimizedBuildShowsWhatOptimisationDeleted) {
       << o0.err;
 }
 
+// OpenCL C 2.0 atomics (-cl-std=CL2.0).
+const char* kPublishKernels = R"(
+// Lanes 0..15 publish data then a flag with relaxed atomics; lanes 16..31 read the flag,
+// then the data: flag * 100 + data. In one sub-group of 32 the writers' side of the
+// branch runs first, so sequential consistency always gives 142; nothing orders the two
+// sides (no barrier, no release/acquire), so stores may become visible later and in
+// another order: 0, 42 and 100 are allowed too.
+kernel void publish(global atomic_int* data, global atomic_int* flag, global int* seen) {
+  uint l = get_local_id(0);
+  if (l < 16) {
+    atomic_store_explicit(&data[l], 42, memory_order_relaxed, memory_scope_work_group);
+    atomic_store_explicit(&flag[l], 1, memory_order_relaxed, memory_scope_work_group);
+  } else {
+    int f = atomic_load_explicit(&flag[l - 16], memory_order_relaxed, memory_scope_work_group);
+    seen[l - 16] = f * 100 +
+        atomic_load_explicit(&data[l - 16], memory_order_relaxed, memory_scope_work_group);
+  }
+}
+// The same hand-off through a work-group barrier whose global fence orders the writes
+// before the reads (OpenCL C 6.15.9): 142 under every memory model.
+kernel void publish_barrier(global atomic_int* data, global atomic_int* flag, global int* seen) {
+  uint l = get_local_id(0);
+  if (l < 16) {
+    atomic_store_explicit(&data[l], 42, memory_order_relaxed, memory_scope_work_group);
+    atomic_store_explicit(&flag[l], 1, memory_order_relaxed, memory_scope_work_group);
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (l >= 16) {
+    int f = atomic_load_explicit(&flag[l - 16], memory_order_relaxed, memory_scope_work_group);
+    seen[l - 16] = f * 100 +
+        atomic_load_explicit(&data[l - 16], memory_order_relaxed, memory_scope_work_group);
+  }
+}
+)";
+
+// --memory-model relaxed adds 4 seeds per size (relaxed:1..4); results that differ from
+// sequential consistency's are memory-model-dependent, an error. The barrier version gives
+// 142 under every seed (its fence drains the writers' stores before any read).
+TEST(Check, RelaxedMemoryModelDependenceIsAnError) {
+  const std::string path = ::testing::TempDir() + "/publish_kernels.cl";
+  std::ofstream(path) << kPublishKernels;
+  auto launch = [&](const char* kernel) {
+    const CommandLine cl = parseCommandLine({"check",
+                                             path,
+                                             "--kernel",
+                                             kernel,
+                                             "--global",
+                                             "32",
+                                             "--local",
+                                             "32",
+                                             "--sub-group-size",
+                                             "32",
+                                             "--memory-model",
+                                             "relaxed",
+                                             "--optimized-only",
+                                             "--build-options",
+                                             "-cl-std=CL2.0",
+                                             "--arg",
+                                             "buffer:int[16]=zero",
+                                             "--arg",
+                                             "buffer:int[16]=zero",
+                                             "--arg",
+                                             "buffer:int[16]=zero",
+                                             "--dump"});
+    std::ostringstream out, err;
+    const int status = checkCommand(cl.options, out, err);
+    return Outcome{status, out.str(), err.str()};
+  };
+
+  const Outcome racy = launch("publish");
+  EXPECT_EQ(racy.status, 2) << racy.err;
+  EXPECT_NE(racy.out.find("arg2 int[16] = 142 142 142"), std::string::npos) << racy.out;
+  EXPECT_NE(racy.err.find("error: memory-model-dependent: at sub-group size 32 the relaxed "
+                          "memory model gives "),
+            std::string::npos)
+      << racy.err;
+  EXPECT_NE(racy.err.find("than sequential consistency's class A (round-robin, random:1, "
+                          "random:2, random:3): class B (round-robin, memory model relaxed:"),
+            std::string::npos)
+      << racy.err;
+  EXPECT_NE(racy.err.find("check: 8 runs (sub-group sizes x (schedules + relaxed memory))"),
+            std::string::npos)
+      << racy.err;
+  const Outcome ordered = launch("publish_barrier");
+  EXPECT_EQ(ordered.status, 0) << ordered.err;
+  EXPECT_NE(ordered.err.find("check: 8 runs (sub-group sizes x (schedules + relaxed memory)): "
+                             "no problems found"),
+            std::string::npos)
+      << ordered.err;
+}
+
 TEST(Check, GivenSizeAndSeedNarrowTheRuns) {
   std::vector<std::string> args = treeSum(1);
   for (const char* a : {"--sub-group-size", "16", "--schedule", "random:7"}) args.push_back(a);

@@ -162,6 +162,11 @@ class RecordReader {
       if (text(o, "build") != "-O0") fail(fmt::format("unknown build '{}'", text(o, "build")));
       r.unoptimized = true;
     }
+    if (o.find("memory_model")) {  // absent: sequential consistency
+      const std::string model = text(o, "memory_model");
+      if (!model.starts_with("relaxed:")) fail(fmt::format("unknown memory model '{}'", model));
+      r.relaxed = parseNumber(std::string_view(model).substr(8), "memory model seed");
+    }
     r.aborted = flag(o, "aborted");
     r.errors = count(o, "errors");
     r.warnings = count(o, "warnings");
@@ -211,6 +216,8 @@ std::string recordLine(const CheckRecord& r) {
   setMember(o, "schedule", jsonString(r.run.schedule()));
   if (r.run.reconvergence)
     setMember(o, "reconvergence", jsonString(fmt::format("random:{}", *r.run.reconvergence)));
+  if (r.run.relaxed)
+    setMember(o, "memory_model", jsonString(fmt::format("relaxed:{}", *r.run.relaxed)));
   if (r.run.unoptimized) setMember(o, "build", jsonString("-O0"));
   if (!r.run.reconvergenceTrace.empty())
     setMember(o, "reconvergence_trace", jsonString(r.run.reconvergenceTrace));

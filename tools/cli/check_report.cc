@@ -75,6 +75,8 @@ std::string dimensions(const std::vector<CheckRun>& runs) {
   std::string per = "schedules";
   if (std::any_of(runs.begin(), runs.end(), [](const CheckRun& r) { return r.reconvergence; }))
     per += " + reconvergences";
+  if (std::any_of(runs.begin(), runs.end(), [](const CheckRun& r) { return r.relaxed; }))
+    per += " + relaxed memory";
   if (std::any_of(runs.begin(), runs.end(), [](const CheckRun& r) { return r.unoptimized; }))
     per += " + -O0 build";
   return per == "schedules" ? "sub-group sizes x schedules" : "sub-group sizes x (" + per + ")";

@@ -86,6 +86,8 @@ std::string formatCheckJson(const std::vector<CheckRun>& runs, const std::vector
     std::string more;
     if (runs[r].reconvergence)
       more += fmt::format("\"reconvergence\": \"random:{}\", ", *runs[r].reconvergence);
+    if (runs[r].relaxed)
+      more += fmt::format("\"memory_model\": \"relaxed:{}\", ", *runs[r].relaxed);
     if (runs[r].unoptimized) more += "\"build\": \"-O0\", ";
     rows.push_back(fmt::format(
         "{{\"run\": {}, \"sub_group_size\": {}, \"schedule\": \"{}\", {}\"aborted\": {}, "

@@ -13,8 +13,9 @@ std::string CheckRun::schedule() const {
 }
 
 std::string CheckRun::label() const {
-  return fmt::format("{}{}{}", schedule(),
+  return fmt::format("{}{}{}{}", schedule(),
                      reconvergence ? fmt::format(", reconvergence random:{}", *reconvergence) : "",
+                     relaxed ? fmt::format(", memory model relaxed:{}", *relaxed) : "",
                      unoptimized ? ", -O0 build" : "");
 }
 
@@ -57,6 +58,7 @@ class Judge {
       if (!runs_[r].aborted && !runs_[r].unoptimized) classify(r);
     for (uint32_t size : sizes()) scheduleDependence(size);
     for (uint32_t size : sizes()) reconvergenceDependence(size);
+    for (uint32_t size : sizes()) memoryModelDependence(size);
     sizeDependence();
     for (size_t c = 0; c < v_.classes.size(); ++c) compareWithExpect(c);
     for (size_t r = 0; r < runs_.size(); ++r) v_.cells.push_back(cells(r));
@@ -102,13 +104,22 @@ class Judge {
     return out;
   }
 
-  // The classes of the finished runs of one sub-group size, in order of first appearance:
-  // those at ipdom (the schedules), or those under random reconvergence.
-  std::vector<size_t> classesOfSize(uint32_t size, bool randomReconvergence = false) const {
+  // What a run varies besides the sub-group size: the schedule alone (ipdom, sequential
+  // consistency), random reconvergence, or the relaxed memory model; each is judged
+  // against the first.
+  enum class Variant { Schedule, Reconvergence, Relaxed };
+  Variant variantOf(size_t r) const {
+    return runs_[r].reconvergence ? Variant::Reconvergence
+           : runs_[r].relaxed     ? Variant::Relaxed
+                                  : Variant::Schedule;
+  }
+
+  // The classes of the finished runs of one sub-group size and variant, in order of first
+  // appearance.
+  std::vector<size_t> classesOfSize(uint32_t size, Variant variant = Variant::Schedule) const {
     std::vector<size_t> out;
     for (size_t r = 0; r < runs_.size(); ++r)
-      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size &&
-          runs_[r].reconvergence.has_value() == randomReconvergence &&
+      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size && variantOf(r) == variant &&
           std::find(out.begin(), out.end(), size_t(v_.runClass[r])) == out.end())
         out.push_back(v_.runClass[r]);
     return out;
@@ -159,7 +170,7 @@ class Judge {
       diffs.push_back(differences(classes[0], classes[k]));
     std::vector<size_t> runs;
     for (size_t r = 0; r < runs_.size(); ++r)
-      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size && !runs_[r].reconvergence)
+      if (v_.runClass[r] >= 0 && runs_[r].subGroupSize == size && variantOf(r) == Variant::Schedule)
         runs.push_back(r);
     v_.findings.push_back(
         {true, "scheduling-dependent",
@@ -177,7 +188,7 @@ class Judge {
     if (ipdom.size() != 1) return;
     std::vector<size_t> runs;
     std::vector<std::string> listed, diffs;
-    for (size_t c : classesOfSize(size, true)) {
+    for (size_t c : classesOfSize(size, Variant::Reconvergence)) {
       if (c == ipdom[0]) continue;
       listed.push_back(classAtSize(c, size));
       diffs.push_back(differences(ipdom[0], c));
@@ -194,6 +205,32 @@ class Judge {
                      size, listed.size(), listed.size() == 1 ? "" : "s",
                      classAtSize(ipdom[0], size), fmt::join(listed, ", "), fmt::join(diffs, "; "),
                      trace.empty() ? "" : "; " + trace),
+         runs});
+  }
+
+  // Under the relaxed memory model stores become visible later and in other orders, as
+  // the OpenCL memory model allows (src/DESIGN.md, "Relaxed memory model"): a result that
+  // changes counts on an order the specs do not promise, like a schedule dependence: an
+  // error, judged only where the schedules agree.
+  void memoryModelDependence(uint32_t size) {
+    const std::vector<size_t> sc = classesOfSize(size);
+    if (sc.size() != 1) return;
+    std::vector<size_t> runs;
+    std::vector<std::string> listed, diffs;
+    for (size_t c : classesOfSize(size, Variant::Relaxed)) {
+      if (c == sc[0]) continue;
+      listed.push_back(classAtSize(c, size));
+      diffs.push_back(differences(sc[0], c));
+      for (size_t r : v_.classes[c])
+        if (runs_[r].subGroupSize == size) runs.push_back(r);
+    }
+    if (listed.empty()) return;
+    v_.findings.push_back(
+        {true, "memory-model-dependent",
+         fmt::format("at sub-group size {} the relaxed memory model gives {} other result{} "
+                     "than sequential consistency's {}: {}; {}",
+                     size, listed.size(), listed.size() == 1 ? "" : "s", classAtSize(sc[0], size),
+                     fmt::join(listed, ", "), fmt::join(diffs, "; ")),
          runs});
   }
 

@@ -44,6 +44,9 @@ struct CheckRun {
   // The kernel built again at -O0 (a .cl input built otherwise): its diagnostics are
   // reported, its results are not judged (optimisation may change float results).
   bool unoptimized = false;
+  // --memory-model relaxed: the seed of this run's store buffers; unset: sequentially
+  // consistent (src/DESIGN.md, "Relaxed memory model").
+  std::optional<uint64_t> relaxed;
 
   std::string schedule() const;  // "round-robin", "random:2"
   // The schedule and, under random reconvergence, "round-robin, reconvergence random:1".
@@ -59,7 +62,7 @@ constexpr uint64_t kRecordedContentBytes = uint64_t{1} << 20;
 RunOutput runOutput(const ArgValue& arg, ArgMode mode, size_t index, const ArgValue* expected);
 
 // A problem in the results: kind "scheduling-dependent", "sub-group-size-dependent",
-// "reconvergence-dependent" or "expect-mismatch".
+// "reconvergence-dependent", "memory-model-dependent" or "expect-mismatch".
 struct Finding {
   bool error = true;
   std::string kind;

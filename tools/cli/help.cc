@@ -270,6 +270,9 @@ with identical results (A, B, ...) and reports:
                                   kernel counts on which lanes run together after a
                                   divergent branch (--strict: an error); names the first
                                   sub-group operation whose result differs
+  error: memory-model-dependent   with --memory-model relaxed[:SEED] (seeds SEED..SEED+3
+                                  per size, default 1): the relaxed model changes a
+                                  size's results
   error: expect-mismatch          a class differs from the --expect reference
 each naming the argument, the first differing element and its values. A summary table
 (run x buffer: same / differs from A / matches expect / mismatch / ignored, and each

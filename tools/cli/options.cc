@@ -217,10 +217,6 @@ void checkCombination(Command command, const RunOptions& o) {
                      commandName(command)));
   if (o.input.empty()) fail("missing the KERNEL file (.spv, .spvasm, .cl or .sim)");
   if (command == Command::Check) checkSweepOptions(o);
-  if (command == Command::Check && o.relaxed)
-    fail(
-        "spvsim check does not support --memory-model relaxed yet: run the launch with spvsim "
-        "run --memory-model relaxed:SEED over a few seeds");
   if (command == Command::Compile && o.isSim())
     fail("spvsim compile takes a .cl, .spv or .spvasm file, not a .sim file");
   if (!(bit(command) & kLaunching)) return;

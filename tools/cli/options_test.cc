@@ -244,9 +244,8 @@ TEST(CommandLine, MemoryModel) {
             "--memory-model 'x' is not a number in 0..18446744073709551615");
   EXPECT_EQ(errorOf({"dis", "k.spv", "--memory-model", "relaxed"}),
             "--memory-model is not an option of 'spvsim dis'");
-  EXPECT_NE(errorOf({"check", "k.spv", "--global", "4", "--memory-model", "relaxed"})
-                .find("spvsim check does not support --memory-model relaxed yet"),
-            std::string::npos);
+  EXPECT_EQ(model({"check", "k.spv", "--global", "4", "--memory-model", "relaxed:3"}),
+            Model(true, 3u));
 }
 
 TEST(Help, ListsEveryOptionAndArgForm) {
