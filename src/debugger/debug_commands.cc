@@ -392,7 +392,7 @@ void CommandInterpreter::examine(std::string_view args, std::string_view format)
 void CommandInterpreter::info(std::string_view args, std::string_view) {
   auto [what, rest] = splitWord(args);
   noArguments(rest, "info " + std::string(what));
-  static constexpr std::array<std::pair<const char*, const char*>, 12> kTopics = {{
+  static constexpr std::array<std::pair<const char*, const char*>, 13> kTopics = {{
       {"breakpoints", "b"},
       {"watchpoints", "w"},
       {"subgroups", "sg"},
@@ -405,6 +405,7 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
       {"args", nullptr},
       {"stack", nullptr},
       {"frame", nullptr},
+      {"stores", nullptr},
   }};
   std::string topic;
   for (const auto& [name, alias] : kTopics)
@@ -428,10 +429,12 @@ void CommandInterpreter::info(std::string_view args, std::string_view) {
     out_ << backtraceText(session_);
   } else if (topic == "line") {
     out_ << lineText(session_);
+  } else if (topic == "stores") {
+    out_ << storesText(session_);
   } else {
     throw DebugError(
         fmt::format("info {}: the topics are breakpoints, subgroups (threads), workgroups, "
-                    "simt, lanes, locals, args, line, stack",
+                    "simt, lanes, locals, args, line, stack, stores",
                     what));
   }
 }

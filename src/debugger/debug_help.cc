@@ -60,6 +60,8 @@ constexpr const char* kCommands =
   info subgroups      [info sg, info threads] each sub-group: running, at barrier or
                       done, and where
   info line           the current source line, its function and instruction
+  info stores         --memory-model relaxed: stores waiting in store buffers
+                      (work-item, address, bytes), not yet seen by other work-items
   info workgroups     [info wg] the work-groups started and how many are left
   info simt           the reconvergence stack: entries' lanes, where each resumes, where
                       it reconverges

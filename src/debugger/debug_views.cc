@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "src/exec/memory_model.h"
+
 namespace spvsim::debugger {
 namespace {
 
@@ -139,6 +141,26 @@ std::string simtText(DebugSession& session) {
     out += '\n';
   }
   return out + divergedSetText(sg, place);
+}
+
+std::string storesText(DebugSession& session) {
+  const RelaxedMemory* relaxed = session.launchState().relaxedMemory();
+  if (!relaxed)
+    return "no store buffers: the memory model is sequentially consistent (--memory-model "
+           "relaxed buffers stores)\n";
+  const std::vector<PendingStore>& pending = relaxed->pending();
+  if (pending.empty()) return "no store waits in a store buffer: every store is in memory\n";
+  std::string out = fmt::format(
+      "{} store{} in store buffers, oldest first (only the work-item that made one sees it):\n",
+      pending.size(), pending.size() == 1 ? " waits" : "s wait");
+  for (const PendingStore& p : pending) {
+    std::string bytes;
+    for (uint8_t b : p.bytes) bytes += fmt::format("{}{:02x}", bytes.empty() ? "" : " ", b);
+    out += fmt::format("  work-group {} local id {} (sub-group {}): {} {} byte{} at {}: {}\n",
+                       p.group, p.item, p.subGroup, p.local ? "local" : "global", p.bytes.size(),
+                       p.bytes.size() == 1 ? "" : "s", session.pointerName(p.pointer), bytes);
+  }
+  return out;
 }
 
 std::string subGroupsText(DebugSession& session) {

@@ -24,6 +24,11 @@ std::string simtText(DebugSession& session);
 // done, its active lanes and where it stands (* marks the current one).
 std::string subGroupsText(DebugSession& session);
 
+// `info stores`: under --memory-model relaxed, the stores waiting in store buffers
+// (src/exec/memory_model.h), in issue order: work-item, address, bytes; other work-items
+// do not see them yet.
+std::string storesText(DebugSession& session);
+
 // `info workgroups`: the work-groups started so far and how many are left.
 std::string workGroupsText(DebugSession& session);
 

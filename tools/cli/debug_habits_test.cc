@@ -317,5 +317,27 @@ TEST(DebugHabits, HelpDescribesTheNewCommands) {
   EXPECT_HAS(t.reply(3), "set var X@all = EXPR");
 }
 
+// info stores: under --memory-model relaxed the stores of line 17 (out[i] = x + vin[i].y)
+// wait in each work-item's store buffer until a later access drains them; worked by hand,
+// out[i] = (even i: 2(i + 1); odd i: i + 101) + 4i + 1: 3, 107 (0x6b), 15 (0x0f), 117
+// (0x75) for sub-group 0's work-items 0..3. Sequentially consistent: no buffers.
+TEST(DebugHabits, InfoStoresShowsTheStoreBuffers) {
+  std::vector<std::string> relaxed = kBranch;
+  for (const char* a : {"--memory-model", "relaxed:1"}) relaxed.push_back(a);
+  const auto t = debugSession(relaxed, "break 17\ncontinue\nnext\ninfo stores\n");
+  EXPECT_EQ(t.status, 0) << t.text;
+  EXPECT_HAS(
+      t.reply(4),
+      "4 stores wait in store buffers, oldest first (only the work-item that made one "
+      "sees it):\n"
+      "  work-group 0 local id 0 (sub-group 0): global 4 bytes at global:out+0: 03 00 00 00\n"
+      "  work-group 0 local id 1 (sub-group 0): global 4 bytes at global:out+4: 6b 00 00 00\n"
+      "  work-group 0 local id 2 (sub-group 0): global 4 bytes at global:out+8: 0f 00 00 00\n"
+      "  work-group 0 local id 3 (sub-group 0): global 4 bytes at global:out+12: 75 00 00 "
+      "00\n");
+  const auto sc = debugSession(kBranch, "break 17\ncontinue\nnext\ninfo stores\n");
+  EXPECT_HAS(sc.reply(4), "no store buffers: the memory model is sequentially consistent");
+}
+
 }  // namespace
 }  // namespace spvsim::tools
