@@ -136,12 +136,16 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   }
   m.wgWeak.clear();
   m.state.assign(m.items, Impl::ItemState{});
+  m.copies.clear();
+  m.copying = false;
   // Local sync objects belong to the work-group that ran before.
   std::erase_if(m.syncs, [](const auto& e) { return pointerSpace(e.first) == Space::Local; });
 }
 
 void RaceChecker::workGroupEnd(WorkGroupContext&) {
   impl_->settle();
+  // Copies never waited for complete some time before the work-group ends.
+  impl_->completeCopies(nullptr);
   impl_->wg = nullptr;
 }
 

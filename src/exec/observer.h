@@ -8,7 +8,8 @@
 // work-group, in order.
 //
 // Each kind of event is reported at one place in the executor: plain reads and writes in
-// SubGroup::resolve, memory copies and atomics in their handlers (src/exec/ops/), fences
+// SubGroup::resolve, memory copies and atomics in their handlers (src/exec/ops/; async
+// copies between asyncCopyBegin and asyncCopyEnd, their waits too), fences
 // and sub-group barriers in src/exec/ops/barrier.cc, work-group barriers where the
 // scheduler releases them, work-group begin/end in WorkGroupSlot. With no observer
 // attached, an access costs one test of WorkGroupContext::observers and no virtual call,
@@ -19,12 +20,14 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/exec/memory.h"
 
 namespace spvsim {
 
 class SubGroup;
+struct Inst;
 struct LaunchContext;
 struct LoweredKernel;
 struct WorkGroupContext;
@@ -82,6 +85,14 @@ class ExecutionObserver {
   // Plain accesses are reported before a write stores its bytes, which are in memory by
   // the sub-group's next event; atomics after they took effect; a copy before it copies.
   virtual void access(SubGroup&, const MemoryAccess&) {}
+  // An async work-group copy (OpGroupAsyncCopy `in`, by the work-group; `sg` is its
+  // sub-group 0) begins / ends: the Copy accesses between are its elements, which OpenCL
+  // C lets complete any time until a wait_group_events names `event`.
+  virtual void asyncCopyBegin(SubGroup& /*sg*/, const Inst& /*in*/, uint64_t /*event*/) {}
+  virtual void asyncCopyEnd(SubGroup& /*sg*/) {}
+  // wait_group_events (by the work-group; `sg` is its sub-group 0): the copies of
+  // `events` are complete. Reported before the wait's workGroupBarrier.
+  virtual void asyncCopiesWaited(SubGroup& /*sg*/, const std::vector<uint64_t>& /*events*/) {}
   // OpMemoryBarrier by the sub-group's active lanes.
   virtual void fence(SubGroup&, uint32_t /*scope*/, uint32_t /*semantics*/) {}
   // OpControlBarrier at Subgroup execution scope, by the whole sub-group.
