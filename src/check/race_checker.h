@@ -70,6 +70,7 @@ class RaceChecker final : public ExecutionObserver {
   void workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) override;
   void workGroupEnd(WorkGroupContext&) override;
   void access(SubGroup& sg, const MemoryAccess& a) override;
+  void accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes) override;
   void asyncCopyBegin(SubGroup& sg, const Inst& in, uint64_t event) override;
   void asyncCopyEnd(SubGroup& sg) override;
   void asyncCopiesWaited(SubGroup& sg, const std::vector<uint64_t>& events) override;

@@ -51,6 +51,11 @@ inline void joinInto(Clocks& into, const Clocks& from) {
   }
 }
 
+// Clears `c` (an unordered_map's clear() walks every bucket it ever grew, empty or not).
+inline void clearMap(Clocks& c) {
+  if (!c.empty()) c.clear();
+}
+
 inline uint32_t lookup(const Clocks& c, uint32_t item) {
   auto it = c.find(item);
   return it == c.end() ? 0 : it->second;
@@ -130,6 +135,12 @@ struct RaceChecker::Impl {
     Clocks weak;
     SnapshotPtr fenceRelease;                 // a release fence's, for relaxed stores
     std::vector<SnapshotPtr> pendingAcquire;  // relaxed reads', for acquire fences
+    void reset() {
+      for (Clocks& c : clocks) clearMap(c);
+      clearMap(weak);
+      fenceRelease.reset();
+      pendingAcquire.clear();
+    }
   };
   std::vector<ItemState> state;
 
@@ -216,6 +227,9 @@ struct RaceChecker::Impl {
   void addTo(SubGroup& sg, int c, Access& latest, uint32_t& set, const Access& cur);
   template <class F>
   void forEachAtomic(int c, const AtomicHistory& h, F&& f);
+  // Whether two bytes' atomic histories hold the same accesses; copying one to another.
+  bool sameAtomics(int c, const AtomicHistory& a, const AtomicHistory& b);
+  bool copyAtomics(int c, const AtomicHistory& from, AtomicHistory& to);
   // The state budget.
   void warnBudget(SubGroup& sg);
   // One access against the history of its bytes.
@@ -239,6 +253,15 @@ struct RaceChecker::Impl {
   void settleWrites();
   void record(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
               Access cur);
+  // record() of an access already located (`offset` of `table`, class c).
+  void recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
+                const Access& cur, PageTable& table, uint64_t offset, int c);
+  // remember() over the pages of [offset, offset + bytes) of `table`.
+  void rememberAt(SubGroup& sg, PageTable& table, uint64_t offset, uint64_t bytes,
+                  const Access& cur, int c);
+  // ---- a whole sub-group's access (race_runs.cc) ----
+  void recordRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes);
+  bool quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const;
 
   // ---- async copies (race_async_copies.cc) ----
   bool knownByAll(int c, const Access& prior) const;

@@ -136,6 +136,22 @@ void RaceChecker::Impl::addTo(SubGroup& sg, int c, Access& latest, uint32_t& set
   latest = cur;
 }
 
+bool RaceChecker::Impl::sameAtomics(int c, const AtomicHistory& a, const AtomicHistory& b) {
+  if (!(a.latest == b.latest) || bool(a.set) != bool(b.set)) return false;
+  return !a.set || a.set == b.set || memory.set(c, a.set) == memory.set(c, b.set);
+}
+
+// Makes `to` hold what `from` holds (its own set); false when the budget refuses a set.
+bool RaceChecker::Impl::copyAtomics(int c, const AtomicHistory& from, AtomicHistory& to) {
+  if (!from.set && to.set) return false;
+  if (from.set) {
+    if (!to.set && !(to.set = memory.newSet(c))) return false;
+    memory.set(c, to.set) = memory.set(c, from.set);
+  }
+  to.latest = from.latest;
+  return true;
+}
+
 template <class F>
 void RaceChecker::Impl::forEachAtomic(int c, const AtomicHistory& h, F&& f) {
   if (!h.set) {
@@ -185,9 +201,15 @@ void RaceChecker::Impl::compare(const Page& page, uint32_t first, uint32_t end, 
     forEachLiveRead(page, first, end, [&](const ReadRun& r, uint32_t item) {
       return consider(Access{item, r.clock, r.src, 0, 0, 0, 0});
     });
-  if (page.blocks)
-    for (uint32_t b = first; b < end; ++b)
-      if (const AtomicHistory* a = page.atomics(b)) forEachAtomic(c, *a, consider);
+  if (page.blocks) {
+    // A multi-byte atomic leaves the same accesses in each of its bytes: considered once.
+    const AtomicHistory* previous = nullptr;
+    for (uint32_t b = first; b < end; ++b) {
+      const AtomicHistory* a = page.atomics(b);
+      if (a && !(previous && sameAtomics(c, *previous, *a))) forEachAtomic(c, *a, consider);
+      previous = a;
+    }
+  }
   if (plainWrite) lastWrites();
 }
 
@@ -198,27 +220,36 @@ void RaceChecker::Impl::remember(SubGroup& sg, Page& page, uint32_t first, uint3
     if (!memory.addRead(page, cur.item, cur.clock, cur.src, first, end - first)) warnBudget(sg);
     return;
   }
-  // A plain write starts a new generation: the page's reads so far are before it.
-  const uint64_t gen = cur.atomic ? 0 : ++page.gen;
-  for (uint32_t b = first; b < end; ++b) {
-    if (cur.atomic) {
+  if (cur.atomic) {
+    // Bytes that held the same accesses as the byte before them get its result, copied
+    // (addTo depends on nothing else).
+    AtomicHistory* last = nullptr;
+    AtomicHistory lastBefore;
+    std::vector<Access> lastBeforeSet;
+    for (uint32_t b = first; b < end; ++b) {
       AtomicHistory* a = memory.atomics(page, b);
       if (!a) return warnBudget(sg);
+      if (last && a->latest == lastBefore.latest && bool(a->set) == bool(lastBefore.set) &&
+          (!a->set || memory.set(c, a->set) == lastBeforeSet) && copyAtomics(c, *last, *a))
+        continue;
+      lastBefore = *a;
+      if (a->set) lastBeforeSet = memory.set(c, a->set);
       addTo(sg, c, a->latest, a->set, cur);
-      continue;
+      last = a;
     }
-    ByteHistory* h = memory.history(page, b);
-    if (!h) return warnBudget(sg);
-    // Later accesses ordered after this write are ordered after what it was checked
-    // against (or that was reported).
-    h->write = cur;
-    h->writeGen = gen;
-    if (AtomicHistory* a = page.atomics(b)) {
-      memory.dropSet(c, a->set);
-      *a = AtomicHistory{};
-    }
+    return;
   }
-  if (!cur.atomic) memory.wrote(page);
+  // A plain write starts a new generation: the page's reads so far are before it. Later
+  // accesses ordered after this write are ordered after what it was checked against (or
+  // that was reported), so it replaces the bytes' last write and their atomics.
+  if (!memory.recordWrite(page, first, end, cur, ++page.gen)) return warnBudget(sg);
+  if (page.blocks)
+    for (uint32_t b = first; b < end; ++b)
+      if (AtomicHistory* a = page.atomics(b)) {
+        memory.dropSet(c, a->set);
+        *a = AtomicHistory{};
+      }
+  memory.wrote(page);
 }
 
 // "write of 4 bytes at byte offset 8 of argument 1 (out) (global memory)".
@@ -243,6 +274,16 @@ Access RaceChecker::Impl::firstConflict(PageTable& table, uint64_t offset, uint6
       compare(*page, from, to, cur, c, consider);
   });
   return found;
+}
+
+void RaceChecker::Impl::rememberAt(SubGroup& sg, PageTable& table, uint64_t offset, uint64_t bytes,
+                                   const Access& cur, int c) {
+  forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
+    if (Page* page = memory.page(table, index))
+      remember(sg, *page, from, to, cur, c);
+    else
+      warnBudget(sg);
+  });
 }
 
 std::string RaceChecker::Impl::describeItem(uint32_t item) const {
@@ -333,7 +374,13 @@ void RaceChecker::Impl::record(SubGroup& sg, uint32_t lane, uint64_t p, const ui
   PageTable* table = nullptr;
   uint64_t offset = 0;
   int c = kGlobal;
-  if (!locate(p, bytes, table, offset, c)) return;
+  if (locate(p, bytes, table, offset, c))
+    recordAt(sg, lane, p, host, bytes, cur, *table, offset, c);
+}
+
+void RaceChecker::Impl::recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host,
+                                 uint64_t bytes, const Access& cur, PageTable& table,
+                                 uint64_t offset, int c) {
   const Inst& in = sg.code[sg.pc - 1];
   // The first conflict found, but a race or scope error wins over a legacy warning.
   Verdict first = Verdict::Ordered;
@@ -348,18 +395,13 @@ void RaceChecker::Impl::record(SubGroup& sg, uint32_t lane, uint64_t p, const ui
     return w != Verdict::Legacy;
   };
   forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
-    if (const Page* page = RaceMemory::find(*table, index))
+    if (const Page* page = RaceMemory::find(table, index))
       compare(*page, from, to, cur, c, consider);
   });
-  forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
-    if (Page* page = memory.page(*table, index))
-      remember(sg, *page, from, to, cur, c);
-    else
-      warnBudget(sg);
-  });
+  rememberAt(sg, table, offset, bytes, cur, c);
   if (first == Verdict::Ordered) {
     if (!copies.empty()) [[unlikely]]
-      meetPendingCopies(sg, lane, p, bytes, cur, *table, offset);
+      meetPendingCopies(sg, lane, p, bytes, cur, table, offset);
     return;
   }
   // Two plain writes race whatever they store (the memory model compares accesses, not

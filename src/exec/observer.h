@@ -14,7 +14,9 @@
 // scheduler releases them, work-group begin/end in WorkGroupSlot. With no observer
 // attached, an access costs one test of WorkGroupContext::observers and no virtual call,
 // and the single-region fast paths stay on; with one attached, every lane's access to a
-// space it asked for (ObserverFactory::spaces) goes through resolve() and is reported.
+// space it asked for (ObserverFactory::spaces) is reported: lane by lane through resolve(),
+// or, for a whole sub-group's contiguous (or one-address read) access inside one region,
+// as one accessRun (SubGroup::observedRun).
 #pragma once
 
 #include <cstdint>
@@ -85,6 +87,19 @@ class ExecutionObserver {
   // Plain accesses are reported before a write stores its bytes, which are in memory by
   // the sub-group's next event; atomics after they took effect; a copy before it copies.
   virtual void access(SubGroup&, const MemoryAccess&) {}
+  // A plain read or write by every lane of a whole sub-group in one instruction, all
+  // inside one region, aligned and allowed (so nothing to report): lane l's access is
+  // `first` with lane l, pointer and host address l * stride further (stride `bytes`:
+  // contiguous; 0: one address, reads only). It stands for the `lanes` access events
+  // lane by lane, which is what the default reports; a write stores its bytes (all
+  // lanes') by the sub-group's next event. Not in the Reference tier (lane by lane).
+  virtual void accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes) {
+    MemoryAccess a = first;
+    for (uint32_t l = 0; l < lanes; ++l, a.pointer += stride, a.host += stride) {
+      a.lane = l;
+      access(sg, a);
+    }
+  }
   // An async work-group copy (OpGroupAsyncCopy `in`, by the work-group; `sg` is its
   // sub-group 0) begins / ends: the Copy accesses between are its elements, which OpenCL
   // C lets complete any time until a wait_group_events names `event`.
