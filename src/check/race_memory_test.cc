@@ -178,7 +178,9 @@ TEST(RaceMemory, WordEntriesUntilANarrowerWrite) {
       ASSERT_EQ(h ? h->write.item : 0u, last[b]) << "seed " << seed << " byte " << b;
       if (const Block* blk = page.block(b)) anyBytes |= !blk->words;
     }
-    if (!narrow) EXPECT_FALSE(anyBytes) << "seed " << seed;
+    if (!narrow) {
+      EXPECT_FALSE(anyBytes) << "seed " << seed;
+    }
   }
 }
 
