@@ -128,20 +128,28 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   m.firstItem = uint32_t(wg.linearId * m.maxItems + 1);
   m.memory.clear(m.local);
   m.memory.clearSets(kLocal);
+  // The per-work-item state is reset in place: a launch of many small work-groups would
+  // otherwise spend its time freeing and allocating it.
   m.own.assign(m.items, 1);
   for (int c = 0; c < 2; ++c) {
     m.base[c].assign(m.items, 0);
-    m.wgClocks[c].clear();
-    m.barrierClocks[c].assign(m.items, {});
+    clearMap(m.wgClocks[c]);
+    m.barrierClocks[c].resize(m.items);
+    for (auto& clocks : m.barrierClocks[c]) clocks.clear();
   }
-  m.wgWeak.clear();
-  m.state.assign(m.items, Impl::ItemState{});
+  clearMap(m.wgWeak);
+  m.state.resize(m.items);
+  for (Impl::ItemState& st : m.state) st.reset();
+  m.copies.clear();
+  m.copying = false;
   // Local sync objects belong to the work-group that ran before.
   std::erase_if(m.syncs, [](const auto& e) { return pointerSpace(e.first) == Space::Local; });
 }
 
 void RaceChecker::workGroupEnd(WorkGroupContext&) {
   impl_->settle();
+  // Copies never waited for complete some time before the work-group ends.
+  impl_->completeCopies(nullptr);
   impl_->wg = nullptr;
 }
 
@@ -251,12 +259,12 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
     for (auto& st : m.state) {
       for (const auto& [of, clock] : st.clocks[c])
         if (!m.inThisGroup(of)) m.wgClocks[c][of] = std::max(m.wgClocks[c][of], clock);
-      st.clocks[c].clear();
+      clearMap(st.clocks[c]);
     }
   }
   for (auto& st : m.state) {
     joinInto(m.wgWeak, st.weak);
-    st.weak.clear();
+    clearMap(st.weak);
   }
   for (uint32_t& c : m.own) ++c;
 }

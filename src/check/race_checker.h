@@ -35,7 +35,9 @@
 // plain write ends all three histories (what it raced with is reported); a work-group
 // barrier over local memory ends the local memory's (it orders all of them before all
 // that follow). Each access is reported once, against the first conflict found (plain
-// write-write conflicts last: they are dropped when the bytes do not change).
+// write-write conflicts last, as the others say more). Two plain writes race whatever
+// values they store, as in the memory model; the report says when a write stored what
+// its bytes already held (Oclgrind, by default, reports none of those).
 //
 // Work-groups run one at a time, in order, on one host thread while the checker is on
 // (its factory asks for a serial launch), so verdicts never depend on timing. Its state
@@ -68,6 +70,10 @@ class RaceChecker final : public ExecutionObserver {
   void workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) override;
   void workGroupEnd(WorkGroupContext&) override;
   void access(SubGroup& sg, const MemoryAccess& a) override;
+  void accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes) override;
+  void asyncCopyBegin(SubGroup& sg, const Inst& in, uint64_t event) override;
+  void asyncCopyEnd(SubGroup& sg) override;
+  void asyncCopiesWaited(SubGroup& sg, const std::vector<uint64_t>& events) override;
   void fence(SubGroup& sg, uint32_t scope, uint32_t semantics) override;
   void subGroupBarrier(SubGroup& sg, uint32_t scope, uint32_t semantics) override;
   void workGroupBarrier(SubGroup* subGroups, size_t count, uint32_t scope,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <spirv/unified1/spirv.hpp11>
 #include <string>
@@ -50,6 +51,11 @@ inline void joinInto(Clocks& into, const Clocks& from) {
   }
 }
 
+// Clears `c` (an unordered_map's clear() walks every bucket it ever grew, empty or not).
+inline void clearMap(Clocks& c) {
+  if (!c.empty()) c.clear();
+}
+
 inline uint32_t lookup(const Clocks& c, uint32_t item) {
   auto it = c.find(item);
   return it == c.end() ? 0 : it->second;
@@ -79,6 +85,10 @@ inline bool sameScope(uint32_t scope, const Place& a, const Place& b) {
     default:
       return a.item == b.item;
   }
+}
+
+inline const char* accessVerb(const Access& a) {
+  return a.atomic ? (a.write ? "atomic write" : "atomic read") : (a.write ? "write" : "read");
 }
 
 // Legacy: ordered only because a possibly legacy atomic is checked as Device scope.
@@ -125,11 +135,17 @@ struct RaceChecker::Impl {
     Clocks weak;
     SnapshotPtr fenceRelease;                 // a release fence's, for relaxed stores
     std::vector<SnapshotPtr> pendingAcquire;  // relaxed reads', for acquire fences
+    void reset() {
+      for (Clocks& c : clocks) clearMap(c);
+      clearMap(weak);
+      fenceRelease.reset();
+      pendingAcquire.clear();
+    }
   };
   std::vector<ItemState> state;
 
-  // Write-write conflicts decided once the write's bytes are in memory (same values
-  // are not reported, as Oclgrind does by default).
+  // Write-write races, reported once the write's bytes are in memory (at the next event)
+  // so that the report can say whether the write changed them.
   struct PendingWrite {
     SubGroup* sg;
     const Inst* in;
@@ -142,6 +158,28 @@ struct RaceChecker::Impl {
     uint64_t bytes;
   };
   std::vector<PendingWrite> pending;
+
+  // Async copies issued and not yet waited for (race_async_copies.cc): each element side
+  // as arithmetic runs of kernel memory, compared with every access until the wait.
+  struct CopyRun {
+    PageTable* table = nullptr;
+    int c = kGlobal;
+    bool write = false;
+    uint32_t bytes = 0;
+    uint64_t first = 0;  // table offset of the run's first element
+    uint64_t step = 0;   // between consecutive elements
+    uint64_t count = 0;
+    // Whether [offset, offset + n) of `table` meets one of the run's elements.
+    bool meets(const PageTable* t, uint64_t offset, uint64_t n) const;
+  };
+  struct PendingCopy {
+    uint64_t event = 0;
+    SubGroup* sg = nullptr;  // the work-group's sub-group 0
+    const Inst* in = nullptr;
+    std::vector<CopyRun> runs;
+  };
+  std::vector<PendingCopy> copies;
+  bool copying = false;  // between asyncCopyBegin and asyncCopyEnd
 
   explicit Impl(const LaunchContext& l) : launch(l), memory(l.observerMemory) {}
 
@@ -189,21 +227,50 @@ struct RaceChecker::Impl {
   void addTo(SubGroup& sg, int c, Access& latest, uint32_t& set, const Access& cur);
   template <class F>
   void forEachAtomic(int c, const AtomicHistory& h, F&& f);
+  // Whether two bytes' atomic histories hold the same accesses; copying one to another.
+  bool sameAtomics(int c, const AtomicHistory& a, const AtomicHistory& b);
+  bool copyAtomics(int c, const AtomicHistory& from, AtomicHistory& to);
   // The state budget.
   void warnBudget(SubGroup& sg);
   // One access against the history of its bytes.
   template <class F>
   void compare(const Page& page, uint32_t first, uint32_t end, const Access& cur, int c,
-               bool lastWrites, F&& consider);
+               F&& consider);
   void remember(SubGroup& sg, Page& page, uint32_t first, uint32_t end, const Access& cur, int c);
+  // The first access in the history of [offset, offset + bytes) of `table` that conflicts
+  // with `cur` and that `unordered` accepts (item 0: none).
+  Access firstConflict(PageTable& table, uint64_t offset, uint64_t bytes, const Access& cur, int c,
+                       const std::function<bool(const Access&)>& unordered);
   // Reports.
   std::string describeItem(uint32_t item) const;
   std::string reason(Verdict v, const Access& prior, const Access& cur) const;
   void report(SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p, uint64_t bytes,
-              const Access& cur, const Access& prior, Verdict v);
-  void settle();
+              const Access& cur, const Access& prior, Verdict v, bool unchanged = false);
+  void settle() {
+    if (!pending.empty()) [[unlikely]]
+      settleWrites();
+  }
+  void settleWrites();
   void record(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
               Access cur);
+  // record() of an access already located (`offset` of `table`, class c).
+  void recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint64_t bytes,
+                const Access& cur, PageTable& table, uint64_t offset, int c);
+  // remember() over the pages of [offset, offset + bytes) of `table`.
+  void rememberAt(SubGroup& sg, PageTable& table, uint64_t offset, uint64_t bytes,
+                  const Access& cur, int c);
+  // ---- a whole sub-group's access (race_runs.cc) ----
+  void recordRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes);
+  bool quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const;
+
+  // ---- async copies (race_async_copies.cc) ----
+  bool knownByAll(int c, const Access& prior) const;
+  void copyElement(const MemoryAccess& a);
+  void copySide(PendingCopy& copy, uint64_t p, uint64_t bytes, bool write);
+  void meetPendingCopies(SubGroup& sg, uint32_t lane, uint64_t p, uint64_t bytes, const Access& cur,
+                         const PageTable& table, uint64_t offset);
+  void completeCopies(const std::vector<uint64_t>* events);
+  std::string describeAccess(const char* verb, uint64_t p, uint64_t bytes) const;
 
   // An atomic's classes: those its semantics name, or both when it names none.
   static uint32_t atomicClasses(uint32_t semantics) {

@@ -136,6 +136,22 @@ void RaceChecker::Impl::addTo(SubGroup& sg, int c, Access& latest, uint32_t& set
   latest = cur;
 }
 
+bool RaceChecker::Impl::sameAtomics(int c, const AtomicHistory& a, const AtomicHistory& b) {
+  if (!(a.latest == b.latest) || bool(a.set) != bool(b.set)) return false;
+  return !a.set || a.set == b.set || memory.set(c, a.set) == memory.set(c, b.set);
+}
+
+// Makes `to` hold what `from` holds (its own set); false when the budget refuses a set.
+bool RaceChecker::Impl::copyAtomics(int c, const AtomicHistory& from, AtomicHistory& to) {
+  if (!from.set && to.set) return false;
+  if (from.set) {
+    if (!to.set && !(to.set = memory.newSet(c))) return false;
+    memory.set(c, to.set) = memory.set(c, from.set);
+  }
+  to.latest = from.latest;
+  return true;
+}
+
 template <class F>
 void RaceChecker::Impl::forEachAtomic(int c, const AtomicHistory& h, F&& f) {
   if (!h.set) {
@@ -170,28 +186,31 @@ void RaceChecker::Impl::warnBudget(SubGroup& sg) {
 
 // Compares `cur` with the conflicting accesses the page holds for bytes [first, end),
 // passing each to `consider` (which returns true once the verdict is final). A plain
-// write against the last plain write comes last (`lastWrites`): that conflict is
-// dropped when the bytes do not change, and must not hide another.
+// write meets the last plain write after the reads and atomics, so that a read-write or
+// atomic conflict, which says more, is the one reported.
 template <class F>
 void RaceChecker::Impl::compare(const Page& page, uint32_t first, uint32_t end, const Access& cur,
-                                int c, bool lastWrites, F&& consider) {
+                                int c, F&& consider) {
   const bool plainWrite = cur.write && !cur.atomic;
-  if (lastWrites) {
-    if (plainWrite)
-      for (uint32_t b = first; b < end; ++b)
-        if (const ByteHistory* h = page.history(b)) consider(h->write);
-    return;
-  }
-  if (!plainWrite)
+  auto lastWrites = [&] {
     for (uint32_t b = first; b < end; ++b)
       if (const ByteHistory* h = page.history(b)) consider(h->write);
+  };
+  if (!plainWrite) lastWrites();
   if (cur.write)
     forEachLiveRead(page, first, end, [&](const ReadRun& r, uint32_t item) {
       return consider(Access{item, r.clock, r.src, 0, 0, 0, 0});
     });
-  if (page.blocks)
-    for (uint32_t b = first; b < end; ++b)
-      if (const AtomicHistory* a = page.atomics(b)) forEachAtomic(c, *a, consider);
+  if (page.blocks) {
+    // A multi-byte atomic leaves the same accesses in each of its bytes: considered once.
+    const AtomicHistory* previous = nullptr;
+    for (uint32_t b = first; b < end; ++b) {
+      const AtomicHistory* a = page.atomics(b);
+      if (a && !(previous && sameAtomics(c, *previous, *a))) forEachAtomic(c, *a, consider);
+      previous = a;
+    }
+  }
+  if (plainWrite) lastWrites();
 }
 
 // Adds `cur` to the history of bytes [first, end) of the page.
@@ -201,27 +220,70 @@ void RaceChecker::Impl::remember(SubGroup& sg, Page& page, uint32_t first, uint3
     if (!memory.addRead(page, cur.item, cur.clock, cur.src, first, end - first)) warnBudget(sg);
     return;
   }
-  // A plain write starts a new generation: the page's reads so far are before it.
-  const uint64_t gen = cur.atomic ? 0 : ++page.gen;
-  for (uint32_t b = first; b < end; ++b) {
-    if (cur.atomic) {
+  if (cur.atomic) {
+    // Bytes that held the same accesses as the byte before them get its result, copied
+    // (addTo depends on nothing else).
+    AtomicHistory* last = nullptr;
+    AtomicHistory lastBefore;
+    std::vector<Access> lastBeforeSet;
+    for (uint32_t b = first; b < end; ++b) {
       AtomicHistory* a = memory.atomics(page, b);
       if (!a) return warnBudget(sg);
+      if (last && a->latest == lastBefore.latest && bool(a->set) == bool(lastBefore.set) &&
+          (!a->set || memory.set(c, a->set) == lastBeforeSet) && copyAtomics(c, *last, *a))
+        continue;
+      lastBefore = *a;
+      if (a->set) lastBeforeSet = memory.set(c, a->set);
       addTo(sg, c, a->latest, a->set, cur);
-      continue;
+      last = a;
     }
-    ByteHistory* h = memory.history(page, b);
-    if (!h) return warnBudget(sg);
-    // Later accesses ordered after this write are ordered after what it was checked
-    // against (or that was reported).
-    h->write = cur;
-    h->writeGen = gen;
-    if (AtomicHistory* a = page.atomics(b)) {
-      memory.dropSet(c, a->set);
-      *a = AtomicHistory{};
-    }
+    return;
   }
-  if (!cur.atomic) memory.wrote(page);
+  // A plain write starts a new generation: the page's reads so far are before it. Later
+  // accesses ordered after this write are ordered after what it was checked against (or
+  // that was reported), so it replaces the bytes' last write and their atomics.
+  if (!memory.recordWrite(page, first, end, cur, ++page.gen)) return warnBudget(sg);
+  if (page.blocks)
+    for (uint32_t b = first; b < end; ++b)
+      if (AtomicHistory* a = page.atomics(b)) {
+        memory.dropSet(c, a->set);
+        *a = AtomicHistory{};
+      }
+  memory.wrote(page);
+}
+
+// "write of 4 bytes at byte offset 8 of argument 1 (out) (global memory)".
+std::string RaceChecker::Impl::describeAccess(const char* verb, uint64_t p, uint64_t bytes) const {
+  const Region& r = launch.memory->regions(pointerSpace(p))[pointerRegion(p)];
+  return fmt::format("{} of {} bytes at byte offset {} of {} ({} memory)", verb, bytes,
+                     pointerOffset(p), r.name, spaceName(pointerSpace(p)));
+}
+
+Access RaceChecker::Impl::firstConflict(PageTable& table, uint64_t offset, uint64_t bytes,
+                                        const Access& cur, int c,
+                                        const std::function<bool(const Access&)>& unordered) {
+  Access found;
+  auto consider = [&](const Access& prior) {
+    if (found.item) return true;
+    if (!prior.item || (!prior.write && !cur.write) || !unordered(prior)) return false;
+    found = prior;
+    return true;
+  };
+  forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
+    if (const Page* page = RaceMemory::find(table, index))
+      compare(*page, from, to, cur, c, consider);
+  });
+  return found;
+}
+
+void RaceChecker::Impl::rememberAt(SubGroup& sg, PageTable& table, uint64_t offset, uint64_t bytes,
+                                   const Access& cur, int c) {
+  forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
+    if (Page* page = memory.page(table, index))
+      remember(sg, *page, from, to, cur, c);
+    else
+      warnBudget(sg);
+  });
 }
 
 std::string RaceChecker::Impl::describeItem(uint32_t item) const {
@@ -270,8 +332,7 @@ std::string RaceChecker::Impl::reason(Verdict v, const Access& prior, const Acce
            "atomics or fences of device scope";
   if (a.sg == b.sg) {
     if (prior.write && cur.write && prior.src == cur.src)
-      return "lanes of one sub-group write different values to one address in the same "
-             "instruction";
+      return "lanes of one sub-group write to one address in the same instruction";
     return "they are lanes of one sub-group: spvsim runs them in lockstep, but the memory "
            "model does not order their accesses without a sub-group barrier (or a "
            "release/acquire pair)";
@@ -281,17 +342,17 @@ std::string RaceChecker::Impl::reason(Verdict v, const Access& prior, const Acce
 }
 
 void RaceChecker::Impl::report(SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p,
-                               uint64_t bytes, const Access& cur, const Access& prior, Verdict v) {
-  const Region& r = launch.memory->regions(pointerSpace(p))[pointerRegion(p)];
-  const auto verb = [](const Access& a) {
-    return a.atomic ? (a.write ? "atomic write" : "atomic read") : (a.write ? "write" : "read");
-  };
-  std::string message = fmt::format(
-      "{} of {} bytes at byte offset {} of {} ({} memory) by {} conflicts with an earlier {} "
-      "by {} at {}: {}",
-      verb(cur), bytes, pointerOffset(p), r.name, spaceName(pointerSpace(p)),
-      describeItem(cur.item), verb(prior), describeItem(prior.item),
-      launch.kernel->describeInstruction(prior.src), reason(v, prior, cur));
+                               uint64_t bytes, const Access& cur, const Access& prior, Verdict v,
+                               bool unchanged) {
+  std::string message =
+      fmt::format("{} by {} conflicts with an earlier {} by {} at {}: {}",
+                  describeAccess(accessVerb(cur), p, bytes), describeItem(cur.item),
+                  accessVerb(prior), describeItem(prior.item),
+                  launch.kernel->describeInstruction(prior.src), reason(v, prior, cur));
+  if (unchanged)
+    message +=
+        " (the write stored the value the bytes already held: still a data race, as "
+        "the memory model orders accesses, not values)";
   LaneMask lanes;
   lanes.set(lane);
   const bool scope = v == Verdict::Scope || v == Verdict::Legacy;
@@ -299,12 +360,12 @@ void RaceChecker::Impl::report(SubGroup& sg, const Inst& in, uint32_t lane, uint
             std::move(message), lanes, v == Verdict::Legacy ? Severity::Warning : Severity::Error);
 }
 
-void RaceChecker::Impl::settle() {
-  for (PendingWrite& w : pending)
-    if (std::memcmp(w.before.data(), w.host, w.bytes) != 0) {
-      Access cur{itemOf(*w.sg, w.lane), 0, w.in->src, 0, 1, 0};
-      report(*w.sg, *w.in, w.lane, w.p, w.bytes, cur, w.other, w.verdict);
-    }
+void RaceChecker::Impl::settleWrites() {
+  for (PendingWrite& w : pending) {
+    Access cur{itemOf(*w.sg, w.lane), 0, w.in->src, 0, 1, 0};
+    const bool unchanged = std::memcmp(w.before.data(), w.host, w.bytes) == 0;
+    report(*w.sg, *w.in, w.lane, w.p, w.bytes, cur, w.other, w.verdict, unchanged);
+  }
   pending.clear();
 }
 
@@ -313,7 +374,13 @@ void RaceChecker::Impl::record(SubGroup& sg, uint32_t lane, uint64_t p, const ui
   PageTable* table = nullptr;
   uint64_t offset = 0;
   int c = kGlobal;
-  if (!locate(p, bytes, table, offset, c)) return;
+  if (locate(p, bytes, table, offset, c))
+    recordAt(sg, lane, p, host, bytes, cur, *table, offset, c);
+}
+
+void RaceChecker::Impl::recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host,
+                                 uint64_t bytes, const Access& cur, PageTable& table,
+                                 uint64_t offset, int c) {
   const Inst& in = sg.code[sg.pc - 1];
   // The first conflict found, but a race or scope error wins over a legacy warning.
   Verdict first = Verdict::Ordered;
@@ -327,19 +394,19 @@ void RaceChecker::Impl::record(SubGroup& sg, uint32_t lane, uint64_t p, const ui
     other = prior;
     return w != Verdict::Legacy;
   };
-  for (bool lastWrites : {false, true})
-    forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
-      if (const Page* page = RaceMemory::find(*table, index))
-        compare(*page, from, to, cur, c, lastWrites, consider);
-    });
   forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
-    if (Page* page = memory.page(*table, index))
-      remember(sg, *page, from, to, cur, c);
-    else
-      warnBudget(sg);
+    if (const Page* page = RaceMemory::find(table, index))
+      compare(*page, from, to, cur, c, consider);
   });
-  if (first == Verdict::Ordered) return;
-  // Two plain writes: decided when the new bytes are in memory.
+  rememberAt(sg, table, offset, bytes, cur, c);
+  if (first == Verdict::Ordered) {
+    if (!copies.empty()) [[unlikely]]
+      meetPendingCopies(sg, lane, p, bytes, cur, table, offset);
+    return;
+  }
+  // Two plain writes race whatever they store (the memory model compares accesses, not
+  // values); the report waits until the new bytes are in memory only to say whether they
+  // equal what was there.
   if (cur.write && other.write && !cur.atomic && !other.atomic) {
     pending.push_back(PendingWrite{&sg, &in, lane, p, host,
                                    std::vector<uint8_t>(host, host + bytes), other, first, bytes});
@@ -354,6 +421,7 @@ void RaceChecker::access(SubGroup& sg, const MemoryAccess& a) {
     case AccessKind::Write:
       return plain(sg, a.lane, a.pointer, a.host, a.bytes, a.kind == AccessKind::Write);
     case AccessKind::Copy:
+      if (impl_->copying) return impl_->copyElement(a);
       plain(sg, a.lane, a.source, a.sourceHost, a.bytes, false);
       return plain(sg, a.lane, a.pointer, a.host, a.bytes, true);
     case AccessKind::AtomicLoad:

@@ -21,7 +21,9 @@ uint64_t pageBytes(const Page& p) {
   if (p.blocks) {
     n += sizeof(*p.blocks);
     for (const auto& b : *p.blocks)
-      if (b) n += sizeof(Block) + (b->atomics ? sizeof(*b->atomics) : 0);
+      if (b)
+        n += sizeof(Block) + b->entries() * sizeof(ByteHistory) +
+             (b->atomics ? sizeof(*b->atomics) : 0);
   }
   return n;
 }
@@ -82,13 +84,39 @@ Block* RaceMemory::block(Page& p, uint32_t offset) {
     p.blocks = std::make_unique<std::array<std::unique_ptr<Block>, kBlocksPerPage>>();
   }
   auto& block = (*p.blocks)[offset / kBlockBytes];
-  if (!block && take(sizeof(Block))) block = std::make_unique<Block>();
+  constexpr uint32_t kWords = kBlockBytes / kWordBytes;
+  if (!block && take(sizeof(Block) + kWords * sizeof(ByteHistory))) {
+    block = std::make_unique<Block>();
+    block->history = std::make_unique<ByteHistory[]>(kWords);
+  }
   return block.get();
 }
 
-ByteHistory* RaceMemory::history(Page& p, uint32_t offset) {
-  Block* b = block(p, offset);
-  return b ? &b->bytes[offset % kBlockBytes] : nullptr;
+bool RaceMemory::perByte(Block& b) {
+  if (!b.words) return true;
+  if (!take((kBlockBytes - kBlockBytes / kWordBytes) * sizeof(ByteHistory))) return false;
+  auto bytes = std::make_unique<ByteHistory[]>(kBlockBytes);
+  for (uint32_t i = 0; i < kBlockBytes; ++i) bytes[i] = b.history[i / kWordBytes];
+  b.history = std::move(bytes);
+  b.words = false;
+  return true;
+}
+
+bool RaceMemory::recordWrite(Page& p, uint32_t first, uint32_t end, const Access& w, uint64_t gen) {
+  for (uint32_t at = first; at < end;) {
+    Block* b = block(p, at);
+    if (!b) return false;
+    const uint32_t blockEnd = std::min(end, (at / kBlockBytes + 1) * kBlockBytes);
+    // A write of part of a word gives the block's bytes their own entries.
+    if (b->words && (at % kWordBytes || blockEnd % kWordBytes) && !perByte(*b)) return false;
+    for (uint32_t x = at; x < blockEnd; x += b->words ? kWordBytes : 1) {
+      ByteHistory& h = b->at(x);
+      h.write = w;
+      h.writeGen = gen;
+    }
+    at = blockEnd;
+  }
+  return true;
 }
 
 AtomicHistory* RaceMemory::atomics(Page& p, uint32_t offset) {

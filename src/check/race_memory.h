@@ -37,6 +37,7 @@ struct Access {
   uint32_t write : 1 = 0;
   uint32_t scope : 3 = 0;   // spv::Scope of an atomic, as checked
   uint32_t legacy : 1 = 0;  // a possibly legacy atomic: Workgroup scope checked as Device
+  bool operator==(const Access&) const = default;
 };
 
 inline constexpr uint32_t kPageBytes = 1024, kBlockBytes = 64;
@@ -71,13 +72,14 @@ struct ReadRun {
   }
 };
 
-// The last plain write to one byte.
+// The last plain write to one byte (or to one aligned word: Block).
 struct ByteHistory {
   Access write;
   uint64_t writeGen = 0;  // the page's write generation of `write` (0: none)
 };
 
 static_assert(sizeof(ByteHistory) == 24, "README.md names 24 bytes per byte written");
+inline constexpr uint32_t kWordBytes = 4;
 
 // The atomic accesses to one byte since its last plain write.
 struct AtomicHistory {
@@ -85,10 +87,20 @@ struct AtomicHistory {
   uint32_t set = 0;  // 1 + index of its concurrent atomic accesses (RaceMemory::set)
 };
 
-// The per-byte state of a 64-byte block; atomics only once one touched it.
+// The per-byte state of a 64-byte block; atomics only once one touched it. While every
+// plain write to the block covered whole aligned 4-byte words (what int, float and wider
+// accesses do), the four bytes of a word always share their last write, so one entry
+// per word holds it (a quarter of the memory); the first narrower write gives each byte
+// its own entry (RaceMemory::recordWrite).
 struct Block {
-  std::array<ByteHistory, kBlockBytes> bytes;
+  bool words = true;
+  std::unique_ptr<ByteHistory[]> history;  // kBlockBytes / kWordBytes entries, or kBlockBytes
   std::unique_ptr<std::array<AtomicHistory, kBlockBytes>> atomics;
+
+  ByteHistory& at(uint32_t offset) const {
+    return history[words ? offset % kBlockBytes / kWordBytes : offset % kBlockBytes];
+  }
+  uint32_t entries() const { return words ? kBlockBytes / kWordBytes : kBlockBytes; }
 };
 
 struct Page {
@@ -104,7 +116,7 @@ struct Page {
   }
   const ByteHistory* history(uint32_t offset) const {
     const Block* b = block(offset);
-    return b ? &b->bytes[offset % kBlockBytes] : nullptr;
+    return b ? &b->at(offset) : nullptr;
   }
   AtomicHistory* atomics(uint32_t offset) const {
     const Block* b = block(offset);
@@ -202,9 +214,12 @@ class RaceMemory {
   }
   // The page, made when missing; nullptr when the budget refuses it.
   Page* page(PageTable& t, uint64_t index);
-  // Byte `offset`'s last write or its atomics, its block (and the block's atomics) made
-  // when missing; nullptr when the budget refuses.
-  ByteHistory* history(Page& p, uint32_t offset);
+  // Makes `w` (in generation `gen`) the last plain write of bytes [first, end) of the
+  // page, their blocks made when missing; false when the budget refuses (bytes from the
+  // refused block on keep their history).
+  bool recordWrite(Page& p, uint32_t first, uint32_t end, const Access& w, uint64_t gen);
+  // Byte `offset`'s atomics, its block and the block's atomics made when missing; nullptr
+  // when the budget refuses.
   AtomicHistory* atomics(Page& p, uint32_t offset);
   // Records a plain read (page offset, bytes) by `item`; false when the budget refuses.
   bool addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
@@ -229,6 +244,7 @@ class RaceMemory {
  private:
   bool take(uint64_t bytes);
   Block* block(Page& p, uint32_t offset);
+  bool perByte(Block& b);  // one entry per byte from now on; false when refused
   void give(uint64_t bytes) { used_ -= bytes; }
   // Charges a vector's change of capacity; false (and the vector as it was) when refused.
   template <class T>

@@ -55,12 +55,7 @@ std::map<uint32_t, uint32_t> liveReads(const Page& page, uint32_t b) {
 // A plain write as the checker records it: a new generation for the page, given to
 // each byte written (and maybe a sweep).
 void write(RaceMemory& memory, Page& page, uint32_t first, uint32_t end) {
-  const uint64_t gen = ++page.gen;
-  for (uint32_t b = first; b < end; ++b) {
-    ByteHistory* h = memory.history(page, b);
-    ASSERT_NE(h, nullptr);
-    h->writeGen = gen;
-  }
+  ASSERT_TRUE(memory.recordWrite(page, first, end, Access{1, 1}, ++page.gen));
   memory.wrote(page);
 }
 
@@ -149,7 +144,44 @@ TEST(RaceMemory, TheBudgetRefuses) {
   EXPECT_TRUE(refused);
   EXPECT_GT(memory.refused(), 0u);
   EXPECT_LE(memory.used(), memory.budget());
-  EXPECT_EQ(memory.history(*page, 0), nullptr);
+  EXPECT_FALSE(memory.recordWrite(*page, 0, 4, Access{1, 1}, ++page->gen));
+  EXPECT_EQ(page->history(0), nullptr);
+}
+
+// Writes of whole aligned words share one entry per word until a narrower write gives
+// the block's bytes their own; either way each byte's last write is the newest write
+// that covered it (a plain model of 64 bytes per byte), and a word-mode block takes a
+// quarter of a byte-mode one's entries.
+TEST(RaceMemory, WordEntriesUntilANarrowerWrite) {
+  for (uint32_t seed = 1; seed <= 40; ++seed) {
+    std::mt19937 rng(seed);
+    RaceMemory memory(~uint64_t(0));
+    PageTable table;
+    table.bytes = kPageBytes;
+    table.pages.resize(1);
+    Page& page = *memory.page(table, 0);
+    std::vector<uint32_t> last(kPageBytes, 0);  // the model: the item of each byte's write
+    const bool narrow = seed % 2 == 0;          // odd seeds write whole words only
+    for (uint32_t item = 1; item <= 300; ++item) {
+      uint32_t first = rng() % kPageBytes, size = 4u << (rng() % 4);
+      if (narrow && rng() % 8 == 0)
+        size = 1 + rng() % 3;
+      else
+        first -= first % 4;
+      const uint32_t end = std::min(kPageBytes, first + size);
+      ASSERT_TRUE(memory.recordWrite(page, first, end, Access{item, 1}, ++page.gen));
+      for (uint32_t b = first; b < end; ++b) last[b] = item;
+    }
+    bool anyBytes = false;
+    for (uint32_t b = 0; b < kPageBytes; ++b) {
+      const ByteHistory* h = page.history(b);
+      ASSERT_EQ(h ? h->write.item : 0u, last[b]) << "seed " << seed << " byte " << b;
+      if (const Block* blk = page.block(b)) anyBytes |= !blk->words;
+    }
+    if (!narrow) {
+      EXPECT_FALSE(anyBytes) << "seed " << seed;
+    }
+  }
 }
 
 }  // namespace

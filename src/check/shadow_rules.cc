@@ -20,6 +20,26 @@ uint8_t anyByte(const uint8_t* p, uint32_t n) {
   return any != 0;
 }
 
+// Whether the n bytes at p are all 0, eight at a time.
+bool allZero(const uint8_t* p, size_t n) {
+  uint64_t any = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    any |= w;
+  }
+  for (; i < n; ++i) any |= p[i];
+  return any == 0;
+}
+
+// Whether operand o is defined in every lane of the sub-group (active or not): one pass
+// over its register's shadow, which lets the rules skip their per-lane work in the common
+// case of defined values.
+bool definedEverywhere(const SubGroup& sg, const ShadowOperand& o) {
+  return allZero(sg.shadow + o.reg, size_t(sg.width) * o.bytes);
+}
+
 uint8_t* laneShadow(const SubGroup& sg, const ShadowOperand& o, uint32_t lane) {
   return sg.shadow + o.reg + size_t(lane) * o.bytes;
 }
@@ -30,6 +50,7 @@ bool undefinedIn(const SubGroup& sg, const ShadowOperand& o, uint32_t lane) {
 
 LaneMask undefinedLanes(const SubGroup& sg, const ShadowOperand& o) {
   LaneMask m;
+  if (definedEverywhere(sg, o)) return m;
   sg.forActive([&](uint32_t l) {
     if (undefinedIn(sg, o, l)) m.set(l);
   });
@@ -97,6 +118,17 @@ uint32_t registerBytes(const ShadowOperand& value, const Inst& in) {
 void propagate(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   reportUses(sg, in, r);
   if (!r.result.bytes) return;
+  // Every operand defined in every lane: so is the result in each active lane (what the
+  // per-lane rule below computes then).
+  if (std::all_of(r.operands.begin(), r.operands.end(),
+                  [&](const ShadowOperand& o) { return definedEverywhere(sg, o); })) {
+    if (sg.allActive)
+      std::memset(sg.shadow + r.result.reg, 0, size_t(sg.width) * r.result.bytes);
+    else
+      sg.forActive(
+          [&](uint32_t l) { std::memset(laneShadow(sg, r.result, l), 0, r.result.bytes); });
+    return;
+  }
   sg.forActive([&](uint32_t l) {
     uint8_t* out = laneShadow(sg, r.result, l);
     uint8_t whole = 0;
@@ -154,10 +186,31 @@ void select(SubGroup& sg, const Inst&, const ShadowRule& r) {
   });
 }
 
+// Whether every active lane's pointer names a global region without a shadow (one the
+// host initialised: always defined), for which load() gives defined values without
+// looking the lanes' addresses up.
+bool globalWithoutShadow(const SubGroup& sg, const uint64_t* ptrs) {
+  const auto& shadows = kernelOf(sg).globalShadow;
+  bool all = true;
+  sg.forActive([&](uint32_t l) {
+    const uint64_t region = pointerRegion(ptrs[l]);
+    all &= pointerSpace(ptrs[l]) == Space::Global &&
+           (region >= shadows.size() || shadows[region].empty());
+  });
+  return all;
+}
+
 void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const ShadowOperand& ptr = r.operands.at(0);
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
   const uint32_t stride = registerBytes(r.result, in);
+  if (globalWithoutShadow(sg, ptrs)) {
+    sg.forActive(
+        [&](uint32_t l) { std::memset(sg.shadow + in.r + size_t(l) * stride, 0, stride); });
+    const LaneMask bad = undefinedLanes(sg, ptr);
+    if (bad.any()) reportValue(sg, in, ptr.id, "used as the address of a load", bad);
+    return;
+  }
   LaneMask bad;
   sg.forActive([&](uint32_t l) {
     uint8_t* out = sg.shadow + in.r + size_t(l) * stride;

@@ -58,4 +58,19 @@ void UndefinedValueChecker::access(SubGroup& sg, const MemoryAccess& a) {
   }
 }
 
+// A whole sub-group's access: one pass over the span's shadow, lane by lane only where a
+// read meets undefined bytes (noteRead names the lanes).
+void UndefinedValueChecker::accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride,
+                                      uint32_t lanes) {
+  uint8_t* d = memoryShadow(sg, first.pointer, first.host);
+  if (!d) return;  // memory without shadow is defined: nothing to mark or note
+  const uint64_t span = stride * (lanes - 1) + first.bytes;
+  if (first.kind == AccessKind::Write) {
+    std::memset(d, 1, span);  // contiguous lanes: the span is every lane's bytes
+    return;
+  }
+  if (std::find(d, d + span, uint8_t{0}) != d + span)
+    ExecutionObserver::accessRun(sg, first, stride, lanes);
+}
+
 }  // namespace spvsim::check

@@ -22,6 +22,7 @@ class UndefinedValueChecker final : public ExecutionObserver {
  public:
   void workGroupBegin(WorkGroupContext& wg, SubGroup* subGroups, size_t count) override;
   void access(SubGroup& sg, const MemoryAccess& a) override;
+  void accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes) override;
 
  private:
   void noteRead(SubGroup& sg, const MemoryAccess& a);

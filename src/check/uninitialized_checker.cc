@@ -87,6 +87,21 @@ void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {
   }
 }
 
+// A whole sub-group's access: one pass over the span's shadow, lane by lane only where a
+// read meets unwritten bytes (the report names the lanes).
+void UninitializedChecker::accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride,
+                                     uint32_t lanes) {
+  uint8_t* s = shadowOf(sg, mirror_, first.pointer, first.host);
+  if (!s) return;  // global and constant memory: initialised by the host
+  const uint64_t span = stride * (lanes - 1) + first.bytes;
+  if (first.kind == AccessKind::Write) {
+    std::memset(s, 1, span);  // contiguous lanes: the span is every lane's bytes
+    return;
+  }
+  if (std::find(s, s + span, uint8_t{0}) != s + span)
+    ExecutionObserver::accessRun(sg, first, stride, lanes);
+}
+
 // The first lane of an instruction's execution that read unwritten bytes reports them;
 // later lanes of the same execution join its diagnostic (lanes arrive in lane order).
 void UninitializedChecker::checkRead(SubGroup& sg, const MemoryAccess& a) {

@@ -41,6 +41,7 @@ class UninitializedChecker final : public ExecutionObserver {
   // variables, module-scope Private variables with initializers, ByVal argument copies.
   void workGroupBegin(WorkGroupContext& wg, SubGroup* subGroups, size_t count) override;
   void access(SubGroup& sg, const MemoryAccess& a) override;
+  void accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes) override;
 
  private:
   void checkRead(SubGroup& sg, const MemoryAccess& a);

@@ -8,23 +8,28 @@
 // work-group, in order.
 //
 // Each kind of event is reported at one place in the executor: plain reads and writes in
-// SubGroup::resolve, memory copies and atomics in their handlers (src/exec/ops/), fences
+// SubGroup::resolve, memory copies and atomics in their handlers (src/exec/ops/; async
+// copies between asyncCopyBegin and asyncCopyEnd, their waits too), fences
 // and sub-group barriers in src/exec/ops/barrier.cc, work-group barriers where the
 // scheduler releases them, work-group begin/end in WorkGroupSlot. With no observer
 // attached, an access costs one test of WorkGroupContext::observers and no virtual call,
 // and the single-region fast paths stay on; with one attached, every lane's access to a
-// space it asked for (ObserverFactory::spaces) goes through resolve() and is reported.
+// space it asked for (ObserverFactory::spaces) is reported: lane by lane through resolve(),
+// or, for a whole sub-group's contiguous (or one-address read) access inside one region,
+// as one accessRun (SubGroup::observedRun).
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/exec/memory.h"
 
 namespace spvsim {
 
 class SubGroup;
+struct Inst;
 struct LaunchContext;
 struct LoweredKernel;
 struct WorkGroupContext;
@@ -82,6 +87,27 @@ class ExecutionObserver {
   // Plain accesses are reported before a write stores its bytes, which are in memory by
   // the sub-group's next event; atomics after they took effect; a copy before it copies.
   virtual void access(SubGroup&, const MemoryAccess&) {}
+  // A plain read or write by every lane of a whole sub-group in one instruction, all
+  // inside one region, aligned and allowed (so nothing to report): lane l's access is
+  // `first` with lane l, pointer and host address l * stride further (stride `bytes`:
+  // contiguous; 0: one address, reads only). It stands for the `lanes` access events
+  // lane by lane, which is what the default reports; a write stores its bytes (all
+  // lanes') by the sub-group's next event. Not in the Reference tier (lane by lane).
+  virtual void accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes) {
+    MemoryAccess a = first;
+    for (uint32_t l = 0; l < lanes; ++l, a.pointer += stride, a.host += stride) {
+      a.lane = l;
+      access(sg, a);
+    }
+  }
+  // An async work-group copy (OpGroupAsyncCopy `in`, by the work-group; `sg` is its
+  // sub-group 0) begins / ends: the Copy accesses between are its elements, which OpenCL
+  // C lets complete any time until a wait_group_events names `event`.
+  virtual void asyncCopyBegin(SubGroup& /*sg*/, const Inst& /*in*/, uint64_t /*event*/) {}
+  virtual void asyncCopyEnd(SubGroup& /*sg*/) {}
+  // wait_group_events (by the work-group; `sg` is its sub-group 0): the copies of
+  // `events` are complete. Reported before the wait's workGroupBarrier.
+  virtual void asyncCopiesWaited(SubGroup& /*sg*/, const std::vector<uint64_t>& /*events*/) {}
   // OpMemoryBarrier by the sub-group's active lanes.
   virtual void fence(SubGroup&, uint32_t /*scope*/, uint32_t /*semantics*/) {}
   // OpControlBarrier at Subgroup execution scope, by the whole sub-group.

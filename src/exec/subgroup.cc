@@ -38,6 +38,25 @@ void SubGroup::notify(const MemoryAccess& access) {
   wg->observers.each([&](ExecutionObserver& o) { o.access(*this, a); });
 }
 
+SubGroup::FastAccess SubGroup::observedRun(const uint64_t* ptrs, uint64_t bytes, bool write,
+                                           uint32_t align, RegShape shape, Space s) {
+  if (wg->launch->referenceTier || !(wg->observers.spaces & spaceBit(s)) || width < 2) return {};
+  const LaneAddresses lanes =
+      affineOrUniform(shape) ? affineLanes(ptrs, width, bytes) : classifyLanes(ptrs, width, bytes);
+  // Contiguous lanes cannot overlap; lanes storing to one address would be reported
+  // against each other, in lane order with their values in memory: lane by lane.
+  if (lanes.pattern != LanePattern::Contiguous &&
+      !(lanes.pattern == LanePattern::Uniform && !write))
+    return {};
+  const FastAccess fast = regionSpanning(lanes, s, bytes, write, align, width, lanes.lo);
+  if (!fast) return {};
+  const MemoryAccess first{write ? AccessKind::Write : AccessKind::Read, 0,
+                           wg->launch->memory->canonical(ptrs[0]), fast.at(ptrs[0]), bytes};
+  const uint64_t stride = lanes.pattern == LanePattern::Contiguous ? bytes : 0;
+  wg->observers.each([&](ExecutionObserver& o) { o.accessRun(*this, first, stride, width); });
+  return fast;
+}
+
 void SubGroup::fatal(const Inst& in, DiagnosticKind kind, std::string message) {
   report(in, kind, std::move(message), mask);
   wg->aborted = true;

@@ -391,12 +391,13 @@ class alignas(64) SubGroup {
   // `shape`: the pointer register's (src/exec/register_shape.h); an affine one is
   // classified from its end points.
   FastAccess uniformRegionBase(const uint64_t* ptrs, uint64_t bytes, bool write, uint32_t align,
-                               RegShape shape = RegShape::Unknown) const {
+                               RegShape shape = RegShape::Unknown) {
     if (!allActive) return {};
     // Every lane's space must be lane 0's: ask about that one before scanning.
     Space s = pointerSpace(ptrs[0]);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
-    if (wg->checkedSpaces & spaceBit(s)) return {};
+    if (wg->checkedSpaces & spaceBit(s)) [[unlikely]]
+      return observedRun(ptrs, bytes, write, align, shape, s);
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
     const LaneAddresses lanes = affineOrUniform(shape) && width > 1
@@ -404,6 +405,12 @@ class alignas(64) SubGroup {
                                     : classifyLanes(ptrs, width, bytes);
     return regionSpanning(lanes, s, bytes, write, align, width, lanes.lo);
   }
+
+  // uniformRegionBase where observers watch space `s`: the fast access of a contiguous
+  // access (or one address read by every lane), reported to them as one accessRun; none
+  // (the per-lane path) otherwise, and always in the Reference tier.
+  FastAccess observedRun(const uint64_t* ptrs, uint64_t bytes, bool write, uint32_t align,
+                         RegShape shape, Space s);
 
   // uniformRegionBase for a partial mask: every active lane inside one Global, Constant or
   // Local region, pattern Scattered (the caller copies the active lanes one by one).

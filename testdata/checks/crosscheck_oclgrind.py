@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Cross-checks the checker corpus on Oclgrind (not a test): for every .sim case, whether
-Oclgrind (`oclgrind-kernel --data-races --uninitialized`) reports an error agrees with
-whether the case's .expect file expects one.
+Oclgrind (`oclgrind-kernel --data-races --uniform-writes --uninitialized`) reports an
+error agrees with whether the case's .expect file expects one. `--uniform-writes`: like
+spvsim, which follows the memory model, Oclgrind then reports writes of the same value
+by several work-items as races (it suppresses them by default).
 
 Cases that run only at -O0 are built by Oclgrind with -cl-opt-disable; sub-group cases
 (Oclgrind has no sub-groups) and `spvsim check` cases are beyond it. Only presence is
@@ -58,7 +60,8 @@ def main():
             ours, unoptimised = read_expect(expect)
             # A case that runs only at -O0 says why: the UB is optimised away at -O2.
             build = ["--build-options", "-cl-opt-disable"] if unoptimised else []
-            p = subprocess.run(["oclgrind-kernel", "--data-races", "--uninitialized"] + build +
+            p = subprocess.run(["oclgrind-kernel", "--data-races", "--uniform-writes",
+                                "--uninitialized"] + build +
                                [name], cwd=root, capture_output=True, text=True, timeout=300)
             report = p.stdout + p.stderr  # Oclgrind prints some reports on stdout
             case = os.path.relpath(sim, HERE)

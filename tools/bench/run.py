@@ -4,6 +4,7 @@
   /usr/bin/python3 tools/bench/run.py [--spvsim PATH] [--repeat N] [--threads N] [-k REGEX]
         [--no-oclgrind] [--no-pocl] [--json FILE] [--markdown] [--spv DIR]
   /usr/bin/python3 tools/bench/run.py --scaling 1,2,4,8,16 [--repeat N] [--spv DIR]
+  /usr/bin/python3 tools/bench/run.py --checkers [--repeat N] [--no-oclgrind] [--markdown]
   /usr/bin/python3 tools/bench/run.py --check-dump [--small] [--threads N]
   /usr/bin/python3 tools/bench/run.py --precompile DIR      (then copy DIR with the binary)
   /usr/bin/python3 tools/bench/run.py --write-sims          (regenerates kernels/*.sim)
@@ -26,6 +27,14 @@ Peak RSS is spvsim's own (GNU time's %M of the `spvsim run` process; empty witho
 
 Tools that are missing (no oclgrind-kernel, no PyOpenCL/PoCL, no clang where --spv runs
 precompiled modules) leave their columns empty with a note on stderr.
+
+--checkers measures what the checkers cost (issue 37), in CPU time (user + system of the
+process, so that other load on the machine does not count), one thread: each kernel's
+launch plain and with --check-races --check-uninitialized --check-undefined in spvsim, and
+plain and with --data-races --uninitialized in Oclgrind, each as the CPU time of the full
+launch less that of the same launch restricted to one work-group (the subtraction above,
+for both tools); the ratios, and spvsim with checks against Oclgrind with checks
+(verdicts: within 3x, and at least 100x faster).
 
 --check-dump is a correctness check (exit 1 on failure): each kernel's `--dump` output at
 --threads 1, 2 and N must be identical, and its buffers must equal the kernel's numpy
@@ -429,6 +438,119 @@ def machine_info(threads, og, pocl, spvsim):
             'summary': '%s, %d cores (%s)' % (cpu, cores, tools)}
 
 
+# What each tool checks in --checkers: spvsim's three checkers, and Oclgrind's data-race
+# and uninitialised-value plugins (its memory-access checks are always on).
+SPVSIM_CHECKS = ['--check-races', '--check-uninitialized', '--check-undefined']
+OCLGRIND_CHECKS = ['--data-races', '--uninitialized']
+THRESHOLD_CHECK_COST = 3.0
+
+
+def cpu_seconds(cmd, cwd=None, env=None, ok=(0,)):
+    """User + system CPU seconds of one process (None on failure): what a process costs
+    whatever else runs on the machine, where its wall time is not."""
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        rc = os.waitstatus_to_exitcode(status)
+        if rc not in ok:
+            err.seek(0)
+            failed(os.path.basename(cmd[0]), rc, err.read().decode(errors='replace'))
+            return None
+        return usage.ru_utime + usage.ru_stime
+
+
+def launch_cpu(cmd, full, one, cwd=None, env=None, ok=(0,)):
+    """CPU seconds of the launch `full` less those of the same launch restricted to one
+    work-group (`one`): that removes compiling, loading and buffer set-up, as for
+    Oclgrind's times above (and slightly under-counts one work-group's execution)."""
+    a = cpu_seconds(cmd + [full], cwd, env, ok)
+    b = cpu_seconds(cmd + [one], cwd, env, ok)
+    return None if a is None or b is None else max(a - b, 1e-6)
+
+
+def checker_cost(opts):
+    """One thread, CPU time of the execution: each kernel plain and with every checker, in
+    spvsim and in Oclgrind, interleaved; the cost of the checks as ratios, and spvsim
+    against Oclgrind with checks on both sides (issue 37: within 3x, and >= 100x)."""
+    ks = selected(opts)
+    work = precompiled_workdir(opts, ks)
+    use_og = not opts.no_oclgrind and tool_available('oclgrind-kernel', 'Oclgrind')
+    og_env = dict(os.environ, OCLGRIND_NUM_THREADS='1')
+    res = {k.name: {key: [] for key in ('s', 'sc', 'og', 'ogc')} for k in ks}
+    for r in range(opts.repeat):
+        for k in ks:
+            log('round %d/%d: %s' % (r + 1, opts.repeat, k.name))
+            d = res[k.name]
+            full, one = work.sim(k), work.sim(k, one_group=True)
+            for key, extra in (('s', []), ('sc', SPVSIM_CHECKS)):
+                t = launch_cpu([opts.spvsim, 'run', '--threads', '1'] + extra, full, one,
+                               ok=(0, 2))
+                if t is not None:
+                    d[key].append(t)
+            if use_og and k.name != 'sgreduce':
+                full = work.sim(k, source=True)
+                one = work.sim(k, one_group=True, source=True)
+                for key, extra in (('og', []), ('ogc', OCLGRIND_CHECKS)):
+                    t = launch_cpu(['oclgrind-kernel'] + extra, full, one,
+                                   cwd=os.path.dirname(full), env=og_env)
+                    if t is not None:
+                        d[key].append(t)
+    work.close()
+    rows = [cost_row(k, res[k.name]) for k in ks]
+    head = ['kernel', 'spvsim s', '+checks s', 'cost', 'oclgrind s', '+checks s', 'cost',
+            'vs oclgrind', 'checked vs oclgrind checked', 'verdict']
+    table = [head] + [[r['kernel']] + [fmt(r.get(c), f) for c, f in COST_CELLS] + [r['verdict']]
+                      for r in rows]
+    machine = machine_info(1, use_og, False, opts.spvsim)
+    print('%s; best of %d interleaved rounds; one thread; CPU seconds of the execution; '
+          'spvsim checks: %s; oclgrind checks: %s' % (
+              machine['summary'], opts.repeat, ' '.join(SPVSIM_CHECKS), ' '.join(OCLGRIND_CHECKS)))
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    for row in table:
+        print('  '.join(c.ljust(w) if i in (0, len(head) - 1) else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))))
+    if opts.markdown:
+        print('\n| ' + ' | '.join(head) + ' |\n|' + '---|' * len(head))
+        for row in table[1:]:
+            print('| ' + ' | '.join(row) + ' |')
+    if opts.json:
+        with open(opts.json, 'w') as f:
+            json.dump({'machine': machine, 'repeat': opts.repeat, 'rows': rows}, f, indent=1)
+    return 0
+
+
+COST_CELLS = [('spvsim_s', '%.4f'), ('spvsim_checked_s', '%.4f'), ('spvsim_cost', '%.1fx'),
+              ('oclgrind_s', '%.2f'), ('oclgrind_checked_s', '%.2f'), ('oclgrind_cost', '%.1fx'),
+              ('vs_oclgrind', '%.0fx'), ('checked_vs_oclgrind_checked', '%.0fx')]
+
+
+def cost_row(k, d):
+    row = {'kernel': k.name}
+    for key, name in (('s', 'spvsim_s'), ('sc', 'spvsim_checked_s'), ('og', 'oclgrind_s'),
+                      ('ogc', 'oclgrind_checked_s')):
+        if d[key]:
+            row[name] = min(d[key])
+    g = row.get
+    if g('spvsim_s') and g('spvsim_checked_s'):
+        row['spvsim_cost'] = g('spvsim_checked_s') / g('spvsim_s')
+    if g('oclgrind_s') and g('oclgrind_checked_s'):
+        row['oclgrind_cost'] = g('oclgrind_checked_s') / g('oclgrind_s')
+    if g('spvsim_s') and g('oclgrind_s'):
+        row['vs_oclgrind'] = g('oclgrind_s') / g('spvsim_s')
+    if g('spvsim_checked_s') and g('oclgrind_checked_s'):
+        row['checked_vs_oclgrind_checked'] = g('oclgrind_checked_s') / g('spvsim_checked_s')
+    v = []
+    if 'spvsim_cost' in row:
+        v.append('cost %s' % ('ok' if row['spvsim_cost'] <= THRESHOLD_CHECK_COST else
+                              'MISS(>%gx)' % THRESHOLD_CHECK_COST))
+    if 'checked_vs_oclgrind_checked' in row:
+        ok = row['checked_vs_oclgrind_checked'] >= THRESHOLD_OCLGRIND
+        v.append('oclgrind %s' % ('ok' if ok else 'MISS(<%gx)' % THRESHOLD_OCLGRIND))
+    row['verdict'] = ', '.join(v) or '-'
+    return row
+
+
 def concurrent_launches(opts, sim, n):
     """Median launch seconds of n one-thread `spvsim run` processes started at once."""
     cmd = [opts.spvsim, 'run', sim, '--stats', '--threads', '1']
@@ -575,6 +697,9 @@ def main():
     ap.add_argument('--json', metavar='FILE', help='save the results')
     ap.add_argument('--markdown', action='store_true', help='also print a README table')
     ap.add_argument('--scaling', metavar='T1,T2,...', help='spvsim launch time per --threads')
+    ap.add_argument('--checkers', action='store_true',
+                    help='checker cost: one thread, plain and with every checker, in spvsim '
+                         'and Oclgrind')
     ap.add_argument('--check-dump', action='store_true',
                     help='correctness: --dump identical at threads 1, 2, N; model agreement')
     ap.add_argument('--small', action='store_true', help='--check-dump on the small launches')
@@ -599,6 +724,8 @@ def main():
         return check_dump(opts)
     if opts.scaling:
         return scaling(opts)
+    if opts.checkers:
+        return checker_cost(opts)
     return bench(opts)
 
 

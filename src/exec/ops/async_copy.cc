@@ -6,9 +6,11 @@
 // the work-group must reach them with the same arguments. The copy is done eagerly, once
 // every sub-group waits at it (OpenCL lets it complete any time before the wait), by the
 // work-group as a whole: its accesses go through the checked memory path and are
-// reported to observers as work-item 0's copies. The wait is a collective too and
-// tells observers it ordered the work-group's memory like a work-group barrier, which is
-// what makes the copied data visible to every work-item (src/DESIGN.md "Async copies").
+// reported to observers as work-item 0's copies, between asyncCopyBegin and asyncCopyEnd
+// (so that a checker can tell they complete only at the wait). The wait is a collective
+// too and tells observers which copies it completed, then that it ordered the work-group's
+// memory like a work-group barrier, which is what makes the copied data visible to every
+// work-item (src/DESIGN.md "Async copies").
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -208,8 +210,13 @@ void asyncCopy(SubGroup* sgs, size_t count, const Inst& in) {
   // The copy acts on memory for the whole work-group: every work-item's stores first.
   if (sgs[0].wg->relaxed) [[unlikely]]
     sgs[0].wg->relaxed->drainGroup(*sgs[0].wg);
-  performCopy(sgs[0], in, a);
   const uint64_t event = a.event ? a.event : uint64_t(in.src) + 1;
+  const bool observed = sgs[0].wg->observers.any();
+  if (observed) [[unlikely]]
+    sgs[0].wg->observers.each([&](ExecutionObserver& o) { o.asyncCopyBegin(sgs[0], in, event); });
+  performCopy(sgs[0], in, a);
+  if (observed) [[unlikely]]
+    sgs[0].wg->observers.each([&](ExecutionObserver& o) { o.asyncCopyEnd(sgs[0]); });
   sgs[0].wg->unwaitedCopies.emplace_back(event, sgs[0].barrierPc);
   const uint32_t eventBytes = copyOperands(sgs[0], in).eventBytes;
   for (size_t k = 0; k < count; ++k)
@@ -337,6 +344,7 @@ void waitGroupEvents(SubGroup* sgs, size_t count, const Inst& in) {
   std::erase_if(wg.unwaitedCopies, [&](const auto& copy) {
     return std::find(first.begin(), first.end(), copy.first) != first.end();
   });
+  wg.observers.each([&](ExecutionObserver& o) { o.asyncCopiesWaited(sgs[0], first); });
   constexpr uint32_t kSemantics = uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
                                   uint32_t(spv::MemorySemanticsMask::WorkgroupMemory) |
                                   uint32_t(spv::MemorySemanticsMask::CrossWorkgroupMemory);

@@ -448,15 +448,31 @@ INSTANTIATE_TEST_SUITE_P(OptLevels, AsyncCopyTypes, ::testing::Values("-O0", "-O
 struct Seen {
   std::vector<MemoryAccess> copies;
   int groupBarriers = 0;
+  std::string order;  // b(egin), c(opy element), e(nd), w(aited), B(arrier)
+  std::vector<uint64_t> begun, waited;
 };
 
 class CopyObserver : public ExecutionObserver {
  public:
   explicit CopyObserver(Seen& s) : s_(s) {}
   void access(SubGroup&, const MemoryAccess& a) override {
-    if (a.kind == AccessKind::Copy) s_.copies.push_back(a);
+    if (a.kind != AccessKind::Copy) return;
+    s_.copies.push_back(a);
+    s_.order += 'c';
   }
-  void workGroupBarrier(SubGroup*, size_t, uint32_t, uint32_t) override { ++s_.groupBarriers; }
+  void asyncCopyBegin(SubGroup&, const Inst&, uint64_t event) override {
+    s_.begun.push_back(event);
+    s_.order += 'b';
+  }
+  void asyncCopyEnd(SubGroup&) override { s_.order += 'e'; }
+  void asyncCopiesWaited(SubGroup&, const std::vector<uint64_t>& events) override {
+    s_.waited.insert(s_.waited.end(), events.begin(), events.end());
+    s_.order += 'w';
+  }
+  void workGroupBarrier(SubGroup*, size_t, uint32_t, uint32_t) override {
+    ++s_.groupBarriers;
+    s_.order += 'B';
+  }
 
  private:
   Seen& s_;
@@ -474,8 +490,9 @@ class CopyObserverFactory : public ObserverFactory {
   Seen& s_;
 };
 
-// One Copy access per element (global source, local destination, then back), and one
-// work-group-wide ordering event per wait.
+// One Copy access per element (global source, local destination, then back), between
+// the copy's begin and end, and per wait the copies it completed (the event each copy
+// began with), then one work-group-wide ordering event.
 TEST(AsyncCopyObservers, SeeEachElementCopiedAndEachWait) {
   auto p = load(R"(
 kernel void k(global const float4* in, global float4* out, local float4* tmp) {
@@ -503,6 +520,10 @@ kernel void k(global const float4* in, global float4* out, local float4* tmp) {
     EXPECT_EQ(pointerOffset(a.pointer), int64_t((i % 3) * 16));
   }
   EXPECT_EQ(seen.groupBarriers, 2);
+  EXPECT_EQ(seen.order, "bcccewBbcccewB");
+  EXPECT_EQ(seen.waited, seen.begun);
+  ASSERT_EQ(seen.begun.size(), 2u);
+  EXPECT_NE(seen.begun[0], 0u);  // an event passed as 0 becomes one naming the copy
 }
 
 }  // namespace

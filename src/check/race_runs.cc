@@ -1,0 +1,68 @@
+// The race checker on a whole sub-group's access at once (ExecutionObserver::accessRun:
+// every lane, contiguous or one address read by all, inside one region). It must give
+// exactly what the lanes' events one by one give, so it does what record() does for
+// each lane, skipping only the comparison where it can find nothing: where no byte of
+// the run's span has a plain write or an atomic access in its history and, for a write,
+// no read run of its pages meets the span, comparing any lane would consider no access.
+// That is the common case (inputs read, outputs written once, local memory after a
+// barrier ended its history), and then a lane costs only what remember() adds to the
+// history. Otherwise every lane goes through recordAt(), as one by one.
+#include "src/check/race_checker_impl.h"
+#include "src/exec/subgroup.h"
+
+namespace spvsim::check {
+
+using race::forEachPage;
+
+// Whether no access in the history of [offset, offset + bytes) of `table` is one that
+// comparing a plain read (or, `write`, a plain write) of those bytes would consider.
+bool RaceChecker::Impl::quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const {
+  bool none = true;
+  forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
+    const Page* page = none ? RaceMemory::find(table, index) : nullptr;
+    if (!page) return;
+    if (write)
+      for (const race::ReadRun& r : page->runs)
+        if (r.hi > from && r.lo < to) none = false;
+    if (!page->blocks || !none) return;
+    for (uint32_t b = from; b < to && none; ++b) {
+      const race::ByteHistory* h = page->history(b);
+      const race::AtomicHistory* a = page->atomics(b);
+      none = !(h && h->write.item) && !(a && (a->latest.item || a->set));
+    }
+  });
+  return none;
+}
+
+void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride,
+                                  uint32_t lanes) {
+  const bool write = first.kind == AccessKind::Write;
+  const uint64_t bytes = first.bytes, span = stride * (lanes - 1) + bytes;
+  PageTable* table = nullptr;
+  uint64_t offset = 0;
+  int c = kGlobal;
+  // Every lane's bytes lie in the span: where it is not remembered, neither is any lane's.
+  if (!locate(first.pointer, span, table, offset, c)) return;
+  const bool skip = copies.empty() && quiet(*table, offset, span, write);
+  const uint32_t src = sg.code[sg.pc - 1].src;
+  for (uint32_t l = 0; l < lanes; ++l) {
+    const uint32_t item = itemOf(sg, l);
+    const Access cur{item, own[item - firstItem], src, 0, write, 0};
+    if (skip)
+      rememberAt(sg, *table, offset + l * stride, bytes, cur, c);
+    else
+      recordAt(sg, l, first.pointer + l * stride, first.host + l * stride, bytes, cur, *table,
+               offset + l * stride, c);
+  }
+}
+
+void RaceChecker::accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride,
+                            uint32_t lanes) {
+  Impl& m = *impl_;
+  m.settle();
+  // Write-write reports of the lanes wait together until the run's bytes are in memory
+  // (the next event), as each lane's would until the next lane's.
+  m.recordRun(sg, first, stride, lanes);
+}
+
+}  // namespace spvsim::check
