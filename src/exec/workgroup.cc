@@ -121,9 +121,25 @@ bool sameRegs(const SubGroup& sg, SpinSnapshot& snap) {
   return true;
 }
 
+// A sub-group whose groups switch (random reconvergence) is never caught in a cycle: the
+// next switch, drawn from a stream that is not part of the state, may run a group that
+// writes.
 bool matches(const SubGroup& sg, SpinSnapshot& snap) {
-  return sg.pc == snap.pc && sg.code == snap.code && sg.mask == snap.mask && sameRegs(sg, snap) &&
+  return sg.interleaveAt == SubGroup::kNeverInterleave && sg.pc == snap.pc &&
+         sg.code == snap.code && sg.mask == snap.mask && sameRegs(sg, snap) &&
          sameSimt(sg.simt, snap.simt) && sameFrames(sg.frames, snap.frames);
+}
+
+// After instructions of `sg`: a stop that random reconvergence asked for only to end the
+// instruction loop (SubGroup::interleaveArmed) is no yield, and a switch between its
+// groups that is due happens (src/exec/reconvergence.cc).
+inline void interleave(SubGroup& sg) {
+  if (sg.interleaveArmed) [[unlikely]] {
+    sg.interleaveArmed = false;
+    sg.yieldRequested = false;
+  }
+  if (sg.steps >= sg.interleaveAt) [[unlikely]]
+    sg.interleaveGroups();
 }
 
 // Reports at the instruction where `sg` stands: its barrier, or its next instruction.
@@ -190,6 +206,7 @@ void WorkGroupRun::step(size_t i) {
   sync(watch_[i]);
   const uint64_t start = sg.steps;
   spvsim::step(sg);
+  interleave(sg);
   sg.yieldRequested = false;
   sg.atomicsInTurn = 0;
   used_ += sg.steps - start;
@@ -283,7 +300,9 @@ inline uint64_t WorkGroupRun::runFast(SubGroup& sg, SpinWatch& w, uint64_t limit
     chunkRan_ = 0;
   }
   const uint64_t start = sg.steps;
-  runSteps(sg, std::min(chunkLeft_, limit));
+  // Up to the next switch between random reconvergence's groups (never: no bound).
+  runSteps(sg, std::min({chunkLeft_, limit, sg.interleaveAt - sg.steps}));
+  interleave(sg);
   const uint64_t ran = sg.steps - start;
   chunkRan_ += ran;
   chunkLeft_ -= ran;
@@ -310,6 +329,7 @@ uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
   uint64_t ran = 0;
   while (ran < n && sg.state == SubGroupState::Running) {
     spvsim::step(sg);
+    interleave(sg);
     ++ran;
     if (wg_.writes != w.quietSince) return ran;  // sync() drops the watch
     if (sg.state == SubGroupState::Running && sg.pc == w.snapshot->pc && matches(sg, *w.snapshot)) {

@@ -69,7 +69,8 @@ constexpr const char* kRunOptions = R"(Options:
                            at the branch's post-dominator) or random[:SEED] (lanes of one
                            side may be split into groups that run apart until control
                            flow is uniform again; non-uniform sub-group operations then
-                           see only their group)
+                           see only their group; groups and sides run in a seeded order,
+                           interleaved every 1 to 64 instructions)
   --check-uninitialized    report reads of private or local memory that was never written
   --check-undefined        report undefined values (OpUndef, memory never written, .sim
                            noinit buffers) where they matter: branch conditions,
