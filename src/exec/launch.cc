@@ -14,6 +14,7 @@
 #include "src/exec/lowering.h"
 #include "src/exec/ndrange_check.h"
 #include "src/exec/program.h"
+#include "src/exec/resident_groups.h"
 
 namespace spvsim {
 namespace {
@@ -242,10 +243,14 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
   fixedBytes_ = argumentBytes_;
-  // Before instrument(), which may allocate what stateBytes counts.
+  if (options.forwardProgress == LaunchOptions::ForwardProgress::Occupancy)
+    residentGroups_ = residentGroupCount(options);
+  // Before instrument(), which may allocate what stateBytes counts. A serial observer
+  // has one state per resident work-group's slot (src/exec/resident_groups.h).
   for (const auto& f : observers_)
     if (const uint64_t bytes = f->stateBytes(ctx_)) {
-      fixedBytes_ = addBytes(fixedBytes_, bytes);
+      const uint64_t states = f->serial() ? std::max<uint64_t>(residentGroups_, 1) : 1;
+      fixedBytes_ = addBytes(fixedBytes_, mulBytes(bytes, states));
       checkMemory(fixedBytes_, maxMemory_, f->stateName() + " for this launch" + besideArguments());
     }
   for (const auto& f : observers_)
@@ -272,13 +277,13 @@ constexpr uint64_t kSplitBelowGroups = 256;
 // sub-groups (LoweredKernel::subGroupsIndependent), no local memory, no printf (its
 // output is in work-group order), nothing that watches the work-group as one (observers)
 // or asks for an interleaving of its sub-groups (a random schedule, a quantum of one's
-// own).
+// own) or of its work-groups (--forward-progress occupancy).
 bool LaunchState::splitsGroups(const LaunchOptions& options) const {
   const LoweredKernel& k = kernel();
   return k.subGroupsIndependent && !k.usesPrintf && mem_.localArenaBytes == 0 && ctx_.fastPaths &&
          privatised_.empty() && bound_.pipes.empty() &&
          options.schedule == LaunchOptions::Schedule::RoundRobin &&
-         options.quantum == LaunchOptions{}.quantum && maxSubGroups_ > 1 &&
+         options.quantum == LaunchOptions{}.quantum && residentGroups_ == 0 && maxSubGroups_ > 1 &&
          groups_ < kSplitBelowGroups;
 }
 

@@ -58,6 +58,9 @@ class LaunchState {
   size_t maxSubGroups() const { return maxSubGroups_; }
   // Whether an observer asked for work-groups one at a time on one host thread.
   bool serial() const { return serial_; }
+  // Under --forward-progress occupancy the work-groups resident at once (run on one host
+  // thread, src/exec/resident_groups.h); 0: none, work-groups run to their end one by one.
+  uint64_t residentGroups() const { return residentGroups_; }
   const std::vector<std::shared_ptr<const ObserverFactory>>& observers() const {
     return observers_;
   }
@@ -94,6 +97,7 @@ class LaunchState {
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
   uint64_t unitsPerGroup_ = 1;
+  uint64_t residentGroups_ = 0;
   std::vector<std::shared_ptr<const ObserverFactory>> observers_;
   std::shared_ptr<const LoweredKernel> instrumented_;  // ObserverFactory::instrument
   bool serial_ = false;

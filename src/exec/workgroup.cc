@@ -185,6 +185,10 @@ inline bool WorkGroupRun::nextTurn() {
       return true;
     }
     if (anyRunning()) {
+      if (defer_) {  // the other resident work-groups may release it (resident_groups.h)
+        waiting_ = true;
+        return false;
+      }
       reportDeadlock();
     } else if (releaseBarrier(wg_, sgs_, count_)) {
       cursor_ = 0;
@@ -197,6 +201,19 @@ inline bool WorkGroupRun::nextTurn() {
 
 void WorkGroupRun::run() {
   while (nextTurn()) advance(~uint64_t(0));
+}
+
+WorkGroupRun::Slice WorkGroupRun::runSlice(uint64_t instructions) {
+  waiting_ = false;
+  const uint64_t start = used_;
+  while (used_ - start < instructions && nextTurn()) advance(instructions - (used_ - start));
+  if (over()) return Slice::Over;
+  return waiting_ ? Slice::Waits : Slice::Ran;
+}
+
+// A watch compares with the writes it began at: one no count equals starts afresh.
+void WorkGroupRun::wake() {
+  for (SpinWatch& w : watch_) w.quietSince = ~uint64_t(0);
 }
 
 void WorkGroupRun::step(size_t i) {
@@ -370,6 +387,12 @@ inline void WorkGroupRun::checkBudget(SubGroup& sg) {
 }
 
 void WorkGroupRun::reportDeadlock() {
+  reportDeadlock(
+      "Nothing in the work-group writes memory any more, so only another work-group or the "
+      "host could release it, and OpenCL guarantees no forward progress between work-groups");
+}
+
+void WorkGroupRun::reportDeadlock(const std::string& why) {
   SubGroup* first = nullptr;
   std::string parts;
   size_t listed = 0, more = 0;
@@ -397,11 +420,7 @@ void WorkGroupRun::reportDeadlock() {
     return;
   }
   reportAt(*first, DiagnosticKind::Deadlock,
-           fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
-                       "work-group writes memory any more, so only another work-group or the "
-                       "host could release it, and OpenCL guarantees no forward progress "
-                       "between work-groups",
-                       parts));
+           fmt::format("no sub-group of the work-group can make progress: {}. {}", parts, why));
 }
 
 bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {

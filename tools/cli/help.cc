@@ -71,6 +71,12 @@ constexpr const char* kRunOptions = R"(Options:
                            flow is uniform again; non-uniform sub-group operations then
                            see only their group; groups and sides run in a seeded order,
                            interleaved every 1 to 64 instructions)
+  --forward-progress MODE  (run, check) progress between work-groups: none (default;
+                           OpenCL promises none: a work-group waiting for another is a
+                           deadlock) or occupancy[:N] (N work-groups resident at once,
+                           default the compute units: --threads, else the cores; they
+                           take turns on one host thread and one that waits lets the
+                           others run, as persistent-thread kernels assume)
   --check-uninitialized    report reads of private or local memory that was never written
   --check-undefined        report undefined values (OpUndef, memory never written, .sim
                            noinit buffers) where they matter: branch conditions,

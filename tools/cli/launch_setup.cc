@@ -198,6 +198,10 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.reconvergence = LaunchOptions::Reconvergence::Random;
     options.reconvergenceSeed = *o.reconvergenceSeed;
   }
+  if (o.residentGroups) {
+    options.forwardProgress = LaunchOptions::ForwardProgress::Occupancy;
+    options.residentGroups = *o.residentGroups;
+  }
   options.observers = check::observersFor({.races = o.checkRaces,
                                            .uninitialized = o.checkUninitialized,
                                            .undefinedValues = o.checkUndefined});

@@ -36,6 +36,10 @@ struct RunOptions {
   std::optional<uint64_t> scheduleSeed;  // --schedule random[:SEED]; unset: round-robin
   // --reconvergence random[:SEED]; unset: ipdom (src/DESIGN.md, "Reconvergence").
   std::optional<uint64_t> reconvergenceSeed;
+  // --forward-progress occupancy[:N]: N work-groups resident at once (0: the compute
+  // units, --threads or the cores); unset (none): no progress between work-groups
+  // (src/DESIGN.md, "Forward progress between work-groups").
+  std::optional<uint64_t> residentGroups;
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;
