@@ -129,6 +129,10 @@ cl_int execute(const Launch& l) {
     options.memoryModel = LaunchOptions::MemoryModel::Relaxed;
     options.memoryModelSeed = *knobs().relaxedSeed;
   }
+  if (knobs().residentGroups) {  // 0: as many as CL_DEVICE_MAX_COMPUTE_UNITS (the threads)
+    options.forwardProgress = LaunchOptions::ForwardProgress::Occupancy;
+    options.residentGroups = *knobs().residentGroups;
+  }
   options.observers = check::observersFor({.races = knobs().checkRaces,
                                            .uninitialized = knobs().checkUninitialized,
                                            .undefinedValues = knobs().checkUndefined});

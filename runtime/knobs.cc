@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -120,6 +121,31 @@ void readMemoryModel(Knobs& k) {
                text);
 }
 
+// SPVSIM_FORWARD_PROGRESS: "none" (the default), "occupancy" or "occupancy:N" (N >= 1).
+void readForwardProgress(Knobs& k) {
+  const char* text = std::getenv("SPVSIM_FORWARD_PROGRESS");
+  if (!text || !*text) return;
+  const std::string value = text;
+  if (value == "none") return;
+  if (value == "occupancy") {
+    k.residentGroups = 0;
+    return;
+  }
+  if (value.rfind("occupancy:", 0) == 0 && value.size() > 10 && std::isdigit(uint8_t(value[10]))) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long n = std::strtoull(value.c_str() + 10, &end, 10);
+    if (*end == '\0' && errno == 0 && n >= 1 && n <= (1u << 20)) {
+      k.residentGroups = n;
+      return;
+    }
+  }
+  std::fprintf(stderr,
+               "spvsim: ignoring SPVSIM_FORWARD_PROGRESS='%s' (known: none, occupancy, "
+               "occupancy:N with N in 1..1048576)\n",
+               text);
+}
+
 Knobs readKnobs() {
   Knobs k;
   k.subGroupSize = static_cast<uint32_t>(envNumber("SPVSIM_SUB_GROUP_SIZE", 1, 128, 16));
@@ -135,6 +161,7 @@ Knobs readKnobs() {
   readImageFormats(k);
   readReconvergence(k);
   readMemoryModel(k);
+  readForwardProgress(k);
   return k;
 }
 

@@ -23,6 +23,10 @@
 //                          CL_RGBx, CL_sRGBx), whose border colour the OpenCL C spec and
 //                          the conformance suite disagree on (runtime/image_formats.cc);
 //                          default "conformant": every other supported format
+//   SPVSIM_RECONVERGENCE   "random[:SEED]": seeded reconvergence groups (default ipdom)
+//   SPVSIM_FORWARD_PROGRESS  "occupancy[:N]": N work-groups resident at once, each keeping
+//                          on making progress (default N: CL_DEVICE_MAX_COMPUTE_UNITS);
+//                          default "none": a work-group waiting for another deadlocks
 #pragma once
 
 #include <cstdint>
@@ -52,6 +56,9 @@ struct Knobs {
   // SPVSIM_MEMORY_MODEL=relaxed[:SEED] (seed 0 when none); unset (or sc): sequential
   // consistency.
   std::optional<uint64_t> relaxedSeed;
+  // SPVSIM_FORWARD_PROGRESS=occupancy[:N]: N work-groups resident at once (0: the
+  // device's compute units); unset (or none): no forward progress between work-groups.
+  std::optional<uint64_t> residentGroups;
 };
 
 // Parsed on first use; a malformed value is reported once on stderr and ignored.

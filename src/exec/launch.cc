@@ -14,6 +14,7 @@
 #include "src/exec/lowering.h"
 #include "src/exec/ndrange_check.h"
 #include "src/exec/program.h"
+#include "src/exec/resident_groups.h"
 
 namespace spvsim {
 namespace {
@@ -235,6 +236,12 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   // The relaxed model must see every access: the Reference tier. Its drain order is
   // one stream of choices over the launch: one host thread, work-groups in order.
   if (options.memoryModel == LaunchOptions::MemoryModel::Relaxed) {
+    // Untested together: the store buffers' drains at a work-group's end and the resident
+    // work-groups' turns (src/exec/resident_groups.h) would have to agree.
+    if (options.forwardProgress == LaunchOptions::ForwardProgress::Occupancy)
+      throw Error(DiagnosticKind::Unsupported,
+                  "the relaxed memory model under --forward-progress occupancy is not "
+                  "supported: use one of them");
     relaxed_ = std::make_unique<RelaxedMemory>(options.memoryModelSeed);
     ctx_.relaxed = relaxed_.get();
     serial_ = true;
@@ -249,10 +256,14 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
   fixedBytes_ = argumentBytes_;
-  // Before instrument(), which may allocate what stateBytes counts.
+  if (options.forwardProgress == LaunchOptions::ForwardProgress::Occupancy)
+    residentGroups_ = residentGroupCount(options);
+  // Before instrument(), which may allocate what stateBytes counts. A serial observer
+  // has one state per resident work-group's slot (src/exec/resident_groups.h).
   for (const auto& f : observers_)
     if (const uint64_t bytes = f->stateBytes(ctx_)) {
-      fixedBytes_ = addBytes(fixedBytes_, bytes);
+      const uint64_t states = f->serial() ? std::max<uint64_t>(residentGroups_, 1) : 1;
+      fixedBytes_ = addBytes(fixedBytes_, mulBytes(bytes, states));
       checkMemory(fixedBytes_, maxMemory_, f->stateName() + " for this launch" + besideArguments());
     }
   for (const auto& f : observers_)
@@ -279,13 +290,13 @@ constexpr uint64_t kSplitBelowGroups = 256;
 // sub-groups (LoweredKernel::subGroupsIndependent), no local memory, no printf (its
 // output is in work-group order), nothing that watches the work-group as one (observers)
 // or asks for an interleaving of its sub-groups (a random schedule, a quantum of one's
-// own).
+// own) or of its work-groups (--forward-progress occupancy).
 bool LaunchState::splitsGroups(const LaunchOptions& options) const {
   const LoweredKernel& k = kernel();
   return k.subGroupsIndependent && !k.usesPrintf && mem_.localArenaBytes == 0 && ctx_.fastPaths &&
          privatised_.empty() && bound_.pipes.empty() &&
          options.schedule == LaunchOptions::Schedule::RoundRobin &&
-         options.quantum == LaunchOptions{}.quantum && maxSubGroups_ > 1 &&
+         options.quantum == LaunchOptions{}.quantum && residentGroups_ == 0 && maxSubGroups_ > 1 &&
          groups_ < kSplitBelowGroups;
 }
 

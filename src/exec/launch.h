@@ -61,6 +61,9 @@ class LaunchState {
   bool serial() const { return serial_; }
   // The launch's store buffers under LaunchOptions::MemoryModel::Relaxed, else null.
   RelaxedMemory* relaxedMemory() const { return relaxed_.get(); }
+  // Under --forward-progress occupancy the work-groups resident at once (run on one host
+  // thread, src/exec/resident_groups.h); 0: none, work-groups run to their end one by one.
+  uint64_t residentGroups() const { return residentGroups_; }
   const std::vector<std::shared_ptr<const ObserverFactory>>& observers() const {
     return observers_;
   }
@@ -97,6 +100,7 @@ class LaunchState {
   uint64_t groups_ = 0;
   size_t maxSubGroups_ = 0;
   uint64_t unitsPerGroup_ = 1;
+  uint64_t residentGroups_ = 0;
   std::vector<std::shared_ptr<const ObserverFactory>> observers_;
   std::shared_ptr<const LoweredKernel> instrumented_;  // ObserverFactory::instrument
   std::unique_ptr<RelaxedMemory> relaxed_;             // ctx_.relaxed

@@ -120,6 +120,16 @@ struct LaunchOptions {
   enum class MemoryModel { Sc, Relaxed };
   MemoryModel memoryModel = MemoryModel::Sc;
   uint64_t memoryModelSeed = 0;
+  // Forward progress between work-groups, which OpenCL does not promise
+  // (src/DESIGN.md, "Forward progress between work-groups"). None (the default): a
+  // work-group whose sub-groups all wait is a `deadlock`. Occupancy: `residentGroups`
+  // work-groups are resident at once (0: as many as the launch's host threads, the
+  // device's compute units) on one host thread, round-robin, each keeping on making
+  // progress, a new one admitted when one ends; a work-group that waits lets the others
+  // run, and `deadlock` means no resident one can go on.
+  enum class ForwardProgress { None, Occupancy };
+  ForwardProgress forwardProgress = ForwardProgress::None;
+  uint64_t residentGroups = 0;
 };
 
 // The global and constant regions of a launch: the kernels it enqueues see them too, at

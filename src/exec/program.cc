@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "spirv/error.h"
@@ -16,6 +18,7 @@
 #include "src/exec/launch.h"
 #include "src/exec/lowering.h"
 #include "src/exec/relocations.h"
+#include "src/exec/resident_groups.h"
 #include "src/exec/worker_pool.h"
 #include "src/exec/workgroup.h"
 
@@ -268,6 +271,76 @@ void runWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& pro
   progress.laneSteps += myLaneSteps;
 }
 
+// The launch's side of resident work-groups (src/exec/resident_groups.h): outputs,
+// counts and aborts as runWorker keeps them for work-groups run one by one.
+class ResidentOutputs final : public ResidentGroupSink {
+ public:
+  ResidentOutputs(LaunchProgress& progress, std::vector<GroupOutput>& out, LaunchCounters* counters,
+                  GroupsDone& groupsDone)
+      : progress_(progress), out_(out), counters_(counters), groupsDone_(groupsDone) {}
+
+  void started(uint64_t linear, std::vector<Diagnostic>*& diagnostics,
+               std::string*& printf) override {
+    GroupOutput& o = open_[linear];
+    o.unit = linear;
+    diagnostics = &o.diagnostics;
+    printf = &o.printf;
+  }
+
+  void ended(uint64_t linear, WorkGroupSlot& slot) override {
+    uint64_t lanes = 0;
+    for (size_t i = 0; i < slot.count(); ++i) {
+      steps += slot.subGroups()[i].steps;
+      lanes += slot.subGroups()[i].laneStepsNow();
+    }
+    laneSteps += lanes;
+    if (counters_) counters_->laneInstructions.fetch_add(lanes, std::memory_order_relaxed);
+    groupsDone_.unitDone(linear);
+    ++units;
+    // Resident work-groups end out of order: a fatal one keeps those before it running,
+    // and the launch keeps every work-group up to the last that aborted.
+    if (slot.workGroup().aborted) lastAborted_ = std::max(lastAborted_.value_or(0), linear);
+    auto it = open_.find(linear);
+    if (!it->second.diagnostics.empty() || !it->second.printf.empty())
+      out_.push_back(std::move(it->second));
+    open_.erase(it);
+  }
+
+  bool stopping() const override {
+    return lastAborted_.has_value() || progress_.abort.load(std::memory_order_relaxed);
+  }
+
+  // After the run: the launch drops what comes after the last work-group that aborted.
+  void noteAborts() const {
+    if (lastAborted_) progress_.noteAborted(*lastAborted_);
+  }
+
+  uint64_t steps = 0, laneSteps = 0, units = 0;
+
+ private:
+  LaunchProgress& progress_;
+  std::vector<GroupOutput>& out_;
+  LaunchCounters* counters_;
+  GroupsDone& groupsDone_;
+  std::map<uint64_t, GroupOutput> open_;  // the resident work-groups' outputs
+  std::optional<uint64_t> lastAborted_;
+};
+
+// All work-groups on this thread, state.residentGroups() at a time.
+void runResidentWorker(const LaunchState& state, WorkerArena& arena, LaunchProgress& progress,
+                       std::vector<GroupOutput>& out, ReductionCopies* copies,
+                       LaunchCounters* counters, GroupsDone& groupsDone,
+                       LaunchTimeline::Thread& times) {
+  times.entered = times.started = secondsSince(progress.origin);
+  ResidentOutputs outputs(progress, out, counters, groupsDone);
+  runResidentGroups(state, state.residentGroups(), arena, copies, outputs);
+  outputs.noteAborts();
+  times.finished = secondsSince(progress.origin);
+  times.units = outputs.units;
+  progress.steps += outputs.steps;
+  progress.laneSteps += outputs.laneSteps;
+}
+
 // Host threads for a launch: as asked (0: all cores), one for a serial observer, no more
 // than there are units or than fit in LaunchOptions::maxMemory (at least one: its
 // WorkGroupSlot then reports what does not fit).
@@ -277,6 +350,9 @@ unsigned threadCount(const LaunchState& state, const LaunchOptions& options) {
   // Which work-group gets which packets of a pipe, or a place in a device queue, must not
   // depend on host timing either.
   if (!state.context().pipes.empty() || state.kernel().usesDeviceEnqueue) threads = 1;
+  // Resident work-groups take turns on one thread, so that how they interleave does not
+  // depend on timing either (src/exec/resident_groups.h).
+  if (state.residentGroups()) threads = 1;
   threads = std::min({threads, state.unitCount(), state.slotsThatFit()});
   return static_cast<unsigned>(std::max<uint64_t>(threads, 1));
 }
@@ -331,6 +407,25 @@ void reportUncommitted(const LaunchState& state, const std::vector<size_t>& befo
   }
 }
 
+// Checkers that compare work-groups with each other (serial observers: the race checker)
+// follow one work-group at a time; resident work-groups interleave, so each of their
+// places has its own (src/exec/resident_groups.h) and what work-groups resident at the
+// same time do to each other goes unseen. Said once per launch rather than left silent.
+void reportUnobservedResidents(const LaunchState& state, LaunchResult& result) {
+  const uint64_t resident = std::min(state.residentGroups(), state.groupCount());
+  if (resident < 2 || !state.serial()) return;
+  Diagnostic d;
+  d.severity = Severity::Warning;
+  d.kind = DiagnosticKind::Unsupported;
+  d.kernel = state.context().kernelName;
+  d.message = fmt::format(
+      "under --forward-progress occupancy:{} the checkers that follow the work-groups one at "
+      "a time (--check-races, --check-undefined) see those of each of the {} resident places "
+      "apart: what work-groups resident at the same time do to each other is not compared",
+      state.residentGroups(), resident);
+  result.diagnostics.push_back(std::move(d));
+}
+
 }  // namespace
 
 LaunchResult Program::launch(const Kernel& kernel, const NDRange& range,
@@ -370,8 +465,12 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
     for (auto& c : copies) c = std::make_unique<ReductionCopies>(state.privatised());
   auto work = [&](unsigned t, WorkerArena& arena) {
     try {
-      runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters, groupsDone,
-                times[t]);
+      if (state.residentGroups())
+        runResidentWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters,
+                          groupsDone, times[t]);
+      else
+        runWorker(state, arena, progress, outputs[t], copies[t].get(), options.counters, groupsDone,
+                  times[t]);
     } catch (...) {
       progress.fail(std::current_exception());
     }
@@ -409,6 +508,7 @@ LaunchResult Program::launchOnly(const Kernel& kernel, const NDRange& requested,
   result.aborted = progress.abort;
   if (state.unitsPerGroup() > 1) result.subGroupUnits = state.unitCount();
   reportUncommitted(state, openBefore, result);
+  reportUnobservedResidents(state, result);
   for (const PrivatisedRegion& r : state.privatised())
     result.privatised.push_back(state.memory().global[r.region].name + ": " +
                                 reductionOpName(r.op));

@@ -15,7 +15,17 @@
 // waits to reconverge somewhere), the groups and the sides reconverge where that entry
 // does: the post-dominator of the branch that left uniform control flow. At function level
 // (the entry has no reconvergence point), at the branch's own post-dominator, where
-// control flow is uniform again. Groups run in a random order.
+// control flow is uniform again. Groups start in a random order, and they interleave:
+// every few instructions (a seeded distance of 1 to 64 sub-group instructions) the
+// running group hands over to a random one of its siblings (itself included), so
+// accesses to memory by lanes of different groups, the two sides of an `if` included,
+// meet in every order across seeds rather than one side's all before the other's.
+//
+// Switching is safe at any instruction: within one function frame every group of a
+// divergence waits for the same reconvergence pc (above: nested divergences reuse the
+// enclosing one's), so the frame's entries above its base are all siblings, and swapping
+// the running one (the top) with another changes nothing but who runs next. A group
+// inside a call holds the entries above its frame, so no switch happens until it returns.
 #include <algorithm>
 #include <array>
 
@@ -34,11 +44,40 @@ uint64_t mix(uint64_t x) {  // splitmix64's finaliser
 // At most this many groups out of one side (then as many as it has lanes, if fewer).
 constexpr uint32_t kMaxGroupsPerSide = 4;
 
+// Sub-group instructions to the next switch between groups: 1..2^k for a uniform
+// k in 0..6, so single-instruction interleavings are as likely as long stretches.
+uint64_t interleaveDistance(uint64_t& rng) {
+  const uint64_t span = uint64_t(1) << (mix(rng++) % 7);
+  return 1 + mix(rng++) % span;
+}
+
 }  // namespace
 
 void SubGroup::startReconvergence(const LaunchContext& launch, uint64_t groupLinearId) {
   randomReconvergence = launch.randomReconvergence;
   reconvergenceRng = mix(launch.reconvergenceSeed ^ mix(groupLinearId * 4096 + id));
+  interleaveAt = kNeverInterleave;
+  interleaveArmed = false;
+}
+
+void SubGroup::interleaveGroups() {
+  const size_t first = frames.back().simtBase + 1;  // the frame's groups: [first, top]
+  const size_t top = simt.size() - 1;
+  if (state != SubGroupState::Running || top <= first) {
+    // No sibling in this frame. A caller's frame may hold some (this group runs a
+    // call): look again later; at the kernel's frame the next divergence re-arms.
+    interleaveAt =
+        frames.size() > 1 ? steps + interleaveDistance(reconvergenceRng) : kNeverInterleave;
+    return;
+  }
+  const size_t j = first + size_t(mix(reconvergenceRng++) % (top - first + 1));
+  if (j != top) {
+    simt[top].pc = pc;  // where the running group resumes
+    std::swap(simt[top], simt[j]);
+    pc = simt[top].pc;
+    setMask(simt[top].mask);
+  }
+  interleaveAt = steps + interleaveDistance(reconvergenceRng);
 }
 
 void SubGroup::divergeRandomly(const uint32_t* targets, const LaneMask* masks, uint32_t count,
@@ -71,6 +110,13 @@ void SubGroup::divergeRandomly(const uint32_t* targets, const LaneMask* masks, u
     std::swap(groupMasks[g - 1], groupMasks[j]);
   }
   pushDivergence(groupTargets.data(), groupMasks.data(), groups, rpc);
+  // Siblings to switch between: arm the next switch, and stop the instruction loop
+  // (WorkGroupRun), whose end was fixed before this switch point existed.
+  if (simt.size() - 1 > frames.back().simtBase + 1) {
+    interleaveAt = steps + interleaveDistance(reconvergenceRng);
+    interleaveArmed = !yieldRequested;
+    yieldRequested = true;
+  }
 }
 
 }  // namespace spvsim

@@ -3,10 +3,12 @@
 // subset of its ipdom ballot and holds the lane itself; lanes that see each other in one
 // dynamic instance see the same set (they are one group); what runs after the construct,
 // in uniform control flow, sees the whole sub-group; the same seed gives the same run at
-// any thread count; and some seed does split (the mode is not ipdom in disguise).
+// any thread count; and some seed does split (the mode is not ipdom in disguise). Then the
+// order of the groups: which side runs first and their interleaving vary with the seed.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -150,6 +152,107 @@ kernel void k(global const uint* in, global uint* out) {
     const LaunchResult r = prog->launch("k", range1(32, 32), {bufferOf(input), bufferOf(out)}, o);
     ASSERT_TRUE(r.diagnostics.empty()) << describe(r);
     for (uint32_t x : out) EXPECT_EQ(x, 3u * 0xffffu) << "seed " << seed;
+  }
+}
+
+// Two lanes, one per side of an `if`, in one sub-group of two: what the second lane sees
+// of the first one's stores depends on the order the sides run in, and on whether they
+// interleave. Returns out[0], or -1 with diagnostics.
+std::shared_ptr<Program> compile(const char* src, const char* opt) {
+  return Program::load(
+      compiler::compileOpenCL({.source = src, .options = opt, .useCache = false}).words);
+}
+
+int64_t sideOutcome(Program& prog, std::optional<uint64_t> seed,
+                    std::string* diagnostics = nullptr) {
+  std::vector<int32_t> x(1, 0), out(1, -1);
+  LaunchOptions o;
+  o.subGroupSize = 2;
+  if (seed) {
+    o.reconvergence = LaunchOptions::Reconvergence::Random;
+    o.reconvergenceSeed = *seed;
+  }
+  const LaunchResult r = prog.launch("k", range1(2, 2), {bufferOf(x), bufferOf(out)}, o);
+  if (diagnostics) *diagnostics = describe(r);
+  return r.diagnostics.empty() ? out[0] : -1;
+}
+
+// Lane 0 stores in the `if` side, lane 1 loads in the `else` side.
+const char* kSides = R"(
+kernel void k(global int* x, global int* out) {
+  if (get_local_id(0) == 0) x[0] = 1;
+  else out[0] = x[0];
+}
+)";
+
+// ipdom runs the branch's true side first (SPIR-V OpBranchConditional's first label: the
+// `if` side at -O0), so lane 1 reads lane 0's 1, every time. Random reconvergence chooses
+// the order per seed: both outcomes appear within seeds 1..16 (at -O0 and -O2).
+TEST(Reconvergence, RandomVariesWhichSideRunsFirst) {
+  EXPECT_EQ(sideOutcome(*compile(kSides, "-O0"), std::nullopt), 1);
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = compile(kSides, opt);
+    const int64_t ipdom = sideOutcome(*prog, std::nullopt);
+    EXPECT_TRUE(ipdom == 0 || ipdom == 1) << opt << ": " << ipdom;
+    EXPECT_EQ(sideOutcome(*prog, std::nullopt), ipdom) << opt << ": ipdom is one order";
+    std::set<int64_t> seen;
+    for (uint64_t seed = 1; seed <= 16; ++seed) {
+      const int64_t v = sideOutcome(*prog, seed);
+      EXPECT_EQ(sideOutcome(*prog, seed), v) << opt << " seed " << seed << ": not repeatable";
+      seen.insert(v);
+    }
+    EXPECT_EQ(seen, (std::set<int64_t>{0, 1})) << opt;
+  }
+}
+
+// Lane 0 stores 1 then 2 (volatile: both stores stay); lane 1 loads once. 1 is seen only
+// when the sides interleave (lane 1's load between lane 0's stores): ipdom gives 2 (the
+// `if` side whole, first), random reconvergence gives 0, 1 and 2 within seeds 1..64.
+const char* kInterleaved = R"(
+kernel void k(volatile global int* x, global int* out) {
+  if (get_local_id(0) == 0) {
+    x[0] = 1;
+    x[0] = 2;
+  } else {
+    out[0] = x[0];
+  }
+}
+)";
+
+TEST(Reconvergence, RandomInterleavesTheSides) {
+  EXPECT_EQ(sideOutcome(*compile(kInterleaved, "-O0"), std::nullopt), 2);
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = compile(kInterleaved, opt);
+    std::set<int64_t> seen;
+    for (uint64_t seed = 1; seed <= 64; ++seed) seen.insert(sideOutcome(*prog, seed));
+    EXPECT_EQ(seen, (std::set<int64_t>{0, 1, 2})) << opt;
+  }
+}
+
+// Lane 0 spins until lane 1, on the other side, sets the flag. ipdom runs the spinning
+// side first and to its end, which never comes: a deadlock (the work-group writes
+// nothing more). Random reconvergence switches between the sides, so lane 1 sets the
+// flag and lane 0 leaves the loop under every seed (1..8); a switch pending also keeps
+// the deadlock rule from taking the spin for a cycle.
+TEST(Reconvergence, InterleavingLetsTheOtherSideRun) {
+  const char* src = R"(
+kernel void k(volatile global int* flag, global int* out) {
+  if (get_local_id(0) == 0) {
+    while (flag[0] == 0) {}
+    out[0] = 7;
+  } else {
+    flag[0] = 1;
+  }
+}
+)";
+  std::string diagnostics;
+  EXPECT_EQ(sideOutcome(*compile(src, "-O0"), std::nullopt, &diagnostics), -1);
+  EXPECT_NE(diagnostics.find("deadlock: "), std::string::npos) << diagnostics;
+  for (const char* opt : {"-O0", "-O2"}) {
+    auto prog = compile(src, opt);
+    for (uint64_t seed = 1; seed <= 8; ++seed)
+      EXPECT_EQ(sideOutcome(*prog, seed, &diagnostics), 7)
+          << opt << " seed " << seed << ": " << diagnostics;
   }
 }
 

@@ -238,6 +238,15 @@ class alignas(64) SubGroup {
   // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr; last, so
   // that the fields the executor uses on every step keep their places.
   uint8_t* shadow = nullptr;
+  // Random reconvergence's switches between the groups of one divergence
+  // (src/exec/reconvergence.cc): at step interleaveAt the running group may hand over to
+  // a sibling; kNeverInterleave where the sub-group has no groups apart (always under
+  // ipdom). interleaveArmed: the divergence that armed it also set yieldRequested, only to
+  // stop the instruction loop, whose end was fixed before (WorkGroupRun turns it back).
+  // After `shadow`, like it, so that the hot fields keep their places.
+  static constexpr uint64_t kNeverInterleave = ~uint64_t(0);
+  uint64_t interleaveAt = kNeverInterleave;
+  bool interleaveArmed = false;
 
   template <class T>
   T* reg(uint32_t offset) const {
@@ -484,6 +493,9 @@ class alignas(64) SubGroup {
                        uint32_t reconvergePc);
   // Seeds reconvergenceRng for this sub-group of work-group `groupLinearId`.
   void startReconvergence(const LaunchContext& launch, uint64_t groupLinearId);
+  // At step interleaveAt: the running group hands over to a random sibling of its
+  // divergence (or keeps running), and the next switch point is drawn.
+  void interleaveGroups();
 };
 
 // Reports the async copies of `first`'s work-group that no wait_group_events waited for

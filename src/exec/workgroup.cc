@@ -121,9 +121,25 @@ bool sameRegs(const SubGroup& sg, SpinSnapshot& snap) {
   return true;
 }
 
+// A sub-group whose groups switch (random reconvergence) is never caught in a cycle: the
+// next switch, drawn from a stream that is not part of the state, may run a group that
+// writes.
 bool matches(const SubGroup& sg, SpinSnapshot& snap) {
-  return sg.pc == snap.pc && sg.code == snap.code && sg.mask == snap.mask && sameRegs(sg, snap) &&
+  return sg.interleaveAt == SubGroup::kNeverInterleave && sg.pc == snap.pc &&
+         sg.code == snap.code && sg.mask == snap.mask && sameRegs(sg, snap) &&
          sameSimt(sg.simt, snap.simt) && sameFrames(sg.frames, snap.frames);
+}
+
+// After instructions of `sg`: a stop that random reconvergence asked for only to end the
+// instruction loop (SubGroup::interleaveArmed) is no yield, and a switch between its
+// groups that is due happens (src/exec/reconvergence.cc).
+inline void interleave(SubGroup& sg) {
+  if (sg.interleaveArmed) [[unlikely]] {
+    sg.interleaveArmed = false;
+    sg.yieldRequested = false;
+  }
+  if (sg.steps >= sg.interleaveAt) [[unlikely]]
+    sg.interleaveGroups();
 }
 
 // Reports at the instruction where `sg` stands: its barrier, or its next instruction.
@@ -169,6 +185,10 @@ inline bool WorkGroupRun::nextTurn() {
       return true;
     }
     if (anyRunning()) {
+      if (defer_) {  // the other resident work-groups may release it (resident_groups.h)
+        waiting_ = true;
+        return false;
+      }
       reportDeadlock();
     } else if (releaseBarrier(wg_, sgs_, count_)) {
       cursor_ = 0;
@@ -183,6 +203,19 @@ void WorkGroupRun::run() {
   while (nextTurn()) advance(~uint64_t(0));
 }
 
+WorkGroupRun::Slice WorkGroupRun::runSlice(uint64_t instructions) {
+  waiting_ = false;
+  const uint64_t start = used_;
+  while (used_ - start < instructions && nextTurn()) advance(instructions - (used_ - start));
+  if (over()) return Slice::Over;
+  return waiting_ ? Slice::Waits : Slice::Ran;
+}
+
+// A watch compares with the writes it began at: one no count equals starts afresh.
+void WorkGroupRun::wake() {
+  for (SpinWatch& w : watch_) w.quietSince = ~uint64_t(0);
+}
+
 void WorkGroupRun::step(size_t i) {
   if (turn_ == i) return advance(1);
   SubGroup& sg = sgs_[i];
@@ -190,6 +223,7 @@ void WorkGroupRun::step(size_t i) {
   sync(watch_[i]);
   const uint64_t start = sg.steps;
   spvsim::step(sg);
+  interleave(sg);
   sg.yieldRequested = false;
   sg.atomicsInTurn = 0;
   used_ += sg.steps - start;
@@ -283,7 +317,9 @@ inline uint64_t WorkGroupRun::runFast(SubGroup& sg, SpinWatch& w, uint64_t limit
     chunkRan_ = 0;
   }
   const uint64_t start = sg.steps;
-  runSteps(sg, std::min(chunkLeft_, limit));
+  // Up to the next switch between random reconvergence's groups (never: no bound).
+  runSteps(sg, std::min({chunkLeft_, limit, sg.interleaveAt - sg.steps}));
+  interleave(sg);
   const uint64_t ran = sg.steps - start;
   chunkRan_ += ran;
   chunkLeft_ -= ran;
@@ -310,6 +346,7 @@ uint64_t WorkGroupRun::probe(SubGroup& sg, SpinWatch& w, uint64_t n) {
   uint64_t ran = 0;
   while (ran < n && sg.state == SubGroupState::Running) {
     spvsim::step(sg);
+    interleave(sg);
     ++ran;
     if (wg_.writes != w.quietSince) return ran;  // sync() drops the watch
     if (sg.state == SubGroupState::Running && sg.pc == w.snapshot->pc && matches(sg, *w.snapshot)) {
@@ -350,6 +387,12 @@ inline void WorkGroupRun::checkBudget(SubGroup& sg) {
 }
 
 void WorkGroupRun::reportDeadlock() {
+  reportDeadlock(
+      "Nothing in the work-group writes memory any more, so only another work-group or the "
+      "host could release it, and OpenCL guarantees no forward progress between work-groups");
+}
+
+void WorkGroupRun::reportDeadlock(const std::string& why) {
   SubGroup* first = nullptr;
   std::string parts;
   size_t listed = 0, more = 0;
@@ -377,11 +420,7 @@ void WorkGroupRun::reportDeadlock() {
     return;
   }
   reportAt(*first, DiagnosticKind::Deadlock,
-           fmt::format("no sub-group of the work-group can make progress: {}. Nothing in the "
-                       "work-group writes memory any more, so only another work-group or the "
-                       "host could release it, and OpenCL guarantees no forward progress "
-                       "between work-groups",
-                       parts));
+           fmt::format("no sub-group of the work-group can make progress: {}. {}", parts, why));
 }
 
 bool releaseBarrier(WorkGroupContext& wg, std::vector<SubGroup>& sgs, size_t count) {

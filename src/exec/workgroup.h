@@ -45,6 +45,21 @@ class WorkGroupRun {
   // Sub-group instructions executed, counted against the instruction budget.
   uint64_t instructions() const { return used_; }
 
+  // For work-groups resident together (src/exec/resident_groups.h): when every
+  // sub-group waits, the work-group is not deadlocked but waits for the others, which
+  // may write what it waits for.
+  void deferDeadlocks() { defer_ = true; }
+  enum class Slice { Over, Waits, Ran };
+  // Runs up to `instructions` sub-group instructions: Over when the work-group is over,
+  // Waits when no sub-group can go on (after deferDeadlocks), else Ran.
+  Slice runSlice(uint64_t instructions);
+  // Another work-group wrote memory: what each sub-group found about its own cycle no
+  // longer holds.
+  void wake();
+  // `deadlock`, naming each sub-group and where it waits; `why` says why nothing can
+  // release them.
+  void reportDeadlock(const std::string& why);
+
  private:
   bool nextTurn();
   bool random() const;
@@ -62,6 +77,8 @@ class WorkGroupRun {
   void endTurn();
   void checkBudget(SubGroup& sg);
   void reportDeadlock();
+  bool defer_ = false;    // deferDeadlocks()
+  bool waiting_ = false;  // the last turn found every sub-group waiting (deferred)
 
   static constexpr size_t kNone = ~size_t(0);
 

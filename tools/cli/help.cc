@@ -69,7 +69,14 @@ constexpr const char* kRunOptions = R"(Options:
                            at the branch's post-dominator) or random[:SEED] (lanes of one
                            side may be split into groups that run apart until control
                            flow is uniform again; non-uniform sub-group operations then
-                           see only their group)
+                           see only their group; groups and sides run in a seeded order,
+                           interleaved every 1 to 64 instructions)
+  --forward-progress MODE  (run, check) progress between work-groups: none (default;
+                           OpenCL promises none: a work-group waiting for another is a
+                           deadlock) or occupancy[:N] (N work-groups resident at once,
+                           default the compute units: --threads, else the cores; they
+                           take turns on one host thread and one that waits lets the
+                           others run, as persistent-thread kernels assume)
   --memory-model MODEL     when other work-items see a store: sc (default: at once) or
                            relaxed[:SEED] (per-work-item store buffers drain at points and
                            in orders drawn from SEED, default the --schedule seed, as far

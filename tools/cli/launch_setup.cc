@@ -203,6 +203,10 @@ LaunchOptions launchOptions(const RunOptions& o, const PreparedLaunch& launch) {
     options.memoryModel = LaunchOptions::MemoryModel::Relaxed;
     options.memoryModelSeed = o.memoryModelSeed.value_or(o.scheduleSeed.value_or(0));
   }
+  if (o.residentGroups) {
+    options.forwardProgress = LaunchOptions::ForwardProgress::Occupancy;
+    options.residentGroups = *o.residentGroups;
+  }
   options.observers = check::observersFor({.races = o.checkRaces,
                                            .uninitialized = o.checkUninitialized,
                                            .undefinedValues = o.checkUndefined});

@@ -19,6 +19,9 @@ namespace {
 
 constexpr unsigned bit(Command c) { return 1u << static_cast<unsigned>(c); }
 constexpr unsigned kLaunching = bit(Command::Run) | bit(Command::Check) | bit(Command::Debug);
+// --forward-progress occupancy:N's bound, against typos only: slots are made as work-groups
+// are admitted, so an N beyond a launch's work-groups makes all of them resident.
+constexpr uint64_t kMaxResidentGroups = 1u << 20;
 constexpr unsigned kAll =
     kLaunching | bit(Command::Dis) | bit(Command::Info) | bit(Command::Compile);
 
@@ -66,6 +69,20 @@ void parseMemoryModel(RunOptions& o, std::string_view option, std::string_view t
     return;
   }
   fail(fmt::format("{} '{}' is not sc, relaxed or relaxed:SEED", option, text));
+}
+
+// --forward-progress: none (nullopt), occupancy (0: the compute units) or occupancy:N.
+std::optional<uint64_t> parseForwardProgress(std::string_view option, std::string_view text) {
+  if (text == "none") return std::nullopt;
+  if (text == "occupancy") return 0;
+  if (text.substr(0, 10) == "occupancy:") {
+    uint64_t n = 0;
+    if (!parseUnsigned(text.substr(10), n) || n == 0 || n > kMaxResidentGroups)
+      fail(fmt::format("{} '{}': N must be a number of work-groups in 1..{}", option, text,
+                       kMaxResidentGroups));
+    return n;
+  }
+  fail(fmt::format("{} '{}' is not none, occupancy or occupancy:N", option, text));
 }
 
 // --ignore/--unordered: "2" or "arg2" (the name --dump and --json give argument 2).
@@ -143,6 +160,10 @@ const std::vector<Option>& options() {
        }},
       {"--memory-model", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { parseMemoryModel(o, n, v); }},
+      // Not debug: its sessions step work-groups one at a time (src/debugger), and do
+      // not take turns between resident ones yet.
+      {"--forward-progress", true, bit(Command::Run) | bit(Command::Check), false,
+       [](RunOptions& o, auto n, auto v) { o.residentGroups = parseForwardProgress(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},
       {"--check-undefined", false, kLaunching, false,

@@ -41,6 +41,10 @@ struct RunOptions {
   // where none was given (then --schedule's).
   bool relaxed = false;
   std::optional<uint64_t> memoryModelSeed;
+  // --forward-progress occupancy[:N]: N work-groups resident at once (0: the compute
+  // units, --threads or the cores); unset (none): no progress between work-groups
+  // (src/DESIGN.md, "Forward progress between work-groups").
+  std::optional<uint64_t> residentGroups;
   bool checkUninitialized = false;
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;

@@ -248,6 +248,28 @@ TEST(CommandLine, MemoryModel) {
             Model(true, 3u));
 }
 
+TEST(CommandLine, ForwardProgress) {
+  auto resident = [](std::vector<std::string> args) { return parse(args).options.residentGroups; };
+  EXPECT_EQ(resident({"run", "k.spv", "--global", "4"}), std::nullopt);  // none
+  EXPECT_EQ(resident({"run", "k.spv", "--global", "4", "--forward-progress", "none"}),
+            std::nullopt);
+  EXPECT_EQ(resident({"run", "k.spv", "--global", "4", "--forward-progress", "occupancy"}), 0u);
+  EXPECT_EQ(resident({"check", "k.spv", "--global", "4", "--forward-progress=occupancy:2"}), 2u);
+  EXPECT_EQ(resident({"run", "k.spv", "--global", "4", "--forward-progress", "occupancy:1048576"}),
+            1u << 20);
+  for (const char* bad : {"occupancy:0", "occupancy:x", "occupancy:", "occupancy:-1",
+                          "occupancy:1048577", "occupancy:99999999999999999999"})
+    EXPECT_EQ(errorOf({"run", "k.spv", "--forward-progress", bad}),
+              std::string("--forward-progress '") + bad +
+                  "': N must be a number of work-groups in 1..1048576")
+        << bad;
+  EXPECT_EQ(errorOf({"run", "k.spv", "--forward-progress", "always"}),
+            "--forward-progress 'always' is not none, occupancy or occupancy:N");
+  // The debugger steps one work-group at a time (src/debugger); not yet resident ones.
+  EXPECT_EQ(errorOf({"debug", "k.spv", "--forward-progress", "occupancy"}),
+            "--forward-progress is not an option of 'spvsim debug'");
+}
+
 TEST(Help, ListsEveryOptionAndArgForm) {
   const std::string run = helpText(Command::Run);
   for (const char* needle : {"--kernel",
@@ -257,6 +279,8 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--sub-group-size",
                              "--reconvergence",
                              "--memory-model",
+                             "--forward-progress",
+                             "occupancy[:N]",
                              "--build-options",
                              "--arg",
                              "--dump",
