@@ -63,6 +63,9 @@ struct Config {
   std::optional<uint64_t> reconvergence;  // unset: ipdom; else random:SEED
   bool unoptimized = false;               // the .cl kernel built at -O0 (LaunchPlan)
   std::optional<uint64_t> relaxed;        // unset: sequential consistency; else relaxed:SEED
+  // --forward-progress occupancy[:N] of the whole check ("" for none): part of every id,
+  // so that results of another setting are never resumed or merged as these.
+  std::string forwardProgress;
   std::string name() const {
     return fmt::format(
         "sub-group size {}, {}{}{}{}", subGroupSize,
@@ -78,6 +81,7 @@ struct Config {
                       {"schedule", seed ? fmt::format("random:{}", *seed) : "round-robin"}};
     if (reconvergence) f.push_back({"reconvergence", fmt::format("random:{}", *reconvergence)});
     if (relaxed) f.push_back({"memory_model", fmt::format("relaxed:{}", *relaxed)});
+    if (!forwardProgress.empty()) f.push_back({"forward_progress", forwardProgress});
     if (unoptimized) f.push_back({"build", "-O0"});
     return f;
   }
@@ -153,6 +157,10 @@ std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p, boo
       configs.push_back({s, std::nullopt, std::nullopt, false, o.memoryModelSeed.value_or(1) + k});
     if (withUnoptimized) configs.push_back({s, std::nullopt, std::nullopt, true});
   }
+  if (o.residentGroups)
+    for (Config& c : configs)
+      c.forwardProgress =
+          *o.residentGroups ? fmt::format("occupancy:{}", *o.residentGroups) : "occupancy";
   return configs;
 }
 
