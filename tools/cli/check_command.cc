@@ -125,13 +125,21 @@ std::optional<UnoptimizedBuild> unoptimizedBuild(const RunOptions& o, const Prep
   if (p.clSource.empty() || o.optimizedOnly ||
       compiler::optimizationLevel(compiler::splitBuildOptions(o.buildOptions)) == "-O0")
     return std::nullopt;
-  compiler::CompileResult build = readKernel(p.clSource, o.buildOptions + " -O0", !o.noCache);
-  err << build.log;
-  UnoptimizedBuild u;
-  u.program = Program::load(std::move(build.words), {}, o.maxMemory.value_or(defaultMaxMemory()));
-  u.kernel = u.program->kernel(p.kernel.name());
-  u.initial = u.program->globalVariables();
-  return u;
+  try {
+    compiler::CompileResult build = readKernel(p.clSource, o.buildOptions + " -O0", !o.noCache);
+    err << build.log;
+    UnoptimizedBuild u;
+    u.program = Program::load(std::move(build.words), {}, o.maxMemory.value_or(defaultMaxMemory()));
+    u.kernel = u.program->kernel(p.kernel.name());
+    u.initial = u.program->globalVariables();
+    return u;
+  } catch (const Error& e) {  // the build the options ask for is the check's subject
+    err << fmt::format(
+        "warning: the -O0 build of '{}' failed, so check runs only the build "
+        "the options ask for: {}\n",
+        escapeText(p.clSource), e.what());
+    return std::nullopt;
+  }
 }
 
 std::vector<Config> configsFor(const RunOptions& o, const PreparedLaunch& p, bool withUnoptimized) {
