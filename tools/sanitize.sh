@@ -4,6 +4,7 @@
 #
 #   tools/sanitize.sh [asan|ubsan|tsan] [--ci] [--output_base DIR]
 #                     [--test_tag_filters=TAGS] [TARGET...]
+#   tools/sanitize.sh [asan|ubsan|tsan] [--ci] --list-left-out
 #
 # asan (default): gcc ASan+UBSan, -fno-sanitize-recover, _GLIBCXX_ASSERTIONS; ubsan:
 # UBSan alone; tsan: ThreadSanitizer. TARGETs default to //...; the tests that cannot run
@@ -13,7 +14,10 @@
 # copy of benchmarks and other binaries no test runs). --test_tag_filters goes to every
 # `bazel test` (tools/test.sh passes its choice of "slow" tests). --output_base DIR
 # builds in an output base of its own (e.g. to keep a sanitizer build beside a shared
-# Bazel server's ordinary one; a fresh one is a cold build).
+# Bazel server's ordinary one; a fresh one is a cold build). --list-left-out prints the
+# tests the pass would leave out (with --ci: those too), one label a line, and runs
+# nothing: tools/test.sh runs exactly those in the ordinary build, so that CI runs each
+# test once.
 #
 # Under asan, tests whose host is an uninstrumented program that loads the ASan-built ICD
 # (python with PyOpenCL) run in a second `bazel test` with the ASan runtime preloaded.
@@ -23,6 +27,7 @@ source tools/bazel_test_counts.sh
 
 config=asan
 ci=0
+list_only=0
 startup=()
 filters=()
 targets=()
@@ -33,6 +38,7 @@ while [[ $# -gt 0 ]]; do
     --output_base) startup=(--output_base="$2"); shift 2 ;;
     --output_base=*) startup=(--output_base="${1#*=}"); shift ;;
     --test_tag_filters=*) filters+=("$1"); shift ;;
+    --list-left-out) list_only=1; shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -94,6 +100,7 @@ case $config in
     ;;
 esac
 if [[ $ci -eq 1 ]]; then
+  # CI (tools/test.sh) runs these in the ordinary build instead, and the rest only here.
   skip+=(
     # Too slow under ASan+UBSan for CI's 25 minutes (each 2-5 minutes of a 2-core
     # machine); their sub-group families and kernels run in the other op tests, in
@@ -126,6 +133,11 @@ if [[ $ci -eq 1 ]]; then
     //testdata:e2e_test
   )
   filters+=(--build_tests_only)
+fi
+
+if [[ $list_only -eq 1 ]]; then
+  printf '%s\n' "${skip[@]}"
+  exit 0
 fi
 
 log=$(mktemp)
