@@ -116,6 +116,7 @@ GroupRun& DebugSession::startGroup(uint64_t linear) {
   g->slot->start(linear, &g->diagnostics, &g->printf);
   g->run =
       std::make_unique<WorkGroupRun>(g->slot->workGroup(), g->slot->subGroups(), g->slot->count());
+  if (state_->residentGroups()) g->run->deferDeadlocks();  // the others may release it
   g->reportedAt.assign(g->slot->count(), ~0ull);
   GroupRun& ref = *g;
   groups_[linear] = std::move(g);
@@ -348,7 +349,7 @@ DebugSession::Stop DebugSession::runGroup(GroupRun& g, const std::function<bool(
     if (done()) return {};
     if (interrupted()) return Stop{Stop::Kind::Interrupted};
     const std::optional<size_t> turn = g.run->turn();
-    if (!turn) return groupOver(g);
+    if (!turn) return g.run->over() ? groupOver(g) : Stop{Stop::Kind::Waits};
     if (breakpointHit(g, *turn)) return Stop{Stop::Kind::Breakpoint};
     const Stop s = execute(g, *turn, true);
     if (s) {
@@ -383,6 +384,11 @@ DebugSession::Stop DebugSession::waitForRelease() {
   const Stop s =
       runGroup(g, [&] { return g.slot->subGroups()[me].state == SubGroupState::Running; });
   if (!s) sg_ = me;
+  if (s.kind == Stop::Kind::Waits)
+    out_ << fmt::format(
+        "{} waits for the other resident work-groups (--forward-progress occupancy): "
+        "`continue` runs them in turns\n",
+        groupText(g));
   return s;
 }
 
@@ -522,6 +528,7 @@ void DebugSession::finishSubGroup() {
 void DebugSession::continueRun() {
   if (!canRun()) return;
   resume();
+  if (state_->residentGroups()) return continueResident();
   for (;;) {
     const Stop s = runGroup(*group_, [] { return false; });
     if (s.kind != Stop::Kind::GroupFinished) return endCommand();

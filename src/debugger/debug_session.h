@@ -43,6 +43,9 @@ struct GroupRun {
   // it was resumed), so that resuming does not stop again at the same place.
   std::vector<uint64_t> reportedAt;
   bool finished = false;
+  // --forward-progress occupancy: every sub-group waits for what another resident
+  // work-group may write (WorkGroupRun::deferDeadlocks); cleared when one writes.
+  bool waits = false;
 };
 
 struct Breakpoint {
@@ -171,7 +174,16 @@ class DebugSession {
  private:
   std::string objectName(uint64_t pointer) const;  // pointerName of an encoded pointer
   struct Stop {
-    enum class Kind { None, Done, Breakpoint, Watchpoint, Error, GroupFinished, Interrupted };
+    enum class Kind {
+      None,
+      Done,
+      Breakpoint,
+      Watchpoint,
+      Error,
+      GroupFinished,
+      Interrupted,
+      Waits,  // occupancy: the work-group waits for the other resident ones
+    };
     Kind kind = Kind::None;
     explicit operator bool() const { return kind != Kind::None; }
   };
@@ -202,6 +214,13 @@ class DebugSession {
   bool runLine(LineDone done);
   void finishKernel();
   void release(GroupRun& g);
+  // --forward-progress occupancy (debug_resident.cc).
+  void continueResident();
+  void admitResident();
+  std::vector<GroupRun*> residentGroups();
+  GroupRun* nextResident(const GroupRun& after);
+  void wakeResident(const GroupRun& writer);
+  void residentDeadlock();
   bool moreGroupsToRun() const;
   void endCommand();
   void flushPrintf(GroupRun& g);

@@ -9,11 +9,6 @@
 namespace spvsim {
 namespace {
 
-// Sub-group instructions a resident work-group runs before the next one's turn: long
-// enough that the deadlock rule's first watch (16K quiet instructions) fits in a few
-// turns, short enough that work-groups handing values to each other take turns often.
-constexpr uint64_t kSlice = 1u << 12;
-
 struct Resident {
   uint64_t linear = 0;
   std::unique_ptr<WorkGroupSlot> slot;  // back to the free ones when the work-group ends
@@ -93,7 +88,7 @@ class ResidentScheduler {
 
   // One slice of `r`; false when it ended (it left groups_).
   bool turn(Resident& r) {
-    const WorkGroupRun::Slice s = r.run->runSlice(kSlice);
+    const WorkGroupRun::Slice s = r.run->runSlice(kResidentSlice);
     const uint64_t writes = r.slot->workGroup().writes;
     if (writes != r.writes) wakeOthers(r);  // what another one waits for, maybe
     r.writes = writes;
@@ -136,20 +131,10 @@ class ResidentScheduler {
   }
 
   std::string why(const Resident& waiting, uint64_t notStarted) const {
-    std::string others;
+    std::vector<uint64_t> others;
     for (const Resident& r : groups_)
-      if (&r != &waiting)
-        others += fmt::format("{}{}", others.empty() ? "" : ", ", groupName(state_, r.linear));
-    return fmt::format(
-        "Under --forward-progress occupancy:{} {}, and {}: nothing is left to write what {} for",
-        resident_,
-        others.empty() ? "it is the only resident work-group"
-                       : fmt::format("the work-groups resident with it wait too ({})", others),
-        notStarted == 0 ? "every other work-group has ended"
-                        : fmt::format("the {} work-group{} not started yet cannot start before a "
-                                      "resident one ends",
-                                      notStarted, notStarted == 1 ? "" : "s"),
-        others.empty() ? "it waits" : "they wait");
+      if (&r != &waiting) others.push_back(r.linear);
+    return residentDeadlockWhy(state_, resident_, others, notStarted);
   }
 
   const LaunchState& state_;
@@ -164,6 +149,23 @@ class ResidentScheduler {
 };
 
 }  // namespace
+
+std::string residentDeadlockWhy(const LaunchState& state, uint64_t resident,
+                                const std::vector<uint64_t>& others, uint64_t notStarted) {
+  std::string names;
+  for (const uint64_t linear : others)
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", groupName(state, linear));
+  return fmt::format(
+      "Under --forward-progress occupancy:{} {}, and {}: nothing is left to write what {} for",
+      resident,
+      names.empty() ? "it is the only resident work-group"
+                    : fmt::format("the work-groups resident with it wait too ({})", names),
+      notStarted == 0 ? "every other work-group has ended"
+                      : fmt::format("the {} work-group{} not started yet cannot start before a "
+                                    "resident one ends",
+                                    notStarted, notStarted == 1 ? "" : "s"),
+      names.empty() ? "it waits" : "they wait");
+}
 
 uint64_t residentGroupCount(const LaunchOptions& options) {
   if (options.residentGroups) return options.residentGroups;

@@ -40,6 +40,16 @@ class ResidentGroupSink {
   virtual bool stopping() const = 0;
 };
 
+// Sub-group instructions a resident work-group runs before the next one's turn (the
+// launch's and the debugger's `continue`).
+inline constexpr uint64_t kResidentSlice = 1u << 12;
+
+// Why a resident work-group is in a deadlock when every resident one waits: `others`
+// the other resident ones (linear ids), `notStarted` the work-groups not admitted yet. The text
+// follows "deadlock: ..." as WorkGroupRun::reportDeadlock's `why`.
+std::string residentDeadlockWhy(const LaunchState& state, uint64_t resident,
+                                const std::vector<uint64_t>& others, uint64_t notStarted);
+
 // The work-groups resident at once for `options` (residentGroups, or the compute units:
 // --threads, else the host's cores), at least 1.
 uint64_t residentGroupCount(const LaunchOptions& options);

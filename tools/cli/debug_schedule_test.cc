@@ -133,6 +133,65 @@ TEST(DebugSchedule, DeadlockIsReportedAsInRun) {
   }
 }
 
+// handoff.cl: work-group 0 spins on flag[0], which work-group 1 sets after data[0] = 41;
+// work-group 0 then writes data[1] = data[0] + 1. Two work-groups of one work-item.
+const std::vector<std::string> kHandoff = {"testdata/debug/handoff.cl",
+                                           "--global",
+                                           "2",
+                                           "--local",
+                                           "1",
+                                           "--arg",
+                                           "buffer:int[1]",
+                                           "--arg",
+                                           "buffer:int[2]",
+                                           "--dump"};
+
+// OpenCL promises no progress between work-groups: by default work-group 0 spins alone.
+// With two resident (--forward-progress occupancy:2) `continue` takes the launch's turns
+// and the kernel ends with data = 41 42; with one resident, run's deadlock verdict.
+TEST(DebugSchedule, ResidentWorkGroupsTakeTurnsAsInRun) {
+  {
+    const RunOutput r = run(kHandoff);
+    EXPECT_EQ(r.status, 2);
+    const std::string verdict = lineWith(r.err, "deadlock");
+    EXPECT_HAS(verdict, "sub-group 0 spins without writing memory at");
+    const auto t = debugSession(kHandoff, "continue\n");
+    EXPECT_EQ(t.status, 2) << t.text;
+    EXPECT_HAS(t.reply(1), verdict + "\n");
+  }
+  {
+    const auto args = with(kHandoff, {"--forward-progress", "occupancy:2"});
+    const RunOutput r = run(args);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_HAS(r.out, "41 42");
+    const auto t = debugSession(args, "continue\n");
+    EXPECT_EQ(t.status, 0) << t.text;
+    EXPECT_HAS(t.reply(1), "Kernel handoff finished: all 2 work-groups ran.\n");
+    EXPECT_HAS(t.reply(1), "41 42");
+    // A breakpoint in work-group 1 stops while work-group 0 is resident and spinning.
+    const auto b = debugSession(args, "break 12\ncontinue\ninfo workgroups\ncontinue\n");
+    EXPECT_EQ(b.status, 0) << b.text;
+    EXPECT_HAS(b.reply(2), "Breakpoint 1, handoff.cl:12");
+    EXPECT_HAS(b.reply(2), "work-group (1,0,0) sub-group 0 at handoff.cl:12");
+    EXPECT_HAS(b.reply(3), "  (0,0,0)  running: 1 sub-group");
+    EXPECT_HAS(b.reply(3), "* (1,0,0)  running: 1 sub-group");
+    EXPECT_HAS(b.reply(4), "Kernel handoff finished: all 2 work-groups ran.\n");
+  }
+  {
+    const auto args = with(kHandoff, {"--forward-progress", "occupancy:1"});
+    const RunOutput r = run(args);
+    EXPECT_EQ(r.status, 2);
+    const std::string verdict = lineWith(r.err, "deadlock");
+    EXPECT_HAS(verdict,
+               "Under --forward-progress occupancy:1 it is the only resident work-group, and "
+               "the 1 work-group not started yet cannot start before a resident one ends");
+    const auto t = debugSession(args, "continue\n");
+    EXPECT_EQ(t.status, 2) << t.text;
+    EXPECT_HAS(t.reply(1), verdict + "\n");
+    EXPECT_HAS(t.reply(1), "Kernel handoff stopped by a fatal error.\n");
+  }
+}
+
 // racy: the 8 work-items (2 sub-groups) all write out[0] without synchronisation.
 const std::vector<std::string> kRacy = {
     "testdata/debug/stuck.cl", "--kernel", "racy",  "--global",      "8", "--local", "8",

@@ -71,12 +71,13 @@ constexpr const char* kRunOptions = R"(Options:
                            flow is uniform again; non-uniform sub-group operations then
                            see only their group; groups and sides run in a seeded order,
                            interleaved every 1 to 64 instructions)
-  --forward-progress MODE  (run, check) progress between work-groups: none (default;
+  --forward-progress MODE  (run, check, debug) progress between work-groups: none (default;
                            OpenCL promises none: a work-group waiting for another is a
                            deadlock) or occupancy[:N] (N work-groups resident at once,
                            default the compute units: --threads, else the cores; they
                            take turns on one host thread and one that waits lets the
-                           others run, as persistent-thread kernels assume)
+                           others run, as persistent-thread kernels assume; in debug,
+                           `continue` takes the same turns, `step` runs one sub-group)
   --memory-model MODEL     when other work-items see a store: sc (default: at once) or
                            relaxed[:SEED] (per-work-item store buffers drain at points and
                            in orders drawn from SEED, default the --schedule seed, as far

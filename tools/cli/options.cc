@@ -160,9 +160,8 @@ const std::vector<Option>& options() {
        }},
       {"--memory-model", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { parseMemoryModel(o, n, v); }},
-      // Not debug: its sessions step work-groups one at a time (src/debugger), and do
-      // not take turns between resident ones yet.
-      {"--forward-progress", true, bit(Command::Run) | bit(Command::Check), false,
+      // debug: `continue` takes the same turns between the resident work-groups.
+      {"--forward-progress", true, kLaunching, false,
        [](RunOptions& o, auto n, auto v) { o.residentGroups = parseForwardProgress(n, v); }},
       {"--check-uninitialized", false, kLaunching, false,
        [](RunOptions& o, auto, auto) { o.checkUninitialized = true; }},

@@ -265,9 +265,10 @@ TEST(CommandLine, ForwardProgress) {
         << bad;
   EXPECT_EQ(errorOf({"run", "k.spv", "--forward-progress", "always"}),
             "--forward-progress 'always' is not none, occupancy or occupancy:N");
-  // The debugger steps one work-group at a time (src/debugger); not yet resident ones.
-  EXPECT_EQ(errorOf({"debug", "k.spv", "--forward-progress", "occupancy"}),
-            "--forward-progress is not an option of 'spvsim debug'");
+  // debug's `continue` takes the launch's turns (src/debugger/debug_resident.cc).
+  EXPECT_EQ(resident({"debug", "k.spv", "--global", "4", "--forward-progress", "occupancy:3"}), 3u);
+  EXPECT_EQ(errorOf({"dis", "k.spv", "--forward-progress", "occupancy"}),
+            "--forward-progress is not an option of 'spvsim dis'");
 }
 
 TEST(Help, ListsEveryOptionAndArgForm) {
