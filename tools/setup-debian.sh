@@ -16,6 +16,7 @@ PACKAGES=(
   python3-pyopencl python3-numpy            # host-side clients (bench, cross-checks)
   oclgrind pocl-opencl-icd                  # peers the tests/bench compare against
   parallel                                  # GNU parallel: spvsim check's sharding test
+  chromium                                  # renders run --profile's page (profile_test)
 )
 
 missing=()
