@@ -32,6 +32,9 @@ case ${1:-} in
 esac
 
 tools/setup-debian.sh || { echo "tools/test.sh: setup failed" >&2; echo "0 passed, 1 failed"; exit 1; }
+# What setup installed for the tests (Chromium, the npm DAP client) must be there: the
+# tests that use it fail instead of skipping (.bazelrc passes this on to them).
+export SPVSIM_REQUIRE_TEST_TOOLS=1
 
 targets=("$@")
 sanitize=${SPVSIM_SANITIZE:-}
