@@ -347,7 +347,9 @@ uint64_t LaunchState::computeSlotBytes() const {
   bytes = addBytes(bytes, mulBytes(k.initialShapes.size(), maxSubGroups_));
   bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
   bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
-  return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
+  bytes = addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
+  for (const auto& f : observers_) bytes = addBytes(bytes, f->slotStateBytes(ctx_));
+  return bytes;
 }
 
 std::string LaunchState::describeSlot() const {

@@ -148,6 +148,10 @@ class ObserverFactory {
   // message when it does not fit ("the ... checker's state"). May throw Error.
   virtual uint64_t stateBytes(const LaunchContext&) const { return 0; }
   virtual std::string stateName() const { return "an observer's state"; }
+  // Host memory each slot's observer keeps for a launch (counters of its own, merged at
+  // its end), counted in every WorkGroupSlot's bytes: the threads a launch starts are
+  // those whose slots fit LaunchOptions::maxMemory.
+  virtual uint64_t slotStateBytes(const LaunchContext&) const { return 0; }
   // One observer for one WorkGroupSlot of the launch.
   virtual std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const = 0;
 };

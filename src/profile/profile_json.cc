@@ -47,19 +47,83 @@ void lines(std::string& out, const std::vector<LineRow>& rows, uint32_t width) {
   out += "\n    ],\n";
 }
 
-void timeline(std::string& out, const LaunchProfile& p) {
-  out += fmt::format("    \"timeline_truncated\": {},\n    \"timeline\": [",
+void timeline(std::string& out, const LaunchProfile& p, const ThreadLayout& layout) {
+  out += "    \"threads\": [";
+  for (size_t i = 0; i < layout.rows.size(); ++i) {
+    const ThreadRow& r = layout.rows[i];
+    out += fmt::format(
+        "{}\n      {{\"row\": {}, \"thread\": {}, \"slot\": {}, \"steps\": {}, \"groups\": [",
+        i ? "," : "", i, r.thread, r.slot, r.timeline->steps);
+    for (size_t g = 0; g < r.timeline->groups.size(); ++g) {
+      const WorkGroupSpan& w = r.timeline->groups[g];
+      out += fmt::format("{}{{\"group\": {}, \"start\": {}, \"end\": {}}}", g ? ", " : "",
+                         triple(w.group, p.dims), w.start, w.end);
+    }
+    out += "]}";
+  }
+  out += fmt::format("\n    ],\n    \"timeline_truncated\": {},\n    \"timeline\": [",
                      p.timelineTruncated ? "true" : "false");
-  for (size_t i = 0; i < p.timeline.size(); ++i) {
-    const SubGroupTimeline& t = p.timeline[i];
-    out +=
-        fmt::format("{}\n      {{\"group\": {}, \"sub_group\": {}, \"lanes\": {}, \"segments\": [",
-                    i ? "," : "", triple(t.group, p.dims), t.subGroup, t.lanes);
+  for (size_t i = 0; i < layout.subGroups.size(); ++i) {
+    const SubGroupTimeline& t = *layout.subGroups[i];
+    out += fmt::format(
+        "{}\n      {{\"group\": {}, \"sub_group\": {}, \"lanes\": {}, \"row\": {}, "
+        "\"segments\": [",
+        i ? "," : "", triple(t.group, p.dims), t.subGroup, t.lanes,
+        t.thread < layout.rowOf.size() ? layout.rowOf[t.thread] : 0);
     for (size_t s = 0; s < t.segments.size(); ++s)
       out +=
           fmt::format("{}[{}, {}, {}]", s ? ", " : "", jsonString(phaseName(t.segments[s].phase)),
                       t.segments[s].start, t.segments[s].end);
     out += "]}";
+  }
+  out += "\n    ],\n";
+}
+
+std::string instructionJson(const InstructionInfo& info) {
+  return fmt::format("\"index\": {}, \"line\": {}, \"text\": {}", info.index, jsonString(info.line),
+                     jsonString(info.text));
+}
+
+void coalescing(std::string& out, const LaunchProfile& p) {
+  const auto rows = coalescingRows(p);
+  out += "    \"coalescing\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const CoalescingCounts& c = rows[i].counts;
+    out += fmt::format(
+        "{}\n      {{{}, \"executions\": {}, \"accesses\": {}, \"bytes_requested\": {}, "
+        "\"lines\": {}, \"efficiency\": {:.6f}}}",
+        i ? "," : "", instructionJson(rows[i].info), c.executions, c.accesses, c.requestedBytes,
+        c.lines, efficiency(c));
+  }
+  out += "\n    ],\n";
+}
+
+void bankConflicts(std::string& out, const LaunchProfile& p) {
+  const auto rows = bankRows(p);
+  out += fmt::format("    \"banks\": {},\n    \"bank_conflicts\": [", p.banks);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const BankCounts& c = rows[i].counts;
+    out += fmt::format(
+        "{}\n      {{{}, \"executions\": {}, \"accesses\": {}, \"wavefronts\": {}, "
+        "\"max_degree\": {}, \"average_degree\": {:.6f}}}",
+        i ? "," : "", instructionJson(rows[i].info), c.executions, c.accesses, c.wavefronts,
+        c.maxDegree, averageDegree(c));
+  }
+  out += "\n    ],\n";
+}
+
+void divergence(std::string& out, const std::vector<DivergenceRow>& rows, uint32_t width) {
+  out += "    \"divergence\": [";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const DivergenceRow& r = rows[i];
+    out += fmt::format("{}\n      {{", i ? "," : "");
+    if (r.byLine)
+      out += fmt::format("\"file\": {}, \"line\": {}", jsonString(r.file), r.line);
+    else
+      out += fmt::format("\"index\": {}, \"text\": {}", r.info.index, jsonString(r.info.text));
+    out +=
+        fmt::format(", \"executions\": {}, \"lane_executions\": {}, \"active_fraction\": {:.6f}}}",
+                    r.counts.executions, r.counts.laneExecutions, utilisation(r.counts, width));
   }
   out += "\n    ],\n";
 }
@@ -83,13 +147,18 @@ void launch(std::string& out, const LaunchProfile& p) {
   out += fmt::format(
       "    \"kernel\": {},\n    \"global_size\": {},\n    \"global_offset\": {},\n"
       "    \"local_size\": {},\n    \"num_groups\": {},\n    \"sub_group_size\": {},\n"
-      "    \"sub_group_instructions\": {},\n    \"lane_instructions\": {},\n",
+      "    \"sub_group_instructions\": {},\n    \"lane_instructions\": {},\n"
+      "    \"time\": {},\n",
       jsonString(p.kernel), triple(p.globalSize, p.dims), triple(p.globalOffset, p.dims),
       triple(p.localSize, p.dims), triple(p.numGroups, p.dims), p.subGroupSize, totalExecutions(p),
-      totalLaneExecutions(p));
+      totalLaneExecutions(p), p.clock);
+  const auto lineList = lineRows(rows);
   instructions(out, rows, p.subGroupSize);
-  lines(out, lineRows(rows), p.subGroupSize);
-  timeline(out, p);
+  lines(out, lineList, p.subGroupSize);
+  divergence(out, divergenceRows(rows, lineList), p.subGroupSize);
+  coalescing(out, p);
+  bankConflicts(out, p);
+  timeline(out, p, threadLayout(p));
   memory(out, p);
 }
 

@@ -100,10 +100,15 @@ constexpr const char* kRunOptions = R"(Options:
                            only, from a second into the launch)
   --quiet                  no progress line
   --profile FILE.html      write a self-contained HTML profile of the launch: executions
-                           and SIMD utilisation per source line and SPIR-V instruction,
-                           divergent branches, a sub-group timeline, memory traffic per
-                           buffer (work-groups then run one at a time, on one host thread)
+                           and active lanes per source line and SPIR-V instruction,
+                           divergent branches, global memory coalescing (64-byte lines),
+                           local memory bank conflicts, a timeline of the host threads'
+                           work-groups and sub-groups, memory traffic per buffer
+                           (--threads 1: deterministic, as a serial run)
   --profile-json FILE      the same profile as JSON (fields: README.md "Profiles")
+  --profile-text FILE      its summary as text: host threads and the worst offenders
+  --profile-banks N        local memory banks of 4-byte words for the bank conflicts
+                           (1..1024, default 32)
   -h, --help               this help
 
 --arg SPEC forms:

@@ -173,6 +173,10 @@ const std::vector<Option>& options() {
        [](RunOptions& o, auto, auto v) { o.profilePath = v; }},
       {"--profile-json", true, bit(Command::Run), false,
        [](RunOptions& o, auto, auto v) { o.profileJsonPath = v; }},
+      {"--profile-text", true, bit(Command::Run), false,
+       [](RunOptions& o, auto, auto v) { o.profileTextPath = v; }},
+      {"--profile-banks", true, bit(Command::Run), false,
+       [](RunOptions& o, auto n, auto v) { o.profileBanks = uint32_t(number(n, v, 1, 1024)); }},
       {"--no-cache", false, kAll, false, [](RunOptions& o, auto, auto) { o.noCache = true; }},
       {"--expect", true, bit(Command::Check), false,
        [](RunOptions& o, auto, auto v) { o.expectPath = v; }},
@@ -242,8 +246,12 @@ void checkCombination(Command command, const RunOptions& o) {
   if (!(bit(command) & kLaunching)) return;
   if (o.quiet && o.progress) fail("--quiet and --progress contradict each other");
   // Both run the launch's kernel instrumented, and a launch runs one instrumented copy.
-  if ((!o.profilePath.empty() || !o.profileJsonPath.empty()) && o.checkUndefined)
-    fail("--profile and --profile-json cannot be combined with --check-undefined");
+  if (o.profiling() && o.checkUndefined)
+    fail("--profile, --profile-json and --profile-text cannot be combined with --check-undefined");
+  if (o.profileBanks && !o.profiling())
+    fail(
+        "--profile-banks sets the profile's bank count: add --profile, --profile-json or "
+        "--profile-text");
   if (command == Command::Check && o.isSweep()) {
     if (!o.kernel.empty() || o.global || o.local || o.offset || !o.args.empty() ||
         !o.jsonPath.empty())

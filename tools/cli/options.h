@@ -49,8 +49,13 @@ struct RunOptions {
   bool checkUndefined = false;  // --check-undefined: value-level undefinedness
   bool checkRaces = false;
   bool noCache = false;  // --no-cache: compile .cl without the compile cache
-  // spvsim run --profile / --profile-json: where the launch profile goes ("": none).
-  std::string profilePath, profileJsonPath;
+  // spvsim run --profile / --profile-json / --profile-text: where the launch profile goes
+  // ("": none); --profile-banks: local memory banks for its conflict degrees (unset: 32).
+  std::string profilePath, profileJsonPath, profileTextPath;
+  std::optional<uint32_t> profileBanks;
+  bool profiling() const {
+    return !profilePath.empty() || !profileJsonPath.empty() || !profileTextPath.empty();
+  }
   // spvsim check: the reference result, arguments left out of every comparison or compared
   // as multisets (indices, as --dump names them argN), and whether warnings fail.
   std::string expectPath;

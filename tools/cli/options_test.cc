@@ -271,6 +271,27 @@ TEST(CommandLine, ForwardProgress) {
             "--forward-progress is not an option of 'spvsim dis'");
 }
 
+TEST(CommandLine, Profile) {
+  CommandLine c =
+      parse({"run", "k.spv", "--global", "4", "--profile-text", "p.txt", "--profile-banks", "16"});
+  EXPECT_EQ(c.options.profileTextPath, "p.txt");
+  EXPECT_EQ(c.options.profileBanks, 16u);
+  EXPECT_TRUE(c.options.profiling());
+  EXPECT_EQ(parse({"run", "k.spv", "--global", "4", "--profile", "p.html"}).options.profileBanks,
+            std::nullopt);  // 32
+  for (const char* bad : {"0", "1025", "x"})
+    EXPECT_EQ(errorOf({"run", "k.spv", "--profile", "p.html", "--profile-banks", bad}),
+              std::string("--profile-banks '") + bad + "' is not a number in 1..1024")
+        << bad;
+  EXPECT_EQ(errorOf({"run", "k.spv", "--global", "4", "--profile-banks", "16"}),
+            "--profile-banks sets the profile's bank count: add --profile, --profile-json or "
+            "--profile-text");
+  EXPECT_EQ(
+      errorOf({"run", "k.spv", "--global", "4", "--profile-text", "p.txt", "--check-undefined"}),
+      "--profile, --profile-json and --profile-text cannot be combined with "
+      "--check-undefined");
+}
+
 TEST(Help, ListsEveryOptionAndArgForm) {
   const std::string run = helpText(Command::Run);
   for (const char* needle : {"--kernel",
@@ -291,6 +312,10 @@ TEST(Help, ListsEveryOptionAndArgForm) {
                              "--max-memory",
                              "--max-device-enqueues",
                              "--no-cache",
+                             "--profile ",
+                             "--profile-json",
+                             "--profile-text",
+                             "--profile-banks",
                              "buffer:TYPE[N]=INIT",
                              "zero",
                              "fill(V)",

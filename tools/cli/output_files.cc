@@ -88,6 +88,7 @@ std::vector<OutputFile> reportFiles(const RunOptions& o) {
   if (!o.jsonPath.empty()) out.push_back({"--json", o.jsonPath});
   if (!o.profilePath.empty()) out.push_back({"--profile", o.profilePath});
   if (!o.profileJsonPath.empty()) out.push_back({"--profile-json", o.profileJsonPath});
+  if (!o.profileTextPath.empty()) out.push_back({"--profile-text", o.profileTextPath});
   if (!o.junitPath.empty()) out.push_back({"--junit", o.junitPath});
   // Appended to rather than written whole, but never one of the inputs either.
   if (!o.resultsPath.empty()) out.push_back({"--results", o.resultsPath});

@@ -1,4 +1,4 @@
-// The files spvsim's commands write besides stdout (--json, --profile, --profile-json,
+// The files spvsim's commands write besides stdout (--json, --profile*,
 // compile -o): checked before anything runs, written whole at the end (README.md
 // "Output files").
 #pragma once
@@ -18,7 +18,7 @@ struct OutputFile {
 };
 
 // The report files a launching command (run, check) writes: --json, --profile,
-// --profile-json, --junit and --results (appended to), those given.
+// --profile-json, --profile-text, --junit and --results (appended to), those given.
 std::vector<OutputFile> reportFiles(const RunOptions& options);
 
 // The files the command reads: the kernel or .sim file, a .sim file's program, a capture

@@ -33,9 +33,11 @@ std::string readSourceIn(const std::string& folder, const std::string& path) {
 }  // namespace
 
 ProfileOutput::ProfileOutput(const RunOptions& options)
-    : htmlPath_(options.profilePath), jsonPath_(options.profileJsonPath) {
-  if (htmlPath_.empty() && jsonPath_.empty()) return;
-  factory_ = std::make_shared<profile::ProfilerFactory>();
+    : htmlPath_(options.profilePath),
+      jsonPath_(options.profileJsonPath),
+      textPath_(options.profileTextPath) {
+  if (!options.profiling()) return;
+  factory_ = std::make_shared<profile::ProfilerFactory>(options.profileBanks.value_or(32));
 }
 
 void ProfileOutput::attach(LaunchOptions& options) const {
@@ -52,6 +54,7 @@ void ProfileOutput::write() {
                   return readSourceIn(sourceFolder_, file);
                 }));
   if (!jsonPath_.empty()) writeOutput("--profile-json", jsonPath_, profile::profileJson(launches));
+  if (!textPath_.empty()) writeOutput("--profile-text", textPath_, profile::profileText(launches));
 }
 
 }  // namespace spvsim::tools

@@ -1,4 +1,5 @@
-// `spvsim run --profile FILE.html / --profile-json FILE.json`: attaches the profiler
+// `spvsim run --profile FILE.html / --profile-json FILE.json / --profile-text FILE`:
+// attaches the profiler
 // (src/profile/profiler.h) to the launch and writes its reports.
 #pragma once
 
@@ -27,7 +28,7 @@ class ProfileOutput {
 
  private:
   std::shared_ptr<profile::ProfilerFactory> factory_;
-  std::string htmlPath_, jsonPath_;
+  std::string htmlPath_, jsonPath_, textPath_;
   std::string sourceFolder_;
 };
 

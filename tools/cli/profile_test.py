@@ -12,6 +12,20 @@ holds lanes with i % 4 = 0, 1, 2, 3:
 Kernel BARRIER (2 work-groups of 8, sub-groups of 4) has each sub-group run, wait at the
 barrier, run again and finish; it writes and reads the local buffer once per work-item.
 
+Kernel STRIDED reads `in[i * S]` (floats) in sub-groups of 16: each sub-group execution
+requests 16 x 4 = 64 bytes. S = 1: one 64-byte line (efficiency 100%); S = 2: lanes 8 bytes
+apart span 128 bytes, two lines (50%); S = 16: lanes 64 bytes apart, a line each, 16 lines
+(64 / 1024 = 6.25%). The store to `out[i]` is 100% in every case.
+Kernel BANKS writes and reads `tile[l * S]` in local memory (32 banks of 4-byte words): S = 1
+puts the 16 lanes in 16 banks (degree 1); S = 32 puts them all in bank 0 (degree 16, the
+sub-group size; a sub-group of 8 lanes: 8); with --profile-banks 8, S = 1 puts two of the 16
+consecutive words in each bank (degree 2).
+Kernel ASYNC copies 64 floats per work-group with async_work_group_copy: one execution of the
+copy per work-group, 256 bytes in 4 lines (100%), and no conflict degree for its local side.
+Kernel ACTIVE (sub-groups of 8, -O0) runs the body of `if (lane < 3)` with 3 of 8 lanes
+(37.5%) and the inner `if (lane == 0)` with 1 of 8 (12.5%, the lowest line).
+Kernel SPREAD on --threads 2: two timeline rows whose work-groups partition the launch.
+
 Totals must equal `--stats` of the same launch and of a launch without profiling. The HTML
 must parse and hold a row per instruction and per executed line, and one SVG rect per
 timeline segment. The page is also rendered in headless Chromium (Debian's `chromium`, which
@@ -67,6 +81,50 @@ SWITCH = """kernel void s(global int *out) {
     default: v = 30; break;
   }
   out[get_global_id(0)] = v;
+}
+"""
+
+STRIDED = """kernel void strided(global float *out, global const float *in, int s) {
+  size_t i = get_global_id(0);
+  out[i] = in[i * s];
+}
+"""
+
+BANKS = """kernel void banks(global float *out, local float *tile, int s) {
+  size_t l = get_local_id(0);
+  tile[l * s] = (float)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[l * s];
+}
+"""
+
+ACTIVE = """kernel void active(global int *out) {
+  int lane = (int)(get_global_id(0) % 8);
+  int v = lane;
+  if (lane < 3) {
+    v = v * 7 + 1;
+    if (lane == 0) {
+      v = v * 5 + 2;
+    }
+  }
+  out[get_global_id(0)] = v;
+}
+"""
+THREE_LINE, ONE_LINE = 5, 7
+
+# async_work_group_copy of 64 floats per work-group: one execution per work-group, 256
+# bytes in 4 lines (100%); its local side has no conflict degree (no sub-group's access).
+ASYNC = """kernel void acopy(global float *out, global const float *in, local float *tile) {
+  event_t e = async_work_group_copy(tile, in + get_group_id(0) * 64, 64, 0);
+  wait_group_events(1, &e);
+  out[get_global_id(0)] = tile[get_local_id(0)] * 2.0f;
+}
+"""
+
+SPREAD = """kernel void spread(global int *out, int n) {
+  int acc = 0;
+  for (int j = 0; j < n; j++) acc += j ^ (int)get_global_id(0);
+  out[get_global_id(0)] = acc;
 }
 """
 
@@ -204,8 +262,17 @@ def check_page(path, launch, steps, name, marker=None):
     check(page.ids.get("sub-group-instructions", "").strip() == str(steps),
           f"{name}: summary total {page.ids.get('sub-group-instructions')}")
     segments = sum(len(t["segments"]) for t in launch["timeline"])
-    legend = 3
-    check(sum(page.rects.values()) == segments + legend, f"{name}: SVG rects {page.rects}")
+    groups = sum(len(t["groups"]) for t in launch["threads"])
+    legend = 4
+    check(sum(page.rects.values()) == segments + groups + legend,
+          f"{name}: SVG rects {page.rects}")
+    check(page.rects.get("group", 0) == groups + 1, f"{name}: work-group blocks {page.rects}")
+    check(len(page.rows.get("coalescing", [])) == len(launch["coalescing"]),
+          f"{name}: coalescing rows")
+    check(len(page.rows.get("banks", [])) == len(launch["bank_conflicts"]),
+          f"{name}: bank conflict rows")
+    check(len(page.rows.get("active", [])) == len(launch["divergence"]),
+          f"{name}: active lane rows")
     counted = [r for r in page.rows.get("line", []) if r[1].strip()]
     check(len(counted) == len(launch["lines"]), f"{name}: source rows with counts")
     if marker:
@@ -253,13 +320,14 @@ def png_pixels(data):
     return colours
 
 
-def chromium_check(path, launch, tmp, colours=()):
+def chromium_check(path, launch, tmp, colours=(), coalescing=None):
     """Renders the page in headless Chromium, where it is installed: the rects of the DOM it
-    built (one per timeline segment and the legend's 3), and the colours of a screenshot
-    (`colours`: hex fills that must be drawn, e.g. the timeline's running and barrier).
-    One launch of Chromium gives both (about 1.5 s each on the 2-core machine). Missing,
-    it is a failure where SPVSIM_REQUIRE_TEST_TOOLS=1 (tools/test.sh, CI: setup installed
-    it), else the check says it skipped."""
+    built (one per timeline segment and work-group, and the legend's 4), the coalescing
+    table's rows and efficiencies (`coalescing`: the data-v values, in order), and the
+    colours of a screenshot (`colours`: hex fills that must be drawn, e.g. the timeline's
+    running and barrier). One launch of Chromium gives both (about 1.5 s each on the
+    2-core machine). Missing, it is a failure where SPVSIM_REQUIRE_TEST_TOOLS=1
+    (tools/test.sh, CI: setup installed it), else the check says it skipped."""
     browser = next((b for b in ("chromium", "chromium-browser", "google-chrome")
                     if shutil.which(b)), None)
     if not browser:
@@ -284,12 +352,22 @@ def chromium_check(path, launch, tmp, colours=()):
                      + "\n".join(r.stderr.splitlines()[-20:]))
         return
     segments = sum(len(t["segments"]) for t in launch["timeline"])
-    check(dom.count("<rect") == segments + 3, f"chromium: rendered rects ({dom.count('<rect')})")
+    groups = sum(len(t["groups"]) for t in launch["threads"])
+    check(dom.count("<rect") == segments + groups + 4,
+          f"chromium: rendered rects ({dom.count('<rect')})")
+    check("Global memory coalescing" in dom and dom.count('<tr class="coalescing">') ==
+          len(launch["coalescing"]), "chromium: the coalescing table is in the rendered page")
+    if coalescing is not None:
+        table = dom[dom.find('<table class="coalescing sortable">'):]
+        table = table[:table.find("</table>")]
+        shown = re.findall(r'<tr class="coalescing">.*?data-v="([0-9.]+)"', table)
+        check(shown == coalescing, f"chromium: coalescing efficiencies {shown} != {coalescing}")
     drawn = png_pixels(open(shot, "rb").read())
     for colour in colours:
         rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
         check(rgb in drawn, f"chromium: {colour} drawn in the screenshot")
-    print(f"chromium: {os.path.basename(path)} rendered, {segments + 3} rects, colours {colours}")
+    print(f"chromium: {os.path.basename(path)} rendered, {segments + groups + 4} rects, "
+          f"colours {colours}")
 
 
 def compile_kernel(tmp, source, name, opt):
@@ -301,12 +379,163 @@ def compile_kernel(tmp, source, name, opt):
     return spv
 
 
-def profiled(tmp, tag, spv, launch_args):
+def profiled(tmp, tag, spv, launch_args, extra=()):
     js, page = os.path.join(tmp, tag + ".json"), os.path.join(tmp, tag + ".html")
-    r = spvsim("run", spv, *launch_args, "--stats", "--profile", page, "--profile-json", js)
+    text = os.path.join(tmp, tag + ".txt")
+    r = spvsim("run", spv, *launch_args, "--stats", "--profile", page, "--profile-json", js,
+               "--profile-text", text, *extra)
     plain = spvsim("run", spv, *launch_args, "--stats")
     check(r.stdout == plain.stdout, f"{tag}: results differ with --profile")
+    profiled.text = open(text, encoding="utf-8").read()
     return json.load(open(js))["launches"], page, r.stderr, plain.stderr
+
+
+def text_section(text, heading):
+    """The lines of the text report's section that starts with `heading`."""
+    lines = text.splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith(heading))
+    end = next((i for i in range(start + 1, len(lines)) if not lines[i].startswith("  ")),
+               len(lines))
+    return lines[start + 1:end]
+
+
+def check_threads(launch, steps, name):
+    """The rows' work-groups partition the launch; each row's work-groups follow each other
+    on its thread's clock; the rows' steps add up to the launch's."""
+    groups = [tuple(g["group"]) for t in launch["threads"] for g in t["groups"]]
+    n = launch["num_groups"]
+    want = [(x,) if len(n) == 1 else (x, y) for y in range(n[1] if len(n) > 1 else 1)
+            for x in range(n[0])]
+    check(sorted(groups) == sorted(want), f"{name}: thread rows' work-groups {groups}")
+    check(sum(t["steps"] for t in launch["threads"]) == steps, f"{name}: rows' steps")
+    for t in launch["threads"]:
+        spans = t["groups"]
+        check(all(a["end"] == b["start"] for a, b in zip(spans, spans[1:])) and
+              (not spans or (spans[0]["start"] == 0 and spans[-1]["end"] == t["steps"])),
+              f"{name}: row {t['row']}'s work-groups back to back {spans}")
+    for sg in launch["timeline"]:
+        row = launch["threads"][sg["row"]]
+        span = next(g for g in row["groups"] if g["group"] == sg["group"])
+        check(all(span["start"] <= s[1] and s[2] <= span["end"] for s in sg["segments"]),
+              f"{name}: sub-group {sg['group']}.{sg['sub_group']} inside its work-group")
+
+
+def check_strided(tmp):
+    spv = compile_kernel(tmp, STRIDED, "strided", 2)
+    for stride, want in ((1, 1.0), (2, 0.5), (16, 0.0625)):
+        name = f"strided S={stride}"
+        args = ["--kernel", "strided", "--global", "64", "--local", "64", "--sub-group-size",
+                "16", "--arg", "buffer:float[64]", "--arg", f"buffer:float[{64 * stride}]=range(0)",
+                "--arg", f"int:{stride}", "--threads", "1"]
+        launches, page, err, plain = profiled(tmp, f"strided{stride}", spv, args)
+        launch = launches[0]
+        check_totals(launch, err, plain, name)
+        rows = launch["coalescing"]
+        loads = [r for r in rows if "OpLoad" in r["text"]]
+        stores = [r for r in rows if "OpStore" in r["text"]]
+        check(len(rows) == 2 and len(loads) == 1 and len(stores) == 1, f"{name}: rows {rows}")
+        # 4 sub-groups of 16 lanes, 4 bytes each: 256 bytes; lines 4 x (1, 2 or 16).
+        load = loads[0]
+        check((load["executions"], load["accesses"], load["bytes_requested"], load["lines"]) ==
+              (4, 64, 256, 4 * {1: 1, 2: 2, 16: 16}[stride]), f"{name}: load {load}")
+        check(abs(load["efficiency"] - want) < 1e-9, f"{name}: load efficiency {load}")
+        store = stores[0]
+        check((store["bytes_requested"], store["lines"], store["efficiency"]) == (256, 4, 1.0),
+              f"{name}: store {store}")
+        check(rows[0] == (load if want < 1 else rows[0]), f"{name}: least efficient first")
+        section = text_section(profiled.text, "global memory coalescing")
+        check(len(section) == 2 and f"{100 * want:.2f}%" in section[0],
+              f"{name}: text report {section}")
+        check_page(page, launch, stats(err)[0], f"{name} page")
+        if stride == 16:
+            chromium_check(page, launch, tmp, coalescing=["0.062500", "1.000000"])
+
+
+def check_banks(tmp):
+    spv = compile_kernel(tmp, BANKS, "banks", 2)
+    # (S, local size, banks option, degrees of the sub-group executions per instruction)
+    for stride, local, banks, degrees in ((1, 32, None, [1] * 4), (32, 32, None, [16] * 4),
+                                          (32, 24, None, [16, 8]), (1, 32, 8, [2] * 4)):
+        name = f"banks S={stride} local {local} banks {banks or 32}"
+        args = ["--kernel", "banks", "--global", str(2 * local if local == 32 else local),
+                "--local", str(local), "--sub-group-size", "16",
+                "--arg", f"buffer:float[{2 * local}]", "--arg", f"local:{local * stride * 4}",
+                "--arg", f"int:{stride}", "--threads", "1"]
+        extra = ["--profile-banks", str(banks)] if banks else []
+        launches, page, err, plain = profiled(tmp, f"banks{stride}-{local}-{banks}", spv, args,
+                                              extra)
+        launch = launches[0]
+        check_totals(launch, err, plain, name)
+        check(launch["banks"] == (banks or 32), f"{name}: banks {launch['banks']}")
+        rows = launch["bank_conflicts"]
+        lanes = 2 * local if local == 32 else local
+        check(len(rows) == 2, f"{name}: one store and one load {rows}")
+        for r in rows:
+            check((r["executions"], r["accesses"], r["wavefronts"], r["max_degree"]) ==
+                  (len(degrees), lanes, sum(degrees), max(degrees)), f"{name}: {r}")
+            check(abs(r["average_degree"] - sum(degrees) / len(degrees)) < 1e-9, f"{name}: {r}")
+        section = text_section(profiled.text, "local memory bank conflicts")
+        check(len(section) == 2 and f"max {max(degrees):>4}" in section[0],
+              f"{name}: text report {section}")
+        check_page(page, launch, stats(err)[0], f"{name} page")
+
+
+def check_async(tmp):
+    spv = compile_kernel(tmp, ASYNC, "async", 2)
+    args = ["--kernel", "acopy", "--global", "128", "--local", "64", "--sub-group-size", "16",
+            "--arg", "buffer:float[128]", "--arg", "buffer:float[128]=range(0)",
+            "--arg", "local:256", "--threads", "1"]
+    launches, page, err, plain = profiled(tmp, "async", spv, args)
+    launch = launches[0]
+    check_totals(launch, err, plain, "async")
+    copies = [r for r in launch["coalescing"] if "OpGroupAsyncCopy" in r["text"]]
+    check(len(copies) == 1 and (copies[0]["executions"], copies[0]["accesses"],
+                                copies[0]["bytes_requested"], copies[0]["lines"],
+                                copies[0]["efficiency"]) == (2, 128, 512, 8, 1.0),
+          f"async: the copy's coalescing {launch['coalescing']}")
+    banks = launch["bank_conflicts"]
+    check(len(banks) == 1 and "OpLoad" in banks[0]["text"] and
+          (banks[0]["executions"], banks[0]["max_degree"]) == (8, 1), f"async: banks {banks}")
+
+
+def check_active(tmp):
+    spv = compile_kernel(tmp, ACTIVE, "active", 0)
+    args = ["--kernel", "active", "--global", "16", "--local", "16", "--sub-group-size", "8",
+            "--arg", "buffer:int[16]", "--threads", "1"]
+    launches, page, err, plain = profiled(tmp, "active", spv, args)
+    launch = launches[0]
+    check_totals(launch, err, plain, "active")
+    rows = launch["divergence"]
+    by_line = {r["line"]: r for r in rows}
+    check(abs(by_line[THREE_LINE]["active_fraction"] - 3 / 8) < 1e-9, f"active: {rows}")
+    check(abs(by_line[ONE_LINE]["active_fraction"] - 1 / 8) < 1e-9, f"active: {rows}")
+    # Lowest first: the inner body (or its closing brace, run by the same lane) leads.
+    check(rows[0]["line"] in (ONE_LINE, ONE_LINE + 1) and
+          abs(rows[0]["active_fraction"] - 1 / 8) < 1e-9, f"active: lowest first {rows[:3]}")
+    fractions = [r["active_fraction"] for r in rows]
+    check(fractions == sorted(fractions), f"active: sorted {fractions}")
+    section = text_section(profiled.text, "divergence")
+    check("12.5%" in section[0] and f":{rows[0]['line']}" in section[0],
+          f"active: text report {section[:2]}")
+    check_page(page, launch, stats(err)[0], "active page")
+
+
+def check_spread(tmp):
+    spv = compile_kernel(tmp, SPREAD, "spread", 2)
+    args = ["--kernel", "spread", "--global", "1024", "--local", "32", "--sub-group-size", "16",
+            "--arg", "buffer:int[1024]", "--arg", "int:200", "--threads", "2"]
+    launches, page, err, plain = profiled(tmp, "spread", spv, args)
+    launch = launches[0]
+    check_totals(launch, err, plain, "spread --threads 2")
+    check(len(launch["threads"]) == 2, f"spread: two rows {len(launch['threads'])}")
+    check(sorted(t["thread"] for t in launch["threads"]) == [0, 1], "spread: threads 0 and 1")
+    check_threads(launch, stats(err)[0], "spread --threads 2")
+    print("spread --threads 2: work-groups per row",
+          [len(t["groups"]) for t in launch["threads"]])
+    section = text_section(profiled.text, "host threads: 2")
+    check(len(section) == 2, f"spread: text rows {section}")
+    check_page(page, launch, stats(err)[0], "spread page")
+    chromium_check(page, launch, tmp, coalescing=["1.000000"])
 
 
 def main():
@@ -329,7 +558,7 @@ def main():
 
     spv = compile_kernel(tmp, BARRIER, "barrier", 0)
     args = ["--kernel", "b", "--global", "16", "--local", "8", "--sub-group-size", "4",
-            "--arg", "buffer:int[16]", "--arg", "local:32"]
+            "--arg", "buffer:int[16]", "--arg", "local:32", "--threads", "1"]
     launches, page, err, plain = profiled(tmp, "barrier", spv, args)
     launch = launches[0]
     check_totals(launch, err, plain, "barrier")
@@ -343,7 +572,9 @@ def main():
               f"timeline of {t['group']} sg {t['sub_group']}: {phases}")
         check(all(a[2] <= b[1] for a, b in zip(t["segments"], t["segments"][1:])),
               "segments in order")
-    # One sub-group runs at a time (serial), and some sub-group runs at every step.
+    check_threads(launch, steps, "barrier --threads 1")
+    check(len(launch["threads"]) == 1 and launch["time"] == steps, "barrier: one row")
+    # One sub-group runs at a time (one thread), and some sub-group runs at every step.
     running = sorted((s[1], s[2]) for t in timeline for s in t["segments"] if s[0] == "running")
     check(running[0][0] == 0 and running[-1][1] == steps and
           all(a[1] == b[0] for a, b in zip(running, running[1:])), f"running segments {running}")
@@ -369,6 +600,14 @@ def main():
     check(any(i["opcode"] == "OpSwitch" and i["divergent"] == 2
               for i in launches[0]["instructions"]), "the OpSwitch's splits")
 
+    check_strided(tmp)
+    check_banks(tmp)
+    check_async(tmp)
+    check_active(tmp)
+    check_spread(tmp)
+
+    r = spvsim("run", spv, *args, "--profile-banks", "8", expect=1)
+    check("--profile-banks" in r.stderr, f"--profile-banks without a profile: {r.stderr}")
     r = spvsim("run", spv, *args, "--profile", os.path.join(tmp, "x.html"), "--check-undefined",
                expect=1)
     check("--check-undefined" in r.stderr, f"--profile with --check-undefined: {r.stderr}")
