@@ -76,7 +76,8 @@ constexpr const char* kRunOptions = R"(Options:
                            deadlock) or occupancy[:N] (N work-groups resident at once,
                            default the compute units: --threads, else the cores; they
                            take turns on one host thread and one that waits lets the
-                           others run, as persistent-thread kernels assume)
+                           others run, as persistent-thread kernels assume; the checkers
+                           compare what resident work-groups do to each other)
   --memory-model MODEL     when other work-items see a store: sc (default: at once) or
                            relaxed[:SEED] (per-work-item store buffers drain at points and
                            in orders drawn from SEED, default the --schedule seed, as far
