@@ -10,10 +10,17 @@
 namespace spvsim::check {
 namespace {
 
-// One race checker for the whole launch: it needs every work-group, in order.
+// Work-groups in order, on one host thread: the launch's one slot has a race checker
+// that sees them all. Under --forward-progress occupancy each resident work-group's slot
+// has its own, and all share the launch's part of the state (RaceChecker::launchState),
+// so work-groups resident together are compared with each other.
 class RaceCheckerFactory final : public ObserverFactory {
  public:
   bool serial() const override { return true; }
+  bool takesResidentGroups() const override { return true; }
+  std::unique_ptr<ObserverLaunchState> launchState(const LaunchContext& launch) const override {
+    return RaceChecker::launchState(launch);
+  }
   // Constant memory is read-only and private memory the lane's own: nothing to race on.
   uint32_t spaces() const override { return spaceBit(Space::Global) | spaceBit(Space::Local); }
   uint64_t stateBytes(const LaunchContext& launch) const override {
@@ -21,7 +28,7 @@ class RaceCheckerFactory final : public ObserverFactory {
   }
   std::string stateName() const override { return "the race checker's state"; }
   std::unique_ptr<ExecutionObserver> create(const LaunchContext& launch) const override {
-    return std::make_unique<RaceChecker>(launch);
+    return std::make_unique<RaceChecker>(launch, launch.launchStateOf(this));
   }
 };
 
@@ -37,10 +44,13 @@ class UninitializedCheckerFactory final : public ObserverFactory {
 
 // Serial: the shadows of never-initialised buffers are the launch's (ShadowKernel), shared
 // by all its work-groups. Global accesses are seen so that writes other than OpStore's
-// (atomics, vstore, ...) define never-initialised buffers' bytes.
+// (atomics, vstore, ...) define never-initialised buffers' bytes. Work-groups resident
+// together (--forward-progress occupancy) share those shadows too, and each slot's
+// private and local shadows are its own work-group's: nothing else is kept per slot.
 class UndefinedValueCheckerFactory final : public ObserverFactory {
  public:
   bool serial() const override { return true; }
+  bool takesResidentGroups() const override { return true; }
   bool mirrorsArenas() const override { return true; }
   bool shadowsRegisters() const override { return true; }
   uint32_t spaces() const override {

@@ -38,7 +38,7 @@ LaneMask oneLane(uint32_t lane) {
 
 }  // namespace
 
-bool RaceChecker::Impl::CopyRun::meets(const PageTable* t, uint64_t offset, uint64_t n) const {
+bool CopyRun::meets(const PageTable* t, uint64_t offset, uint64_t n) const {
   if (t != table || offset + n <= first) return false;
   if (step == 0) return offset < first + bytes;
   // Element k covers [first + k * step, + bytes): the ks whose element meets the access.
@@ -61,7 +61,7 @@ bool RaceChecker::Impl::knownByAll(int c, const Access& prior) const {
 void RaceChecker::asyncCopyBegin(SubGroup& sg, const Inst& in, uint64_t event) {
   Impl& m = *impl_;
   m.settle();
-  m.copies.push_back(Impl::PendingCopy{event, &sg, &in, {}});
+  m.shared.copies.push_back(PendingCopy{&m, event, &sg, &in, {}});
   m.copying = true;
 }
 
@@ -74,7 +74,7 @@ void RaceChecker::asyncCopiesWaited(SubGroup&, const std::vector<uint64_t>& even
 
 void RaceChecker::Impl::copyElement(const MemoryAccess& a) {
   settle();
-  PendingCopy& copy = copies.back();
+  PendingCopy& copy = shared.copies.back();  // the one being issued
   copySide(copy, a.source, a.bytes, false);
   copySide(copy, a.pointer, a.bytes, true);
 }
@@ -104,7 +104,7 @@ void RaceChecker::Impl::copySide(PendingCopy& copy, uint64_t p, uint64_t bytes, 
                                 "release/acquire atomics or fences of device scope"),
         oneLane(0));
   } else {
-    for (const PendingCopy& earlier : copies) {
+    for (const PendingCopy& earlier : shared.copies) {
       if (&earlier == &copy) continue;
       const auto it = std::find_if(earlier.runs.begin(), earlier.runs.end(), [&](const CopyRun& r) {
         return (r.write || write) && r.meets(table, offset, bytes);
@@ -134,21 +134,28 @@ void RaceChecker::Impl::copySide(PendingCopy& copy, uint64_t p, uint64_t bytes, 
 
 // An access by a work-item (cur, already recorded, with no other conflict) against the
 // copies issued and not yet waited for: they are unordered with it whatever barriers
-// came between.
+// came between. Those of other work-groups resident at the same time too: the access
+// comes after the copy's issue, so nothing orders it before the copy, and nothing after
+// it before the wait.
 void RaceChecker::Impl::meetPendingCopies(SubGroup& sg, uint32_t lane, uint64_t p, uint64_t bytes,
                                           const Access& cur, const PageTable& table,
                                           uint64_t offset) {
-  for (const PendingCopy& copy : copies)
+  for (const PendingCopy& copy : shared.copies)
     for (const CopyRun& r : copy.runs) {
       if ((!r.write && !cur.write) || !r.meets(&table, offset, bytes)) continue;
+      const auto& g = copy.sg->wg->groupId;
       sg.report(
           sg.code[sg.pc - 1], DiagnosticKind::DataRace,
-          fmt::format("{} by {} conflicts with the {} of the work-group's async copy at "
+          fmt::format("{} by {} conflicts with the {} of {} async copy at "
                       "{}, not yet waited for: a copy may complete at any time until a "
                       "wait_group_events waits for its event (OpenCL C 6.15.11), so "
-                      "no barrier orders it with accesses before that wait",
+                      "no {} orders it with accesses before that wait",
                       describeAccess(accessVerb(cur), p, bytes), describeItem(cur.item),
-                      r.write ? "write" : "read", launch.kernel->describeInstruction(copy.in->src)),
+                      r.write ? "write" : "read",
+                      copy.owner == this ? std::string("the work-group's")
+                                         : fmt::format("work-group ({},{},{})'s", g[0], g[1], g[2]),
+                      launch.kernel->describeInstruction(copy.in->src),
+                      copy.owner == this ? "barrier" : "synchronisation"),
           oneLane(lane));
       return;
     }
@@ -158,9 +165,10 @@ void RaceChecker::Impl::meetPendingCopies(SubGroup& sg, uint32_t lane, uint64_t 
 // into the history as work-item 0's, now.
 void RaceChecker::Impl::completeCopies(const std::vector<uint64_t>* events) {
   auto done = [&](const PendingCopy& copy) {
-    return !events || std::find(events->begin(), events->end(), copy.event) != events->end();
+    return copy.owner == this &&
+           (!events || std::find(events->begin(), events->end(), copy.event) != events->end());
   };
-  for (const PendingCopy& copy : copies) {
+  for (const PendingCopy& copy : shared.copies) {
     if (!done(copy)) continue;
     for (const CopyRun& r : copy.runs) {
       if (r.c == kLocal) continue;  // the wait's barrier (or the next work-group) ends it
@@ -174,7 +182,7 @@ void RaceChecker::Impl::completeCopies(const std::vector<uint64_t>* events) {
         });
     }
   }
-  std::erase_if(copies, done);
+  std::erase_if(shared.copies, done);
 }
 
 }  // namespace spvsim::check

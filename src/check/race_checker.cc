@@ -50,7 +50,7 @@ void RaceChecker::Impl::acquire(uint32_t item, uint32_t scope, const Snapshot& s
 // Publishes `s` at `key` as a release (replacing the location's release sequence
 // when `replace`, extending it otherwise), merged per releasing scope domain.
 void RaceChecker::Impl::publish(uint64_t key, SnapshotPtr s, bool replace) {
-  auto& list = syncs[key];
+  auto& list = syncsOf(key)[key];
   if (replace) list.clear();
   if (!s) return;
   for (auto& e : list) {
@@ -92,32 +92,46 @@ uint64_t checkedGroups(const LaunchContext& launch) {
   return groups;
 }
 
-// The page tables' pointers for global and local memory (the pages themselves come out
-// of LaunchContext::observerMemory as they are made).
-uint64_t pageTableBytes(const LaunchContext& launch) {
+// The page tables' pointers for global memory and for the local memory of each of
+// `places` work-groups running at once (the pages themselves come out of
+// LaunchContext::observerMemory as they are made).
+uint64_t pageTableBytes(const LaunchContext& launch, uint64_t places) {
   auto table = [](uint64_t bytes) {
     return mulBytes(bytes / kPageBytes + 1, sizeof(std::unique_ptr<Page>));
   };
-  uint64_t total = table(launch.memory->localArenaBytes);
+  uint64_t total = mulBytes(table(launch.memory->localArenaBytes), places);
   for (const Region& r : launch.memory->global) total = addBytes(total, table(r.size));
   return total;
 }
 
 }  // namespace
 
-RaceChecker::RaceChecker(const LaunchContext& launch) : impl_(std::make_unique<Impl>(launch)) {
+RaceChecker::Shared::Shared(const LaunchContext& launch) : budget{launch.observerMemory} {
+  global.resize(launch.memory->global.size());
+  for (size_t r = 0; r < global.size(); ++r) global[r].bytes = launch.memory->global[r].size;
+  wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
+}
+
+std::unique_ptr<ObserverLaunchState> RaceChecker::launchState(const LaunchContext& launch) {
+  return std::make_unique<Shared>(launch);
+}
+
+RaceChecker::RaceChecker(const LaunchContext& launch, ObserverLaunchState* shared) {
+  if (!shared) shared = (ownShared_ = std::make_unique<Shared>(launch)).get();
+  impl_ = std::make_unique<Impl>(launch, static_cast<Shared&>(*shared));
   Impl& m = *impl_;
   m.maxItems = launch.enqueuedLocal[0] * launch.enqueuedLocal[1] * launch.enqueuedLocal[2];
-  m.global.resize(launch.memory->global.size());
-  for (size_t r = 0; r < m.global.size(); ++r) m.global[r].bytes = launch.memory->global[r].size;
   m.local.bytes = launch.memory->localArenaBytes;
-  m.wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
 }
 
 RaceChecker::~RaceChecker() = default;
 
 uint64_t RaceChecker::stateBytes(const LaunchContext& launch) {
-  return addBytes(pageTableBytes(launch), checkedGroups(launch));
+  const uint64_t groups = checkedGroups(launch);
+  // Under --forward-progress occupancy a checker per resident work-group, each with its
+  // local memory's table; the global tables and the flags are shared.
+  const uint64_t places = std::clamp<uint64_t>(launch.residentGroups, 1, groups);
+  return addBytes(pageTableBytes(launch, places), groups);
 }
 
 void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
@@ -126,8 +140,10 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   m.wg = &wg;
   m.items = uint32_t(wg.localSize[0] * wg.localSize[1] * wg.localSize[2]);
   m.firstItem = uint32_t(wg.linearId * m.maxItems + 1);
+  // Its local memory starts afresh (the slot's, which no other work-group reaches).
   m.memory.clear(m.local);
   m.memory.clearSets(kLocal);
+  if (!m.localSyncs.empty()) m.localSyncs.clear();
   // The per-work-item state is reset in place: a launch of many small work-groups would
   // otherwise spend its time freeing and allocating it.
   m.own.assign(m.items, 1);
@@ -140,10 +156,8 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   clearMap(m.wgWeak);
   m.state.resize(m.items);
   for (Impl::ItemState& st : m.state) st.reset();
-  m.copies.clear();
+  std::erase_if(m.shared.copies, [&](const PendingCopy& c) { return c.owner == &m; });
   m.copying = false;
-  // Local sync objects belong to the work-group that ran before.
-  std::erase_if(m.syncs, [](const auto& e) { return pointerSpace(e.first) == Space::Local; });
 }
 
 void RaceChecker::workGroupEnd(WorkGroupContext&) {
@@ -171,8 +185,9 @@ void RaceChecker::atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t*
   if (!key) return;
   // Acquire side: what the value read was published with.
   if (reads) {
-    auto it = m.syncs.find(key);
-    if (it != m.syncs.end())
+    const Syncs& syncs = m.syncsOf(key);
+    auto it = syncs.find(key);
+    if (it != syncs.end())
       for (const SnapshotPtr& s : it->second) {
         if (order & kAcquire)
           m.acquire(item, scope, *s);
@@ -245,7 +260,7 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
     for (size_t i = 0; i < count; ++i) subGroupBarrier(sgs[i], scope, semantics);
     return;
   }
-  if (classes & kClassBit[kGlobal]) m.wgUsedGlobalBarrier[m.wg->linearId] = 1;
+  if (classes & kClassBit[kGlobal]) m.shared.wgUsedGlobalBarrier[m.wg->linearId] = 1;
   // Only this work-group reaches its local memory, and the barrier orders every one of
   // its accesses so far before every later one: none of them can conflict any more.
   if (classes & kClassBit[kLocal]) {

@@ -31,7 +31,8 @@
 // src/check/race_memory.h: reads of memory nobody writes cost little and compare with
 // nothing). Atomics are kept while unordered with one another: one inline, more in a set
 // of at most 16 (an access ordered after an earlier one by the same or a wider scope,
-// writing if it wrote, replaces it; past 16 the oldest of the running work-group goes). A
+// writing if it wrote, replaces it; past 16 the oldest of the accessing work-group goes,
+// else the oldest: dropping one may hide a race, never make one). A
 // plain write ends all three histories (what it raced with is reported); a work-group
 // barrier over local memory ends the local memory's (it orders all of them before all
 // that follow). Each access is reported once, against the first conflict found (plain
@@ -40,7 +41,12 @@
 // its bytes already held (Oclgrind, by default, reports none of those).
 //
 // Work-groups run one at a time, in order, on one host thread while the checker is on
-// (its factory asks for a serial launch), so verdicts never depend on timing. Its state
+// (its factory asks for a serial launch), so verdicts never depend on timing. Under
+// --forward-progress occupancy:N the thread holds N work-groups resident at once, each
+// in a slot with a RaceChecker of its own, taking turns: each keeps its work-group's
+// part (clocks, local memory) and all share the launch's (global memory's histories,
+// releases at global atomic locations: launchState), so accesses of work-groups resident
+// together are compared as those of work-groups run one after another are. Its state
 // grows as the launch runs, within LaunchContext::observerMemory (what --max-memory or
 // SPVSIM_MAX_MEMORY leaves); an access it cannot record past that is not compared with
 // later ones, and one `out-of-memory` warning says so, what it would take and what to raise.
@@ -57,10 +63,16 @@ class RaceChecker final : public ExecutionObserver {
  public:
   // Throws Error(DiagnosticKind::InvalidArgument) when the launch has more work-items than the
   // checker can name (2^32 - 2).
-  explicit RaceChecker(const LaunchContext& launch);
+  // `shared`: the launch's state from launchState(), which the checkers of all its slots
+  // share; nullptr: one of its own (a checker that sees all of the launch's work-groups).
+  explicit RaceChecker(const LaunchContext& launch, ObserverLaunchState* shared = nullptr);
   ~RaceChecker() override;
-  // The host memory the checker's state takes before the launch runs (its page tables, a
-  // flag per work-group), for LaunchOptions::maxMemory; what it records as the launch runs
+  // The launch-wide part of the checkers' state (RaceChecker::Shared), for
+  // ObserverFactory::launchState. Throws like the constructor.
+  static std::unique_ptr<ObserverLaunchState> launchState(const LaunchContext& launch);
+  // The host memory the checkers' state takes before the launch runs (the page tables of
+  // global memory and of each resident work-group's local memory, a flag per work-group),
+  // for LaunchOptions::maxMemory; what it records as the launch runs
   // comes out of LaunchContext::observerMemory. Throws like the constructor for too many
   // work-items.
   static uint64_t stateBytes(const LaunchContext& launch);
@@ -80,6 +92,7 @@ class RaceChecker final : public ExecutionObserver {
                         uint32_t semantics) override;
 
   struct Snapshot;
+  struct Shared;
   struct Impl;
 
  private:
@@ -95,6 +108,7 @@ class RaceChecker final : public ExecutionObserver {
   void atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host, uint32_t bytes,
               AtomicKind kind, uint32_t scope, uint32_t semantics);
 
+  std::unique_ptr<Shared> ownShared_;  // with no launch state given
   std::unique_ptr<Impl> impl_;
 };
 

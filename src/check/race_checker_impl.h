@@ -21,6 +21,7 @@ namespace spvsim::check {
 
 using race::Access;
 using race::AtomicHistory;
+using race::Budget;
 using race::ByteHistory;
 using race::Page;
 using race::PageTable;
@@ -105,20 +106,86 @@ struct RaceChecker::Snapshot {
 
 using SnapshotPtr = std::shared_ptr<const RaceChecker::Snapshot>;
 
-struct RaceChecker::Impl {
-  const LaunchContext& launch;
-  uint64_t maxItems = 0;  // work-items of a full work-group
+using Syncs = std::unordered_map<uint64_t, std::vector<SnapshotPtr>>;
 
-  // What the accesses left: plain reads as runs, per-byte writes and atomics
-  // (src/check/race_memory.h), within the budget the launch leaves the checker.
-  RaceMemory memory;
+// A write-write race, reported once the write's bytes are in memory (at the next event,
+// of any work-group) so that the report can say whether the write changed them.
+struct PendingWrite {
+  RaceChecker::Impl* owner;  // the writer's work-group's part, which reports it
+  uint32_t item;
+  SubGroup* sg;
+  const Inst* in;
+  uint32_t lane;
+  uint64_t p;
+  const uint8_t* host;
+  std::vector<uint8_t> before;
+  Access other;
+  Verdict verdict;
+  uint64_t bytes;
+};
+
+// Async copies issued and not yet waited for (race_async_copies.cc): each element side
+// as arithmetic runs of kernel memory, compared with every access until the wait.
+struct CopyRun {
+  PageTable* table = nullptr;
+  int c = kGlobal;
+  bool write = false;
+  uint32_t bytes = 0;
+  uint64_t first = 0;  // table offset of the run's first element
+  uint64_t step = 0;   // between consecutive elements
+  uint64_t count = 0;
+  // Whether [offset, offset + n) of `table` meets one of the run's elements.
+  bool meets(const PageTable* t, uint64_t offset, uint64_t n) const;
+};
+struct PendingCopy {
+  const RaceChecker::Impl* owner = nullptr;  // the issuing work-group's part
+  uint64_t event = 0;
+  SubGroup* sg = nullptr;  // the work-group's sub-group 0
+  const Inst* in = nullptr;
+  std::vector<CopyRun> runs;
+};
+
+// What the race checkers of one launch share (its ObserverLaunchState, one per launch):
+// what global memory's accesses left, the releases published at global atomic locations,
+// which work-groups used global barriers, and what waits for the next event. Each slot's
+// RaceChecker keeps the part of the work-group it runs in its Impl: one slot for a
+// serial launch, one per resident work-group under --forward-progress occupancy, whose
+// events interleave; every part reads and adds to this one.
+struct RaceChecker::Shared final : ObserverLaunchState {
+  explicit Shared(const LaunchContext& launch);
+
+  // What the accesses to global memory left: plain reads as runs, per-byte writes and
+  // atomics (src/check/race_memory.h), within the budget the launch leaves the checker,
+  // which every part's allocations are charged to (Impl::memory). Global memory's atomic
+  // sets are memory's.
+  Budget budget;
+  RaceMemory memory{budget};
   std::vector<PageTable> global;  // per global region
-  PageTable local;                // the local arena of the running work-group
   bool warnedBudget = false;
   std::vector<uint8_t> wgUsedGlobalBarrier;  // per work-group (linear)
-  // Sync objects: atomic location (kernel pointer) -> release snapshots, one per
+  // Sync objects: global atomic location (kernel pointer) -> release snapshots, one per
   // releasing scope domain.
-  std::unordered_map<uint64_t, std::vector<SnapshotPtr>> syncs;
+  Syncs syncs;
+  std::vector<PendingWrite> pending;
+  std::vector<PendingCopy> copies;  // of every work-group running
+};
+
+// One work-group's part of the race checker: its work-items' clocks, its local memory.
+struct RaceChecker::Impl {
+  const LaunchContext& launch;
+  Shared& shared;
+  PageTable* const globalTables;  // shared.global's (made once, with the launch state)
+  const size_t globalCount;
+  uint64_t maxItems = 0;  // work-items of a full work-group
+
+  // Allocates the pages of both classes (charged to the shared budget), and holds its
+  // local memory's atomic sets (global memory's are shared.memory's).
+  RaceMemory memory;
+  // Its local memory's pages and the releases at its local atomic locations: kernel
+  // pointers to local memory name the same places in every work-group.
+  PageTable local;
+  Syncs localSyncs;
+  RaceMemory* const setMemory[2];  // by class: &memory, &shared.memory
 
   // The work-group running now.
   WorkGroupContext* wg = nullptr;
@@ -143,45 +210,21 @@ struct RaceChecker::Impl {
     }
   };
   std::vector<ItemState> state;
-
-  // Write-write races, reported once the write's bytes are in memory (at the next event)
-  // so that the report can say whether the write changed them.
-  struct PendingWrite {
-    SubGroup* sg;
-    const Inst* in;
-    uint32_t lane;
-    uint64_t p;
-    const uint8_t* host;
-    std::vector<uint8_t> before;
-    Access other;
-    Verdict verdict;
-    uint64_t bytes;
-  };
-  std::vector<PendingWrite> pending;
-
-  // Async copies issued and not yet waited for (race_async_copies.cc): each element side
-  // as arithmetic runs of kernel memory, compared with every access until the wait.
-  struct CopyRun {
-    PageTable* table = nullptr;
-    int c = kGlobal;
-    bool write = false;
-    uint32_t bytes = 0;
-    uint64_t first = 0;  // table offset of the run's first element
-    uint64_t step = 0;   // between consecutive elements
-    uint64_t count = 0;
-    // Whether [offset, offset + n) of `table` meets one of the run's elements.
-    bool meets(const PageTable* t, uint64_t offset, uint64_t n) const;
-  };
-  struct PendingCopy {
-    uint64_t event = 0;
-    SubGroup* sg = nullptr;  // the work-group's sub-group 0
-    const Inst* in = nullptr;
-    std::vector<CopyRun> runs;
-  };
-  std::vector<PendingCopy> copies;
   bool copying = false;  // between asyncCopyBegin and asyncCopyEnd
 
-  explicit Impl(const LaunchContext& l) : launch(l), memory(l.observerMemory) {}
+  Impl(const LaunchContext& l, Shared& s)
+      : launch(l),
+        shared(s),
+        globalTables(s.global.data()),
+        globalCount(s.global.size()),
+        memory(s.budget),
+        setMemory{&memory, &s.memory} {}
+
+  // Where class c's atomic sets are, and the releases at atomic location `key`.
+  RaceMemory& sets(int c) { return *setMemory[c]; }
+  Syncs& syncsOf(uint64_t key) {
+    return pointerSpace(key) == Space::Local ? localSyncs : shared.syncs;
+  }
 
   // ---- identities ----
   uint32_t itemOf(const SubGroup& sg, uint32_t lane) const {
@@ -247,7 +290,7 @@ struct RaceChecker::Impl {
   void report(SubGroup& sg, const Inst& in, uint32_t lane, uint64_t p, uint64_t bytes,
               const Access& cur, const Access& prior, Verdict v, bool unchanged = false);
   void settle() {
-    if (!pending.empty()) [[unlikely]]
+    if (!shared.pending.empty()) [[unlikely]]
       settleWrites();
   }
   void settleWrites();

@@ -18,7 +18,7 @@ namespace {
 
 using race::forEachLiveRead;
 using race::forEachPage;
-using race::kMaxConcurrent;  // atomics beyond it: the oldest of the running work-group goes
+using race::kMaxConcurrent;  // atomics beyond it: the oldest of the accessing work-group goes
 
 const char* scopeName(uint32_t scope) {
   switch (Scope(scope)) {
@@ -47,8 +47,8 @@ bool RaceChecker::Impl::locate(uint64_t p, uint64_t bytes, PageTable*& table, ui
   const Space s = pointerSpace(p);
   if (s == Space::Global) {
     c = kGlobal;
-    if (pointerRegion(p) >= global.size()) return false;
-    table = &global[pointerRegion(p)];
+    if (pointerRegion(p) >= globalCount) return false;
+    table = &globalTables[pointerRegion(p)];
     offset = pointerOffset(p);
   } else if (s == Space::Local) {
     c = kLocal;
@@ -96,8 +96,8 @@ Verdict RaceChecker::Impl::judge(const Access& prior, const Access& cur, int c) 
       subGroupEpoch(c, prior.item, prior.clock) != subGroupEpoch(c, cur.item, ~0u))
     return Verdict::Scope;
   const uint64_t g = groupOf(prior.item);
-  if (c == kGlobal && g != wg->linearId && wgUsedGlobalBarrier[g] &&
-      wgUsedGlobalBarrier[wg->linearId])
+  if (c == kGlobal && g != wg->linearId && shared.wgUsedGlobalBarrier[g] &&
+      shared.wgUsedGlobalBarrier[wg->linearId])
     return Verdict::Scope;
   return Verdict::Race;
 }
@@ -119,14 +119,16 @@ void RaceChecker::Impl::addTo(SubGroup& sg, int c, Access& latest, uint32_t& set
     latest = cur;
     return;
   }
-  if (!set && !(set = memory.newSet(c))) {
+  if (!set && !(set = sets(c).newSet(c))) {
     warnBudget(sg);
     latest = cur;
     return;
   }
-  auto& as = memory.set(c, set);
+  auto& as = sets(c).set(c, set);
   if (as.empty()) as.push_back(latest);
   std::erase_if(as, [&](const Access& a) { return implied(c, a, cur); });
+  // Full: the oldest of cur's work-group goes, else the oldest (dropping one may hide a
+  // race, never make one). With work-groups resident together, cur's is this part's.
   if (as.size() == kMaxConcurrent) {
     auto it =
         std::find_if(as.begin(), as.end(), [&](const Access& a) { return inThisGroup(a.item); });
@@ -138,15 +140,18 @@ void RaceChecker::Impl::addTo(SubGroup& sg, int c, Access& latest, uint32_t& set
 
 bool RaceChecker::Impl::sameAtomics(int c, const AtomicHistory& a, const AtomicHistory& b) {
   if (!(a.latest == b.latest) || bool(a.set) != bool(b.set)) return false;
-  return !a.set || a.set == b.set || memory.set(c, a.set) == memory.set(c, b.set);
+  if (!a.set || a.set == b.set) return true;
+  RaceMemory& s = sets(c);
+  return s.set(c, a.set) == s.set(c, b.set);
 }
 
 // Makes `to` hold what `from` holds (its own set); false when the budget refuses a set.
 bool RaceChecker::Impl::copyAtomics(int c, const AtomicHistory& from, AtomicHistory& to) {
   if (!from.set && to.set) return false;
   if (from.set) {
-    if (!to.set && !(to.set = memory.newSet(c))) return false;
-    memory.set(c, to.set) = memory.set(c, from.set);
+    RaceMemory& s = sets(c);
+    if (!to.set && !(to.set = s.newSet(c))) return false;
+    s.set(c, to.set) = s.set(c, from.set);
   }
   to.latest = from.latest;
   return true;
@@ -158,15 +163,15 @@ void RaceChecker::Impl::forEachAtomic(int c, const AtomicHistory& h, F&& f) {
     if (h.latest.item) f(h.latest);
     return;
   }
-  for (const Access& a : memory.set(c, h.set)) f(a);
+  for (const Access& a : sets(c).set(c, h.set)) f(a);
 }
 
 // One warning, at the first access the budget could not record: what it is, what was
 // used of it after how many work-groups, and what to raise.
 void RaceChecker::Impl::warnBudget(SubGroup& sg) {
-  if (warnedBudget) return;
-  warnedBudget = true;
-  const uint64_t groups = wgUsedGlobalBarrier.size(), done = wg->linearId;
+  if (shared.warnedBudget) return;
+  shared.warnedBudget = true;
+  const uint64_t groups = shared.wgUsedGlobalBarrier.size(), done = wg->linearId;
   const uint64_t used = addBytes(memory.used(), memory.refused());
   // Work-groups usually touch memory alike: the state grows with the groups run.
   const uint64_t estimate = std::max(used, mulBytes(used / std::max<uint64_t>(done, 1), groups));
@@ -226,14 +231,15 @@ void RaceChecker::Impl::remember(SubGroup& sg, Page& page, uint32_t first, uint3
     AtomicHistory* last = nullptr;
     AtomicHistory lastBefore;
     std::vector<Access> lastBeforeSet;
+    RaceMemory& s = sets(c);
     for (uint32_t b = first; b < end; ++b) {
       AtomicHistory* a = memory.atomics(page, b);
       if (!a) return warnBudget(sg);
       if (last && a->latest == lastBefore.latest && bool(a->set) == bool(lastBefore.set) &&
-          (!a->set || memory.set(c, a->set) == lastBeforeSet) && copyAtomics(c, *last, *a))
+          (!a->set || s.set(c, a->set) == lastBeforeSet) && copyAtomics(c, *last, *a))
         continue;
       lastBefore = *a;
-      if (a->set) lastBeforeSet = memory.set(c, a->set);
+      if (a->set) lastBeforeSet = s.set(c, a->set);
       addTo(sg, c, a->latest, a->set, cur);
       last = a;
     }
@@ -243,12 +249,14 @@ void RaceChecker::Impl::remember(SubGroup& sg, Page& page, uint32_t first, uint3
   // accesses ordered after this write are ordered after what it was checked against (or
   // that was reported), so it replaces the bytes' last write and their atomics.
   if (!memory.recordWrite(page, first, end, cur, ++page.gen)) return warnBudget(sg);
-  if (page.blocks)
+  if (page.blocks) {
+    RaceMemory& s = sets(c);
     for (uint32_t b = first; b < end; ++b)
       if (AtomicHistory* a = page.atomics(b)) {
-        memory.dropSet(c, a->set);
+        s.dropSet(c, a->set);
         *a = AtomicHistory{};
       }
+  }
   memory.wrote(page);
 }
 
@@ -360,13 +368,15 @@ void RaceChecker::Impl::report(SubGroup& sg, const Inst& in, uint32_t lane, uint
             std::move(message), lanes, v == Verdict::Legacy ? Severity::Warning : Severity::Error);
 }
 
+// Each by the part of its writer's work-group: the one whose knowledge judged it (which
+// has not changed since: every event settles first).
 void RaceChecker::Impl::settleWrites() {
-  for (PendingWrite& w : pending) {
-    Access cur{itemOf(*w.sg, w.lane), 0, w.in->src, 0, 1, 0};
+  for (PendingWrite& w : shared.pending) {
+    Access cur{w.item, 0, w.in->src, 0, 1, 0};
     const bool unchanged = std::memcmp(w.before.data(), w.host, w.bytes) == 0;
-    report(*w.sg, *w.in, w.lane, w.p, w.bytes, cur, w.other, w.verdict, unchanged);
+    w.owner->report(*w.sg, *w.in, w.lane, w.p, w.bytes, cur, w.other, w.verdict, unchanged);
   }
-  pending.clear();
+  shared.pending.clear();
 }
 
 void RaceChecker::Impl::record(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t* host,
@@ -400,7 +410,7 @@ void RaceChecker::Impl::recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const 
   });
   rememberAt(sg, table, offset, bytes, cur, c);
   if (first == Verdict::Ordered) {
-    if (!copies.empty()) [[unlikely]]
+    if (!shared.copies.empty()) [[unlikely]]
       meetPendingCopies(sg, lane, p, bytes, cur, table, offset);
     return;
   }
@@ -408,8 +418,9 @@ void RaceChecker::Impl::recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const 
   // values); the report waits until the new bytes are in memory only to say whether they
   // equal what was there.
   if (cur.write && other.write && !cur.atomic && !other.atomic) {
-    pending.push_back(PendingWrite{&sg, &in, lane, p, host,
-                                   std::vector<uint8_t>(host, host + bytes), other, first, bytes});
+    shared.pending.push_back(PendingWrite{this, cur.item, &sg, &in, lane, p, host,
+                                          std::vector<uint8_t>(host, host + bytes), other, first,
+                                          bytes});
     return;
   }
   report(sg, in, lane, p, bytes, cur, other, first);

@@ -7,7 +7,7 @@
 namespace spvsim::check::race {
 namespace {
 
-// Concurrent atomic accesses kept per byte: beyond that the oldest of the running
+// Concurrent atomic accesses kept per byte: beyond that the oldest of the accessing
 // work-group goes (src/check/race_conflicts.cc).
 constexpr uint64_t kSetBytes = sizeof(std::vector<Access>) + kMaxConcurrent * sizeof(Access);
 // A page's runs are swept once they doubled since the last sweep (and are this many).
@@ -54,11 +54,12 @@ struct PatternEqual {
 }  // namespace
 
 bool RaceMemory::take(uint64_t bytes) {
-  if (bytes > budget_ || used_ > budget_ - bytes) {
-    if (!refused_) refused_ = bytes;
+  Budget& b = *budget_;
+  if (bytes > b.limit || b.used > b.limit - bytes) {
+    if (!b.refused) b.refused = bytes;
     return false;
   }
-  used_ += bytes;
+  b.used += bytes;
   return true;
 }
 

@@ -202,9 +202,19 @@ struct PageTable {
   uint64_t bytes = 0;                        // the memory it shadows
 };
 
+// Host memory the race checker may take, and what it took; one per launch, shared by
+// the RaceMemory objects of its work-groups resident together.
+struct Budget {
+  uint64_t limit = 0;
+  uint64_t used = 0;
+  uint64_t refused = 0;  // the first allocation refused: how much it asked (0: none yet)
+};
+
 class RaceMemory {
  public:
-  explicit RaceMemory(uint64_t budget) : budget_(budget) {}
+  explicit RaceMemory(uint64_t budget) : own_{budget}, budget_(&own_) {}
+  // Charging `shared` (another RaceMemory's, or the launch's).
+  explicit RaceMemory(Budget& shared) : budget_(&shared) {}
   RaceMemory(const RaceMemory&) = delete;
   RaceMemory& operator=(const RaceMemory&) = delete;
 
@@ -236,16 +246,16 @@ class RaceMemory {
   void dropSet(int c, uint32_t& id);
   void clearSets(int c);
 
-  uint64_t used() const { return used_; }
-  uint64_t budget() const { return budget_; }
+  uint64_t used() const { return budget_->used; }
+  uint64_t budget() const { return budget_->limit; }
   // The first allocation the budget refused: how much it asked (0: none yet).
-  uint64_t refused() const { return refused_; }
+  uint64_t refused() const { return budget_->refused; }
 
  private:
   bool take(uint64_t bytes);
   Block* block(Page& p, uint32_t offset);
   bool perByte(Block& b);  // one entry per byte from now on; false when refused
-  void give(uint64_t bytes) { used_ -= bytes; }
+  void give(uint64_t bytes) { budget_->used -= bytes; }
   // Charges a vector's change of capacity; false (and the vector as it was) when refused.
   template <class T>
   bool grow(std::vector<T>& v);
@@ -257,7 +267,8 @@ class RaceMemory {
   // whatever the earlier one would).
   void sweep(Page& p);
 
-  uint64_t budget_, used_ = 0, refused_ = 0;
+  Budget own_;
+  Budget* budget_;  // &own_, or a shared one
   std::vector<std::vector<Access>> sets_[2];
   std::vector<uint32_t> freeSets_[2];
 };

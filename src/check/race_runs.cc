@@ -43,7 +43,7 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
   int c = kGlobal;
   // Every lane's bytes lie in the span: where it is not remembered, neither is any lane's.
   if (!locate(first.pointer, span, table, offset, c)) return;
-  const bool skip = copies.empty() && quiet(*table, offset, span, write);
+  const bool skip = shared.copies.empty() && quiet(*table, offset, span, write);
   const uint32_t src = sg.code[sg.pc - 1].src;
   for (uint32_t l = 0; l < lanes; ++l) {
     const uint32_t item = itemOf(sg, l);

@@ -7,12 +7,14 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "src/compiler/compile_driver.h"
 #include "src/exec/observer.h"
 #include "src/exec/program.h"
+#include "src/exec/subgroup.h"
 #include "src/exec/testing/launch_args.h"
 
 namespace spvsim {
@@ -198,9 +200,11 @@ TEST(ForwardProgress, OccupancyIgnoresTheThreadCount) {
   }
 }
 
-// A checker that follows work-groups one at a time (a serial observer, as the race
-// checker is) gets one observer per resident place, each seeing only its own work-groups,
-// and the launch says so once; with one resident place it sees them all, in order.
+// An observer that follows work-groups one at a time (a serial factory) gets one per
+// resident place, each seeing only its own work-groups; unless its factory takes the
+// work-groups resident together (sharing a launch state among the places, as the
+// checkers do), the launch says so once. With one resident place it sees them all, in
+// order.
 class Serial final : public ObserverFactory {
  public:
   bool serial() const override { return true; }
@@ -208,6 +212,45 @@ class Serial final : public ObserverFactory {
     struct Quiet final : ExecutionObserver {};
     return std::make_unique<Quiet>();
   }
+};
+
+// A serial factory that takes resident work-groups: one launch state, made once per
+// launch, which every place's observer finds in the launch context; each sees its own
+// work-groups begin and end.
+class Shared final : public ObserverFactory {
+ public:
+  struct Seen final : ObserverLaunchState {
+    std::vector<uint64_t> begun, ended;
+  };
+  bool serial() const override { return true; }
+  bool takesResidentGroups() const override { return true; }
+  std::unique_ptr<ObserverLaunchState> launchState(const LaunchContext&) const override {
+    ++made;
+    return std::make_unique<Seen>();
+  }
+  std::unique_ptr<ExecutionObserver> create(const LaunchContext& launch) const override {
+    // What the launch state saw, copied out as each place's observer goes (the state
+    // goes with the launch).
+    struct Recorder final : ExecutionObserver {
+      Recorder(Seen& s, const Shared& f) : seen(s), factory(f) {}
+      void workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) override {
+        seen.begun.push_back(wg.linearId);
+      }
+      void workGroupEnd(WorkGroupContext& wg) override { seen.ended.push_back(wg.linearId); }
+      void launchEnd() override {
+        factory.begun = seen.begun;
+        factory.ended = seen.ended;
+      }
+      Seen& seen;
+      const Shared& factory;
+    };
+    ++created;
+    auto* seen = static_cast<Seen*>(launch.launchStateOf(this));
+    if (!seen) throw std::runtime_error("no launch state");
+    return std::make_unique<Recorder>(*seen, *this);
+  }
+  mutable int made = 0, created = 0;
+  mutable std::vector<uint64_t> begun, ended;
 };
 
 TEST(ForwardProgress, SerialObserversAreToldApart) {
@@ -221,13 +264,28 @@ TEST(ForwardProgress, SerialObserversAreToldApart) {
   EXPECT_EQ(d.kind, DiagnosticKind::Unsupported);
   EXPECT_EQ(d.severity, Severity::Warning);
   EXPECT_EQ(d.message,
-            "under --forward-progress occupancy:2 the checkers that follow the work-groups one "
-            "at a time (--check-races, --check-undefined) see those of each of the 2 resident "
-            "places apart: what work-groups resident at the same time do to each other is not "
-            "compared");
+            "under --forward-progress occupancy:2 the observers that follow the work-groups one "
+            "at a time without taking those resident together (an observer's state) see each "
+            "of the 2 resident places apart: what work-groups resident at the same time do to "
+            "each other is not seen by them");
   o = occupancy(1);
   o.observers = {std::make_shared<Serial>()};
   EXPECT_EQ(count(runHandoff(*p, o).result, DiagnosticKind::Unsupported), 0u);
+}
+
+TEST(ForwardProgress, SharedLaunchStateTakesResidentGroups) {
+  auto p = compile(kHandoff, "-O2");
+  LaunchOptions o = occupancy(2);
+  auto shared = std::make_shared<Shared>();
+  o.observers = {shared};
+  const Handoff h = runHandoff(*p, o);
+  EXPECT_EQ(h.out[0], 42);
+  EXPECT_TRUE(h.result.diagnostics.empty()) << describe(h.result);  // no `unsupported`
+  EXPECT_EQ(shared->made, 1);
+  EXPECT_EQ(shared->created, 2);  // one observer per place
+  // Both admitted before either runs; work-group 1 (the writer) ends first.
+  EXPECT_EQ(shared->begun, (std::vector<uint64_t>{0, 1}));
+  EXPECT_EQ(shared->ended, (std::vector<uint64_t>{1, 0}));
 }
 
 }  // namespace

@@ -258,11 +258,14 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   fixedBytes_ = argumentBytes_;
   if (options.forwardProgress == LaunchOptions::ForwardProgress::Occupancy)
     residentGroups_ = residentGroupCount(options);
+  ctx_.residentGroups = residentGroups_;
   // Before instrument(), which may allocate what stateBytes counts. A serial observer
-  // has one state per resident work-group's slot (src/exec/resident_groups.h).
+  // has one state per resident work-group's slot (src/exec/resident_groups.h), unless
+  // its factory shares one among them (takesResidentGroups: stateBytes counts it all).
   for (const auto& f : observers_)
     if (const uint64_t bytes = f->stateBytes(ctx_)) {
-      const uint64_t states = f->serial() ? std::max<uint64_t>(residentGroups_, 1) : 1;
+      const uint64_t states =
+          f->serial() && !f->takesResidentGroups() ? std::max<uint64_t>(residentGroups_, 1) : 1;
       fixedBytes_ = addBytes(fixedBytes_, mulBytes(bytes, states));
       checkMemory(fixedBytes_, maxMemory_, f->stateName() + " for this launch" + besideArguments());
     }
@@ -275,6 +278,11 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   chargePrivatisedCopies();
   reserved_ = fixedBytes_;
   ctx_.observerMemory = maxMemory_ - std::min(maxMemory_, addBytes(fixedBytes_, slotBytes_));
+  for (const auto& f : observers_)
+    if (auto shared = f->launchState(ctx_)) {
+      ctx_.launchStates.push_back({f.get(), shared.get()});
+      observerStates_.push_back(std::move(shared));
+    }
   ctx_.splitGroups = splitsGroups(options);
   if (ctx_.splitGroups) unitsPerGroup_ = maxSubGroups_;
 }

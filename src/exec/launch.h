@@ -103,7 +103,9 @@ class LaunchState {
   uint64_t residentGroups_ = 0;
   std::vector<std::shared_ptr<const ObserverFactory>> observers_;
   std::shared_ptr<const LoweredKernel> instrumented_;  // ObserverFactory::instrument
-  std::unique_ptr<RelaxedMemory> relaxed_;             // ctx_.relaxed
+  // ObserverFactory::launchState (ctx_.launchStates): what each factory's slots share.
+  std::vector<std::unique_ptr<ObserverLaunchState>> observerStates_;
+  std::unique_ptr<RelaxedMemory> relaxed_;  // ctx_.relaxed
   bool serial_ = false;
   uint64_t maxMemory_ = 0;
   uint64_t argumentBytes_ = 0;  // LaunchOptions::argumentMemory

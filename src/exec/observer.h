@@ -5,7 +5,9 @@
 // every factory for its own ExecutionObserver, which then sees the events of the
 // work-groups that slot runs, one at a time, on that thread (so observers need no locks).
 // A factory that asks for a serial launch gets exactly one slot: its observer sees every
-// work-group, in order.
+// work-group, in order; under --forward-progress occupancy:N, one host thread with a slot
+// per resident work-group, whose events interleave (ObserverFactory::takesResidentGroups
+// and launchState: what the slots' observers share).
 //
 // Each kind of event is reported at one place in the executor: plain reads and writes in
 // SubGroup::resolve, memory copies and atomics in their handlers (src/exec/ops/; async
@@ -117,6 +119,14 @@ class ExecutionObserver {
                                 uint32_t /*semantics*/) {}
 };
 
+// What the observers one factory makes for a launch share (ObserverFactory::launchState):
+// each slot has an observer of its own, and where several slots' work-groups must be
+// compared with each other, what they compare lives here, once per launch.
+class ObserverLaunchState {
+ public:
+  virtual ~ObserverLaunchState() = default;
+};
+
 class ObserverFactory {
  public:
   virtual ~ObserverFactory() = default;
@@ -127,6 +137,19 @@ class ObserverFactory {
   // Work-groups one at a time, in order, on one host thread (verdicts that must not
   // depend on timing).
   virtual bool serial() const { return false; }
+  // Under --forward-progress occupancy a serial launch holds several work-groups at once,
+  // each in a slot of its own, on one host thread (src/exec/resident_groups.h): each
+  // slot's observer sees its own work-group's events, interleaved with the other slots'.
+  // A factory whose observers compare the work-groups resident together (through their
+  // launchState) says so here: it is charged stateBytes once, not once per slot, and the
+  // launch does not warn that those work-groups are seen apart.
+  virtual bool takesResidentGroups() const { return false; }
+  // State shared by the observers of all the launch's slots (LaunchContext::
+  // launchStateOf), made once per launch after instrument() and observerMemory are
+  // settled, before the first slot; nullptr: none.
+  virtual std::unique_ptr<ObserverLaunchState> launchState(const LaunchContext&) const {
+    return nullptr;
+  }
   // Each lane's private arena and the local arena followed by a mirror of the same size,
   // the factory's own (LaunchContext::mirrorOf: byte i of it at host address +
   // mirrorOf(this) x MemoryMap::{private,local}ArenaBytes), zeroed with the arena for

@@ -407,22 +407,29 @@ void reportUncommitted(const LaunchState& state, const std::vector<size_t>& befo
   }
 }
 
-// Checkers that compare work-groups with each other (serial observers: the race checker)
-// follow one work-group at a time; resident work-groups interleave, so each of their
-// places has its own (src/exec/resident_groups.h) and what work-groups resident at the
-// same time do to each other goes unseen. Said once per launch rather than left silent.
+// Serial observers follow the work-groups one at a time; resident work-groups interleave,
+// each in a slot with observers of its own (src/exec/resident_groups.h). Those whose
+// factory shares their state among the slots (ObserverFactory::takesResidentGroups: the
+// checkers) compare the resident work-groups with each other; any other sees each slot
+// apart, and what work-groups resident at the same time do to each other goes unseen by
+// it. Said once per launch rather than left silent.
 void reportUnobservedResidents(const LaunchState& state, LaunchResult& result) {
   const uint64_t resident = std::min(state.residentGroups(), state.groupCount());
-  if (resident < 2 || !state.serial()) return;
+  if (resident < 2) return;
+  std::string apart;
+  for (const auto& f : state.observers())
+    if (f->serial() && !f->takesResidentGroups())
+      apart += fmt::format("{}{}", apart.empty() ? "" : ", ", f->stateName());
+  if (apart.empty()) return;
   Diagnostic d;
   d.severity = Severity::Warning;
   d.kind = DiagnosticKind::Unsupported;
   d.kernel = state.context().kernelName;
   d.message = fmt::format(
-      "under --forward-progress occupancy:{} the checkers that follow the work-groups one at "
-      "a time (--check-races, --check-undefined) see those of each of the {} resident places "
-      "apart: what work-groups resident at the same time do to each other is not compared",
-      state.residentGroups(), resident);
+      "under --forward-progress occupancy:{} the observers that follow the work-groups one at "
+      "a time without taking those resident together ({}) see each of the {} resident places "
+      "apart: what work-groups resident at the same time do to each other is not seen by them",
+      state.residentGroups(), apart, resident);
   result.diagnostics.push_back(std::move(d));
 }
 

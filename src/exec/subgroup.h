@@ -52,6 +52,17 @@ struct LaunchContext {
   }
   // Whether sub-groups have a shadow register file (ObserverFactory::shadowsRegisters).
   bool shadowRegisters = false;
+  // Under --forward-progress occupancy the work-groups resident at once, each in a slot
+  // of its own (LaunchState::residentGroups); 0: work-groups run to their end one by one.
+  uint64_t residentGroups = 0;
+  // Each factory's state for the launch, shared by its slots' observers
+  // (ObserverFactory::launchState): the one of `f`, or nullptr.
+  std::vector<std::pair<const ObserverFactory*, ObserverLaunchState*>> launchStates;
+  ObserverLaunchState* launchStateOf(const ObserverFactory* f) const {
+    for (const auto& [factory, state] : launchStates)
+      if (factory == f) return state;
+    return nullptr;
+  }
   // Host memory an observer of a serial launch may take as it runs, beyond its stateBytes:
   // LaunchOptions::maxMemory less the arguments, the observers' stateBytes and the one
   // work-group slot (only the race checker's state grows while it runs).

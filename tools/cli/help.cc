@@ -76,7 +76,8 @@ constexpr const char* kRunOptions = R"(Options:
                            deadlock) or occupancy[:N] (N work-groups resident at once,
                            default the compute units: --threads, else the cores; they
                            take turns on one host thread and one that waits lets the
-                           others run, as persistent-thread kernels assume; in debug,
+                           others run, as persistent-thread kernels assume; the checkers
+                           compare what resident work-groups do to each other; in debug,
                            `continue` takes the same turns, `step` runs one sub-group)
   --memory-model MODEL     when other work-items see a store: sc (default: at once) or
                            relaxed[:SEED] (per-work-item store buffers drain at points and
