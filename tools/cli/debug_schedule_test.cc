@@ -150,8 +150,12 @@ const std::vector<std::string> kHandoff = {"testdata/debug/handoff.cl",
 // With two resident (--forward-progress occupancy:2) `continue` takes the launch's turns
 // and the kernel ends with data = 41 42; with one resident, run's deadlock verdict.
 TEST(DebugSchedule, ResidentWorkGroupsTakeTurnsAsInRun) {
+  // `run` on several host threads may start work-group 1 first, and then nothing spins (a
+  // schedule a device may take too); the debugger runs work-groups in linear order, as
+  // `run --threads 1` does, so the verdicts to compare come from one host thread.
+  const std::vector<std::string> oneThread = {"--threads", "1"};
   {
-    const RunOutput r = run(kHandoff);
+    const RunOutput r = run(with(kHandoff, oneThread));
     EXPECT_EQ(r.status, 2);
     const std::string verdict = lineWith(r.err, "deadlock");
     EXPECT_HAS(verdict, "sub-group 0 spins without writing memory at");
@@ -179,7 +183,7 @@ TEST(DebugSchedule, ResidentWorkGroupsTakeTurnsAsInRun) {
   }
   {
     const auto args = with(kHandoff, {"--forward-progress", "occupancy:1"});
-    const RunOutput r = run(args);
+    const RunOutput r = run(with(args, oneThread));
     EXPECT_EQ(r.status, 2);
     const std::string verdict = lineWith(r.err, "deadlock");
     EXPECT_HAS(verdict,
