@@ -69,7 +69,7 @@ namespace {
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
   ProfileOutput profile(options);
   PreparedLaunch launch = prepareLaunch(options, err);
-  profile.setSourceFolder(launch.sourceFolder);
+  profile.setSourceCopies(launch.sources);
   // Host threads and their memory are process setup, and lowering is the kernel's
   // compilation, like an OpenCL runtime's context and clBuildProgram: not part of the
   // launch time.
