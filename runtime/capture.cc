@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -132,6 +133,32 @@ void removeFolder(const std::string& folder) {
   fs::remove_all(folder, ec);
 }
 
+// The application's name from its command line (formats::sourceFileName), read once.
+const std::string& applicationSourceName() {
+  static const std::string name = [] {
+    std::vector<std::string> argv;
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    for (std::string arg; std::getline(in, arg, '\0');) argv.push_back(arg);
+    return formats::sourceFileName(argv);
+  }();
+  return name;
+}
+
+// The file the program's source goes in: the application's name, or program.cl where
+// that is also the name of a header's file (the debugger and the profile name files by
+// their last component).
+std::string sourceFileName(const std::vector<compiler::SourceHeader>& headers) {
+  const std::string& app = applicationSourceName();
+  for (const compiler::SourceHeader& h : headers)
+    if (fs::path(h.name).filename() == app) return formats::kSourceName;
+  return app;
+}
+
+// An include name as the compile driver writes it ("a/./b.h" is "a/b.h").
+std::string normalName(const std::string& name) {
+  return fs::path(name).lexically_normal().string();
+}
+
 // The local size the launch runs with.
 std::array<uint64_t, 3> localSize(const LaunchCapture::Input& in) {
   return in.range.localGiven ? in.range.local : chooseLocalSize(in.kernel.entryPoint(), in.range);
@@ -143,8 +170,24 @@ formats::Bundle launchOf(const LaunchCapture::Input& in) {
   formats::Bundle b;
   b.kernel = in.kernel.name();
   b.module = formats::kModuleName;
-  if (!in.source.source.empty()) b.source = formats::kSourceName;
   b.buildOptions = in.source.buildOptions;
+  if (in.source.source) {
+    const ProgramSource& s = *in.source.source;
+    b.source = sourceFileName(s.headers);
+    b.compiled = s.compiled;
+    if (s.compiled) b.compileOptions = s.options;
+    for (const compiler::SourceHeader& h : s.headers) {
+      const std::string name = normalName(h.name);
+      const std::string file = formats::headerFileName(name);
+      const bool seen = std::any_of(b.headers.begin(), b.headers.end(),
+                                    [&](const formats::BundleHeader& o) { return o.name == name; });
+      // The first of one name, as the compile driver takes it (which refuses the names
+      // that would leave the include folder).
+      if (!seen && !file.empty() && formats::badIncludeName(name).empty())
+        b.headers.push_back({name, file});
+    }
+  }
+  if (!in.source.sourceNote.empty()) b.notes.push_back(in.source.sourceNote);
   b.dims = r.dims;
   b.offset = r.offset;
   b.global = r.global;
@@ -225,6 +268,18 @@ formats::BundleArg argOf(size_t i, const KernelArg& a, const spirv::ParamSignatu
   return out;
 }
 
+// The program's source and its headers (the first of each include name) as `bundle` names them.
+void writeSources(const ProgramSource& source, const formats::Bundle& bundle, const fs::path& dir) {
+  writeFile(dir / bundle.source, source.text.data(), source.text.size());
+  for (const formats::BundleHeader& h : bundle.headers) {
+    auto it =
+        std::find_if(source.headers.begin(), source.headers.end(),
+                     [&](const compiler::SourceHeader& s) { return normalName(s.name) == h.name; });
+    fs::create_directories((dir / h.file).parent_path());
+    writeFile(dir / h.file, it->text.data(), it->text.size());
+  }
+}
+
 // Program-scope variables keep their values between launches: part of the launch's input.
 void writeGlobals(Program& program, const fs::path& dir, formats::Bundle& bundle) {
   const auto& globals = program.globalVariables();
@@ -247,7 +302,15 @@ std::shared_ptr<const CaptureSource> captureSourceFor(_cl_kernel* k) {
   std::lock_guard lock(k->program->mutex);
   source->words = withoutMarkers(k->program->state.binary);
   source->buildOptions = k->program->state.options;
-  if (k->program->origin == ProgramOrigin::Source) source->source = k->program->source;
+  const std::vector<ProgramSource>& sources = k->program->state.sources;
+  if (sources.size() == 1) {
+    source->source = sources.front();
+  } else if (sources.size() > 1) {
+    // The module names every program compiled from memory "<stdin>": the lines of several
+    // could not be told apart.
+    source->sourceNote = fmt::format(
+        "no source: the program was linked from {} programs compiled from source", sources.size());
+  }
   return source;
 }
 
@@ -266,9 +329,9 @@ std::unique_ptr<LaunchCapture> LaunchCapture::begin(const Input& in) {
     if (!folder) return nullptr;
     const fs::path dir = folder->temporary;
     writeFile(dir / formats::kModuleName, in.source.words.data(), in.source.words.size() * 4);
-    if (!in.source.source.empty())  // for `list` and the profile's source view in a replay
-      writeFile(dir / formats::kSourceName, in.source.source.data(), in.source.source.size());
     formats::Bundle bundle = launchOf(in);
+    if (in.source.source)  // for `list`, the profile's source view and check's -O0 build
+      writeSources(*in.source.source, bundle, dir);
     std::vector<const _cl_mem*> buffers;
     const auto& params = in.kernel.signature().params;
     std::vector<std::pair<size_t, const _cl_mem*>> images;

@@ -1,7 +1,8 @@
 // SPVSIM_CAPTURE=DIR: every kernel launch written as a replayable bundle (src/DESIGN.md,
 // "Capture and replay"; the manifest format is in README.md and
 // src/formats/bundle_manifest.h, which writes and reads it). A bundle is a folder
-// DIR/NNNN-KERNEL/ holding module.spv (the SPIR-V the ICD executed), one file per buffer
+// DIR/NNNN-KERNEL/ holding module.spv (the SPIR-V the ICD executed), the program's OpenCL C
+// (APP.cl or program.cl, and headers/ for clCompileProgram's headers), one file per buffer
 // allocation (and image argument, pixels packed) before the launch and one after it, and
 // launch.txt tying them together.
 // `spvsim run|debug|check BUNDLE` replays it.
@@ -15,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,11 +27,13 @@
 namespace spvsim::rt {
 
 // What enqueue time fixes for a captured launch: the module as executed (without the
-// ICD's binary markers) and the program's build options.
+// ICD's binary markers), the program's build options (a linked program's: the link's) and
+// the OpenCL C it was made from, when that was one source program.
 struct CaptureSource {
   std::vector<uint32_t> words;
   std::string buildOptions;
-  std::string source;  // the program's OpenCL C when it was built from source, else ""
+  std::optional<ProgramSource> source;
+  std::string sourceNote;  // why a program made from source has none here, or ""
 };
 
 // The source of a launch of `k` when SPVSIM_CAPTURE is set and the kernel's name

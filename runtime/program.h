@@ -15,6 +15,7 @@
 
 #include "runtime/interfaces.h"
 #include "runtime/spirv_edit.h"
+#include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 
 namespace spvsim::rt {
@@ -40,6 +41,16 @@ struct ProgramFacts {
   std::vector<std::string> kernelNames;  // an executable's entry points, in module order
 };
 
+// OpenCL C that went into a program's binary, kept for capture bundles
+// (runtime/capture.h): a source program's text with the options and embedded headers it
+// was built (clBuildProgram) or compiled (clCompileProgram) with.
+struct ProgramSource {
+  std::string text;
+  std::string options;
+  std::vector<compiler::SourceHeader> headers;  // clCompileProgram's, in the order given
+  bool compiled = false;                        // by clCompileProgram (then linked)
+};
+
 // What a successful build, compile or link left (guarded by the program's mutex).
 struct ProgramState {
   cl_build_status status = CL_BUILD_NONE;
@@ -49,6 +60,9 @@ struct ProgramState {
   ProgramFacts facts;
   ParseCount parses;                    // of the call that made this state (or created the program)
   std::shared_ptr<Program> executable;  // after a successful build or link
+  // The sources of the binary: one after a build or compile of source, the inputs' after
+  // a link, none for IL and binaries.
+  std::vector<ProgramSource> sources;
 };
 
 // A module a program was created with (IL) or read from (binary): its words as loaded

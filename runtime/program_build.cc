@@ -23,10 +23,12 @@ cl_int beginBuild(_cl_program* p, const std::string& options) {
   return CL_SUCCESS;
 }
 
-// Publishes a build's result; a failed one leaves no binary and no executable.
-cl_int finishBuild(_cl_program* p, BuildResult r) {
+// Publishes a build's result and the sources it was made from; a failed one leaves no
+// binary, no executable and no sources.
+cl_int finishBuild(_cl_program* p, BuildResult r, std::vector<ProgramSource> sources = {}) {
   std::lock_guard<std::mutex> lock(p->mutex);
   ProgramState& s = p->state;
+  s.sources = r.error == CL_SUCCESS ? std::move(sources) : std::vector<ProgramSource>{};
   s.busy = false;
   s.status = r.error == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   s.log = std::move(r.log);
@@ -87,7 +89,7 @@ cl_int collectLinkInputs(cl_context context, cl_uint count, const cl_program* pr
     if (type == CL_PROGRAM_BINARY_TYPE_NONE) continue;
     if (type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
       return CL_INVALID_OPERATION;
-    out.push_back({s.binary, s.facts.uniformWorkGroups});
+    out.push_back({s.binary, s.facts.uniformWorkGroups, s.sources});
     ++withBinary;
   }
   if (withBinary != 0 && withBinary != count) return CL_INVALID_OPERATION;
@@ -113,7 +115,9 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
     return CL_INVALID_OPERATION;
   const std::string opts = options ? options : "";
   if (cl_int err = beginBuild(p, opts)) return err;
-  const cl_int result = finishBuild(p, buildFor(p, opts));
+  std::vector<ProgramSource> sources;
+  if (p->origin == ProgramOrigin::Source) sources.push_back({p->source, opts, {}, false});
+  const cl_int result = finishBuild(p, buildFor(p, opts), std::move(sources));
   if (pfn_notify) pfn_notify(p, user_data);
   return result;
 }
@@ -133,7 +137,10 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   if (cl_int err = beginBuild(p, opts)) return err;
   BuildResult r = p->origin == ProgramOrigin::Source ? compileSource(p->source, opts, headers)
                                                      : compileIL(specializedIL(p), opts);
-  const cl_int result = finishBuild(p, std::move(r));
+  std::vector<ProgramSource> sources;
+  if (p->origin == ProgramOrigin::Source)
+    sources.push_back({p->source, opts, std::move(headers), true});
+  const cl_int result = finishBuild(p, std::move(r), std::move(sources));
   if (pfn_notify) pfn_notify(p, user_data);
   return result;
 }
@@ -159,7 +166,10 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   cl_int result = CL_SUCCESS;
   if (!inputs.empty()) {  // else nothing to link: a program without an executable
     beginBuild(p, opts);  // a new program: never busy
-    result = finishBuild(p, linkPrograms(inputs, linkOptions));
+    std::vector<ProgramSource> sources;
+    for (LinkInput& in : inputs)
+      for (ProgramSource& s : in.sources) sources.push_back(std::move(s));
+    result = finishBuild(p, linkPrograms(inputs, linkOptions), std::move(sources));
   }
   if (pfn_notify) pfn_notify(p, user_data);
   return withError<cl_program>(errcode_ret, result, p);

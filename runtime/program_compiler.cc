@@ -15,9 +15,7 @@
 namespace spvsim::rt {
 namespace {
 
-// clBuildProgram's OpenCL C version when the options name none: "the highest OpenCL C 1.x
-// language version supported by each device" (the API spec).
-constexpr const char* kDefaultStd = "CL1.2";
+constexpr const char* kDefaultStd = compiler::kApiDefaultStd;
 constexpr uint32_t kVersion14 = 0x00010400;
 
 // The error codes of the API call a step runs for.

@@ -48,6 +48,7 @@ bool parseLinkOptions(const std::string& options, LinkOptions& out);
 struct LinkInput {
   std::vector<uint32_t> binary;
   bool uniformWorkGroups = false;
+  std::vector<ProgramSource> sources;  // not linked: what the linked program was made from
 };
 // clLinkProgram: a library or an executable.
 BuildResult linkPrograms(const std::vector<LinkInput>& inputs, const LinkOptions& options);

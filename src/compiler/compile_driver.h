@@ -24,6 +24,11 @@ struct SourceHeader {
   std::string text;
 };
 
+// The OpenCL C version of clBuildProgram and clCompileProgram when the options name none:
+// "the highest OpenCL C 1.x language version supported by each device" (the API spec).
+// The command line's default is CL3.0 (CompileRequest::defaultStd).
+inline constexpr const char* kApiDefaultStd = "CL1.2";
+
 struct CompileRequest {
   std::string source;      // OpenCL C text
   std::string sourcePath;  // the file it was read from; "" for a program held in memory

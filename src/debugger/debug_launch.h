@@ -10,6 +10,7 @@
 
 #include "spirv/module.h"
 #include "src/exec/program.h"
+#include "src/files/source_copies.h"
 #include "src/values/element_type.h"
 
 namespace spvsim::debugger {
@@ -35,8 +36,8 @@ struct DebugLaunch {
   LaunchOptions options;
   // The text printed when the kernel ends (the buffer dumps asked for), or none.
   std::function<std::string()> results;
-  // Where sources the module's line information names may also be (Symbols::setSourceFolder).
-  std::string sourceFolder;
+  // Copies of sources the module's line information names (Symbols::setSourceCopies).
+  files::SourceCopies sources;
 };
 
 }  // namespace spvsim::debugger

@@ -60,7 +60,7 @@ void DebugSession::launchFresh() {
   state_ = std::make_unique<LaunchState>(*launch_.program, launch_.kernel, launch_.range,
                                          launch_.bindings, launch_.options);
   symbols_ = std::make_unique<Symbols>(launch_.program->module(), state_->kernel());
-  symbols_->setSourceFolder(launch_.sourceFolder);
+  symbols_->setSourceCopies(launch_.sources);
   finishedGroups_.reset(state_->groupCount());
   releasedDiagnostics_.clear();
   released_ = 0;

@@ -113,19 +113,16 @@ std::string Symbols::filePath(spirv::Id file) const {
   return it == module_.strings.end() ? fmt::format("%{}", file) : it->second;
 }
 
-// Whether `name` (a path's last component) is clang's for a program held in memory, and
-// the source folder has that program as program.cl.
-bool Symbols::fromMemory(const std::string& name) const {
-  std::error_code ec;
-  return name == "<stdin>" && !sourceFolder_.empty() &&
-         std::filesystem::is_regular_file(sourceFolder_ + "/program.cl", ec);
+std::string Symbols::sourcePath(spirv::Id file) const {
+  const files::SourceCopy* copy = copies_.find(filePath(file));
+  return copy ? copy->path : filePath(file);
 }
 
 std::string Symbols::fileName(spirv::Id file) const {
   const std::string path = filePath(file);
+  if (const files::SourceCopy* copy = copies_.find(path)) return copy->shownAs;
   const size_t slash = path.rfind('/');
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  return fromMemory(name) ? "program.cl" : name;
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string Symbols::where(uint32_t pc) const {
@@ -354,14 +351,8 @@ const std::vector<std::string>& Symbols::sourceLines(spirv::Id file) const {
   std::vector<std::string> lines;
   std::string text;
   try {
-    text = files::readInputFile(filePath(file));
+    text = files::readInputFile(sourcePath(file));
   } catch (const Error&) {
-    if (!sourceFolder_.empty()) {
-      try {  // the source folder's copy, by the name it goes by
-        text = files::readInputFile(sourceFolder_ + "/" + fileName(file));
-      } catch (const Error&) {
-      }
-    }
   }
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);

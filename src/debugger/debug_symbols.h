@@ -12,6 +12,7 @@
 
 #include "spirv/module.h"
 #include "src/exec/lowered.h"
+#include "src/files/source_copies.h"
 
 namespace spvsim::debugger {
 
@@ -40,13 +41,15 @@ class Symbols {
   // Source line of the instruction at `pc` ({} when it has none).
   spirv::SourceLine lineAt(uint32_t pc) const;
   bool hasLineInfo() const { return hasLines_; }
-  std::string fileName(spirv::Id file) const;  // the OpString's last path component
-  // Where to look for sources the module's paths do not reach (a capture bundle's folder):
-  // a file by its name, and a program compiled from memory ("<stdin>") as program.cl,
-  // the name it then goes by.
-  void setSourceFolder(std::string folder) { sourceFolder_ = std::move(folder); }
-  std::string filePath(spirv::Id file) const;  // as the module records it
-  std::string where(uint32_t pc) const;        // "k.cl:9", or "" without a line
+  // The OpString's last path component, or the name a copy is shown by (a program
+  // compiled from memory, "<stdin>", as the capture bundle's APP.cl).
+  std::string fileName(spirv::Id file) const;
+  // Copies of sources that the module's paths do not reach (a capture bundle's program
+  // and headers), read in their place.
+  void setSourceCopies(files::SourceCopies copies) { copies_ = std::move(copies); }
+  std::string filePath(spirv::Id file) const;    // as the module records it
+  std::string sourcePath(spirv::Id file) const;  // where its text is read: a copy, or filePath
+  std::string where(uint32_t pc) const;          // "k.cl:9", or "" without a line
   // The SPIR-V instruction at `pc` ("%53 = OpUMod %uint %52 %uint_2"); a function's
   // virtual exit reads "(exit of function twice)".
   std::string instructionText(uint32_t pc) const;
@@ -109,8 +112,7 @@ class Symbols {
   bool hasLines_ = false;
   spirv::Id mainFile_ = 0;
   mutable std::map<spirv::Id, std::vector<std::string>> sources_;
-  std::string sourceFolder_;
-  bool fromMemory(const std::string& name) const;
+  files::SourceCopies copies_;
 };
 
 }  // namespace spvsim::debugger

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "spirv/error.h"
+#include "src/files/host_buffer.h"
 
 namespace spvsim::files {
 
@@ -95,7 +96,7 @@ std::string InputFile::readAll() {
 }
 
 std::vector<uint8_t> InputFile::readAt(uint64_t offset, uint64_t size) {
-  std::vector<uint8_t> out(size);
+  std::vector<uint8_t> out = zeroedBytes(size);
   uint64_t done = 0;
   while (done < size) {
     const ssize_t n = ::pread(fd_, out.data() + done, size - done, off_t(offset + done));

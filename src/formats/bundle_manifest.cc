@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "spirv/error.h"
@@ -40,9 +42,10 @@ class ManifestReader {
   std::array<uint64_t, 3> triple(std::istringstream& rest, const char* what) const;
   Fields fields(std::istringstream& rest, std::initializer_list<const char*> known) const;
   std::string field(const Fields& f, const char* key) const;
-  std::string file(const std::string& name, uint64_t size) const;
+  std::string file(const std::string& name, std::optional<uint64_t> size) const;
   void readBuffer(std::istringstream& rest, Bundle& b);
   void readGlobal(std::istringstream& rest, Bundle& b);
+  void readHeader(std::istringstream& rest, Bundle& b);
   void readArg(std::istringstream& rest, Bundle& b);
   BundleArg argOfKind(const std::string& kind, std::istringstream& rest);
   uint64_t imageBytes(const std::string& shape) const;
@@ -108,8 +111,9 @@ bool resolvesInside(const fs::path& file, const fs::path& dir) {
 }
 
 // A data file of the bundle: present, a regular file inside the bundle's folder, of
-// `size` bytes.
-std::string ManifestReader::file(const std::string& name, uint64_t size) const {
+// `size` bytes (when given). Nothing outside the folder is looked at: the name is checked
+// before the file is.
+std::string ManifestReader::file(const std::string& name, std::optional<uint64_t> size) const {
   // A NUL would end the name for the system (another file than the one named); control
   // characters are in no name the ICD writes.
   const bool control = std::any_of(name.begin(), name.end(),
@@ -127,8 +131,9 @@ std::string ManifestReader::file(const std::string& name, uint64_t size) const {
   if (!resolvesInside(p, dir_))
     fail(fmt::format("'{}' is a symbolic link that leads out of the bundle", p.string()));
   const uint64_t actual = fs::file_size(p, ec);
-  if (ec || actual != size)
-    fail(fmt::format("'{}' holds {} bytes but the manifest says {}", p.string(), actual, size));
+  if (ec || (size && actual != *size))
+    fail(fmt::format("'{}' holds {} bytes but the manifest says {}", p.string(), actual,
+                     size.value_or(0)));
   return p.string();
 }
 
@@ -157,6 +162,21 @@ void ManifestReader::readGlobal(std::istringstream& rest, Bundle& b) {
   g.size = number(field(f, "size"), "size");
   g.before = file(field(f, "before"), g.size);
   b.globals.push_back(g);
+}
+
+// An embedded header: a name `#include` can reach inside the include folder, given once,
+// and its file in the bundle.
+void ManifestReader::readHeader(std::istringstream& rest, Bundle& b) {
+  const Fields f = fields(rest, {"name", "file"});
+  BundleHeader h;
+  h.name = unescapeToken(field(f, "name"));
+  if (const std::string why = badIncludeName(h.name); !why.empty())
+    fail(fmt::format("header name={} {}: not an include name inside the bundle",
+                     escapeToken(h.name), why));
+  for (const BundleHeader& other : b.headers)
+    if (other.name == h.name) fail(fmt::format("header name={} is given twice", field(f, "name")));
+  h.file = file(field(f, "file"), std::nullopt);
+  b.headers.push_back(std::move(h));
 }
 
 BundleArg ManifestReader::argOfKind(const std::string& kind, std::istringstream& rest) {
@@ -264,16 +284,16 @@ void ManifestReader::readLine(const std::string& key, std::istringstream& rest, 
   if (key == "kernel") {
     b.kernel = word("kernel");
   } else if (key == "module") {
-    const std::string name = word("module");
-    std::error_code ec;
-    b.module = file(name, fs::file_size(dir_ / name, ec));
+    b.module = file(word("module"), std::nullopt);
   } else if (key == "source") {
-    const std::string name = word("source");
-    std::error_code ec;
-    b.source = file(name, fs::file_size(dir_ / name, ec));
-  } else if (key == "build-options") {
-    std::getline(rest, b.buildOptions);
-    b.buildOptions = std::string(trim(b.buildOptions));
+    b.source = file(word("source"), std::nullopt);
+  } else if (key == "build-options" || key == "compile-options") {
+    std::string text;
+    std::getline(rest, text);
+    (key == "build-options" ? b.buildOptions : b.compileOptions) = unescapeText(trim(text));
+    b.compiled |= key == "compile-options";
+  } else if (key == "header") {
+    readHeader(rest, b);
   } else if (key == "work-dim") {
     b.dims = uint32_t(number(word("work-dim"), "work-dim"));
     if (b.dims < 1 || b.dims > 3) fail("work-dim must be 1, 2 or 3");
@@ -313,6 +333,12 @@ void ManifestReader::checkComplete(const Bundle& b,
        {"kernel", "module", "work-dim", "global-size", "local-size", "sub-group-size", "status"})
     if (!seen.count(key))
       throw Error(DiagnosticKind::Input, fmt::format("{}: missing '{}' line", path_, key));
+  for (const char* key : {"compile-options", "header"})
+    if (seen.count(key) && b.source.empty())
+      throw Error(DiagnosticKind::Input,
+                  fmt::format("{}:{}: a '{}' line describes the program's source, but the "
+                              "manifest has no 'source' line",
+                              path_, seen.at(key), key));
   for (uint32_t d = b.dims; d < 3; ++d)  // dimensions beyond work-dim are unused
     if (b.global[d] != 1 || b.local[d] != 1 || b.offset[d] != 0)
       throw Error(DiagnosticKind::Input,
@@ -356,8 +382,8 @@ Bundle ManifestReader::read(const std::string& text) {
       versioned = true;
       continue;
     }
-    const bool repeatable =
-        key == "buffer" || key == "arg" || key == "global-variable" || key == "warning";
+    const bool repeatable = key == "buffer" || key == "arg" || key == "global-variable" ||
+                            key == "warning" || key == "header";
     if (seen.count(key) && !repeatable)
       fail(fmt::format("'{}' is given twice (first on line {})", key, seen[key]));
     seen.emplace(key, line_);
@@ -399,27 +425,160 @@ Bundle readBundle(const std::string& path) {
   return reader.read(readTextFile(manifest.string()));
 }
 
-std::string unescapeToken(std::string_view token) {
-  if (token == "-") return "";
+namespace {
+
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// %XX of any byte back to the byte; a '%' without two hex digits after it stays.
+std::string percentDecoded(std::string_view text) {
   std::string out;
-  for (size_t i = 0; i < token.size(); ++i) {
-    if (token.substr(i, 3) == "%20") {
-      out += ' ';
-      i += 2;
-    } else if (token.substr(i, 3) == "%25") {
-      out += '%';
+  for (size_t i = 0; i < text.size(); ++i) {
+    const int high = text[i] == '%' && i + 2 < text.size() ? hexDigit(text[i + 1]) : -1;
+    const int low = high >= 0 ? hexDigit(text[i + 2]) : -1;
+    if (low >= 0) {
+      out += char(high * 16 + low);
       i += 2;
     } else {
-      out += token[i];
+      out += text[i];
     }
   }
   return out;
 }
 
-std::string escapeToken(std::string_view text) {
+// Bytes that a line could not hold as they are: a comment, an escape, a line break.
+bool needsEscape(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x20 || u == 0x7f || c == '%' || c == '#';
+}
+
+std::string percentEncoded(std::string_view text, bool spaces) {
   std::string out;
-  for (char c : text) out += c == ' ' ? "%20" : c == '%' ? "%25" : std::string(1, c);
-  return out.empty() ? "-" : out;
+  for (char c : text)
+    out += needsEscape(c) || (spaces && c == ' ')
+               ? fmt::format("%{:02X}", static_cast<unsigned char>(c))
+               : std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+std::string unescapeToken(std::string_view token) {
+  return token == "-" ? "" : percentDecoded(token);
+}
+
+std::string escapeToken(std::string_view text) {
+  if (text.empty()) return "-";
+  if (text == "-") return "%2D";
+  return percentEncoded(text, true);
+}
+
+std::string escapeText(std::string_view text) { return percentEncoded(text, false); }
+
+std::string unescapeText(std::string_view text) { return percentDecoded(text); }
+
+std::string badIncludeName(std::string_view name) {
+  if (name.empty()) return "is empty";
+  if (std::any_of(name.begin(), name.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7f;
+      }))
+    return "holds control characters";
+  if (name.front() == '/') return "is absolute";
+  for (size_t start = 0; start <= name.size();) {
+    const size_t slash = std::min(name.find('/', start), name.size());
+    if (name.substr(start, slash - start) == "..") return "has a '..' component";
+    start = slash + 1;
+  }
+  return "";
+}
+
+std::string headerFileName(std::string_view name) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0; start <= name.size();) {
+    const size_t slash = std::min(name.find('/', start), name.size());
+    const std::string_view part = name.substr(start, slash - start);
+    start = slash + 1;
+    if (part.empty() || part == ".") continue;
+    if (part != "..") {
+      parts.push_back(part);
+    } else if (parts.empty()) {
+      return "";  // out of the include folder
+    } else {
+      parts.pop_back();
+    }
+  }
+  if (parts.empty()) return "";
+  std::string out = kHeaderFolder;
+  for (std::string_view part : parts) {
+    out += '/';
+    for (size_t i = 0; i < part.size(); ++i) {
+      const char c = part[i];
+      const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '+' ||
+                         c == '-' || (c == '.' && (i == 0 || part[i - 1] != '.'));
+      out += plain ? std::string(1, c) : fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+bool isInterpreter(std::string_view name) {
+  auto startsWithThenVersion = [&](std::string_view head) {
+    if (name.substr(0, head.size()) != head) return false;
+    return std::all_of(name.begin() + head.size(), name.end(),
+                       [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+  };
+  for (std::string_view head : {"python", "pypy", "perl", "ruby", "lua", "julia", "php"})
+    if (startsWithThenVersion(head)) return true;
+  for (std::string_view exact : {"node", "nodejs", "Rscript", "java", "bash", "sh", "dash"})
+    if (name == exact) return true;
+  return false;
+}
+
+// A path's last component without its extension, as [A-Za-z0-9_-] ('_' for the rest).
+std::string appStem(std::string_view path) {
+  std::string_view base = path.substr(path.find_last_of('/') + 1);
+  if (const size_t dot = base.rfind('.'); dot != std::string_view::npos && dot > 0)
+    base = base.substr(0, dot);
+  std::string out;
+  for (char c : base.substr(0, 64))
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '-' ? c : '_';
+  const bool named = std::any_of(
+      out.begin(), out.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+  return named ? out : "";
+}
+
+}  // namespace
+
+std::string sourceFileName(const std::vector<std::string>& argv) {
+  std::string stem;
+  if (!argv.empty() && !isInterpreter(argv[0].substr(argv[0].find_last_of('/') + 1))) {
+    stem = appStem(argv[0]);
+  } else {
+    for (size_t i = 1; i < argv.size(); ++i) {
+      const std::string& a = argv[i];
+      if (a == "-c" || a == "-e" || a == "-E" || a == "-" || a == "--eval") break;  // no file
+      if (a == "-m" && i + 1 < argv.size()) {  // python3 -m package.module
+        const std::string& module = argv[i + 1];
+        stem = appStem(module.substr(module.find_last_of('.') + 1));
+        break;
+      }
+      if (a == "-W" || a == "-X" || a == "-r" || a == "-I") {  // options taking the next word
+        ++i;
+        continue;
+      }
+      if (a.empty() || a[0] == '-') continue;
+      stem = appStem(a);
+      break;
+    }
+  }
+  return stem.empty() ? kSourceName : stem + ".cl";
 }
 
 std::string bufferFileName(size_t buffer, const char* when) {
@@ -479,10 +638,13 @@ std::string manifestText(const Bundle& b) {
   std::string out = "spvsim-capture 1\n";
   out += fmt::format("kernel {}\n", b.kernel);
   out += fmt::format("module {}\n", b.module);
-  if (!b.source.empty()) out += fmt::format("source {}\n", b.source);
-  std::string options = b.buildOptions;
-  std::replace(options.begin(), options.end(), '\n', ' ');  // one line
-  out += fmt::format("build-options {}\n", options);
+  if (!b.source.empty()) {
+    out += fmt::format("source {}\n", b.source);
+    if (b.compiled) out += fmt::format("compile-options {}\n", escapeText(b.compileOptions));
+    for (const BundleHeader& h : b.headers)
+      out += fmt::format("header name={} file={}\n", escapeToken(h.name), h.file);
+  }
+  out += fmt::format("build-options {}\n", escapeText(b.buildOptions));
   out += fmt::format("work-dim {}\n", b.dims);
   out += fmt::format("global-offset {}\n", triple(b.offset));
   out += fmt::format("global-size {}\n", triple(b.global));

@@ -58,7 +58,7 @@ Bundle everyKind() {
   b.kernel = "k";
   b.module = kModuleName;
   b.source = kSourceName;
-  b.buildOptions = "-cl-std=CL2.0\n-DN=4";  // written on one line
+  b.buildOptions = "-cl-std=CL2.0\n-DN=4";  // written on one line, the newline escaped
   b.dims = 2;
   b.offset = {1, 2, 0};
   b.global = {8, 4, 1};
@@ -114,7 +114,7 @@ TEST(BundleManifest, WriterTextByHand) {
             "kernel k\n"
             "module module.spv\n"
             "source program.cl\n"
-            "build-options -cl-std=CL2.0 -DN=4\n"
+            "build-options -cl-std=CL2.0%0A-DN=4\n"  // the newline kept, escaped
             "work-dim 2\n"
             "global-offset 1 2 0\n"
             "global-size 8 4 1\n"
@@ -160,7 +160,7 @@ TEST_F(BundleManifestTest, RoundTripsEveryKindOfLine) {
   EXPECT_EQ(b.module, path(kModuleName));
   EXPECT_EQ(b.source, path(kSourceName));
   EXPECT_EQ(b.kernel, "k");
-  EXPECT_EQ(b.buildOptions, "-cl-std=CL2.0 -DN=4");
+  EXPECT_EQ(b.buildOptions, "-cl-std=CL2.0\n-DN=4");
   EXPECT_EQ(b.dims, 2u);
   EXPECT_EQ(b.offset, (std::array<uint64_t, 3>{1, 2, 0}));
   EXPECT_EQ(b.global, (std::array<uint64_t, 3>{8, 4, 1}));
@@ -271,8 +271,109 @@ TEST(BundleManifest, TokenEscaping) {
   EXPECT_EQ(escapeToken("unsigned int*"), "unsigned%20int*");
   EXPECT_EQ(escapeToken("a%20b"), "a%2520b");  // a literal %20 is not a space
   EXPECT_EQ(escapeToken(""), "-");
-  for (const char* text : {"unsigned int*", "a%20b", "", "%", " lead and trail ", "100%%"})
+  EXPECT_EQ(escapeToken("-"), "%2D");  // not ""
+  EXPECT_EQ(escapeToken("a#b\n"), "a%23b%0A");
+  for (const char* text :
+       {"unsigned int*", "a%20b", "", "-", "%", " lead and trail ", "100%%", "#", "a\tb\r\n"})
     EXPECT_EQ(unescapeToken(escapeToken(text)), text) << text;
+  EXPECT_EQ(unescapeToken("50%"), "50%");  // a '%' without two hex digits stays
+  EXPECT_EQ(unescapeToken("%zz%4"), "%zz%4");
+  EXPECT_EQ(escapeText("-DX=\"a b\" # c 5%\n"), "-DX=\"a b\" %23 c 5%25%0A");
+  for (const char* text : {"", "-g -DN=4", "#", "%41", " x ", "a\nb"})
+    EXPECT_EQ(unescapeText(escapeText(text)), text) << text;
+}
+
+// A program compiled with clCompileProgram, two embedded headers, then linked: the
+// source, its compile options and headers after the source line, the link's options as
+// build-options; every option character survives.
+TEST_F(BundleManifestTest, CompiledSourceWithHeadersRoundTrips) {
+  Bundle written;
+  written.kernel = "k";
+  written.module = kModuleName;
+  written.source = "app.cl";
+  written.compiled = true;
+  written.compileOptions = "-DGREETING=\"a #1 100%\"\n-g";
+  written.headers = {{"inc/util.h", headerFileName("inc/util.h")},
+                     {"my header.h", headerFileName("my header.h")}};
+  written.buildOptions = "-cl-denorms-are-zero";
+  written.status = "complete";
+  const std::string text = manifestText(written);
+  EXPECT_EQ(text,
+            "spvsim-capture 1\nkernel k\nmodule module.spv\nsource app.cl\n"
+            "compile-options -DGREETING=\"a %231 100%25\"%0A-g\n"
+            "header name=inc/util.h file=headers/inc/util.h\n"
+            "header name=my%20header.h file=headers/my%20header.h\n"
+            "build-options -cl-denorms-are-zero\nwork-dim 1\nglobal-offset 0 0 0\n"
+            "global-size 1 1 1\nlocal-size 1 1 1\nsub-group-size 16\nstatus complete\n");
+  write(kModuleName, std::vector<uint8_t>(4, 0));
+  write("app.cl", std::string("#include \"inc/util.h\"\n"));
+  fs::create_directories(dir_ / "headers/inc");
+  write("headers/inc/util.h", std::string("#define N 1\n"));
+  write("headers/my%20header.h", std::string("\n"));
+  write(kManifestName, text);
+  const Bundle b = readBundle(dir_.string());
+  EXPECT_EQ(b.source, path("app.cl"));
+  EXPECT_TRUE(b.compiled);
+  EXPECT_EQ(b.compileOptions, written.compileOptions);
+  EXPECT_EQ(b.buildOptions, "-cl-denorms-are-zero");
+  ASSERT_EQ(b.headers.size(), 2u);
+  EXPECT_EQ(b.headers[0].name, "inc/util.h");
+  EXPECT_EQ(b.headers[0].file, path("headers/inc/util.h"));
+  EXPECT_EQ(b.headers[1].name, "my header.h");
+  EXPECT_EQ(b.headers[1].file, path("headers/my%20header.h"));
+
+  // Built with clBuildProgram: no compile-options line, and the reader says not compiled.
+  written.compiled = false;
+  written.headers.clear();
+  EXPECT_EQ(manifestText(written).find("compile-options"), std::string::npos);
+  write(kManifestName, manifestText(written));
+  EXPECT_FALSE(readBundle(dir_.string()).compiled);
+}
+
+// Header files: under headers/, normalised, escaped so that no include name reaches out of
+// the folder or collides with another.
+TEST(BundleManifest, HeaderFileNames) {
+  EXPECT_EQ(headerFileName("util.h"), "headers/util.h");
+  EXPECT_EQ(headerFileName("inc/util.h"), "headers/inc/util.h");
+  EXPECT_EQ(headerFileName("./inc//util.h"), "headers/inc/util.h");
+  EXPECT_EQ(headerFileName("a/../b.h"), "headers/b.h");
+  EXPECT_EQ(headerFileName("../b.h"), "");
+  EXPECT_EQ(headerFileName("a/../../b.h"), "");
+  EXPECT_EQ(headerFileName(""), "");
+  EXPECT_EQ(headerFileName("."), "");
+  EXPECT_EQ(headerFileName("/abs/x.h"), "headers/abs/x.h");  // never given: badIncludeName
+  EXPECT_EQ(headerFileName("a b%#.h"), "headers/a%20b%25%23.h");
+  EXPECT_EQ(headerFileName("x...h"), "headers/x.%2E%2Eh");  // no ".." in a file name
+  EXPECT_EQ(headerFileName(std::string("n\0l\n.h", 6)), "headers/n%00l%0A.h");
+  EXPECT_EQ(headerFileName("\xc3\xa9.h"), "headers/%C3%A9.h");
+  for (const char* name : {"util.h", "inc/util.h", "a b.h", "x...h", "-", ".hidden.h"}) {
+    const std::string file = headerFileName(name);
+    EXPECT_EQ(file.find(".."), std::string::npos) << name;
+    EXPECT_EQ(badIncludeName(name), "") << name;
+  }
+  EXPECT_EQ(badIncludeName("../x.h"), "has a '..' component");
+  EXPECT_EQ(badIncludeName("a/.."), "has a '..' component");
+  EXPECT_EQ(badIncludeName("a..b/c.h"), "");
+  EXPECT_EQ(badIncludeName("/x.h"), "is absolute");
+  EXPECT_EQ(badIncludeName(""), "is empty");
+  EXPECT_EQ(badIncludeName(std::string("a\0b", 3)), "holds control characters");
+}
+
+// The program's file: named after the application where its command line tells it.
+TEST(BundleManifest, SourceFileNames) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(sourceFileName(V{"./saxpy"}), "saxpy.cl");
+  EXPECT_EQ(sourceFileName(V{"/opt/bin/my app", "--size", "4"}), "my_app.cl");
+  EXPECT_EQ(sourceFileName(V{"/usr/bin/python3", "tools/run.py", "x.py"}), "run.cl");
+  EXPECT_EQ(sourceFileName(V{"python3.11", "-u", "-W", "ignore", "app.py"}), "app.cl");
+  EXPECT_EQ(sourceFileName(V{"python3", "-m", "pkg.bench"}), "bench.cl");
+  EXPECT_EQ(sourceFileName(V{"python3", "-c", "import app"}), "program.cl");
+  EXPECT_EQ(sourceFileName(V{"python3"}), "program.cl");
+  EXPECT_EQ(sourceFileName(V{"node", "main.js"}), "main.cl");
+  EXPECT_EQ(sourceFileName(V{}), "program.cl");
+  EXPECT_EQ(sourceFileName(V{"..."}), "program.cl");
+  EXPECT_EQ(sourceFileName(V{"/bin/\xc3\xa9\xc3\xa9"}),
+            "program.cl");  // nothing of [A-Za-z0-9] left
 }
 
 TEST(BundleManifest, FileNames) {

@@ -173,6 +173,72 @@ TEST_F(BundleTest, SourceLineNamesTheProgramsSource) {
             std::string::npos);
 }
 
+// clCompileProgram's headers: each under its include name in headers/, read with the
+// source's compile options.
+TEST_F(BundleTest, HeaderLinesNameHeadersInsideTheBundle) {
+  std::ofstream(dir_ / "app.cl") << "#include \"inc/util.h\"\n";
+  fs::create_directories(dir_ / "headers/inc");
+  std::ofstream(dir_ / "headers/inc/util.h") << "#define N 3\n";
+  manifest(
+      "source app.cl\ncompile-options -DX=%231 -g\n"
+      "header name=inc/util.h file=headers/inc/util.h\n");
+  const Bundle b = readBundle(dir_.string());
+  EXPECT_TRUE(b.compiled);
+  EXPECT_EQ(b.compileOptions, "-DX=#1 -g");  // '#' escaped: not a comment
+  ASSERT_EQ(b.headers.size(), 1u);
+  EXPECT_EQ(b.headers[0].name, "inc/util.h");
+  EXPECT_EQ(b.headers[0].file, (dir_ / "headers/inc/util.h").string());
+
+  EXPECT_NE(error("header name=inc/util.h file=headers/inc/util.h\n")
+                .find("launch.txt:11: a 'header' line describes the program's source, but the "
+                      "manifest has no 'source' line"),
+            std::string::npos);
+  EXPECT_NE(error("source app.cl\nheader name=inc/util.h file=headers/inc/util.h\n"
+                  "header name=inc/util.h file=headers/inc/util.h\n")
+                .find("launch.txt:13: header name=inc/util.h is given twice"),
+            std::string::npos);
+  EXPECT_NE(
+      error("source app.cl\nheader name=inc/gone.h file=headers/inc/gone.h\n").find("missing file"),
+      std::string::npos);
+}
+
+// A bundle may come from elsewhere: a header's name and file stay inside the bundle, and
+// reading it looks at nothing outside (the names are checked before any file is).
+TEST_F(BundleTest, HeadersThatLeaveTheBundleAreRefused) {
+  std::ofstream(dir_ / "app.cl") << "kernel void k() {}\n";
+  fs::create_directories(dir_ / "headers");
+  std::ofstream(dir_ / "headers/h.h") << "\n";
+  const std::string source = "source app.cl\n";
+  for (const auto& [name, why] :
+       std::vector<std::pair<std::string, std::string>>{{"../h.h", "has a '..' component"},
+                                                        {"inc/../../h.h", "has a '..' component"},
+                                                        {"..", "has a '..' component"},
+                                                        {"/etc/passwd", "is absolute"},
+                                                        {"h%00.h", "holds control characters"},
+                                                        {"h%0A.h", "holds control characters"},
+                                                        {"-", "is empty"}}) {
+    const std::string message = error(source + "header name=" + name + " file=headers/h.h\n");
+    EXPECT_NE(message.find("launch.txt:12: header name=" + name), std::string::npos) << message;
+    EXPECT_NE(message.find(why + ": not an include name inside the bundle"), std::string::npos)
+        << message;
+    EXPECT_EQ(message.find('\0'), std::string::npos);
+  }
+  for (const std::string file : {"../h.h", "headers/../../h.h", "/etc/passwd"})
+    EXPECT_NE(error(source + "header name=h.h file=" + file + "\n")
+                  .find("is not a file name inside the bundle"),
+              std::string::npos)
+        << file;
+  // A folder of the bundle that is a link out of it: the file behind it is outside.
+  const fs::path outside = dir_.parent_path() / (dir_.filename().string() + "_headers");
+  fs::create_directories(outside);
+  std::ofstream(outside / "h.h") << "secret\n";
+  fs::create_directory_symlink(outside, dir_ / "linked");
+  EXPECT_NE(error(source + "header name=h.h file=linked/h.h\n")
+                .find("is a symbolic link that leads out of the bundle"),
+            std::string::npos);
+  fs::remove_all(outside);
+}
+
 // A NUL ends a name for the system: "b0.after<NUL>x" would read b0.after while the manifest
 // names another file (found by fuzz_bundle). Control characters are in no name either.
 TEST_F(BundleTest, FileNamesWithControlCharactersAreRefused) {

@@ -1,10 +1,12 @@
 #include "src/values/scalar_codec.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 
 #include "spirv/error.h"
@@ -160,45 +162,72 @@ double loadReal(Scalar s, const uint8_t* in) {
   }
 }
 
-std::string formatScalar(Scalar s, const uint8_t* in, bool hex) {
+void appendScalar(std::string& out, Scalar s, const uint8_t* in, bool hex) {
+  auto to = std::back_inserter(out);
   switch (s) {
     case Scalar::Half:
     case Scalar::Float:
       // Every half is exactly a float; float formatting gives the shortest text that
       // reads back as the same float.
-      return fmt::format("{}", static_cast<float>(loadReal(s, in)));
+      fmt::format_to(to, FMT_COMPILE("{}"), static_cast<float>(loadReal(s, in)));
+      return;
     case Scalar::Double:
-      return fmt::format("{}", loadReal(s, in));
+      fmt::format_to(to, FMT_COMPILE("{}"), loadReal(s, in));
+      return;
     default:
       break;
   }
   const uint64_t bits = loadBits(s, in);
-  if (hex) return fmt::format("0x{:0{}x}", bits & maxUnsigned(bitsOf(s)), scalarSize(s) * 2);
-  if (isSignedInteger(s)) return fmt::format("{}", static_cast<int64_t>(bits));
-  return fmt::format("{}", bits);
+  if (hex)
+    fmt::format_to(to, "0x{:0{}x}", bits & maxUnsigned(bitsOf(s)), scalarSize(s) * 2);
+  else if (isSignedInteger(s))
+    fmt::format_to(to, FMT_COMPILE("{}"), static_cast<int64_t>(bits));
+  else
+    fmt::format_to(to, FMT_COMPILE("{}"), bits);
+}
+
+void appendElement(std::string& out, const ElementType& t, const uint8_t* in, bool hex) {
+  if (t.lanes == 1) return appendScalar(out, t.scalar, in, hex);
+  out += '(';
+  for (uint32_t i = 0; i < t.lanes; ++i) {
+    if (i) out += ',';
+    appendScalar(out, t.scalar, in + i * scalarSize(t.scalar), hex);
+  }
+  out += ')';
+}
+
+void appendJsonElement(std::string& out, const ElementType& t, const uint8_t* in) {
+  auto one = [&](const uint8_t* p) {
+    if (isFloating(t.scalar))
+      out += jsonReal(loadReal(t.scalar, p));
+    else
+      appendScalar(out, t.scalar, p);
+  };
+  if (t.lanes == 1) return one(in);
+  out += '[';
+  for (uint32_t i = 0; i < t.lanes; ++i) {
+    if (i) out += ',';
+    one(in + i * scalarSize(t.scalar));
+  }
+  out += ']';
+}
+
+std::string formatScalar(Scalar s, const uint8_t* in, bool hex) {
+  std::string out;
+  appendScalar(out, s, in, hex);
+  return out;
 }
 
 std::string formatElement(const ElementType& t, const uint8_t* in, bool hex) {
-  if (t.lanes == 1) return formatScalar(t.scalar, in, hex);
-  std::string out = "(";
-  for (uint32_t i = 0; i < t.lanes; ++i) {
-    if (i) out += ',';
-    out += formatScalar(t.scalar, in + i * scalarSize(t.scalar), hex);
-  }
-  return out + ")";
+  std::string out;
+  appendElement(out, t, in, hex);
+  return out;
 }
 
 std::string jsonElement(const ElementType& t, const uint8_t* in) {
-  auto one = [&](const uint8_t* p) {
-    return isFloating(t.scalar) ? jsonReal(loadReal(t.scalar, p)) : formatScalar(t.scalar, p);
-  };
-  if (t.lanes == 1) return one(in);
-  std::string out = "[";
-  for (uint32_t i = 0; i < t.lanes; ++i) {
-    if (i) out += ',';
-    out += one(in + i * scalarSize(t.scalar));
-  }
-  return out + "]";
+  std::string out;
+  appendJsonElement(out, t, in);
+  return out;
 }
 
 }  // namespace spvsim::values

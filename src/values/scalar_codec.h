@@ -39,4 +39,10 @@ std::string formatElement(const ElementType& t, const uint8_t* in, bool hex = fa
 // JSON: numbers, vectors as arrays; non-finite floats as "NaN", "Infinity", "-Infinity".
 std::string jsonElement(const ElementType& t, const uint8_t* in);
 
+// The same texts appended to `out`, without a string of their own (dumps of millions of
+// elements).
+void appendScalar(std::string& out, Scalar s, const uint8_t* in, bool hex = false);
+void appendElement(std::string& out, const ElementType& t, const uint8_t* in, bool hex = false);
+void appendJsonElement(std::string& out, const ElementType& t, const uint8_t* in);
+
 }  // namespace spvsim::values

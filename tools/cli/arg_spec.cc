@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "spirv/error.h"
+#include "src/files/host_buffer.h"
 #include "src/files/input_file.h"
 #include "tools/cli/buffer_init.h"
 #include "tools/cli/image_arg.h"
@@ -161,7 +162,7 @@ ArgValue parseBuffer(std::string_view text, ArgMemory* memory) {
     fail(fmt::format("buffer of {} {} elements is larger than {} bytes", arg.count, arg.type.name(),
                      kMaxBufferBytes));
   if (memory) memory->reserve(arg.count * arg.type.size(), "the buffer arguments");
-  arg.bytes.assign(arg.count * arg.type.size(), 0);
+  files::zeroedBytes(arg.bytes, arg.count * arg.type.size());
   arg.readable = readable;
   arg.writable = writable;
   const std::string_view rest = trim(text.substr(close + 1));

@@ -18,6 +18,7 @@ using formats::Bundle;
 using formats::BundleArg;
 using formats::BundleBuffer;
 using formats::BundleGlobal;
+using formats::BundleHeader;
 using formats::isBundlePath;
 using formats::readBundle;
 using formats::readBundleBytes;

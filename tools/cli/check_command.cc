@@ -111,9 +111,10 @@ std::optional<uint64_t> reconvergenceVariants(const RunOptions& o, const Prepare
   return std::nullopt;
 }
 
-// The same launch with its .cl kernel built at -O0, where the check's build optimises:
-// optimisation may delete a faulty access or a use of an undefined value (undefined
-// behaviour the compiler may assume away) before any checker sees it.
+// The same launch with its .cl kernel (or a capture bundle's OpenCL C, with its captured
+// options and headers) built at -O0, where the check's build optimises: optimisation may
+// delete a faulty access or a use of an undefined value (undefined behaviour the compiler
+// may assume away) before any checker sees it.
 struct UnoptimizedBuild {
   std::shared_ptr<Program> program;
   Program::Kernel kernel;
@@ -122,22 +123,37 @@ struct UnoptimizedBuild {
 
 std::optional<UnoptimizedBuild> unoptimizedBuild(const RunOptions& o, const PreparedLaunch& p,
                                                  std::ostream& err) {
-  if (p.clSource.empty() || o.optimizedOnly ||
-      compiler::optimizationLevel(compiler::splitBuildOptions(o.buildOptions)) == "-O0")
-    return std::nullopt;
+  const bool captured = p.clSource.empty() && p.capturedSource;
+  if ((p.clSource.empty() && !captured) || o.optimizedOnly) return std::nullopt;
+  const std::string& options = captured ? p.capturedSource->options : o.buildOptions;
+  const std::string& source = captured ? p.capturedSourcePath : p.clSource;
   try {
-    compiler::CompileResult build = readKernel(p.clSource, o.buildOptions + " -O0", !o.noCache);
+    if (compiler::optimizationLevel(compiler::splitBuildOptions(options)) == "-O0")
+      return std::nullopt;
+    compiler::CompileResult build;
+    if (captured) {
+      compiler::CompileRequest request = *p.capturedSource;
+      request.options += " -O0";
+      request.useCache = !o.noCache;
+      build = compiler::compileOpenCL(request);
+    } else {
+      build = readKernel(p.clSource, o.buildOptions + " -O0", !o.noCache);
+    }
     err << build.log;
     UnoptimizedBuild u;
     u.program = Program::load(std::move(build.words), {}, o.maxMemory.value_or(defaultMaxMemory()));
     u.kernel = u.program->kernel(p.kernel.name());
+    // Lowered here, so that what the -O0 build cannot run (an `inline` function that
+    // only optimisation had inlined is an unresolved import at -O0) is this warning, not
+    // the check's error.
+    u.program->lowered(u.kernel, u.program->subGroupSizeFor(u.kernel, p.subGroupSize.value_or(16)));
     u.initial = u.program->globalVariables();
     return u;
   } catch (const Error& e) {  // the build the options ask for is the check's subject
     err << fmt::format(
         "warning: the -O0 build of '{}' failed, so check runs only the build "
         "the options ask for: {}\n",
-        escapeText(p.clSource), e.what());
+        escapeText(source), e.what());
     return std::nullopt;
   }
 }

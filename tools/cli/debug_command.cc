@@ -73,7 +73,7 @@ debugger::DebugLaunch debugLaunch(PreparedLaunch& launch, const RunOptions& opti
   for (size_t i = 0; i < launch.args.size(); ++i)  // shared storage: what the kernel sees
     if (launch.args[i].storageArg) d.args[i].bytes = d.bindings[i].data;
   d.options = launchOptions(options, launch);
-  d.sourceFolder = launch.sourceFolder;
+  d.sources = launch.sources;
   d.results = [&launch] {
     syncSharedStorage(launch.args);
     std::string text;

@@ -94,7 +94,8 @@ constexpr const char* kRunOptions = R"(Options:
   --stats                  print execution statistics to stderr: launch time (without
                            compiling, loading, lowering or starting host threads),
                            sub-group and lane instructions, lanes/s; then when each
-                           host thread entered, began and finished, and its units
+                           host thread entered, began and finished, and its units; then
+                           the process's set-up, lowering, threads, launch and results
   --progress               always show the progress line (work-groups done/total, lane
                            instructions/s, ETA) on stderr: redrawn in place on a terminal,
                            plain "progress: ..." lines otherwise (default: on a terminal

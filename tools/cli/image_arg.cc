@@ -9,6 +9,7 @@
 
 #include "spirv/error.h"
 #include "src/exec/image_format.h"
+#include "src/files/host_buffer.h"
 #include "src/formats/image_shape.h"
 #include "tools/cli/arg_spec.h"
 #include "tools/cli/text_util.h"
@@ -66,7 +67,7 @@ ArgValue parseImageShape(std::string_view head, std::string_view shape) {
   const uint64_t bytes = formats::packedImageBytes(arg.image);
   arg.type = channelElement(arg.image.format.type);
   arg.count = bytes / arg.type.size();
-  arg.bytes.assign(bytes, 0);
+  files::zeroedBytes(arg.bytes, bytes);
   return arg;
 }
 

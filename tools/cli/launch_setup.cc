@@ -130,6 +130,17 @@ void restoreGlobals(Program& program, const Bundle& bundle) {
   }
 }
 
+// The bundle's program as the ICD compiled it: the source with the options of its build
+// or compile (OpenCL C 1.2 where they name none, as the API says) and its headers.
+compiler::CompileRequest capturedRequest(const Bundle& bundle) {
+  compiler::CompileRequest r;
+  r.source = readTextFile(bundle.source);
+  r.options = bundle.compiled ? bundle.compileOptions : bundle.buildOptions;
+  r.defaultStd = compiler::kApiDefaultStd;
+  for (const BundleHeader& h : bundle.headers) r.headers.push_back({h.name, readTextFile(h.file)});
+  return r;
+}
+
 PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile compile) {
   const Bundle bundle = readBundle(o.input);
   if (bundle.status != "complete")
@@ -158,8 +169,15 @@ PreparedLaunch prepareFromBundle(const RunOptions& o, std::ostream& err, Compile
   launch.range.localGiven = true;
   launch.subGroupSize = bundle.subGroupSize;
   launch.captured = bundleExpectations(bundle, launch.args);
-  if (!bundle.source.empty())
-    launch.sourceFolder = std::filesystem::path(bundle.source).parent_path().string();
+  if (!bundle.source.empty()) {
+    launch.sources.addProgram(std::filesystem::path(bundle.source).filename().string(),
+                              bundle.source);
+    for (const BundleHeader& h : bundle.headers) launch.sources.addHeader(h.name, h.file);
+    // Program-scope variables keep their captured values by result id, which another
+    // build numbers its own way: no -O0 build of those.
+    if (bundle.globals.empty()) launch.capturedSource = capturedRequest(bundle);
+    launch.capturedSourcePath = bundle.source;
+  }
   if (o.dump)
     for (ArgValue& a : launch.args) a.dump = a.holdsData();
   return launch;

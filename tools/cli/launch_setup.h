@@ -14,6 +14,7 @@
 #include "spirv/error.h"
 #include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
+#include "src/files/source_copies.h"
 #include "tools/cli/arg_value.h"
 #include "tools/cli/check_expect.h"
 #include "tools/cli/options.h"
@@ -32,9 +33,14 @@ struct PreparedLaunch {
   // (spvsim check's reference unless --expect).
   std::optional<uint32_t> subGroupSize;
   std::vector<ExpectedArg> captured;
-  // A capture bundle's folder when it holds the program's source (program.cl): where the
-  // debugger and the profile find the source that the module's line information names.
-  std::string sourceFolder;
+  // A capture bundle's copies of the program's source and headers: where the debugger and
+  // the profile find the sources that the module's line information names.
+  files::SourceCopies sources;
+  // A capture bundle's OpenCL C as the application compiled it (source, headers, options,
+  // the API's default OpenCL C version), and the source's path for messages: what spvsim
+  // check builds again at -O0, as it does a .cl file (clSource).
+  std::optional<compiler::CompileRequest> capturedSource;
+  std::string capturedSourcePath;
   // The OpenCL C file the module was compiled from (a .cl KERNEL, or a .sim file's .cl
   // program), else "": spvsim check builds it again at -O0.
   std::string clSource;

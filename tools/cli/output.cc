@@ -8,41 +8,69 @@
 namespace spvsim::tools {
 namespace {
 
+// Each element's text appended to `out`, `separator` between them. With `stream`, `out`
+// goes to it whenever it holds kChunk bytes (and is emptied): a dump of millions of
+// elements never holds its whole text, whose growth would copy it again and again into
+// fresh memory.
+constexpr size_t kChunk = 1 << 16;
+
 template <typename F>
-std::string joinElements(const ArgValue& buffer, const char* separator, F format) {
-  std::string out;
+void joinElements(std::string& out, const ArgValue& buffer, const char* separator, F append,
+                  std::ostream* stream = nullptr) {
   for (uint64_t i = 0; i < buffer.count; ++i) {
     if (i) out += separator;
-    out += format(buffer.bytes.data() + i * buffer.type.size());
+    append(out, buffer.bytes.data() + i * buffer.type.size());
+    if (stream && out.size() >= kChunk) {
+      stream->write(out.data(), std::streamsize(out.size()));
+      out.clear();
+    }
   }
-  return out;
 }
-
-}  // namespace
 
 // A pipe's packets left after the run, in read order: "arg0 pipe int[8] = 3 4 (2 packets)".
 std::string formatPipeLine(size_t index, const ArgValue& pipe) {
   ArgValue left = pipe;
   left.bytes = pipe.pipe ? pipe.pipe->contents() : pipe.bytes;
   left.count = left.bytes.size() / pipe.type.size();
-  return fmt::format(
-      "arg{} pipe {}[{}] = {}{}({} packet{})", index, pipe.type.name(), pipe.maxPackets,
-      joinElements(left, " ",
-                   [&](const uint8_t* p) { return formatElement(pipe.type, p, pipe.hex); }),
-      left.count ? " " : "", left.count, left.count == 1 ? "" : "s");
+  std::string out = fmt::format("arg{} pipe {}[{}] = ", index, pipe.type.name(), pipe.maxPackets);
+  joinElements(out, left, " ", [&](std::string& o, const uint8_t* p) {
+    values::appendElement(o, pipe.type, p, pipe.hex);
+  });
+  return out + fmt::format("{}({} packet{})", left.count ? " " : "", left.count,
+                           left.count == 1 ? "" : "s");
 }
 
+// The dump line of formatDumpLine into `out` (and `stream`, as joinElements does).
+void dumpLine(std::string& out, size_t index, const ArgValue& buffer, std::ostream* stream) {
+  auto element = [&](std::string& o, const uint8_t* p) {
+    values::appendElement(o, buffer.type, p, buffer.hex);
+  };
+  if (buffer.kind == ArgValue::Kind::Image) {
+    out += fmt::format("arg{} {} = ", index, imageHeader(buffer));
+    return joinElements(out, buffer, " ", element, stream);
+  }
+  if (buffer.kind == ArgValue::Kind::Pipe) {
+    out += formatPipeLine(index, buffer);
+    return;
+  }
+  out += fmt::format("arg{} {}[{}] = ", index, buffer.type.name(), buffer.count);
+  joinElements(out, buffer, " ", element, stream);
+}
+
+}  // namespace
+
 std::string formatDumpLine(size_t index, const ArgValue& buffer) {
-  if (buffer.kind == ArgValue::Kind::Image)
-    return fmt::format("arg{} {} = {}", index, imageHeader(buffer),
-                       joinElements(buffer, " ", [&](const uint8_t* p) {
-                         return formatElement(buffer.type, p, buffer.hex);
-                       }));
-  if (buffer.kind == ArgValue::Kind::Pipe) return formatPipeLine(index, buffer);
-  return fmt::format("arg{} {}[{}] = {}", index, buffer.type.name(), buffer.count,
-                     joinElements(buffer, " ", [&](const uint8_t* p) {
-                       return formatElement(buffer.type, p, buffer.hex);
-                     }));
+  std::string out;
+  dumpLine(out, index, buffer, nullptr);
+  return out;
+}
+
+void writeDumpLine(std::ostream& stream, size_t index, const ArgValue& buffer) {
+  std::string out;
+  out.reserve(kChunk + 256);
+  dumpLine(out, index, buffer, &stream);
+  out += '\n';
+  stream.write(out.data(), std::streamsize(out.size()));
 }
 
 std::string formatJsonReport(const std::vector<std::string>& diagnostics,
@@ -55,9 +83,11 @@ std::string formatJsonReport(const std::vector<std::string>& diagnostics,
   bool first = true;
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].holdsData()) continue;
-    out += fmt::format(
-        "{}\n  \"arg{}\": [{}]", first ? "" : ",", i,
-        joinElements(args[i], ",", [&](const uint8_t* p) { return jsonElement(args[i].type, p); }));
+    out += fmt::format("{}\n  \"arg{}\": [", first ? "" : ",", i);
+    joinElements(out, args[i], ",", [&](std::string& o, const uint8_t* p) {
+      values::appendJsonElement(o, args[i].type, p);
+    });
+    out += ']';
     first = false;
   }
   out += first ? "}" : "\n}";

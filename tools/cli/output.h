@@ -1,6 +1,7 @@
 // What `spvsim run` prints after a launch: buffer dumps and the JSON report.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@ namespace spvsim::tools {
 // "arg2 int[8] = 0 1 2 3 4 5 6 7": the argument's index, its element type as the user
 // named it, and each element (floats shortest round-trip, vectors "(1,2,3,4)").
 std::string formatDumpLine(size_t index, const ArgValue& buffer);
+// The same line and its newline written to `out` in chunks (`spvsim run --dump` of large
+// buffers: the whole text is never held).
+void writeDumpLine(std::ostream& out, size_t index, const ArgValue& buffer);
 
 // {"build": B, "diagnostics": [D, ...], "buffers": {"arg2": [...], ...}} with one entry
 // per buffer argument; `diagnostics` and `build` (how the module was made; left out when

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "src/exec/diagnostics.h"
 #include "tools/cli/arg_spec.h"
@@ -48,6 +49,18 @@ TEST(DumpLine, FloatsVectorsAndHex) {
   EXPECT_EQ(formatDumpLine(5, hex), "arg5 ushort[2] = 0x00ff 0x1000");
   EXPECT_EQ(formatDumpLine(6, parseArgSpec("buffer:char[2]=values(-1,65)")),
             "arg6 char[2] = -1 65");
+}
+
+// `spvsim run --dump` writes a line in chunks: the same text as formatDumpLine, whatever
+// the size (a 1 MiB float buffer's text is many chunks).
+TEST(DumpLine, WrittenInChunksAsFormatted) {
+  for (const char* spec : {"buffer:float[262144]=range(0,0.37)", "buffer:int[3]=range(-1)",
+                           "buffer:uint2[40000]=random(3)", "image2d:R,FLOAT[512,300]=range(1)"}) {
+    const ArgValue a = parseArgSpec(spec);
+    std::ostringstream out;
+    writeDumpLine(out, 7, a);
+    EXPECT_EQ(out.str(), formatDumpLine(7, a) + "\n") << spec;
+  }
 }
 
 TEST(JsonReport, DiagnosticsAndBuffers) {

@@ -20,14 +20,11 @@ std::string readSource(const std::string& path) {
   }
 }
 
-// The same, then in `folder` by the file's name ("<stdin>", a program from memory, as
-// program.cl: a capture bundle's copy).
-std::string readSourceIn(const std::string& folder, const std::string& path) {
-  std::string text = readSource(path);
-  if (!text.empty() || folder.empty()) return text;
-  std::string name = path.substr(path.find_last_of('/') + 1);
-  if (name == "<stdin>") name = "program.cl";
-  return readSource(folder + "/" + name);
+// The same, from a copy where `copies` has one for the path (a capture bundle's program
+// and headers).
+std::string readSourceIn(const files::SourceCopies& copies, const std::string& path) {
+  const files::SourceCopy* copy = copies.find(path);
+  return readSource(copy ? copy->path : path);
 }
 
 }  // namespace
@@ -51,7 +48,7 @@ void ProfileOutput::write() {
   if (!htmlPath_.empty())
     writeOutput("--profile", htmlPath_,
                 profile::profileHtml(launches, [this](const std::string& file) {
-                  return readSourceIn(sourceFolder_, file);
+                  return readSourceIn(copies_, file);
                 }));
   if (!jsonPath_.empty()) writeOutput("--profile-json", jsonPath_, profile::profileJson(launches));
   if (!textPath_.empty()) writeOutput("--profile-text", textPath_, profile::profileText(launches));

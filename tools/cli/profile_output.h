@@ -7,6 +7,7 @@
 #include <string>
 
 #include "src/exec/program.h"
+#include "src/files/source_copies.h"
 #include "src/profile/profiler.h"
 #include "tools/cli/options.h"
 
@@ -22,14 +23,14 @@ class ProfileOutput {
   // Writes the reports of the launch that ran, each whole (writeOutput). Throws
   // Error(DiagnosticKind::Input) if writing fails.
   void write();
-  // A capture bundle's folder (PreparedLaunch::sourceFolder): where the source view also
-  // looks for the files the line information names (a program from memory: program.cl).
-  void setSourceFolder(std::string folder) { sourceFolder_ = std::move(folder); }
+  // A capture bundle's copies of its sources (PreparedLaunch::sources): read by the source
+  // view in place of the files the line information names.
+  void setSourceCopies(files::SourceCopies copies) { copies_ = std::move(copies); }
 
  private:
   std::shared_ptr<profile::ProfilerFactory> factory_;
   std::string htmlPath_, jsonPath_, textPath_;
-  std::string sourceFolder_;
+  files::SourceCopies copies_;
 };
 
 }  // namespace spvsim::tools

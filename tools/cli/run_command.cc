@@ -66,10 +66,18 @@ std::string formatThreadStats(const LaunchResult& r) {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double msBetween(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
 int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ostream& err) {
+  const Clock::time_point begun = Clock::now();
   ProfileOutput profile(options);
   PreparedLaunch launch = prepareLaunch(options, err);
-  profile.setSourceFolder(launch.sourceFolder);
+  const Clock::time_point prepared = Clock::now();
+  profile.setSourceCopies(launch.sources);
   // Host threads and their memory are process setup, and lowering is the kernel's
   // compilation, like an OpenCL runtime's context and clBuildProgram: not part of the
   // launch time.
@@ -77,6 +85,7 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   profile.attach(launchOpts);
   launch.program->lowered(launch.kernel,
                           launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
+  const Clock::time_point lowered = Clock::now();
   // Last, so that the threads are still awake when the launch starts (WorkerPool::kSpin).
   launch.program->reserveThreads(options.threads.value_or(0), launch.range, launch.maxMemory,
                                  launch.argumentBytes);
@@ -86,10 +95,11 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
     launchOpts.counters = &counters;
     progress.emplace(err, choice->style, counters, "", choice->delay);
   }
-  const auto start = std::chrono::steady_clock::now();
+  const Clock::time_point start = Clock::now();
   const LaunchResult result =
       launch.program->launch(launch.kernel, launch.range, bindings(launch.args), launchOpts);
-  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  const Clock::time_point launched = Clock::now();
+  const std::chrono::duration<double> seconds = launched - start;
   progress.reset();  // the line is gone (or complete) before anything else is written
   syncSharedStorage(launch.args);
   profile.write();
@@ -104,11 +114,22 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
     err << text << '\n';
   }
   for (size_t i = 0; i < launch.args.size(); ++i)
-    if (launch.args[i].dump) out << formatDumpLine(i, launch.args[i]) << '\n';
+    if (launch.args[i].dump) writeDumpLine(out, i, launch.args[i]);
   checkStandardOutput(out);
   std::vector<std::string> diagnostics;
   for (const Diagnostic& d : result.diagnostics) diagnostics.push_back(formatJson(d));
   json.write(diagnostics, launch, launch.args);
+  if (options.stats) {
+    // Where the rest of the process's time went (the dumps and reports are written after
+    // the launch lines above, so they are timed to here).
+    const Clock::time_point done = Clock::now();
+    err << fmt::format(
+               "stats: process: set-up {:.1f} ms (kernel and arguments), lowering {:.1f} ms, "
+               "host threads {:.1f} ms, launch {:.1f} ms, results {:.1f} ms",
+               msBetween(begun, prepared), msBetween(prepared, lowered), msBetween(lowered, start),
+               msBetween(start, launched), msBetween(launched, done))
+        << '\n';
+  }
   return hasErrors(result.diagnostics) || result.aborted ? 2 : 0;
 }
 

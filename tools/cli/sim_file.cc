@@ -3,13 +3,20 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cctype>
 #include <cmath>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 #include "spirv/error.h"
 #include "src/exec/arg_check.h"
+#include "src/files/host_buffer.h"
 #include "tools/cli/arg_spec.h"
 #include "tools/cli/buffer_init.h"
 #include "tools/cli/image_arg.h"
@@ -60,38 +67,51 @@ void integerRange(std::vector<uint8_t>& bytes, uint64_t elements, uint64_t first
 
 // The .sim range START:INC:END gives (END - START + INC) / INC values; Oclgrind adds INC
 // to a running value of the element type, which this reproduces (it matters for floats).
-void rangeValues(Scalar s, std::string_view text, std::vector<uint8_t>& bytes, IntegerBase base) {
+struct RangeSpec {
+  double start = 0, inc = 0;     // floating types
+  uint64_t first = 0, step = 0;  // integer types (wrapping)
+};
+
+RangeSpec parseRange(Scalar s, std::string_view text, uint64_t elements, IntegerBase base) {
   const auto parts = split(text, ':');
   if (parts.size() != 3) throw Error(DiagnosticKind::Input, "expected range=START:INC:END");
   uint8_t v[3][8];
   for (int i = 0; i < 3; ++i) storeLiteral(s, parts[i], v[i], base);
-  const double start = loadReal(s, v[0]), inc = loadReal(s, v[1]), end = loadReal(s, v[2]);
-  const double count = (end - start + inc) / inc;
-  const uint64_t elements = bytes.size() / scalarSize(s);
-  if (inc == 0 || count != std::floor(count) || count != static_cast<double>(elements))
+  RangeSpec r;
+  r.start = loadReal(s, v[0]);
+  r.inc = loadReal(s, v[1]);
+  const double end = loadReal(s, v[2]);
+  const double count = (end - r.start + r.inc) / r.inc;
+  if (r.inc == 0 || count != std::floor(count) || count != static_cast<double>(elements))
     throw Error(DiagnosticKind::Input,
                 fmt::format("range={} gives {} values but size= holds {}", text,
                             std::isfinite(count) ? fmt::format("{}", count) : "no", elements));
+  r.first = loadBits(s, v[0]);
+  r.step = loadBits(s, v[1]);
+  return r;
+}
+
+void writeRange(Scalar s, const RangeSpec& r, std::vector<uint8_t>& bytes) {
   const uint32_t size = scalarSize(s);
+  const uint64_t elements = bytes.size() / size;
   if (s == Scalar::Float) {  // typed loops: no call per element (a 16 MB buffer is 4M)
-    runningRange<float>(bytes, elements, static_cast<float>(start), static_cast<float>(inc));
+    runningRange<float>(bytes, elements, static_cast<float>(r.start), static_cast<float>(r.inc));
   } else if (s == Scalar::Half) {
-    float value = static_cast<float>(start);
-    for (uint64_t i = 0; i < elements; ++i, value += static_cast<float>(inc))
+    float value = static_cast<float>(r.start);
+    for (uint64_t i = 0; i < elements; ++i, value += static_cast<float>(r.inc))
       storeReal(s, value, bytes.data() + i * size);
   } else if (s == Scalar::Double) {
-    runningRange<double>(bytes, elements, start, inc);
+    runningRange<double>(bytes, elements, r.start, r.inc);
   } else {
-    const uint64_t first = loadBits(s, v[0]), step = loadBits(s, v[1]);
     switch (size) {  // wrapping, truncated to the width, as storeBits
       case 1:
-        return integerRange<uint8_t>(bytes, elements, first, step);
+        return integerRange<uint8_t>(bytes, elements, r.first, r.step);
       case 2:
-        return integerRange<uint16_t>(bytes, elements, first, step);
+        return integerRange<uint16_t>(bytes, elements, r.first, r.step);
       case 4:
-        return integerRange<uint32_t>(bytes, elements, first, step);
+        return integerRange<uint32_t>(bytes, elements, r.first, r.step);
       default:
-        return integerRange<uint64_t>(bytes, elements, first, step);
+        return integerRange<uint64_t>(bytes, elements, r.first, r.step);
     }
   }
 }
@@ -205,33 +225,62 @@ ArgValue SimFile::readBuffer(const Header& h, const spirv::ParamSignature& param
   arg.kind = isBuffer(param.kind) ? ArgValue::Kind::Buffer : ArgValue::Kind::Value;
   arg.type = ElementType{*h.type, 1};
   arg.count = *h.size / typeSize;
-  arg.bytes.assign(*h.size, 0);
   arg.dump = h.dump;
   arg.hex = h.hex;
   arg.readable = !h.wo;
   arg.writable = !h.ro;
   arg.noinit = h.noinit && arg.kind == ArgValue::Kind::Buffer;
   arg.text = h.text;
+  // A large buffer without values in the file (fill, range, noinit: checked now, so that
+  // errors name the position) is allocated and written later, beside the others
+  // (readArguments): first writes of fresh memory cost what the kernel's page zeroing
+  // costs, which two cores do twice as fast.
+  if (arg.kind == ArgValue::Kind::Buffer && *h.size >= files::kHugePageMinimum) {
+    if (Initializer init = initializer(h, arg); init || h.noinit) {
+      pending_.push_back({argIndex_, *h.size, std::move(init)});
+      return arg;
+    }
+  }
+  files::zeroedBytes(arg.bytes, *h.size);
   readData(h, arg);
   return arg;
+}
+
+SimFile::Initializer SimFile::initializer(const Header& h, const ArgValue& arg) {
+  const IntegerBase base = h.hex ? IntegerBase::Hex : IntegerBase::Auto;
+  const Scalar s = arg.type.scalar;
+  const uint64_t count = arg.count;
+  try {
+    if (!h.fill.empty()) {
+      // The literal has storage of its own: a buffer may hold no element (size=0) and
+      // the value is still checked.
+      std::array<uint8_t, 8> value{};
+      storeLiteral(s, h.fill, value.data(), base);
+      const uint32_t size = scalarSize(s);
+      if (count == 0 || std::all_of(value.begin(), value.end(), [](uint8_t b) { return b == 0; }))
+        return [](std::vector<uint8_t>&) {};  // zero bytes are what the buffer starts with
+      return [value, size, count](std::vector<uint8_t>& bytes) {
+        std::copy_n(value.data(), size, bytes.data());
+        replicateFirst(bytes, size, count);
+      };
+    }
+    if (!h.range.empty()) {
+      const RangeSpec r = parseRange(s, h.range, count, base);
+      return [s, r](std::vector<uint8_t>& bytes) { writeRange(s, r, bytes); };
+    }
+  } catch (const Error& e) {
+    if (std::string_view(e.what()).substr(0, name().size() + 1) == name() + ":") throw;
+    fail(e.what());  // a bad literal or range: add the file position
+  }
+  return nullptr;
 }
 
 void SimFile::readData(const Header& h, ArgValue& arg) {
   const IntegerBase base = h.hex ? IntegerBase::Hex : IntegerBase::Auto;
   const Scalar s = arg.type.scalar;
+  if (h.noinit) return;
+  if (const Initializer init = initializer(h, arg)) return init(arg.bytes);
   try {
-    if (h.noinit) return;
-    if (!h.fill.empty()) {
-      // The literal has storage of its own: a buffer may hold no element (size=0) and
-      // the value is still checked.
-      uint8_t value[8] = {};
-      storeLiteral(s, h.fill, value, base);
-      if (arg.count == 0) return;
-      std::copy_n(value, scalarSize(s), arg.bytes.data());
-      replicateFirst(arg.bytes, scalarSize(s), arg.count);
-      return;
-    }
-    if (!h.range.empty()) return rangeValues(s, h.range, arg.bytes, base);
     for (uint64_t i = 0; i < arg.count; ++i)
       storeLiteral(s, token("a value"), arg.bytes.data() + i * scalarSize(s), base);
   } catch (const Error& e) {
@@ -308,7 +357,7 @@ ArgValue SimFile::readPipe(const Header& h, const spirv::ParamSignature& param) 
   ArgValue arg;
   arg.type = ElementType{*h.type, 1};
   arg.count = bytes / scalarSize(*h.type);
-  arg.bytes.assign(bytes, 0);
+  files::zeroedBytes(arg.bytes, bytes);
   arg.hex = h.hex;
   if (bytes) readData(h, arg);
   arg.kind = ArgValue::Kind::Pipe;
@@ -332,13 +381,54 @@ void SimFile::reserveBuffer(uint64_t bytes) {
 std::vector<ArgValue> SimFile::readArguments(const std::vector<spirv::ParamSignature>& params,
                                              ArgMemory* memory) {
   memory_ = memory;
+  pending_.clear();
   std::vector<ArgValue> args;
-  for (const spirv::ParamSignature& p : params) args.push_back(readArgument(p));
+  for (const spirv::ParamSignature& p : params) {
+    argIndex_ = args.size();
+    args.push_back(readArgument(p));
+  }
   setContext("after the last argument");
   if (skipSpace())
     fail(fmt::format("unexpected '{}': the kernel takes {} argument{}", token(""), params.size(),
                      params.size() == 1 ? "" : "s"));
+  writePending(args);
   return args;
+}
+
+// The large buffers readBuffer left: allocated and written on up to one thread per core,
+// the largest first. A range is a running sum, so each buffer is written by one thread.
+void SimFile::writePending(std::vector<ArgValue>& args) {
+  std::sort(pending_.begin(), pending_.end(),
+            [](const Pending& a, const Pending& b) { return a.bytes > b.bytes; });
+  std::atomic<size_t> next{0};
+  std::mutex failed;
+  std::exception_ptr failure;
+  auto work = [&] {
+    for (size_t j; (j = next++) < pending_.size();) {
+      try {
+        std::vector<uint8_t>& bytes = args[pending_[j].arg].bytes;
+        files::zeroedBytes(bytes, pending_[j].bytes);
+        if (pending_[j].init) pending_[j].init(bytes);
+      } catch (...) {  // std::bad_alloc: rethrown by the reading thread
+        std::lock_guard lock(failed);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  const size_t threads =
+      std::min<size_t>(pending_.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> helpers;
+  for (size_t t = 1; t < threads; ++t) {
+    try {
+      helpers.emplace_back(work);
+    } catch (const std::system_error&) {  // no thread now: this one writes them all
+      break;
+    }
+  }
+  work();
+  for (std::thread& t : helpers) t.join();
+  pending_.clear();
+  if (failure) std::rethrow_exception(failure);
 }
 
 }  // namespace spvsim::tools

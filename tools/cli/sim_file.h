@@ -26,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -61,10 +62,24 @@ class SimFile : public formats::SimText {
   ArgValue readStruct(const Header& h, const spirv::ParamSignature& param);
   ArgValue readImageOrSampler(const std::string& text, const spirv::ParamSignature& param);
   ArgValue readPipe(const Header& h, const spirv::ParamSignature& param);
+  // What fill= or range= writes into a buffer's zeroed bytes, checked now (the errors name
+  // the file position); null when the values follow in the file.
+  using Initializer = std::function<void(std::vector<uint8_t>&)>;
+  Initializer initializer(const Header& h, const ArgValue& arg);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
+  void writePending(std::vector<ArgValue>& args);
+
+  // A large buffer whose storage readArguments allocates and writes after the reading.
+  struct Pending {
+    size_t arg = 0;
+    uint64_t bytes = 0;
+    Initializer init;  // null: zeros (noinit)
+  };
 
   ArgMemory* memory_ = nullptr;  // during readArguments
+  size_t argIndex_ = 0;          // the argument being read
+  std::vector<Pending> pending_;
 };
 
 }  // namespace spvsim::tools

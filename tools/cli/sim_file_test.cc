@@ -1,7 +1,9 @@
 #include "tools/cli/sim_file.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "spirv/error.h"
@@ -138,6 +140,52 @@ TEST(SimFile, FloatRangeAccumulatesLikeOclgrind) {
   const auto quarter =
       readArgs(std::string(kSaxpyHeader) + "<size=12 float range=0:0.25:0.5>\n", params);
   EXPECT_EQ(quarter[0].bytes, bytesOf<float>({0, step, step + step}));
+}
+
+// Buffers of 4 MiB or more with fill, range or noinit are written after the reading, on
+// several threads: the same contents, the same errors at the same positions, values
+// beside them read in order.
+TEST(SimFile, LargeBuffersWrittenAfterTheReading) {
+  const std::vector<spirv::ParamSignature> params = {
+      param(0, "a", "float*", Kind::GlobalPointer), param(1, "b", "float*", Kind::GlobalPointer),
+      param(2, "c", "int*", Kind::GlobalPointer),   param(3, "d", "uint*", Kind::GlobalPointer),
+      param(4, "e", "short*", Kind::GlobalPointer), param(5, "s", "float", Kind::Value, 4)};
+  const uint64_t n = 1 << 20;  // 4 MiB of 4-byte elements
+  const std::string text = fmt::format(
+      "<size={0} float fill=2.5>\n<size={0} float range=0:0.25:{1}>\n"
+      "<size={0} int fill=0 dump>\n<size={0} uint noinit>\n<size=4 short>\n7 8\n"
+      "<size=4 float>\n1.5\n",
+      4 * n, double(n - 1) * 0.25);
+  const auto args = readArgs(std::string(kSaxpyHeader) + text, params);
+  ASSERT_EQ(args.size(), 6u);
+  for (size_t i = 0; i < 4; ++i) ASSERT_EQ(args[i].bytes.size(), 4 * n) << i;
+  const float* a = reinterpret_cast<const float*>(args[0].bytes.data());
+  EXPECT_EQ(a[0], 2.5f);
+  EXPECT_EQ(a[n - 1], 2.5f);
+  // A running float sum, as for small buffers (FloatRangeAccumulatesLikeOclgrind).
+  const float* b = reinterpret_cast<const float*>(args[1].bytes.data());
+  float running = 0;
+  for (uint64_t i = 0; i < n; ++i, running += 0.25f) ASSERT_EQ(b[i], running) << i;
+  EXPECT_TRUE(
+      std::all_of(args[2].bytes.begin(), args[2].bytes.end(), [](uint8_t v) { return !v; }));
+  EXPECT_TRUE(args[2].dump);
+  EXPECT_TRUE(args[3].noinit);
+  EXPECT_TRUE(
+      std::all_of(args[3].bytes.begin(), args[3].bytes.end(), [](uint8_t v) { return !v; }));
+  EXPECT_EQ(args[4].bytes, bytesOf<int16_t>({7, 8}));
+  EXPECT_EQ(args[5].bytes, bytesOf<float>({1.5f}));
+
+  // Checked when read: the position is the header's.
+  EXPECT_NE(errorOf(std::string(kSaxpyHeader) +
+                        fmt::format("<size=4 float>\n1\n<size={} float range=0:1:5>\n", 4 * n),
+                    kSaxpy)
+                .find("t.sim:7: range=0:1:5 gives 6 values but size= holds 1048576"),
+            std::string::npos);
+  EXPECT_NE(errorOf(std::string(kSaxpyHeader) +
+                        fmt::format("<size=4 float>\n1\n<size={} float fill=x>\n", 4 * n),
+                    kSaxpy)
+                .find("t.sim:7:"),
+            std::string::npos);
 }
 
 TEST(SimFile, SetupErrors) {

@@ -95,7 +95,7 @@ void Adapter::stackTrace(const JsonValue& args, JsonValue& body) {
     if (line) {
       JsonValue source = jsonObject();
       setMember(source, "name", jsonString(s.fileName(line.file)));
-      setMember(source, "path", jsonString(absolutePath(s.filePath(line.file))));
+      setMember(source, "path", jsonString(absolutePath(s.sourcePath(line.file))));
       setMember(f, "source", std::move(source));
     }
     setMember(f, "line", jsonNumber(lineNumber));

@@ -13,7 +13,9 @@
 // that leads out of the folder and a FIFO. Any spvsim::Error is an accepted refusal;
 // anything else is a finding. Beyond "no crash" it checks that an accepted manifest names
 // only regular files inside the folder (never the link or the FIFO, which would leak a
-// file from elsewhere or block), and gives one argument per parameter.
+// file from elsewhere or block; headers in a subfolder, or through a linked folder that
+// leads out), that every header's include name stays inside its include folder, and that
+// it gives one argument per parameter.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,10 +45,11 @@ struct DataFile {
 };
 
 // What the seeds' manifests name: a 4-byte "module", two buffers' before/after contents,
-// a 4x2 RGBA UNORM_INT8 image and a program-scope variable.
+// a 4x2 RGBA UNORM_INT8 image, a program-scope variable, a program's source and a header.
 constexpr DataFile kDataFiles[] = {
-    {"module.spv", 20}, {"b0.before", 32}, {"b0.after", 32}, {"b1.before", 16},
-    {"b1.after", 16},   {"i.before", 32},  {"i.after", 32},  {"g.before", 8},
+    {"module.spv", 20}, {"b0.before", 32},       {"b0.after", 32}, {"b1.before", 16},
+    {"b1.after", 16},   {"i.before", 32},        {"i.after", 32},  {"g.before", 8},
+    {"app.cl", 24},     {"headers/inc/h.h", 12},
 };
 
 // The bundle folder, made on first use and removed at exit.
@@ -54,6 +57,7 @@ class BundleDir {
  public:
   BundleDir() {
     dir_ = spvsim::fuzz::makeTempFolder("spvsim-fuzz-bundle");
+    fs::create_directories(dir_ / "headers/inc");
     for (const DataFile& f : kDataFiles) {
       std::string bytes(f.size, '\0');
       for (size_t i = 0; i < f.size; ++i) bytes[i] = static_cast<char>(i * 7 + f.size);
@@ -63,12 +67,18 @@ class BundleDir {
     outside_ = dir_.string() + ".outside";
     std::ofstream(outside_, std::ios::binary) << std::string(32, 'S');
     fs::create_symlink(outside_, dir_ / "link");
+    // A folder inside that is a link to a folder outside, holding a header.
+    outsideFolder_ = dir_.string() + ".outside.d";
+    fs::create_directories(fs::path(outsideFolder_) / "inc");
+    std::ofstream(fs::path(outsideFolder_) / "inc/h.h", std::ios::binary) << std::string(12, 'S');
+    fs::create_directory_symlink(outsideFolder_, dir_ / "linked");
     FUZZ_CHECK(mkfifo((dir_ / "fifo").c_str(), 0600) == 0, "a FIFO in the bundle folder");
   }
   ~BundleDir() {
     std::error_code ec;
     fs::remove_all(dir_, ec);
     fs::remove(outside_, ec);
+    fs::remove_all(outsideFolder_, ec);
   }
   const fs::path& path() const { return dir_; }
 
@@ -82,7 +92,7 @@ class BundleDir {
 
  private:
   fs::path dir_;
-  std::string outside_;
+  std::string outside_, outsideFolder_;
 };
 
 void checkNamesOnlyDataFiles(const BundleDir& dir, const spvsim::tools::Bundle& b) {
@@ -90,6 +100,11 @@ void checkNamesOnlyDataFiles(const BundleDir& dir, const spvsim::tools::Bundle& 
   FUZZ_CHECK(dir.isDataFile(b.module), "the module is a data file of the bundle");
   FUZZ_CHECK(b.source.empty() || dir.isDataFile(b.source),
              "the program's source is a data file of the bundle");
+  for (const auto& h : b.headers) {
+    FUZZ_CHECK(dir.isDataFile(h.file), "a header is a data file of the bundle");
+    FUZZ_CHECK(spvsim::formats::badIncludeName(h.name).empty() && !b.source.empty(),
+               "a header's include name stays inside the include folder, beside a source");
+  }
   for (const auto& buf : b.buffers)
     FUZZ_CHECK(dir.isDataFile(buf.before) && dir.isDataFile(buf.after),
                "a buffer's contents are data files of the bundle");

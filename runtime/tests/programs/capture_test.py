@@ -73,6 +73,42 @@ kernel void accumulate(global int* out, int add) {
 }
 """
 
+# Compiled with clCompileProgram against an embedded header and -D options, then linked:
+# the bundle holds the header under its include name and both options.
+UTIL_H = """#ifndef UTIL_H
+#define UTIL_H
+int scaled(int x) {
+  int y = x * SCALE_BY;
+  return y + OFFSET;
+}
+#endif
+"""
+
+HEADER_KERNEL = """#include "inc/util.h"
+kernel void scale_offset(global int* a) {
+  size_t i = get_global_id(0);
+  a[i] = scaled(a[i]);
+}
+"""
+
+HEADER_OPTIONS = "-g -DSCALE_BY=3 -DOFFSET=5"
+
+
+def app_headers():
+    import pyopencl as cl
+
+    ctx = cl.create_some_context(interactive=False)
+    q = cl.CommandQueue(ctx)
+    main = cl.Program(ctx, HEADER_KERNEL)
+    main.compile(options=HEADER_OPTIONS, headers=[("inc/util.h", cl.Program(ctx, UTIL_H))])
+    prog = cl.link_program(ctx, [main])
+    data = np.arange(16, dtype=np.int32)
+    buf = cl.Buffer(ctx, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, hostbuf=data)
+    prog.scale_offset(q, (16,), None, buf)
+    cl.enqueue_copy(q, data, buf)
+    np.testing.assert_array_equal(data, np.arange(16, dtype=np.int32) * 3 + 5)
+
+
 W, H = 10, 5
 K = 3
 
@@ -379,31 +415,85 @@ class CaptureTest(unittest.TestCase):
         self.assertEqual(values, models(7)["p_after"].tolist())  # shared storage in the debugger
 
     def test_bundle_carries_the_source(self):
-        """A program built from source: the bundle holds it as program.cl (manifest
-        `source program.cl`), and `spvsim debug BUNDLE` lists and breaks in it by that name
-        (the module's line information says <stdin>)."""
+        """A program built from source: the bundle holds it named after the application
+        (capture_test.cl: manifest `source capture_test.cl`) with its build options, and
+        `spvsim debug BUNDLE` lists and breaks in it by that name (the module's line
+        information says <stdin>)."""
         capture = os.path.join(self.tmp, "with_source")
         self.run_app(capture, options="-g")
         bundle = os.path.join(capture, "0002-alias_update")
-        with open(os.path.join(bundle, "program.cl")) as f:
+        self.assertFalse(os.path.exists(os.path.join(bundle, "program.cl")))
+        with open(os.path.join(bundle, "capture_test.cl")) as f:
             # (PyOpenCL without its cache appends a declaration that defeats the driver's.)
             self.assertTrue(f.read().startswith(KERNELS))
         with open(os.path.join(bundle, "launch.txt")) as f:
-            self.assertIn("source program.cl\n", f.read())
+            manifest = f.read()
+        # (PyOpenCL adds an -I option of its own.)
+        self.assertRegex(manifest, "source capture_test.cl\nbuild-options -g( -I \\S+)?\n")
+        self.assertNotIn("compile-options", manifest)  # clBuildProgram: build-options apply
         line = next(n for n, l in enumerate(KERNELS.splitlines(), 1) if "alias_update" in l) + 1
         r = subprocess.run([self.spvsim, "debug", bundle],
-                           input=f"list\nbreak program.cl:{line}\ncontinue\nquit\n",
+                           input=f"list\nbreak capture_test.cl:{line}\ncontinue\nquit\n",
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
-        self.assertIn("program.cl:\n", r.stdout)
+        self.assertIn("capture_test.cl:\n", r.stdout)
         self.assertIn("kernel void alias_update", r.stdout)
-        self.assertIn(f"Breakpoint 1, program.cl:{line}", r.stdout)
+        self.assertIn(f"Breakpoint 1, capture_test.cl:{line}", r.stdout)
         # The profile's source view reads it too.
         page = os.path.join(self.tmp, "profile.html")
         r = self.spvsim_run("run", bundle, "--profile", page)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(page) as f:
             self.assertIn("dst[i] = src[i] * k;", f.read())
+
+    def test_bundle_carries_headers_and_options(self):
+        """clCompileProgram with an embedded header and -D options, then clLinkProgram: the
+        bundle holds the header under its include name and the compile options; debug
+        lists and breaks in the header's lines, the profile shows them, and check builds
+        the captured source again at -O0 with them."""
+        capture = self.run_variant("--app-headers")
+        bundle = os.path.join(capture, "0001-scale_offset")
+        with open(os.path.join(bundle, "launch.txt")) as f:
+            manifest = f.read()
+        # (PyOpenCL adds an -I option of its own.)
+        self.assertRegex(manifest, "source capture_test.cl\n"
+                         f"compile-options {HEADER_OPTIONS}( -I \\S+)?\n"
+                         "header name=inc/util.h file=headers/inc/util.h\n"
+                         "build-options \n")  # the link's options: none
+        with open(os.path.join(bundle, "headers", "inc", "util.h")) as f:
+            self.assertEqual(f.read(), UTIL_H)
+        with open(os.path.join(bundle, "capture_test.cl")) as f:
+            self.assertTrue(f.read().startswith(HEADER_KERNEL))
+        self.assertEqual(self.dump(bundle)[0].tolist(), list(range(5, 5 + 16 * 3, 3)))
+
+        line = next(n for n, l in enumerate(UTIL_H.splitlines(), 1) if "SCALE_BY;" in l)
+        r = subprocess.run([self.spvsim, "debug", bundle],
+                           input=f"break util.h:{line}\ncontinue\nlist\ninfo line\nquit\n",
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn(f"Breakpoint 1, util.h:{line}", r.stdout)
+        self.assertIn("util.h:\n", r.stdout)
+        self.assertIn("int y = x * SCALE_BY;", r.stdout)  # the header's text, listed
+        self.assertNotIn("cannot be read", r.stdout)
+        r = subprocess.run([self.spvsim, "debug", bundle], input="list inc/util.h:1\nquit\n",
+                           capture_output=True, text=True)
+        self.assertIn("#ifndef UTIL_H", r.stdout)
+
+        page = os.path.join(self.tmp, "headers.html")
+        r = self.spvsim_run("run", bundle, "--profile", page)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(page) as f:
+            html = f.read()
+        self.assertIn("int y = x * SCALE_BY;", html)
+        self.assertIn("a[i] = scaled(a[i]);", html)
+
+        # check's -O0 build of the captured source needs the header and the -D options:
+        # without them it would not compile (a warning says so).
+        r = self.spvsim_run("check", bundle)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertNotIn("warning: the -O0 build of", r.stderr)
+        self.assertIn("matches expect", r.stderr)
+        self.assertIn("round-robin, -O0 build", r.stderr)  # its -O0 configuration ran
 
     def test_dap_opens_a_bundle(self):
         """spvsim dap launches a bundle as spvsim debug does: stops on entry, runs to the end
@@ -594,6 +684,8 @@ if __name__ == "__main__":
         app_big()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app-svm":
         app_svm()
+    elif len(sys.argv) > 1 and sys.argv[1] == "--app-headers":
+        app_headers()
     elif len(sys.argv) > 1 and sys.argv[1] == "--app":
         app(sys.argv[2], sys.argv[3], "--image" in sys.argv[4:])
     else:
