@@ -4,20 +4,21 @@
 #
 #   tools/sanitize.sh [asan|ubsan|tsan] [--ci] [--output_base DIR]
 #                     [--test_tag_filters=TAGS] [TARGET...]
-#   tools/sanitize.sh [asan|ubsan|tsan] [--ci] --list-left-out
+#   tools/sanitize.sh [asan|ubsan|tsan] --list-left-out
 #
 # asan (default): gcc ASan+UBSan, -fno-sanitize-recover, _GLIBCXX_ASSERTIONS; ubsan:
 # UBSan alone; tsan: ThreadSanitizer. TARGETs default to //...; the tests that cannot run
-# under the config (below, with the reason) are always left out. --ci also leaves out the
-# tests too slow for CI's budget (tools/test.sh runs `tools/sanitize.sh asan --ci` after
-# the ordinary run) and builds only what the tests need (--build_tests_only: no sanitized
-# copy of benchmarks and other binaries no test runs). --test_tag_filters goes to every
-# `bazel test` (tools/test.sh passes its choice of "slow" tests). --output_base DIR
+# under the config (below, with the reason) are always left out. --ci is CI's sanitizer
+# pass (tools/test.sh runs `tools/sanitize.sh asan --ci` after the ordinary build has run
+# every test): without TARGETs, only the packages that parse outside input (the SPIR-V
+# loader, bundles, .sim text, files, literals; the list below), and only what their tests
+# need is built (--build_tests_only). The whole suite under ASan+UBSan is this command
+# without --ci: about 25 minutes of a cold 2-core machine, so run it apart (before
+# landing a change to the executor, the runtime or the debugger). --test_tag_filters goes
+# to every `bazel test` (tools/test.sh passes its choice of "slow" tests). --output_base DIR
 # builds in an output base of its own (e.g. to keep a sanitizer build beside a shared
 # Bazel server's ordinary one; a fresh one is a cold build). --list-left-out prints the
-# tests the pass would leave out (with --ci: those too), one label a line, and runs
-# nothing: tools/test.sh runs exactly those in the ordinary build, so that CI runs each
-# test once.
+# tests the config always leaves out, one label a line, and runs nothing.
 #
 # Under asan, tests whose host is an uninstrumented program that loads the ASan-built ICD
 # (python with PyOpenCL) run in a second `bazel test` with the ASan runtime preloaded.
@@ -43,7 +44,8 @@ while [[ $# -gt 0 ]]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[[ ${#targets[@]} -eq 0 ]] && targets=(//...)
+targets_given=${#targets[@]}
+[[ $targets_given -eq 0 ]] && targets=(//...)
 # In an output base of its own, Bazel does not know the workspace's bazel-* links into
 # the other output base and would load their packages as ours: spell //... as the
 # workspace's own top-level folders.
@@ -100,38 +102,16 @@ case $config in
     ;;
 esac
 if [[ $ci -eq 1 ]]; then
-  # CI (tools/test.sh) runs these in the ordinary build instead, and the rest only here.
-  skip+=(
-    # Too slow under ASan+UBSan for CI's 25 minutes (each 2-5 minutes of a 2-core
-    # machine); their sub-group families and kernels run in the other op tests, in
-    # e2e_test and in the fuzz seeds (tools/fuzz.sh covers the rest).
-    //src/exec:intel_subgroup_shuffle_test
-    //src/exec:group_non_uniform_shuffle_test
-    //testdata:corpus_test
-    //testdata:corpus_all_levels_test
-    # A minute or more each, most of it in clang (which ASan does not instrument) or in
-    # kernels whose code paths the unit tests run under ASan: the checker corpus (the
-    # checkers' own tests run), the ICD corpus through PyOpenCL (the ICD's tests run),
-    # the Intel block built-ins (src/exec's block I/O tests run), the compile driver's
-    # SPIR-V expectations (every test that compiles OpenCL C runs the driver).
-    //testdata/checks:checks_test
-    //testdata:corpus_icd_test
-    //runtime/tests/programs:intel_block_io_test
-    //src/compiler:compile_driver_test
-    # 20 s to a minute each under ASan, and kernels more than code: the uniform, ballot
-    # and arithmetic group-operation families (their handlers' shared code runs in the
-    # other op tests under ASan), the race checker's program corpus (race_checker_test,
-    # plain_atomic_race_test and race_memory_test run), every bench kernel checked
-    # (checker_combinations_test runs the checkers together) and the end-to-end kernels
-    # through the binary (tools/cli's tests run the same commands). `tools/sanitize.sh
-    # asan` (without --ci) runs them, and CI's 25 minutes on 2 cores do not hold them.
-    //src/exec:group_non_uniform_arithmetic_test
-    //src/exec:group_non_uniform_ballot_test
-    //src/exec:group_uniform_test
-    //testdata/checks:race_programs_test
-    //tools/bench:bench_check_test
-    //testdata:e2e_test
-  )
+  # CI (tools/test.sh) runs every test in the ordinary build first, then this pass over
+  # the code that reads what comes from outside the process (SPIR-V binaries and text,
+  # capture bundles and their manifests, .sim files, literals, input files). Those
+  # packages do not depend on the executor, so the sanitized build is a fraction of the
+  # whole one: the whole suite under ASan+UBSan (`tools/sanitize.sh asan`) compiles the
+  # library a second time and took 25 minutes of a 2-core machine on its own, past CI's
+  # budget. Given targets replace these.
+  if [[ $targets_given -eq 0 ]]; then
+    targets=(//spirv/... //src/formats/... //src/files/... //src/values/...)
+  fi
   filters+=(--build_tests_only)
 fi
 
@@ -169,7 +149,7 @@ run_tests -- "${targets[@]}" "${excluded[@]}"
 if [[ ${#preloaded[@]} -gt 0 ]]; then
   wanted=()
   for t in "${preloaded[@]}"; do
-    [[ " ${skip[*]} " == *" $t "* ]] && continue  # left out (--ci)
+    [[ " ${skip[*]} " == *" $t "* ]] && continue  # the config leaves it out
     for pattern in "${targets[@]}"; do
       base=${pattern%/...}
       if [[ $pattern == "$t" || $pattern == //... ||

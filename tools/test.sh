@@ -11,14 +11,15 @@
 #   tools/test.sh TARGET...  those targets in the ordinary build only (no sanitizer pass
 #                            unless SPVSIM_SANITIZE=1), e.g. //src/exec/...
 #
-# Each test runs once, in one of two passes: the sanitizer pass (`tools/sanitize.sh asan
-# --ci`: gcc ASan+UBSan, -fno-sanitize-recover, in an output directory of its own) runs
-# every test it can hold; the ordinary build (-O2) runs the ones it leaves out (too slow
-# under ASan, or hosts that cannot load it; tools/sanitize.sh lists them with the reason:
-# `tools/sanitize.sh asan --ci --list-left-out`). So no test source compiles twice, which
-# is what kept CI past 25 minutes on 2 cores. SPVSIM_SANITIZE=0 runs everything in the
-# ordinary build instead (faster on a developer's machine with a warm ordinary cache);
-# `bazel test //...` does the same without the setup. Each pass prints how long it took.
+# Two passes, each printing how long it took. The ordinary build (-O2, what ships) runs
+# every test. Then the sanitizer pass (`tools/sanitize.sh asan --ci`: gcc ASan+UBSan,
+# -fno-sanitize-recover, in an output directory of its own) runs the tests of the code
+# that parses outside input: the SPIR-V loader, bundles, .sim text, files and literals,
+# which build without the executor. The whole suite under ASan+UBSan compiles the
+# library a second time: about 25 minutes of a cold 2-core machine on its own, which
+# CI's budget does not hold; run it apart with `tools/sanitize.sh asan` (and the fuzzers,
+# tools/fuzz.sh). SPVSIM_SANITIZE=0 leaves the sanitizer pass out; `bazel test //...`
+# is the ordinary pass without the setup.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source tools/bazel_test_counts.sh
@@ -42,18 +43,11 @@ sanitize=${SPVSIM_SANITIZE:-}
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# The ordinary pass: the given targets, everything without the sanitizer pass, or else
-# what the sanitizer pass leaves out. --build_tests_only: only the tests that run (and
-# what they need) are built. --keep_going: one target that fails to build must not hide
-# the results of the others.
+# The ordinary pass: the given targets, else every test. --build_tests_only: only the
+# tests (and what they need) are built. --keep_going: one target that fails to build must
+# not hide the results of the others.
 ordinary=("${targets[@]}")
-if [[ ${#ordinary[@]} -eq 0 ]]; then
-  if [[ $sanitize != 0 ]]; then
-    mapfile -t ordinary < <(tools/sanitize.sh asan --ci --list-left-out)
-  else
-    ordinary=(//...)
-  fi
-fi
+[[ ${#ordinary[@]} -eq 0 ]] && ordinary=(//...)
 start=$SECONDS
 echo "== tools/test.sh: ordinary build: bazel test ${ordinary[*]}"
 bazel test --test_output=errors --keep_going --build_tests_only --color=no --curses=no \
