@@ -131,8 +131,14 @@ void DebugSession::start() {
       launch_.kernel.name(), sizes(r.global, r.dims), sizes(r.local, r.dims), state_->groupCount(),
       state_->groupCount() == 1 ? "" : "s", state_->subGroupSize(), state_->maxSubGroups(),
       state_->maxSubGroups() == 1 ? "" : "s");
-  if (!symbols_->hasLineInfo())
+  if (!symbols_->hasLineInfo()) {
     out_ << "The module has no source lines: locations are SPIR-V instructions.\n";
+    if (const files::SourceCopy* program = symbols_->sourceCopies().program())
+      out_ << fmt::format(
+          "The application built it without -g; the bundle carries the source it compiled "
+          "(`list {}:1`).\n",
+          program->shownAs);
+  }
   out_ << "Stopped at the kernel's entry. Type `help` for the commands.\n";
   printLocation();
 }

@@ -47,6 +47,8 @@ class Symbols {
   // Copies of sources that the module's paths do not reach (a capture bundle's program
   // and headers), read in their place.
   void setSourceCopies(files::SourceCopies copies) { copies_ = std::move(copies); }
+  // The copies of the sources a bundle carries (empty for other inputs).
+  const files::SourceCopies& sourceCopies() const { return copies_; }
   std::string filePath(spirv::Id file) const;    // as the module records it
   std::string sourcePath(spirv::Id file) const;  // where its text is read: a copy, or filePath
   std::string where(uint32_t pc) const;          // "k.cl:9", or "" without a line

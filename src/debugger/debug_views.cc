@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
+#include "spirv/error.h"
 #include "src/exec/memory_model.h"
+#include "src/files/input_file.h"
+#include "src/values/text_util.h"
 
 namespace spvsim::debugger {
 namespace {
@@ -35,6 +38,47 @@ std::string stateWord(SubGroupState s) {
       return "done";
   }
   return "?";
+}
+
+// A module without line information (built without -g) whose bundle carries the source the
+// application compiled: `list FILE:N` shows the copy around line N, marking no line, since
+// no instruction names one.
+std::string copyListing(const files::SourceCopy& copy, std::string_view lineText) {
+  uint64_t line = 0;
+  if (!values::parseUnsigned(lineText, line) || line == 0)
+    throw DebugError(fmt::format("'{}' is not a line number", lineText));
+  std::string text;
+  try {
+    text = files::readInputFile(copy.path);
+  } catch (const Error& e) {
+    throw DebugError(fmt::format("{} cannot be read: {}", copy.shownAs, e.what()));
+  }
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = std::min(text.find('\n', at), text.size());
+    lines.push_back(std::string_view(text).substr(at, end - at));
+    at = end + 1;
+  }
+  if (line > lines.size())
+    throw DebugError(fmt::format("{} has {} lines", copy.shownAs, lines.size()));
+  std::string out = fmt::format(
+      "{} (as the bundle carries it; the module has no line information, so no line is "
+      "current):\n",
+      copy.shownAs);
+  const uint64_t first = line > kSourceContext ? line - kSourceContext : 1;
+  const uint64_t last = std::min<uint64_t>(line + kSourceContext, lines.size());
+  for (uint64_t l = first; l <= last; ++l) out += fmt::format("   {:>4}  {}\n", l, lines[l - 1]);
+  return out;
+}
+
+// What `list` adds where the module has no line information but the bundle has its source.
+std::string copiesHint(const Symbols& s) {
+  const files::SourceCopy* program = s.sourceCopies().program();
+  if (s.hasLineInfo() || !program) return "";
+  return fmt::format(
+      "(the application built this module without -g: the bundle carries its source, "
+      "`list {}:1` shows it)\n",
+      program->shownAs);
 }
 
 std::string sourceListing(const Symbols& s, const spirv::SourceLine& at) {
@@ -221,6 +265,12 @@ std::string breakpointsText(const DebugSession& session) {
 
 std::string listText(DebugSession& session, std::string_view location) {
   const Symbols& s = session.symbols();
+  if (!s.hasLineInfo()) {
+    const size_t colon = location.rfind(':');
+    if (colon != std::string_view::npos)
+      if (const files::SourceCopy* copy = s.sourceCopies().named(location.substr(0, colon)))
+        return copyListing(*copy, location.substr(colon + 1));
+  }
   uint32_t pc = 0;
   if (!location.empty()) {
     spirv::Id file = 0;
@@ -234,7 +284,7 @@ std::string listText(DebugSession& session, std::string_view location) {
     out += fmt::format("{}:\n", s.fileName(at.file));
     out += sourceListing(s, at);
   } else {
-    out += "(no source line here)\n";
+    out += "(no source line here)\n" + copiesHint(s);
   }
   out += fmt::format("SPIR-V, function {}:\n", s.functionName(s.functionAt(pc)));
   return out + codeListing(s, pc);

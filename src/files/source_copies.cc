@@ -33,4 +33,16 @@ const SourceCopy* SourceCopies::find(std::string_view modulePath) const {
   return best;
 }
 
+const SourceCopy* SourceCopies::named(std::string_view name) const {
+  for (const SourceCopy& c : copies_)
+    if (c.shownAs == name || (c.name != kFromMemory && c.name == name)) return &c;
+  return nullptr;
+}
+
+const SourceCopy* SourceCopies::program() const {
+  for (const SourceCopy& c : copies_)
+    if (c.name == kFromMemory) return &c;
+  return nullptr;
+}
+
 }  // namespace spvsim::files

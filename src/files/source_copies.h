@@ -31,6 +31,11 @@ class SourceCopies {
   // last component is "<stdin>"; else the header whose include name is the path's last
   // components (lexically normalised; the longest name where several are).
   const SourceCopy* find(std::string_view modulePath) const;
+  // The copy a user names: by how it is shown ("app.cl", "util.h") or by its include name
+  // ("inc/util.h"); null when none is.
+  const SourceCopy* named(std::string_view name) const;
+  // The program's copy (added by addProgram), or null.
+  const SourceCopy* program() const;
   bool empty() const { return copies_.empty(); }
 
  private:

@@ -35,5 +35,22 @@ TEST(SourceCopies, ProgramFromMemoryAndHeadersByTheirIncludeNames) {
   EXPECT_EQ(copies.find(""), nullptr);
 }
 
+// What a user types (`list app.cl:3`, `list inc/util.h:1`): the shown name or the include
+// name; the program's copy is the one added by addProgram.
+TEST(SourceCopies, NamedByUsers) {
+  SourceCopies copies;
+  EXPECT_EQ(copies.program(), nullptr);
+  copies.addHeader("inc/util.h", "/b/headers/inc/util.h");
+  copies.addProgram("app.cl", "/b/app.cl");
+  ASSERT_NE(copies.program(), nullptr);
+  EXPECT_EQ(copies.program()->path, "/b/app.cl");
+  EXPECT_EQ(copies.named("app.cl"), copies.program());
+  EXPECT_EQ(copies.named("util.h")->path, "/b/headers/inc/util.h");
+  EXPECT_EQ(copies.named("inc/util.h")->path, "/b/headers/inc/util.h");
+  EXPECT_EQ(copies.named("<stdin>"), nullptr);  // clang's name, not the user's
+  EXPECT_EQ(copies.named("other.cl"), nullptr);
+  EXPECT_EQ(copies.named("util"), nullptr);
+}
+
 }  // namespace
 }  // namespace spvsim::files

@@ -446,6 +446,30 @@ class CaptureTest(unittest.TestCase):
         with open(page) as f:
             self.assertIn("dst[i] = src[i] * k;", f.read())
 
+    def test_bundle_source_listed_without_line_information(self):
+        """Most applications build without -g: the module then names no line, but the
+        bundle still carries the source, and `spvsim debug BUNDLE` says so at the entry and
+        in `list`, and lists the copy by its name (`list capture_test.cl:N`), marking no
+        line as current."""
+        capture = os.path.join(self.tmp, "without_g")
+        self.run_app(capture)
+        bundle = os.path.join(capture, "0002-alias_update")
+        line = next(n for n, l in enumerate(KERNELS.splitlines(), 1) if "alias_update" in l)
+        r = subprocess.run([self.spvsim, "debug", bundle],
+                           input=f"list\nlist capture_test.cl:{line}\nlist capture_test.cl:100000\n"
+                                 "quit\n",
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("The module has no source lines", r.stdout)
+        self.assertIn("the bundle carries the source it compiled (`list capture_test.cl:1`)",
+                      r.stdout)
+        self.assertIn("`list capture_test.cl:1` shows it", r.stdout)
+        self.assertIn("capture_test.cl (as the bundle carries it; the module has no line "
+                      "information, so no line is current):", r.stdout)
+        self.assertRegex(r.stdout, f"\\n +{line}  [^\\n]*alias_update")
+        self.assertNotIn("=>  ", r.stdout.split("capture_test.cl (as the bundle")[1])
+        self.assertRegex(r.stderr, "error: capture_test.cl has [0-9]+ lines")
+
     def test_bundle_carries_headers_and_options(self):
         """clCompileProgram with an embedded header and -D options, then clLinkProgram: the
         bundle holds the header under its include name and the compile options; debug
