@@ -15,20 +15,10 @@ namespace {
 
 using testing::bind;
 using testing::describe;
+using testing::kinds;
 using testing::loadOpenCl;
 using testing::range1;
-
-ArgBinding intArg(int v) {
-  std::vector<uint8_t> b(4);
-  std::memcpy(b.data(), &v, 4);
-  return ArgBinding::bytes(b);
-}
-
-std::set<std::string> kinds(const LaunchResult& r) {
-  std::set<std::string> out;
-  for (const auto& d : r.diagnostics) out.insert(std::string(kindName(d.kind)));
-  return out;
-}
+using testing::valueOf;
 
 const std::set<std::string> kNone{};
 const std::set<std::string> kRace{"data-race"};
@@ -117,10 +107,11 @@ TEST_P(MessagePassing, VerdictFollowsTheMemoryModel) {
        {std::pair{kSameSubGroup, c.sameSubGroup}, std::pair{kOtherSubGroup, c.otherSubGroup},
         std::pair{kOtherWorkGroup, c.otherWorkGroup}}) {
     std::vector<int> data{0}, flag{0}, out{0};
-    const LaunchResult r = program->launch(
-        c.kernel, range1(32, placement.local),
-        {bind(data), bind(flag), bind(out), intArg(placement.first), intArg(placement.second)},
-        checking());
+    const LaunchResult r =
+        program->launch(c.kernel, range1(32, placement.local),
+                        {bind(data), bind(flag), bind(out), valueOf<int>(placement.first),
+                         valueOf<int>(placement.second)},
+                        checking());
     EXPECT_EQ(out[0], 42) << c.kernel << ", " << placement.name;
     EXPECT_EQ(kinds(r), expected) << c.kernel << ", " << placement.name << "\n" << describe(r);
   }
@@ -192,7 +183,8 @@ LaunchResult runPair(Program& p, const char* kernel, const Placement& at, std::v
   std::vector<int> x{0}, y{0};
   out.assign(2, -1);
   return p.launch(kernel, range1(32, at.local),
-                  {bind(x), bind(y), bind(out), intArg(at.first), intArg(at.second)}, options);
+                  {bind(x), bind(y), bind(out), valueOf<int>(at.first), valueOf<int>(at.second)},
+                  options);
 }
 
 TEST(StoreBuffering, PlainAccessesRace) {

@@ -38,7 +38,9 @@ namespace {
 
 using testing::bufferOf;
 using testing::describe;
+using testing::kinds;
 using testing::range1;
+using testing::valueOf;
 
 const char* kKernels = R"(
 // Message passing between two work-groups: work-group `waiter` spins on the flag, the
@@ -168,12 +170,6 @@ std::shared_ptr<Program> compile(const char* opt) {
       compiler::compileOpenCL({.source = kKernels, .options = opt, .useCache = false}).words);
 }
 
-ArgBinding intArg(int v) {
-  std::vector<uint8_t> b(4);
-  std::memcpy(b.data(), &v, 4);
-  return ArgBinding::bytes(b);
-}
-
 // 0: no occupancy (work-groups one by one); else occupancy:N.
 LaunchOptions checking(uint64_t resident) {
   LaunchOptions o;
@@ -185,12 +181,6 @@ LaunchOptions checking(uint64_t resident) {
     o.residentGroups = resident;
   }
   return o;
-}
-
-std::set<std::string> kinds(const LaunchResult& r) {
-  std::set<std::string> out;
-  for (const auto& d : r.diagnostics) out.insert(std::string(kindName(d.kind)));
-  return out;
 }
 
 const std::set<std::string> kNone{};
@@ -221,7 +211,7 @@ struct Handoff {
 Handoff handoff(Program& p, const char* kernel, int waiter, uint64_t resident) {
   Handoff h;
   h.result = p.launch(kernel, range1(32, 16),
-                      {bufferOf(h.data), bufferOf(h.flag), bufferOf(h.out), intArg(waiter)},
+                      {bufferOf(h.data), bufferOf(h.flag), bufferOf(h.out), valueOf<int>(waiter)},
                       checking(resident));
   return h;
 }
@@ -312,7 +302,7 @@ Grid grid(Program& p, uint64_t groups, bool ordered, uint64_t resident) {
   r.data.assign(n, 0);
   r.out.assign(n, 0);
   r.result = p.launch("grid", range1(n, 16),
-                      {bufferOf(r.data), bufferOf(r.out), bufferOf(r.count), intArg(ordered)},
+                      {bufferOf(r.data), bufferOf(r.out), bufferOf(r.count), valueOf<int>(ordered)},
                       checking(resident));
   return r;
 }
@@ -362,8 +352,9 @@ TEST_P(Resident, GridBarrierFromRelaxedAtomicsRaces) {
 // work-group's data.
 TEST_P(Resident, LocalMemoryIsEachWorkGroupsOwn) {
   std::vector<int32_t> out(96, -1), sums(96, 0);
-  const LaunchResult r = program().launch(
-      "local_mp", range1(96, 32), {bufferOf(out), bufferOf(sums), intArg(20000)}, checking(2));
+  const LaunchResult r =
+      program().launch("local_mp", range1(96, 32),
+                       {bufferOf(out), bufferOf(sums), valueOf<int>(20000)}, checking(2));
   EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
   for (int g = 0; g < 3; ++g)
     for (int l = 16; l < 32; ++l) EXPECT_EQ(out[32 * g + l], l - 16 + 100 * g) << g << " " << l;
@@ -380,7 +371,7 @@ TEST_P(Resident, AnotherWorkGroupsPendingAsyncCopyRaces) {
     std::vector<int32_t> dst(16, 7), out(16, 0);
     const LaunchResult r =
         program().launch("copy_pending", range1(32, 16),
-                         {bufferOf(dst), bufferOf(out), intArg(20000)}, checking(resident));
+                         {bufferOf(dst), bufferOf(out), valueOf<int>(20000)}, checking(resident));
     EXPECT_EQ(kinds(r), kRace) << describe(r);
     EXPECT_EQ(countOn(r, DiagnosticKind::DataRace, "(dst)"), 1u) << describe(r);
     if (resident) {

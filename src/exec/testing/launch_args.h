@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ inline std::string describe(const LaunchResult& r) {
   std::string s;
   for (const auto& d : r.diagnostics) s += std::string(kindName(d.kind)) + ": " + d.message + "\n";
   return s;
+}
+
+// The kinds of the launch's diagnostics ("data-race", ...), each once.
+inline std::set<std::string> kinds(const LaunchResult& r) {
+  std::set<std::string> out;
+  for (const auto& d : r.diagnostics) out.insert(std::string(kindName(d.kind)));
+  return out;
 }
 
 }  // namespace spvsim::testing
