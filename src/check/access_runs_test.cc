@@ -88,7 +88,9 @@ struct RunCounter final : ExecutionObserver {
 
 struct RunCounterFactory final : ObserverFactory {
   explicit RunCounterFactory(uint64_t& n) : n(n) {}
-  uint32_t spaces() const override { return spaceBit(Space::Global) | spaceBit(Space::Local); }
+  uint32_t spaces(const LaunchContext&) const override {
+    return spaceBit(Space::Global) | spaceBit(Space::Local);
+  }
   std::unique_ptr<ExecutionObserver> create(const LaunchContext&) const override {
     return std::make_unique<RunCounter>(n);
   }

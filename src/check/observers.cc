@@ -1,5 +1,7 @@
 #include "src/check/observers.h"
 
+#include <algorithm>
+
 #include "src/check/race_checker.h"
 #include "src/check/shadow_kernel.h"
 #include "src/check/undefined_value_checker.h"
@@ -22,7 +24,10 @@ class RaceCheckerFactory final : public ObserverFactory {
     return RaceChecker::launchState(launch);
   }
   // Constant memory is read-only and private memory the lane's own: nothing to race on.
-  uint32_t spaces() const override { return spaceBit(Space::Global) | spaceBit(Space::Local); }
+  uint32_t spaces(const LaunchContext&) const override {
+    return spaceBit(Space::Global) | spaceBit(Space::Local);
+  }
+  bool readsBuiltinsAsMemory() const override { return false; }
   uint64_t stateBytes(const LaunchContext& launch) const override {
     return RaceChecker::stateBytes(launch);
   }
@@ -36,7 +41,11 @@ class UninitializedCheckerFactory final : public ObserverFactory {
  public:
   bool mirrorsArenas() const override { return true; }
   // Global and constant memory are the host's, initialised: no shadow.
-  uint32_t spaces() const override { return spaceBit(Space::Local) | spaceBit(Space::Private); }
+  uint32_t spaces(const LaunchContext&) const override {
+    return spaceBit(Space::Local) | spaceBit(Space::Private);
+  }
+  // Built-ins are always defined.
+  bool readsBuiltinsAsMemory() const override { return false; }
   std::unique_ptr<ExecutionObserver> create(const LaunchContext& launch) const override {
     return std::make_unique<UninitializedChecker>(launch.mirrorOf(this));
   }
@@ -53,9 +62,19 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
   bool takesResidentGroups() const override { return true; }
   bool mirrorsArenas() const override { return true; }
   bool shadowsRegisters() const override { return true; }
-  uint32_t spaces() const override {
-    return spaceBit(Space::Global) | spaceBit(Space::Constant) | spaceBit(Space::Local) |
-           spaceBit(Space::Private);
+  // Built-in values are defined: their loads' results keep the shadow registers' zeroes
+  // (rules::load leaves Input-class loads alone).
+  bool readsBuiltinsAsMemory() const override { return false; }
+  // Global and constant memory only where the launch binds a buffer the host never
+  // initialised: other buffers have no shadow, so their plain accesses change nothing.
+  uint32_t spaces(const LaunchContext& launch) const override {
+    uint32_t s = spaceBit(Space::Local) | spaceBit(Space::Private);
+    for (auto [space, regions] : {std::pair{Space::Global, &launch.memory->global},
+                                  std::pair{Space::Constant, &launch.memory->constant}})
+      if (std::any_of(regions->begin(), regions->end(),
+                      [](const Region& r) { return r.uninitialized; }))
+        s |= spaceBit(space);
+    return s;
   }
   std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
     return instrumentKernel(launch, launch.mirrorOf(this));

@@ -262,6 +262,14 @@ struct RaceChecker::Impl {
   void acquire(uint32_t item, uint32_t scope, const Snapshot& s);
   void publish(uint64_t key, SnapshotPtr s, bool replace);
 
+  // Whether `p` points into a global buffer that nothing in the launch can write
+  // (LaunchContext::readOnlyGlobal): its reads can race with nothing, so none is kept.
+  bool readOnly(uint64_t p) const {
+    const uint64_t r = pointerRegion(p);
+    return pointerSpace(p) == Space::Global && r < launch.readOnlyGlobal.size() &&
+           launch.readOnlyGlobal[r];
+  }
+
   // ---- memory (race_conflicts.cc) ----
   bool locate(uint64_t p, uint64_t bytes, PageTable*& table, uint64_t& offset, int& c);
   Verdict judge(const Access& prior, const Access& cur, int c) const;

@@ -427,6 +427,9 @@ void RaceChecker::Impl::recordAt(SubGroup& sg, uint32_t lane, uint64_t p, const 
 }
 
 void RaceChecker::access(SubGroup& sg, const MemoryAccess& a) {
+  if ((a.kind == AccessKind::Read || a.kind == AccessKind::AtomicLoad) &&
+      impl_->readOnly(a.pointer))
+    return impl_->settle();
   switch (a.kind) {
     case AccessKind::Read:
     case AccessKind::Write:

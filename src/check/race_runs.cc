@@ -60,6 +60,7 @@ void RaceChecker::accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t st
                             uint32_t lanes) {
   Impl& m = *impl_;
   m.settle();
+  if (first.kind == AccessKind::Read && m.readOnly(first.pointer)) return;
   // Write-write reports of the lanes wait together until the run's bytes are in memory
   // (the next event), as each lane's would until the next lane's.
   m.recordRun(sg, first, stride, lanes);

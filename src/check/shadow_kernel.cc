@@ -12,6 +12,7 @@
 #include "spirv/error.h"
 #include "spirv/opcode.h"
 #include "src/check/shadow_rules.h"
+#include "src/check/shadow_static.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim::check {
@@ -383,27 +384,39 @@ std::unordered_map<Id, std::vector<uint8_t>> undefinedConstantBytes(const spirv:
   return out;
 }
 
-void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary& binary) {
-  const spirv::Binary* bin = &binary;
+// The rules of the lowered kernel's instructions (one per SPIR-V instruction, on the first
+// Inst lowered from it), by pc; those that can change nothing in this launch
+// (src/check/shadow_static.h) are left out, their handlers as lowered.
+void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary& bin,
+                    MaybeUndefined::Launch launch) {
   const auto byIndex = spirv::instructionsByIndex(m);
   RuleBuilder builder(k, m, byIndex);
   k.rules.assign(k.code.size(), ShadowRule{});
+  std::unordered_map<uint32_t, const ShadowRule*> built;
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
-    Inst& in = k.code[pc];
-    // One rule per SPIR-V instruction, on the first Inst lowered from it.
+    const Inst& in = k.code[pc];
     if (pc > 0 && k.code[pc - 1].src == in.src) continue;
     if (in.src >= byIndex.size() || !byIndex[in.src]) continue;
     const spirv::Instruction& inst = *byIndex[in.src];
-    if (in.src >= bin->code.size() || bin->code[in.src].op != inst.opcode)
+    if (in.src >= bin.code.size() || bin.code[in.src].op != inst.opcode)
       throw Error(
           DiagnosticKind::Internal,
           fmt::format("--check-undefined: instruction {} ({}) is not where the binary has it",
                       in.src, spirv::opcodeName(inst.opcode)));
-    ShadowRule r = builder.build(inst, bin->code[in.src]);
+    ShadowRule r = builder.build(inst, bin.code[in.src]);
     if (!r.pre && !r.post) continue;
     r.original = in.fn;
-    in.fn = &shadowTrampoline;
     k.rules[pc] = std::move(r);
+    built[in.src] = &k.rules[pc];
+  }
+  const MaybeUndefined maybe(m, *k.facts, std::move(launch), built);
+  for (size_t pc = 0; pc < k.code.size(); ++pc) {
+    ShadowRule& r = k.rules[pc];
+    if (!r.original) continue;
+    if (maybe.needed(*byIndex[k.code[pc].src], r))
+      k.code[pc].fn = &shadowTrampoline;
+    else
+      r = ShadowRule{};
   }
 }
 
@@ -416,13 +429,23 @@ std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch
   std::optional<spirv::Binary> bin = spirv::parseBinary(launch.module->words);
   if (!bin)
     throw Error(DiagnosticKind::Internal, "--check-undefined: the module's words do not decode");
-  instrumentCode(*k, *launch.module, *bin);
-  for (auto& [id, mask] : undefinedConstantBytes(*bin, *launch.module))
+  const MemoryMap& mem = *launch.memory;
+  auto anyUninitialized = [](const std::vector<Region>& regions) {
+    return std::any_of(regions.begin(), regions.end(),
+                       [](const Region& r) { return r.uninitialized; });
+  };
+  MaybeUndefined::Launch facts{launch.kernel->functions.at(0).id,
+                               anyUninitialized(mem.global),
+                               anyUninitialized(mem.constant),
+                               {}};
+  for (auto& [id, mask] : undefinedConstantBytes(*bin, *launch.module)) {
+    facts.undefinedConstants.insert(id);
     if (const ValueSlot* v = k->findValue(id); v && v->bytes) {
       mask.resize(v->bytes, 0);
       k->undefined.push_back({v->reg, std::move(mask)});
     }
-  const MemoryMap& mem = *launch.memory;
+  }
+  instrumentCode(*k, *launch.module, *bin, std::move(facts));
   auto shadows = [](const std::vector<Region>& regions, std::vector<std::vector<uint8_t>>& out) {
     out.resize(regions.size());
     for (size_t i = 0; i < regions.size(); ++i)

@@ -53,17 +53,18 @@ void copyShadow(const SubGroup& sg, uint32_t mirror, const MemoryAccess& a) {
 
 void markArenaStartState(const SubGroup& sg, const LoweredKernel& k, uint32_t mirror) {
   const MemoryMap& mem = *sg.wg->launch->memory;
-  auto mark = [&](uint32_t lane, uint32_t region) {
-    const Region& r = mem.priv[region];
-    uint8_t* host = sg.priv + lane * sg.privateBytes + r.arenaOffset;
-    std::memset(host + mirror * mem.privateArenaBytes, 1, r.size);
-  };
-  for (uint32_t l = 0; l < sg.liveLanes; ++l) {
-    for (const BuiltinSlot& slot : k.builtins) mark(l, slot.region);
-    for (const auto& init : k.privateInits) mark(l, init.first);
-    for (uint32_t region : k.paramByValRegion)
-      if (region) mark(l, region);
-  }
+  std::vector<uint32_t> regions;
+  for (const BuiltinSlot& slot : k.builtins)
+    if (slot.inMemory || sg.wg->launch->builtinStorage) regions.push_back(slot.region);
+  for (const auto& init : k.privateInits) regions.push_back(init.first);
+  for (uint32_t region : k.paramByValRegion)
+    if (region) regions.push_back(region);
+  for (uint32_t l = 0; l < sg.liveLanes && !regions.empty(); ++l)
+    for (uint32_t region : regions) {
+      const Region& r = mem.priv[region];
+      uint8_t* host = sg.priv + l * sg.privateBytes + r.arenaOffset;
+      std::memset(host + mirror * mem.privateArenaBytes, 1, r.size);
+    }
 }
 
 void UninitializedChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {

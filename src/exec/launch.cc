@@ -231,8 +231,9 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
     serial_ = serial_ || f->serial();
     if (f->mirrorsArenas()) ctx_.arenaMirrors.push_back(f.get());
     ctx_.shadowRegisters = ctx_.shadowRegisters || f->shadowsRegisters();
+    ctx_.builtinStorage = ctx_.builtinStorage || f->readsBuiltinsAsMemory();
   }
-  ctx_.builtinStorage = options.builtinStorage || !observers_.empty();
+  ctx_.builtinStorage = ctx_.builtinStorage || options.builtinStorage;
   // The relaxed model must see every access: the Reference tier. Its drain order is
   // one stream of choices over the launch: one host thread, work-groups in order.
   if (options.memoryModel == LaunchOptions::MemoryModel::Relaxed) {
@@ -252,6 +253,7 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   ctx_.fastPaths = !ctx_.referenceTier && observers_.empty() && !ctx_.shadowRegisters;
   // Observers see each atomic on the buffer; shadow registers, its results.
   privatised_ = privatisedRegions(k, args, bound_.paramValues, mem_, ctx_.fastPaths);
+  if (!observers_.empty()) ctx_.readOnlyGlobal = readOnlyRegions(k, args, bound_.paramValues, mem_);
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -432,7 +434,7 @@ WorkGroupSlot::WorkGroupSlot(const LaunchState& launch, WorkerArena* arena)
     }
   }
   for (const auto& f : launch.observers()) {
-    spaces_ |= f->spaces();
+    spaces_ |= f->spaces(launch.context());
     // Raw SVM addresses (Space::Invalid) are global memory: resolve() reports them too.
     if (spaces_ & spaceBit(Space::Global)) spaces_ |= spaceBit(Space::Invalid);
     observers_.push_back(f->create(launch.context()));
@@ -470,11 +472,11 @@ WorkGroupSlot::~WorkGroupSlot() {
 // What each lane's arena needs cleared at sub-group start: every region but the built-ins
 // only built-in reads use (BuiltinSlot::inMemory false), which nothing reads or writes
 // (region bounds keep other pointers out) unless LaunchContext::builtinStorage; all of
-// it, mirrors included, with observers (their shadows start cleared).
+// it, mirrors included, with arena mirrors (their shadows start cleared).
 void WorkGroupSlot::setClearedBytes() {
   const LoweredKernel& k = launch_.kernel();
   const MemoryMap& mem = launch_.memory();
-  if (launch_.context().builtinStorage) {
+  if (launch_.context().builtinStorage || !launch_.context().arenaMirrors.empty()) {
     clearFrom_ = 0, clearTo_ = privStride_;
     return;
   }

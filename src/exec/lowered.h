@@ -183,6 +183,8 @@ struct LoweredKernel {
   bool subGroupsIndependent = true;
   // Parameters whose buffers a launch may privatise (src/exec/reduction.h).
   std::vector<ReductionTarget> reductions;
+  // Bit k: the launch may write through parameter k (src/exec/pointer_params.h).
+  uint64_t writtenParams = ~uint64_t(0);
 
   // By spirv::Instruction::index, for diagnostics: the disassembly, and "file:line" (""
   // where there is none). The module's text, shared by all its kernels.

@@ -13,8 +13,9 @@
 #include "spirv/cfg.h"
 #include "spirv/disassembly.h"
 #include "spirv/error.h"
-#include "spirv/text.h"
 #include "spirv/opcode.h"
+#include "spirv/text.h"
+#include "src/exec/pointer_params.h"
 #include "src/exec/register_shape.h"
 #include "src/exec/subgroup.h"
 #include "src/exec/subgroup_independence.h"
@@ -139,6 +140,9 @@ void Lowerer::run() {
         findReductionTargets(facts, facts.kernel(entry_), *start,
                              [this](const spirv::Instruction& i) { return isDebugInfo(i); });
     out.reductions = reductions_.targets;
+    out.writtenParams =
+        writtenParams(facts, facts.kernel(entry_), *start,
+                      [this](const spirv::Instruction& i) { return isDebugInfo(i); });
   }
   functionIndex(body_ ? body_->id : entry_.function);
   while (!pendingFunctions_.empty()) {

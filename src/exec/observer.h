@@ -130,10 +130,11 @@ class ObserverLaunchState {
 class ObserverFactory {
  public:
   virtual ~ObserverFactory() = default;
-  // The address spaces whose every plain lane access its observer must see. Accesses to
-  // other spaces may take the executor's fast paths unreported, or be reported anyway
-  // (atomics and copies always are, and other observers may ask for them).
-  virtual uint32_t spaces() const { return kAllSpaces; }
+  // The address spaces whose every plain lane access its observer must see in `launch`
+  // (its memory bound). Accesses to other spaces may take the executor's fast paths
+  // unreported, or be reported anyway (atomics and copies always are, and other observers
+  // may ask for them).
+  virtual uint32_t spaces(const LaunchContext& /*launch*/) const { return kAllSpaces; }
   // Work-groups one at a time, in order, on one host thread (verdicts that must not
   // depend on timing).
   virtual bool serial() const { return false; }
@@ -158,6 +159,13 @@ class ObserverFactory {
   // Each sub-group gets a shadow register file (SubGroup::shadow, LoweredKernel::registerBytes
   // bytes laid out as the registers), for per-register-byte state the observer keeps.
   virtual bool shadowsRegisters() const { return false; }
+  // Whether its observer must see each built-in load as a read of the lane's private copy
+  // (LaunchContext::builtinStorage: every built-in written to private memory at each
+  // sub-group start, read back from there). Without it built-in reads compute their values
+  // straight into registers, unreported: the checkers need no report of them (built-ins
+  // are private, so nothing races on them, and always defined), and the copies cost a
+  // write per built-in per lane per sub-group and a reported read per load.
+  virtual bool readsBuiltinsAsMemory() const { return true; }
   // A copy of the launch's kernel (launch.kernel) whose instructions the checker rewrote,
   // e.g. to run its rules around their handlers, or nullptr to run the kernel as lowered.
   // Called once per launch, after its memory is bound; the launch then runs the copy (the

@@ -103,6 +103,24 @@ std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
   return out;
 }
 
+std::vector<uint8_t> readOnlyRegions(const LoweredKernel& kernel,
+                                     const std::vector<ArgBinding>& args,
+                                     const std::vector<std::vector<uint8_t>>& params,
+                                     const MemoryMap& mem) {
+  std::vector<uint8_t> out(mem.global.size(), 0);
+  if (!mem.svm.empty()) return out;
+  for (const ArgBinding& a : args)
+    if (a.kind == ArgBinding::Kind::SvmPointer) return out;
+  for (size_t k = 0; k < args.size() && k < params.size() && k < 64; ++k) {
+    if (args[k].kind != ArgBinding::Kind::Buffer || (kernel.writtenParams >> k & 1)) continue;
+    const uint64_t p = pointerParam(params[k]);
+    const uint64_t r = pointerRegion(p);
+    if (pointerSpace(p) == Space::Global && r != 0 && r < out.size() && !sharesMemory(mem, r))
+      out[r] = 1;
+  }
+  return out;
+}
+
 ReductionCopies::ReductionCopies(const std::vector<PrivatisedRegion>& regions)
     : regions_(regions), copies_(regions.size()) {}
 

@@ -39,6 +39,15 @@ std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
                                                 const std::vector<std::vector<uint8_t>>& params,
                                                 const MemoryMap& mem, bool canPrivatise);
 
+// Per global region of `mem`: 1 where no instruction of the launch can write it, a buffer
+// argument bound to a parameter only read through (LoweredKernel::writtenParams) that no
+// other memory object of the launch overlaps; 0 elsewhere, and everywhere in a launch
+// with SVM.
+std::vector<uint8_t> readOnlyRegions(const LoweredKernel& kernel,
+                                     const std::vector<ArgBinding>& args,
+                                     const std::vector<std::vector<uint8_t>>& params,
+                                     const MemoryMap& mem);
+
 // One host thread's copies, made on first use.
 class ReductionCopies {
  public:

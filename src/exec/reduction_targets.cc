@@ -9,6 +9,7 @@
 
 #include "spirv/instruction_info.h"
 #include "spirv/opcode.h"
+#include "src/exec/pointer_params.h"
 
 namespace spvsim {
 namespace {
@@ -49,16 +50,7 @@ class Analysis {
  public:
   Analysis(const spirv::ModuleFacts& facts, const spirv::Function& body,
            const std::function<bool(const spirv::Instruction&)>& isDebugInfo)
-      : m_(facts.module()), facts_(facts), body_(body), isDebugInfo_(isDebugInfo) {}
-
-  // Whether some instruction of `fn` makes a global or generic pointer that is not
-  // derived from another pointer.
-  bool forgesPointers(const spirv::Function& fn) const {
-    for (const auto& b : fn.blocks)
-      for (const auto& in : b.instructions)
-        if (in.result && sharedPointer(in.resultType) && !derives(in)) return true;
-    return false;
-  }
+      : m_(facts.module()), body_(body), isDebugInfo_(isDebugInfo) {}
 
   ReductionAnalysis run() {
     seedParameters();
@@ -69,18 +61,7 @@ class Analysis {
   }
 
  private:
-  bool sharedPointer(Id type) const {
-    if (!type) return false;
-    const spirv::Type& t = m_.type(type);
-    return t.kind == spirv::TypeKind::Pointer && (t.storage == spv::StorageClass::CrossWorkgroup ||
-                                                  t.storage == spv::StorageClass::Generic);
-  }
   bool isPointer(Id type) const { return type && m_.type(type).kind == spirv::TypeKind::Pointer; }
-  // Instructions whose pointer result comes from pointer operands only.
-  bool derives(const spirv::Instruction& in) const {
-    if (in.opcode == Op::OpBitcast) return isPointer(facts_.valueType(in.operands.at(0)));
-    return spirv::derivesPointer(in.opcode);
-  }
 
   void seedParameters() {
     for (size_t k = 0; k < body_.params.size() && k < 64; ++k) {
@@ -171,7 +152,6 @@ class Analysis {
   }
 
   const spirv::Module& m_;
-  const spirv::ModuleFacts& facts_;
   const spirv::Function& body_;
   const std::function<bool(const spirv::Instruction&)>& isDebugInfo_;
   std::unordered_map<Id, uint64_t> from_;  // pointer -> parameters it may come from
@@ -194,7 +174,8 @@ ReductionAnalysis findReductionTargets(
     const std::function<bool(const spirv::Instruction&)>& isDebugInfo) {
   Analysis a(facts, body, isDebugInfo);
   for (Id f : kernel.functions)
-    if (const spirv::Function* fn = facts.module().findFunction(f); fn && a.forgesPointers(*fn))
+    if (const spirv::Function* fn = facts.module().findFunction(f);
+        fn && forgesSharedPointers(facts, *fn))
       return {};
   return a.run();
 }

@@ -70,6 +70,11 @@ struct LaunchContext {
   // Every built-in variable in each lane's private memory, and built-in reads through it
   // (LaunchOptions::builtinStorage, or any observer attached): src/exec/builtins.h.
   bool builtinStorage = false;
+  // Per global region (MemoryMap::global): 1 where no instruction of the launch can write
+  // it (readOnlyRegions, src/exec/reduction_copies.h), so that an observer may skip what
+  // it would keep of the region's reads for writes that never come. Filled only for
+  // launches with observers.
+  std::vector<uint8_t> readOnlyGlobal;
   // The image arguments; image values in registers index this table.
   const LaunchImage* images = nullptr;
   uint32_t imageCount = 0;
