@@ -313,6 +313,8 @@ struct RaceChecker::Impl {
   // ---- a whole sub-group's access (race_runs.cc) ----
   void recordRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes);
   bool quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const;
+  bool rememberWriteRun(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,
+                        uint64_t laneBytes, uint32_t src);
 
   // ---- async copies (race_async_copies.cc) ----
   bool knownByAll(int c, const Access& prior) const;

@@ -199,7 +199,7 @@ void RaceChecker::Impl::compare(const Page& page, uint32_t first, uint32_t end, 
   const bool plainWrite = cur.write && !cur.atomic;
   auto lastWrites = [&] {
     for (uint32_t b = first; b < end; ++b)
-      if (const ByteHistory* h = page.history(b)) consider(h->write);
+      if (const ByteHistory h = page.history(b); h.write.item) consider(h.write);
   };
   if (!plainWrite) lastWrites();
   if (cur.write)

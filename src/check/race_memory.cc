@@ -85,12 +85,24 @@ Block* RaceMemory::block(Page& p, uint32_t offset) {
     p.blocks = std::make_unique<std::array<std::unique_ptr<Block>, kBlocksPerPage>>();
   }
   auto& block = (*p.blocks)[offset / kBlockBytes];
-  constexpr uint32_t kWords = kBlockBytes / kWordBytes;
-  if (!block && take(sizeof(Block) + kWords * sizeof(ByteHistory))) {
-    block = std::make_unique<Block>();
-    block->history = std::make_unique<ByteHistory[]>(kWords);
-  }
+  if (!block && take(sizeof(Block))) block = std::make_unique<Block>();
   return block.get();
+}
+
+bool RaceMemory::entries(Block& b) {
+  if (b.history) return true;
+  const WriteRun r = b.run;
+  const bool words = !r.first.item ||
+                     (r.lo % kWordBytes == 0 && r.hi % kWordBytes == 0 && r.size % kWordBytes == 0);
+  const uint32_t n = words ? kBlockBytes / kWordBytes : kBlockBytes;
+  if (!take(n * sizeof(ByteHistory))) return false;
+  const Block before{.run = r};
+  b.history = std::make_unique<ByteHistory[]>(n);
+  b.words = words;
+  b.run = WriteRun{};
+  for (uint32_t o = r.lo; r.first.item && o < r.hi; o += words ? kWordBytes : 1)
+    b.history[words ? o / kWordBytes : o] = before.at(o);
+  return true;
 }
 
 bool RaceMemory::perByte(Block& b) {
@@ -106,14 +118,46 @@ bool RaceMemory::perByte(Block& b) {
 bool RaceMemory::recordWrite(Page& p, uint32_t first, uint32_t end, const Access& w, uint64_t gen) {
   for (uint32_t at = first; at < end;) {
     Block* b = block(p, at);
-    if (!b) return false;
+    if (!b || !entries(*b)) return false;
     const uint32_t blockEnd = std::min(end, (at / kBlockBytes + 1) * kBlockBytes);
     // A write of part of a word gives the block's bytes their own entries.
     if (b->words && (at % kWordBytes || blockEnd % kWordBytes) && !perByte(*b)) return false;
     for (uint32_t x = at; x < blockEnd; x += b->words ? kWordBytes : 1) {
-      ByteHistory& h = b->at(x);
+      ByteHistory& h = b->history[b->words ? x % kBlockBytes / kWordBytes : x % kBlockBytes];
       h.write = w;
       h.writeGen = gen;
+    }
+    at = blockEnd;
+  }
+  return true;
+}
+
+bool RaceMemory::recordWriteRun(Page& p, uint32_t first, uint32_t end, const Access& w,
+                                uint32_t laneBytes, uint64_t gen) {
+  for (uint32_t at = first; at < end;) {
+    Block* b = block(p, at);
+    if (!b) return false;
+    const uint32_t blockEnd = std::min(end, (at / kBlockBytes + 1) * kBlockBytes);
+    const uint32_t lo = at % kBlockBytes, hi = lo + (blockEnd - at);
+    // One run per block while the block's bytes start a lane and this write covers every
+    // byte that the block's last run wrote (nothing older stays behind it).
+    const bool laneStart = (at - first) % laneBytes == 0;
+    const bool covers = !b->run.first.item || (lo <= b->run.lo && hi >= b->run.hi);
+    if (!b->history && laneStart && covers) {
+      Access lane = w;
+      lane.item += (at - first) / laneBytes;
+      b->run = WriteRun{lane, gen, uint8_t(lo), uint8_t(hi), uint8_t(laneBytes)};
+    } else {
+      if (!entries(*b)) return false;
+      const bool split = at % kWordBytes || blockEnd % kWordBytes || laneBytes % kWordBytes ||
+                         (at - first) % kWordBytes;
+      if (b->words && split && !perByte(*b)) return false;
+      for (uint32_t x = at; x < blockEnd; x += b->words ? kWordBytes : 1) {
+        ByteHistory& h = b->history[b->words ? x % kBlockBytes / kWordBytes : x % kBlockBytes];
+        h.write = w;
+        h.write.item += (x - first) / laneBytes;
+        h.writeGen = gen;
+      }
     }
     at = blockEnd;
   }

@@ -87,20 +87,42 @@ struct AtomicHistory {
   uint32_t set = 0;  // 1 + index of its concurrent atomic accesses (RaceMemory::set)
 };
 
-// The per-byte state of a 64-byte block; atomics only once one touched it. While every
-// plain write to the block covered whole aligned 4-byte words (what int, float and wider
-// accesses do), the four bytes of a word always share their last write, so one entry
-// per word holds it (a quarter of the memory); the first narrower write gives each byte
-// its own entry (RaceMemory::recordWrite).
+// The last plain write of a run of bytes by one sub-group's contiguous write: lane k's
+// `size` bytes at block offset lo + k * size, by work-item first.item + k, all else as
+// `first` (the lanes' clocks were equal), in page generation `gen`.
+struct WriteRun {
+  Access first;  // item 0: none
+  uint64_t gen = 0;
+  uint8_t lo = 0, hi = 0, size = 0;
+};
+
+// The per-byte state of a 64-byte block; atomics only once one touched it. Its plain
+// writes are kept in one of three forms:
+// - while only whole contiguous writes of a sub-group (RaceMemory::recordWriteRun, what
+//   kernels writing their outputs do) wrote it, and the last one covered every byte any
+//   wrote: that one run (no history entries at all);
+// - while every plain write covered whole aligned 4-byte words (what int, float and wider
+//   accesses do): one entry per word, as the four bytes of a word always share their last
+//   write (a quarter of the memory of the next form);
+// - else one entry per byte (the first narrower write makes them).
 struct Block {
   bool words = true;
+  WriteRun run;                            // while `history` is empty
   std::unique_ptr<ByteHistory[]> history;  // kBlockBytes / kWordBytes entries, or kBlockBytes
   std::unique_ptr<std::array<AtomicHistory, kBlockBytes>> atomics;
 
-  ByteHistory& at(uint32_t offset) const {
-    return history[words ? offset % kBlockBytes / kWordBytes : offset % kBlockBytes];
+  // The last plain write of the byte at `offset` (write.item 0: none).
+  ByteHistory at(uint32_t offset) const {
+    if (history) return history[words ? offset % kBlockBytes / kWordBytes : offset % kBlockBytes];
+    const uint32_t o = offset % kBlockBytes;
+    if (!run.first.item || o < run.lo || o >= run.hi) return {};
+    ByteHistory h{run.first, run.gen};
+    h.write.item += (o - run.lo) / run.size;
+    return h;
   }
-  uint32_t entries() const { return words ? kBlockBytes / kWordBytes : kBlockBytes; }
+  uint32_t entries() const {
+    return history ? (words ? kBlockBytes / kWordBytes : kBlockBytes) : 0;
+  }
 };
 
 struct Page {
@@ -114,19 +136,17 @@ struct Page {
   const Block* block(uint32_t offset) const {
     return blocks ? (*blocks)[offset / kBlockBytes].get() : nullptr;
   }
-  const ByteHistory* history(uint32_t offset) const {
+  // The last plain write of byte `offset` (write.item 0 and writeGen 0: none).
+  ByteHistory history(uint32_t offset) const {
     const Block* b = block(offset);
-    return b ? &b->at(offset) : nullptr;
+    return b ? b->at(offset) : ByteHistory{};
   }
   AtomicHistory* atomics(uint32_t offset) const {
     const Block* b = block(offset);
     return b && b->atomics ? &(*b->atomics)[offset % kBlockBytes] : nullptr;
   }
   // Whether a read of byte `offset` made in generation `gen` is since the byte's last write.
-  bool readLive(uint32_t offset, uint64_t gen) const {
-    const ByteHistory* h = history(offset);
-    return !h || h->writeGen <= gen;
-  }
+  bool readLive(uint32_t offset, uint64_t gen) const { return history(offset).writeGen <= gen; }
 };
 
 template <class Live>
@@ -228,6 +248,11 @@ class RaceMemory {
   // page, their blocks made when missing; false when the budget refuses (bytes from the
   // refused block on keep their history).
   bool recordWrite(Page& p, uint32_t first, uint32_t end, const Access& w, uint64_t gen);
+  // The same for one sub-group's contiguous write of [first, end): `laneBytes` (at most
+  // kBlockBytes) per lane from `first` on, by work-items w.item, w.item + 1, ..., all at
+  // w.clock. A block that only such writes touched keeps the last as one WriteRun.
+  bool recordWriteRun(Page& p, uint32_t first, uint32_t end, const Access& w, uint32_t laneBytes,
+                      uint64_t gen);
   // Byte `offset`'s atomics, its block and the block's atomics made when missing; nullptr
   // when the budget refuses.
   AtomicHistory* atomics(Page& p, uint32_t offset);
@@ -255,6 +280,7 @@ class RaceMemory {
   bool take(uint64_t bytes);
   Block* block(Page& p, uint32_t offset);
   bool perByte(Block& b);  // one entry per byte from now on; false when refused
+  bool entries(Block& b);  // history entries (of its run) from now on; false when refused
   void give(uint64_t bytes) { budget_->used -= bytes; }
   // Charges a vector's change of capacity; false (and the vector as it was) when refused.
   template <class T>

@@ -145,15 +145,17 @@ TEST(RaceMemory, TheBudgetRefuses) {
   EXPECT_GT(memory.refused(), 0u);
   EXPECT_LE(memory.used(), memory.budget());
   EXPECT_FALSE(memory.recordWrite(*page, 0, 4, Access{1, 1}, ++page->gen));
-  EXPECT_EQ(page->history(0), nullptr);
+  EXPECT_EQ(page->history(0).write.item, 0u);
 }
 
 // Writes of whole aligned words share one entry per word until a narrower write gives
-// the block's bytes their own; either way each byte's last write is the newest write
-// that covered it (a plain model of 64 bytes per byte), and a word-mode block takes a
-// quarter of a byte-mode one's entries.
-TEST(RaceMemory, WordEntriesUntilANarrowerWrite) {
-  for (uint32_t seed = 1; seed <= 40; ++seed) {
+// the block's bytes their own; a sub-group's contiguous write (recordWriteRun) leaves one
+// run per block while the block's writes were all such runs, each covering what the last
+// wrote. Whatever the forms, each byte's last write is the newest write that covered it,
+// with the item of the lane that wrote it (a plain model of 64 bytes per byte), and a
+// word-mode block takes a quarter of a byte-mode one's entries.
+TEST(RaceMemory, EachByteKeepsItsLastWriteInEveryForm) {
+  for (uint32_t seed = 1; seed <= 60; ++seed) {
     std::mt19937 rng(seed);
     RaceMemory memory(~uint64_t(0));
     PageTable table;
@@ -162,7 +164,22 @@ TEST(RaceMemory, WordEntriesUntilANarrowerWrite) {
     Page& page = *memory.page(table, 0);
     std::vector<uint32_t> last(kPageBytes, 0);  // the model: the item of each byte's write
     const bool narrow = seed % 2 == 0;          // odd seeds write whole words only
-    for (uint32_t item = 1; item <= 300; ++item) {
+    const bool runs = seed % 3 != 0;            // and some seeds sub-group runs too
+    uint32_t item = 1;
+    for (uint32_t n = 0; n < 300; ++n) {
+      if (runs && rng() % 2) {
+        // A sub-group of 1-16 lanes writing 4, 8 or 16 bytes each (or, narrow, 1-3).
+        const uint32_t lanes = 1 + rng() % 16;
+        uint32_t lane = 4u << (rng() % 3);
+        if (narrow && rng() % 4 == 0) lane = 1 + rng() % 3;
+        uint32_t first = rng() % kPageBytes;
+        if (!narrow) first -= first % 4;
+        const uint32_t end = std::min(kPageBytes, first + lanes * lane);
+        ASSERT_TRUE(memory.recordWriteRun(page, first, end, Access{item, 1}, lane, ++page.gen));
+        for (uint32_t b = first; b < end; ++b) last[b] = item + (b - first) / lane;
+        item += lanes;
+        continue;
+      }
       uint32_t first = rng() % kPageBytes, size = 4u << (rng() % 4);
       if (narrow && rng() % 8 == 0)
         size = 1 + rng() % 3;
@@ -171,17 +188,40 @@ TEST(RaceMemory, WordEntriesUntilANarrowerWrite) {
       const uint32_t end = std::min(kPageBytes, first + size);
       ASSERT_TRUE(memory.recordWrite(page, first, end, Access{item, 1}, ++page.gen));
       for (uint32_t b = first; b < end; ++b) last[b] = item;
+      ++item;
     }
     bool anyBytes = false;
     for (uint32_t b = 0; b < kPageBytes; ++b) {
-      const ByteHistory* h = page.history(b);
-      ASSERT_EQ(h ? h->write.item : 0u, last[b]) << "seed " << seed << " byte " << b;
+      ASSERT_EQ(page.history(b).write.item, last[b]) << "seed " << seed << " byte " << b;
       if (const Block* blk = page.block(b)) anyBytes |= !blk->words;
     }
     if (!narrow) {
       EXPECT_FALSE(anyBytes) << "seed " << seed;
     }
   }
+}
+
+// A block only whole sub-group writes touched keeps one run and no entries: a kernel
+// writing its output once costs no per-word state.
+TEST(RaceMemory, OutputWrittenByRunsKeepsNoEntries) {
+  RaceMemory memory(~uint64_t(0));
+  PageTable table;
+  table.bytes = kPageBytes;
+  table.pages.resize(1);
+  Page& page = *memory.page(table, 0);
+  for (uint32_t sg = 0; sg < 16; ++sg)  // 16 sub-groups of 16 lanes, 4 bytes each
+    ASSERT_TRUE(
+        memory.recordWriteRun(page, sg * 64, sg * 64 + 64, Access{1 + 16 * sg, 1}, 4, ++page.gen));
+  for (uint32_t b = 0; b < kPageBytes; ++b) {
+    ASSERT_EQ(page.history(b).write.item, 1 + b / 4) << b;
+    ASSERT_EQ(page.block(b)->entries(), 0u) << b;
+  }
+  // A write of one word in the middle: entries from then on, the rest of the run kept.
+  ASSERT_TRUE(memory.recordWrite(page, 100, 104, Access{999, 2}, ++page.gen));
+  EXPECT_EQ(page.history(100).write.item, 999u);
+  EXPECT_EQ(page.history(99).write.item, 1 + 99 / 4);
+  EXPECT_EQ(page.history(104).write.item, 1 + 104 / 4);
+  EXPECT_EQ(page.block(100)->entries(), kBlockBytes / kWordBytes);
 }
 
 }  // namespace

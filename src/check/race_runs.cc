@@ -26,9 +26,8 @@ bool RaceChecker::Impl::quiet(PageTable& table, uint64_t offset, uint64_t bytes,
         if (r.hi > from && r.lo < to) none = false;
     if (!page->blocks || !none) return;
     for (uint32_t b = from; b < to && none; ++b) {
-      const race::ByteHistory* h = page->history(b);
       const race::AtomicHistory* a = page->atomics(b);
-      none = !(h && h->write.item) && !(a && (a->latest.item || a->set));
+      none = !page->history(b).write.item && !(a && (a->latest.item || a->set));
     }
   });
   return none;
@@ -45,6 +44,8 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
   if (!locate(first.pointer, span, table, offset, c)) return;
   const bool skip = shared.copies.empty() && quiet(*table, offset, span, write);
   const uint32_t src = sg.code[sg.pc - 1].src;
+  if (skip && write && stride == bytes && rememberWriteRun(sg, *table, offset, lanes, bytes, src))
+    return;
   for (uint32_t l = 0; l < lanes; ++l) {
     const uint32_t item = itemOf(sg, l);
     const Access cur{item, own[item - firstItem], src, 0, write, 0};
@@ -54,6 +55,28 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
       recordAt(sg, l, first.pointer + l * stride, first.host + l * stride, bytes, cur, *table,
                offset + l * stride, c);
   }
+}
+
+// A quiet contiguous write by lanes whose clocks agree, whose lanes' bytes never straddle a
+// page: remembered per page as one write run (RaceMemory::recordWriteRun) rather than
+// lane by lane. False (nothing done) where it does not apply.
+bool RaceChecker::Impl::rememberWriteRun(SubGroup& sg, PageTable& table, uint64_t offset,
+                                         uint32_t lanes, uint64_t laneBytes, uint32_t src) {
+  if (laneBytes > race::kBlockBytes || kPageBytes % laneBytes || offset % laneBytes) return false;
+  const uint32_t item = itemOf(sg, 0);
+  const uint32_t clock = own[item - firstItem];
+  for (uint32_t l = 1; l < lanes; ++l)
+    if (own[item + l - firstItem] != clock) return false;
+  forEachPage(offset, laneBytes * lanes, [&](uint64_t index, uint32_t from, uint32_t to) {
+    Page* page = memory.page(table, index);
+    const uint32_t lane = uint32_t((index * kPageBytes + from - offset) / laneBytes);
+    if (!page || !memory.recordWriteRun(*page, from, to, Access{item + lane, clock, src, 0, 1, 0},
+                                        uint32_t(laneBytes), ++page->gen))
+      return warnBudget(sg);
+    // As remember() after each lane's write (the span holds no atomics: quiet).
+    for (uint32_t x = from; x < to; x += uint32_t(laneBytes)) memory.wrote(*page);
+  });
+  return true;
 }
 
 void RaceChecker::accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride,

@@ -200,6 +200,35 @@ bool globalWithoutShadow(const SubGroup& sg, const uint64_t* ptrs) {
   return all;
 }
 
+// Whether every active lane's pointer lies in one region of global, constant or local
+// memory, its `n` bytes in bounds: then lane l's memory shadow lies offsetBits(ptrs[l]) -
+// `low` bytes after `shadow`, the shadow of the lowest lane's bytes (nullptr: memory
+// without shadow), found with one locate() for the sub-group instead of one per lane.
+bool oneRegion(const SubGroup& sg, const uint64_t* ptrs, uint32_t n, uint64_t& low,
+               const uint8_t*& shadow) {
+  if (sg.mask.none()) return false;
+  const uint32_t f = sg.mask.first();
+  const Space s = pointerSpace(ptrs[f]);
+  if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
+  const uint64_t key = ptrs[f] & ~kOffsetMask;
+  uint64_t hi = 0;
+  uint32_t lowest = f;
+  bool same = true;
+  low = ~uint64_t(0);
+  sg.forActive([&](uint32_t l) {
+    const uint64_t o = offsetBits(ptrs[l]);
+    same &= (ptrs[l] & ~kOffsetMask) == key;
+    if (o < low) low = o, lowest = l;
+    hi = std::max(hi, o);
+  });
+  if (!same) return false;
+  AccessError error;
+  const uint8_t* host = sg.locate(ptrs[lowest], lowest, hi - low + n, false, error);
+  if (!host) return false;
+  shadow = memoryShadow(sg, ptrs[lowest], host);
+  return true;
+}
+
 void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const ShadowOperand& ptr = r.operands.at(0);
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
@@ -208,6 +237,21 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
     sg.forActive(
         [&](uint32_t l) { std::memset(sg.shadow + in.r + size_t(l) * stride, 0, stride); });
     const LaneMask bad = undefinedLanes(sg, ptr);
+    if (bad.any()) reportValue(sg, in, ptr.id, "used as the address of a load", bad);
+    return;
+  }
+  uint64_t low = 0;
+  const uint8_t* span = nullptr;
+  if (stride == in.n && oneRegion(sg, ptrs, in.n, low, span)) {
+    const bool addressDefined = definedEverywhere(sg, ptr);
+    LaneMask bad;
+    sg.forActive([&](uint32_t l) {
+      uint8_t* out = sg.shadow + in.r + size_t(l) * stride;
+      if (!addressDefined && undefinedIn(sg, ptr, l)) bad.set(l);
+      if (!span) return std::memset(out, 0, stride), void();
+      const uint8_t* defined = span + (offsetBits(ptrs[l]) - low);
+      for (uint32_t i = 0; i < in.n; ++i) out[i] = !defined[i];
+    });
     if (bad.any()) reportValue(sg, in, ptr.id, "used as the address of a load", bad);
     return;
   }
