@@ -29,7 +29,8 @@
 // others' atomics, a compare-exchange against a plain write (a failed one only reads) are
 // all found. Plain reads are all kept until a plain write of their byte (runs of them,
 // src/check/race_memory.h: reads of memory nobody writes cost little and compare with
-// nothing). Atomics are kept while unordered with one another: one inline, more in a set
+// nothing), except reads of buffers that no instruction of the launch can write
+// (LaunchContext::readOnlyGlobal), which race with nothing and are not kept. Atomics are kept while unordered with one another: one inline, more in a set
 // of at most 16 (an access ordered after an earlier one by the same or a wider scope,
 // writing if it wrote, replaces it; past 16 the oldest of the accessing work-group goes,
 // else the oldest: dropping one may hide a race, never make one). A
