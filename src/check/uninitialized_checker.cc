@@ -53,18 +53,22 @@ void copyShadow(const SubGroup& sg, uint32_t mirror, const MemoryAccess& a) {
 
 void markArenaStartState(const SubGroup& sg, const LoweredKernel& k, uint32_t mirror) {
   const MemoryMap& mem = *sg.wg->launch->memory;
-  std::vector<uint32_t> regions;
-  for (const BuiltinSlot& slot : k.builtins)
-    if (slot.inMemory || sg.wg->launch->builtinStorage) regions.push_back(slot.region);
-  for (const auto& init : k.privateInits) regions.push_back(init.first);
-  for (uint32_t region : k.paramByValRegion)
-    if (region) regions.push_back(region);
-  for (uint32_t l = 0; l < sg.liveLanes && !regions.empty(); ++l)
-    for (uint32_t region : regions) {
+  const bool allBuiltins = sg.wg->launch->builtinStorage;
+  auto forEachRegion = [&](auto&& f) {
+    for (const BuiltinSlot& slot : k.builtins)
+      if (slot.inMemory || allBuiltins) f(slot.region);
+    for (const auto& init : k.privateInits) f(init.first);
+    for (uint32_t region : k.paramByValRegion)
+      if (region) f(region);
+  };
+  bool any = false;  // most kernels at -O2 have none: no pass over the lanes then
+  forEachRegion([&](uint32_t) { any = true; });
+  for (uint32_t l = 0; any && l < sg.liveLanes; ++l)
+    forEachRegion([&](uint32_t region) {
       const Region& r = mem.priv[region];
       uint8_t* host = sg.priv + l * sg.privateBytes + r.arenaOffset;
       std::memset(host + mirror * mem.privateArenaBytes, 1, r.size);
-    }
+    });
 }
 
 void UninitializedChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {

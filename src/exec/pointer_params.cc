@@ -4,8 +4,6 @@
 
 #include <spirv/unified1/OpenCL.std.h>
 
-#include <unordered_map>
-
 #include "spirv/opcode.h"
 
 namespace spvsim {
@@ -69,6 +67,26 @@ bool onlyRead(const spirv::Module& m, const spirv::Instruction& in, size_t i) {
 
 }  // namespace
 
+ParamSources::ParamSources(const spirv::Module& m, const spirv::Function& body) {
+  for (size_t k = 0; k < body.params.size() && k < 64; ++k) {
+    const spirv::Type& t = m.type(body.paramTypes[k]);
+    if (t.kind == spirv::TypeKind::Pointer && t.storage == spv::StorageClass::CrossWorkgroup)
+      from_[body.params[k]] = uint64_t(1) << k;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& b : body.blocks)
+      for (const auto& in : b.instructions) {
+        if (!in.result || !isPointer(m, in.resultType)) continue;
+        uint64_t mask = 0;
+        for (size_t i = 0; i < in.operands.size(); ++i)
+          if (spirv::passesPointerOperand(in.opcode, i)) mask |= of(in.operands[i]);
+        uint64_t& to = from_[in.result];
+        if ((to | mask) != to) to |= mask, changed = true;
+      }
+  }
+}
+
 bool forgesSharedPointers(const spirv::ModuleFacts& facts, const spirv::Function& fn) {
   const spirv::Module& m = facts.module();
   for (const auto& b : fn.blocks)
@@ -89,39 +107,18 @@ uint64_t writtenParams(const spirv::ModuleFacts& facts, const spirv::KernelFacts
   for (Id f : kernel.functions)
     if (const spirv::Function* fn = m.findFunction(f); fn && forgesSharedPointers(facts, *fn))
       return kAllParams;
-  // Which parameters each pointer may come from, to a fixed point (phis of loops).
-  std::unordered_map<Id, uint64_t> from;
+  const ParamSources sources(m, body);
   uint64_t written = 0;
-  for (size_t k = 0; k < body.params.size(); ++k) {
+  for (size_t k = 64; k < body.params.size(); ++k) {
     const spirv::Type& t = m.type(body.paramTypes[k]);
-    if (t.kind != spirv::TypeKind::Pointer || t.storage != spv::StorageClass::CrossWorkgroup)
-      continue;
-    if (k < 64)
-      from[body.params[k]] = uint64_t(1) << k;
-    else
-      written = kAllParams;  // not tracked: past the bit set
-  }
-  auto maskOf = [&](uint32_t word) {
-    auto it = from.find(word);
-    return it == from.end() ? uint64_t(0) : it->second;
-  };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const auto& b : body.blocks)
-      for (const auto& in : b.instructions) {
-        if (!in.result || !isPointer(m, in.resultType)) continue;
-        uint64_t mask = 0;
-        for (size_t i = 0; i < in.operands.size(); ++i)
-          if (spirv::passesPointerOperand(in.opcode, i)) mask |= maskOf(in.operands[i]);
-        uint64_t& to = from[in.result];
-        if ((to | mask) != to) to |= mask, changed = true;
-      }
+    if (t.kind == spirv::TypeKind::Pointer && t.storage == spv::StorageClass::CrossWorkgroup)
+      written = kAllParams;  // past the bit set: not followed
   }
   for (const auto& b : body.blocks)
     for (const auto& in : b.instructions) {
       if (isDebugInfo(in)) continue;
       spirv::forEachIdOperand(in.opcode, in.operands.size(), [&](size_t i) {
-        const uint64_t mask = maskOf(in.operands[i]);
+        const uint64_t mask = sources.of(in.operands[i]);
         if (!mask) return;
         const bool passes =
             spirv::passesPointerOperand(in.opcode, i) && in.result && isPointer(m, in.resultType);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 
 #include "spirv/module.h"
 #include "spirv/module_facts.h"
@@ -15,6 +16,21 @@ namespace spvsim {
 // from another pointer (a load, an integer, a call's result): such a pointer could reach
 // any buffer without an analysis of the parameters seeing it.
 bool forgesSharedPointers(const spirv::ModuleFacts& facts, const spirv::Function& fn);
+
+// Which of the first 64 CrossWorkgroup pointer parameters of `body` each pointer of it may
+// come from (bit k: parameter k), through access chains, casts, copies, phis and selects,
+// to a fixed point (loops' phis); 0 for values that come from none.
+class ParamSources {
+ public:
+  ParamSources(const spirv::Module& m, const spirv::Function& body);
+  uint64_t of(spirv::Id id) const {
+    auto it = from_.find(id);
+    return it == from_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::unordered_map<spirv::Id, uint64_t> from_;
+};
 
 // The parameters of `body` (the function lowering starts at: parameter k is the kernel's
 // parameter k) that the launch may write through, as a bit set (bit k: parameter k;

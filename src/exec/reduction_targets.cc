@@ -50,11 +50,9 @@ class Analysis {
  public:
   Analysis(const spirv::ModuleFacts& facts, const spirv::Function& body,
            const std::function<bool(const spirv::Instruction&)>& isDebugInfo)
-      : m_(facts.module()), body_(body), isDebugInfo_(isDebugInfo) {}
+      : m_(facts.module()), body_(body), isDebugInfo_(isDebugInfo), sources_(m_, body) {}
 
   ReductionAnalysis run() {
-    seedParameters();
-    propagate();
     collectUses();
     classify();
     return result();
@@ -62,35 +60,6 @@ class Analysis {
 
  private:
   bool isPointer(Id type) const { return type && m_.type(type).kind == spirv::TypeKind::Pointer; }
-
-  void seedParameters() {
-    for (size_t k = 0; k < body_.params.size() && k < 64; ++k) {
-      const spirv::Type& t = m_.type(body_.paramTypes[k]);
-      if (t.kind == spirv::TypeKind::Pointer && t.storage == spv::StorageClass::CrossWorkgroup)
-        from_[body_.params[k]] = uint64_t(1) << k;
-    }
-  }
-
-  uint64_t maskOf(uint32_t word) const {
-    auto it = from_.find(word);
-    return it == from_.end() ? 0 : it->second;
-  }
-
-  // Which parameters each pointer may come from, to a fixed point (phis of loops).
-  void propagate() {
-    for (bool changed = true; changed;) {
-      changed = false;
-      for (const auto& b : body_.blocks)
-        for (const auto& in : b.instructions) {
-          if (!in.result || !isPointer(in.resultType)) continue;
-          uint64_t mask = 0;
-          for (size_t i = 0; i < in.operands.size(); ++i)
-            if (spirv::passesPointerOperand(in.opcode, i)) mask |= maskOf(in.operands[i]);
-          uint64_t& to = from_[in.result];
-          if ((to | mask) != to) to |= mask, changed = true;
-        }
-    }
-  }
 
   void collectUses() {
     for (const auto& b : body_.blocks)
@@ -123,7 +92,7 @@ class Analysis {
       for (const auto& in : b.instructions) {
         if (isDebugInfo_(in)) continue;
         spirv::forEachIdOperand(in.opcode, in.operands.size(), [&](size_t i) {
-          const uint64_t mask = maskOf(in.operands[i]);
+          const uint64_t mask = sources_.of(in.operands[i]);
           if (!mask) return;
           if (spirv::passesPointerOperand(in.opcode, i) && in.result && isPointer(in.resultType))
             return;
@@ -154,8 +123,8 @@ class Analysis {
   const spirv::Module& m_;
   const spirv::Function& body_;
   const std::function<bool(const spirv::Instruction&)>& isDebugInfo_;
-  std::unordered_map<Id, uint64_t> from_;  // pointer -> parameters it may come from
-  std::unordered_set<uint32_t> used_;      // every operand word of executed instructions
+  const ParamSources sources_;         // pointer -> parameters it may come from
+  std::unordered_set<uint32_t> used_;  // every operand word of executed instructions
   std::unordered_map<uint32_t, std::pair<ReductionOp, uint32_t>> class_;  // by parameter
   uint64_t bad_ = 0;                                                      // disqualified
   std::vector<std::pair<uint32_t, uint64_t>> rmws_;  // (instruction index, parameters)

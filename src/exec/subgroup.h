@@ -68,7 +68,8 @@ struct LaunchContext {
   // work-group slot (only the race checker's state grows while it runs).
   uint64_t observerMemory = ~uint64_t(0);
   // Every built-in variable in each lane's private memory, and built-in reads through it
-  // (LaunchOptions::builtinStorage, or any observer attached): src/exec/builtins.h.
+  // (LaunchOptions::builtinStorage, or an observer whose factory asks:
+  // ObserverFactory::readsBuiltinsAsMemory): src/exec/builtins.h.
   bool builtinStorage = false;
   // Per global region (MemoryMap::global): 1 where no instruction of the launch can write
   // it (readOnlyRegions, src/exec/reduction_copies.h), so that an observer may skip what
