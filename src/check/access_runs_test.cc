@@ -72,6 +72,19 @@ kernel void reduce(global const int* in, global int* out, local int* s) {
   if (l == 0) out[get_group_id(0)] = s[0];
 }
 
+// After a barrier every lane reads sub-group 0's half of the tile (contiguous) and one
+// address (every lane the same): quiet reads, each sub-group's kept as one read run.
+// Sub-group 1 then overwrites that half without a barrier: its writes race with sub-group
+// 0's reads, and with its own other lanes' reads of t[3].
+kernel void reads_then_overwritten(global int* out, local int* t) {
+  size_t l = get_local_id(0);
+  t[l] = (int)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int v = t[l % 16] + t[3];
+  if (l >= 16) t[l - 16] = v;
+  out[get_global_id(0)] = v;
+}
+
 // A sub-group reads what another sub-group writes without a barrier.
 kernel void no_barrier(global int* out, local int* t) {
   size_t l = get_local_id(0), n = get_local_size(0);
@@ -158,7 +171,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{"triad", 3, false, true}, Case{"tile", 2, true, true},
                       Case{"in_place", 1, false, true}, Case{"same_range", 1, false, true},
                       Case{"partial_tile", 1, true, true}, Case{"reduce", 2, true, true},
-                      Case{"no_barrier", 1, true, true}),
+                      Case{"no_barrier", 1, true, true},
+                      Case{"reads_then_overwritten", 1, true, true}),
     [](const auto& info) { return std::string(info.param.kernel); });
 
 // The kernels above that must report something do, so that the comparison compares
@@ -171,11 +185,13 @@ TEST(AccessRuns, RacyKernelsReport) {
                                            checking(LaunchOptions::Tier::Fast, nullptr));
     EXPECT_FALSE(r.diagnostics.empty()) << kernel;
   }
-  std::vector<int> out(64);
-  const LaunchResult r =
-      program->launch("partial_tile", range1(64, 32), {bind(out), ArgBinding::local(32 * 4)},
-                      checking(LaunchOptions::Tier::Fast, nullptr));
-  EXPECT_FALSE(r.diagnostics.empty());
+  for (const char* kernel : {"partial_tile", "reads_then_overwritten"}) {
+    std::vector<int> out(64);
+    const LaunchResult r =
+        program->launch(kernel, range1(64, 32), {bind(out), ArgBinding::local(32 * 4)},
+                        checking(LaunchOptions::Tier::Fast, nullptr));
+    EXPECT_FALSE(r.diagnostics.empty()) << kernel;
+  }
 }
 
 }  // namespace

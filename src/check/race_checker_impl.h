@@ -315,6 +315,9 @@ struct RaceChecker::Impl {
   bool quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const;
   bool rememberWriteRun(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,
                         uint64_t laneBytes, uint32_t src);
+  bool rememberReadRun(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,
+                       uint64_t laneBytes, uint64_t stride, uint32_t src);
+  bool sameClock(const SubGroup& sg, uint32_t lanes) const;
 
   // ---- async copies (race_async_copies.cc) ----
   bool knownByAll(int c, const Access& prior) const;

@@ -208,6 +208,42 @@ bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, u
   return true;
 }
 
+bool RaceMemory::addReadRun(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
+                            uint32_t bytes, uint32_t stride, uint32_t count) {
+  if (count == 1) return addRead(p, item, clock, src, offset, bytes);
+  const uint16_t hi = uint16_t(offset + (count - 1) * stride + bytes);
+  // The work-items after the last run's, reading on at its stride: the run grows.
+  if (!p.runs.empty()) {
+    ReadRun& r = p.runs.back();
+    const int64_t step = int64_t(offset) - r.start;
+    if (r.gen == p.gen && r.reps == 1 && r.src == src && r.clock == clock && r.size == bytes &&
+        item == r.item + r.count && (r.count == 1 || r.stride == int64_t(stride)) &&
+        step == int64_t(r.count) * stride) {
+      r.stride = int16_t(stride);
+      r.count += count;
+      r.lo = std::min<uint16_t>(r.lo, uint16_t(offset));
+      r.hi = std::max<uint16_t>(r.hi, hi);
+      foldLast(p);
+      return true;
+    }
+  }
+  if (!grow(p.runs)) return false;
+  ReadRun r;
+  r.gen = p.gen;
+  r.item = item;
+  r.clock = clock;
+  r.src = src;
+  r.count = count;
+  r.start = r.lo = uint16_t(offset);
+  r.size = uint16_t(bytes);
+  r.stride = int16_t(stride);
+  r.hi = hi;
+  p.runs.push_back(r);
+  foldLast(p);
+  if (p.runs.size() >= std::max(kSweepFrom, 2 * p.runsAfterSweep)) sweep(p);
+  return true;
+}
+
 void RaceMemory::foldLast(Page& p) {
   const size_t n = p.runs.size();
   if (n < 2) return;

@@ -259,6 +259,11 @@ class RaceMemory {
   // Records a plain read (page offset, bytes) by `item`; false when the budget refuses.
   bool addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
                uint32_t bytes);
+  // Records `count` plain reads of `bytes` each, at page offsets offset, offset + stride,
+  // ... (stride: bytes, or 0 for one address), by work-items item, item + 1, ..., all at
+  // `clock`: what `count` addRead calls record, as one run; false when the budget refuses.
+  bool addReadRun(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
+                  uint32_t bytes, uint32_t stride, uint32_t count);
   // After a plain write to the page: a write compares with every run of its page, so
   // once the writes since the last sweep outnumber the runs, the overwritten ones go.
   void wrote(Page& p);

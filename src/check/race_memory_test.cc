@@ -1,6 +1,7 @@
 // The race checker's memory (src/check/race_memory.h) against a plain model: reads and
 // writes as sub-groups make them (runs of lanes at a stride, repeated in loops, clipped to
-// the page, some of them divergent) into one page; for every byte, the newest clock of
+// the page, some of them divergent, whole sub-groups' reads some of the time in one
+// addReadRun call) into one page; for every byte, the newest clock of
 // each work-item's reads since the byte's last plain write must be what forEachLiveRead
 // reports (that is all a later write is judged on: src/check/race_conflicts.cc).
 #include "src/check/race_memory.h"
@@ -92,7 +93,22 @@ TEST(RaceMemory, LiveReadsMatchAPlainModel) {
         start = int64_t(pick(kPageBytes)) - 64;
       }
       int64_t base = start;
-      for (uint32_t t = 0; t < trips; ++t, base += step)
+      for (uint32_t t = 0; t < trips; ++t, base += step) {
+        // Half the time, a whole sub-group's read that may be one call (addReadRun):
+        // every lane active at one clock, contiguous or of one address, inside the page.
+        const uint32_t clock = clocks[firstItem - 1];
+        bool whole = pick(2) == 0 && (stride == 0 || stride == int32_t(size)) && base >= 0 &&
+                     base + int64_t(lanes - 1) * stride + size <= kPageBytes;
+        for (uint32_t l = 0; whole && l < lanes; ++l) whole = clocks[firstItem + l - 1] == clock;
+        if (whole) {
+          ASSERT_TRUE(memory.addReadRun(page, firstItem, clock, src, uint32_t(base), size,
+                                        uint32_t(stride), lanes));
+          for (uint32_t l = 0; l < lanes; ++l) {
+            const uint32_t first = uint32_t(base + int64_t(l) * stride);
+            model.read(firstItem + l, clock, first, first + size);
+          }
+          continue;
+        }
         for (uint32_t l = 0; l < lanes; ++l) {
           if (pick(16) == 0) continue;  // an inactive lane
           const int64_t at = base + int64_t(l) * stride;
@@ -104,6 +120,7 @@ TEST(RaceMemory, LiveReadsMatchAPlainModel) {
                                      uint32_t(end - first)));
           model.read(item, clocks[item - 1], uint32_t(first), uint32_t(end));
         }
+      }
       if (op % 50 == 49)
         for (uint32_t b = 0; b < kPageBytes; ++b)
           ASSERT_EQ(liveReads(page, b), model.liveReads(b)) << "seed " << seed << " byte " << b;
@@ -127,6 +144,36 @@ TEST(RaceMemory, ALoopOverAnArrayIsOneRun) {
       ASSERT_TRUE(memory.addRead(page, 1 + lane, 1, 9, 320 + 8 * k + 4 * lane, 4));
   }
   EXPECT_EQ(page.runs.size(), 3u);
+}
+
+// The same loop with each sub-group's read given whole (addReadRun, as the checker does
+// for a quiet read by lanes at one clock): the same three runs.
+TEST(RaceMemory, ALoopOfWholeSubGroupReadsIsOneRun) {
+  RaceMemory memory(~uint64_t(0));
+  PageTable table;
+  table.bytes = kPageBytes;
+  table.pages.resize(1);
+  Page& page = *memory.page(table, 0);
+  for (uint32_t k = 0; k < 64; ++k) {
+    ASSERT_TRUE(memory.addReadRun(page, 1, 1, 7, 4 * k, 4, 0, 16));
+    ASSERT_TRUE(memory.addReadRun(page, 1, 1, 8, 256, 4, 4, 16));
+    ASSERT_TRUE(memory.addReadRun(page, 1, 1, 9, 320 + 8 * k, 4, 4, 16));
+  }
+  EXPECT_EQ(page.runs.size(), 3u);
+}
+
+// The next sub-group's lanes reading on continue the run: one run of 32 work-items.
+TEST(RaceMemory, TheNextSubGroupContinuesAWholeRead) {
+  RaceMemory memory(~uint64_t(0));
+  PageTable table;
+  table.bytes = kPageBytes;
+  table.pages.resize(1);
+  Page& page = *memory.page(table, 0);
+  ASSERT_TRUE(memory.addReadRun(page, 1, 1, 9, 0, 4, 4, 16));
+  ASSERT_TRUE(memory.addReadRun(page, 17, 1, 9, 64, 4, 4, 16));
+  ASSERT_EQ(page.runs.size(), 1u);
+  EXPECT_EQ(page.runs[0].count, 32u);
+  EXPECT_EQ(page.runs[0].hi, 128u);
 }
 
 // Past its budget the memory refuses, says how much it was asked for, and keeps what

@@ -6,7 +6,8 @@
 // no read run of its pages meets the span, comparing any lane would consider no access.
 // That is the common case (inputs read, outputs written once, local memory after a
 // barrier ended its history), and then a lane costs only what remember() adds to the
-// history. Otherwise every lane goes through recordAt(), as one by one.
+// history, or nothing where the whole sub-group's access is kept as one write run or one
+// read run. Otherwise every lane goes through recordAt(), as one by one.
 #include "src/check/race_checker_impl.h"
 #include "src/exec/subgroup.h"
 
@@ -46,6 +47,7 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
   const uint32_t src = sg.code[sg.pc - 1].src;
   if (skip && write && stride == bytes && rememberWriteRun(sg, *table, offset, lanes, bytes, src))
     return;
+  if (skip && !write && rememberReadRun(sg, *table, offset, lanes, bytes, stride, src)) return;
   for (uint32_t l = 0; l < lanes; ++l) {
     const uint32_t item = itemOf(sg, l);
     const Access cur{item, own[item - firstItem], src, 0, write, 0};
@@ -63,10 +65,9 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
 bool RaceChecker::Impl::rememberWriteRun(SubGroup& sg, PageTable& table, uint64_t offset,
                                          uint32_t lanes, uint64_t laneBytes, uint32_t src) {
   if (laneBytes > race::kBlockBytes || kPageBytes % laneBytes || offset % laneBytes) return false;
+  if (!sameClock(sg, lanes)) return false;
   const uint32_t item = itemOf(sg, 0);
   const uint32_t clock = own[item - firstItem];
-  for (uint32_t l = 1; l < lanes; ++l)
-    if (own[item + l - firstItem] != clock) return false;
   forEachPage(offset, laneBytes * lanes, [&](uint64_t index, uint32_t from, uint32_t to) {
     Page* page = memory.page(table, index);
     const uint32_t lane = uint32_t((index * kPageBytes + from - offset) / laneBytes);
@@ -75,6 +76,44 @@ bool RaceChecker::Impl::rememberWriteRun(SubGroup& sg, PageTable& table, uint64_
       return warnBudget(sg);
     // As remember() after each lane's write (the span holds no atomics: quiet).
     for (uint32_t x = from; x < to; x += uint32_t(laneBytes)) memory.wrote(*page);
+  });
+  return true;
+}
+
+// Whether lanes [0, lanes) of `sg` are all at one clock (the lanes of a sub-group are,
+// but where they synchronised apart: atomics or fences in divergent code).
+bool RaceChecker::Impl::sameClock(const SubGroup& sg, uint32_t lanes) const {
+  const uint32_t item = itemOf(sg, 0), clock = own[item - firstItem];
+  for (uint32_t l = 1; l < lanes; ++l)
+    if (own[item + l - firstItem] != clock) return false;
+  return true;
+}
+
+// A quiet read (contiguous, or of one address by every lane) by lanes whose clocks agree,
+// whose lanes' bytes never straddle a page: remembered per page as one read run
+// (RaceMemory::addReadRun) rather than lane by lane. False (nothing done) where it does
+// not apply.
+bool RaceChecker::Impl::rememberReadRun(SubGroup& sg, PageTable& table, uint64_t offset,
+                                        uint32_t lanes, uint64_t laneBytes, uint64_t stride,
+                                        uint32_t src) {
+  if (laneBytes > kPageBytes || (stride && stride != laneBytes) ||
+      (offset % kPageBytes + laneBytes > kPageBytes) || (stride && kPageBytes % laneBytes) ||
+      (stride && offset % laneBytes) || !sameClock(sg, lanes))
+    return false;
+  const uint32_t item = itemOf(sg, 0), clock = own[item - firstItem];
+  if (!stride) {  // every lane's bytes are the first lane's
+    Page* page = memory.page(table, offset / kPageBytes);
+    if (!page || !memory.addReadRun(*page, item, clock, src, uint32_t(offset % kPageBytes),
+                                    uint32_t(laneBytes), 0, lanes))
+      warnBudget(sg);
+    return true;
+  }
+  forEachPage(offset, laneBytes * lanes, [&](uint64_t index, uint32_t from, uint32_t to) {
+    Page* page = memory.page(table, index);
+    const uint32_t lane = uint32_t((index * kPageBytes + from - offset) / laneBytes);
+    if (!page || !memory.addReadRun(*page, item + lane, clock, src, from, uint32_t(laneBytes),
+                                    uint32_t(laneBytes), uint32_t((to - from) / laneBytes)))
+      warnBudget(sg);
   });
   return true;
 }

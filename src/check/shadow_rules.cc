@@ -33,6 +33,20 @@ bool allZero(const uint8_t* p, size_t n) {
   return any == 0;
 }
 
+// Whether none of the n memory-shadow bytes at p is 0 ("never written"), eight at a time.
+bool allDefined(const uint8_t* p, size_t n) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    if ((w - kOnes) & ~w & kHighs) return false;  // some byte of w is 0
+  }
+  for (; i < n; ++i)
+    if (!p[i]) return false;
+  return true;
+}
+
 // Whether operand o is defined in every lane of the sub-group (active or not): one pass
 // over its register's shadow, which lets the rules skip their per-lane work in the common
 // case of defined values.
@@ -113,6 +127,14 @@ uint32_t registerBytes(const ShadowOperand& value, const Inst& in) {
   return value.bytes ? value.bytes : in.n;
 }
 
+// Zeroes `bytes` of shadow register `reg` in each active lane.
+void zeroActive(SubGroup& sg, uint32_t reg, uint32_t bytes) {
+  if (sg.allActive)
+    std::memset(sg.shadow + reg, 0, size_t(sg.width) * bytes);
+  else
+    sg.forActive([&](uint32_t l) { std::memset(sg.shadow + reg + size_t(l) * bytes, 0, bytes); });
+}
+
 }  // namespace
 
 void propagate(SubGroup& sg, const Inst& in, const ShadowRule& r) {
@@ -122,11 +144,7 @@ void propagate(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   // per-lane rule below computes then).
   if (std::all_of(r.operands.begin(), r.operands.end(),
                   [&](const ShadowOperand& o) { return definedEverywhere(sg, o); })) {
-    if (sg.allActive)
-      std::memset(sg.shadow + r.result.reg, 0, size_t(sg.width) * r.result.bytes);
-    else
-      sg.forActive(
-          [&](uint32_t l) { std::memset(laneShadow(sg, r.result, l), 0, r.result.bytes); });
+    zeroActive(sg, r.result.reg, r.result.bytes);
     return;
   }
   sg.forActive([&](uint32_t l) {
@@ -203,9 +221,10 @@ bool globalWithoutShadow(const SubGroup& sg, const uint64_t* ptrs) {
 // Whether every active lane's pointer lies in one region of global, constant or local
 // memory, its `n` bytes in bounds: then lane l's memory shadow lies offsetBits(ptrs[l]) -
 // `low` bytes after `shadow`, the shadow of the lowest lane's bytes (nullptr: memory
-// without shadow), found with one locate() for the sub-group instead of one per lane.
-bool oneRegion(const SubGroup& sg, const uint64_t* ptrs, uint32_t n, uint64_t& low,
-               const uint8_t*& shadow) {
+// without shadow), found with one locate() for the sub-group instead of one per lane;
+// `spanBytes` from the lowest lane's first byte to the highest one's last.
+bool oneRegion(const SubGroup& sg, const uint64_t* ptrs, uint32_t n, bool write, uint64_t& low,
+               uint64_t& spanBytes, uint8_t*& shadow) {
   if (sg.mask.none()) return false;
   const uint32_t f = sg.mask.first();
   const Space s = pointerSpace(ptrs[f]);
@@ -223,7 +242,8 @@ bool oneRegion(const SubGroup& sg, const uint64_t* ptrs, uint32_t n, uint64_t& l
   });
   if (!same) return false;
   AccessError error;
-  const uint8_t* host = sg.locate(ptrs[lowest], lowest, hi - low + n, false, error);
+  spanBytes = hi - low + n;
+  const uint8_t* host = sg.locate(ptrs[lowest], lowest, spanBytes, write, error);
   if (!host) return false;
   shadow = memoryShadow(sg, ptrs[lowest], host);
   return true;
@@ -240,10 +260,18 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
     if (bad.any()) reportValue(sg, in, ptr.id, "used as the address of a load", bad);
     return;
   }
-  uint64_t low = 0;
-  const uint8_t* span = nullptr;
-  if (stride == in.n && oneRegion(sg, ptrs, in.n, low, span)) {
+  uint64_t low = 0, spanBytes = 0;
+  uint8_t* span = nullptr;
+  if (stride == in.n && oneRegion(sg, ptrs, in.n, false, low, spanBytes, span)) {
     const bool addressDefined = definedEverywhere(sg, ptr);
+    // Every byte of the span defined (the common case: memory written before the loads):
+    // so is each lane's value, and one pass over the span says so where it is not much
+    // longer than the bytes the lanes read (else the lanes are looked at one by one).
+    if (addressDefined &&
+        (!span || (spanBytes <= 4 * uint64_t(sg.width) * in.n && allDefined(span, spanBytes)))) {
+      zeroActive(sg, in.r, stride);
+      return;
+    }
     LaneMask bad;
     sg.forActive([&](uint32_t l) {
       uint8_t* out = sg.shadow + in.r + size_t(l) * stride;
@@ -290,6 +318,10 @@ bool isGlobal(uint64_t p) {
 void storeCheck(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const ShadowOperand &ptr = r.operands.at(0), &value = r.operands.at(1);
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
+  // The address and the value defined in every lane (the common case): nothing to report.
+  if (definedEverywhere(sg, ptr) &&
+      allZero(sg.shadow + in.b, size_t(sg.width) * registerBytes(value, in)))
+    return;
   LaneMask badAddress, badResult;
   sg.forActive([&](uint32_t l) {
     if (undefinedIn(sg, ptr, l)) return badAddress.set(l);
@@ -307,6 +339,16 @@ void storeCheck(SubGroup& sg, const Inst& in, const ShadowRule& r) {
 void storeShadow(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
   const uint32_t stride = registerBytes(r.operands.at(1), in);
+  // A value defined in every lane, stored into one region (the common case): its bytes
+  // become defined, found with one locate() for the sub-group.
+  uint64_t low = 0, spanBytes = 0;
+  uint8_t* span = nullptr;
+  if (allZero(sg.shadow + in.b, size_t(sg.width) * stride) &&
+      oneRegion(sg, ptrs, in.n, true, low, spanBytes, span)) {
+    if (span)
+      sg.forActive([&](uint32_t l) { std::memset(span + (offsetBits(ptrs[l]) - low), 1, in.n); });
+    return;
+  }
   sg.forActive([&](uint32_t l) {
     AccessError error;
     const uint8_t* host = sg.locate(ptrs[l], l, in.n, true, error);
