@@ -28,6 +28,13 @@ class RaceCheckerFactory final : public ObserverFactory {
     return spaceBit(Space::Global) | spaceBit(Space::Local);
   }
   bool readsBuiltinsAsMemory() const override { return false; }
+  // Relaxed device-wide read-modify-writes that nothing else in the launch touches, with
+  // no fence to synchronise through: any two of them are ordered by their scope, so the
+  // checker would judge nothing on them (ReductionTarget::unordered).
+  bool letsReductionBypass(const LaunchContext&, const ReductionTarget& t,
+                           const Region&) const override {
+    return t.unordered;
+  }
   uint64_t stateBytes(const LaunchContext& launch) const override {
     return RaceChecker::stateBytes(launch);
   }
@@ -46,6 +53,10 @@ class UninitializedCheckerFactory final : public ObserverFactory {
   }
   // Built-ins are always defined.
   bool readsBuiltinsAsMemory() const override { return false; }
+  bool letsReductionBypass(const LaunchContext&, const ReductionTarget&,
+                           const Region&) const override {
+    return true;  // global memory has no shadow
+  }
   std::unique_ptr<ExecutionObserver> create(const LaunchContext& launch) const override {
     return std::make_unique<UninitializedChecker>(launch.mirrorOf(this));
   }
@@ -65,6 +76,12 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
   // Built-in values are defined: their loads' results keep the shadow registers' zeroes
   // (rules::load leaves Input-class loads alone).
   bool readsBuiltinsAsMemory() const override { return false; }
+  // An initialised buffer has no shadow to keep up to date, and a reduction's results are
+  // unused (its operands' rules still run around the handler).
+  bool letsReductionBypass(const LaunchContext&, const ReductionTarget&,
+                           const Region& region) const override {
+    return !region.uninitialized;
+  }
   // Global and constant memory only where the launch binds a buffer the host never
   // initialised: other buffers have no shadow, so their plain accesses change nothing.
   uint32_t spaces(const LaunchContext& launch) const override {

@@ -35,6 +35,7 @@ SnapshotPtr RaceChecker::Impl::snapshot(uint32_t item, uint32_t scope, uint32_t 
 
 void RaceChecker::Impl::acquire(uint32_t item, uint32_t scope, const Snapshot& s) {
   ItemState& st = state[item - firstItem];
+  itemStateUsed = true;
   const Place me = placeOf(item);
   const bool inclusive = sameScope(s.scope, s.releaser, me) && sameScope(scope, s.releaser, me);
   for (int c = 0; c < 2; ++c)
@@ -71,6 +72,7 @@ void RaceChecker::Impl::publish(uint64_t key, SnapshotPtr s, bool replace) {
 // reads the same ones again and again: each is kept once, and at most kMaxHeld (the
 // oldest go first: losing one can only add a report, never hide a race).
 void RaceChecker::Impl::holdForFence(ItemState& st, const SnapshotPtr& s) {
+  itemStateUsed = true;
   if (std::find(st.pendingAcquire.begin(), st.pendingAcquire.end(), s) != st.pendingAcquire.end())
     return;
   if (st.pendingAcquire.size() == kMaxHeld) st.pendingAcquire.erase(st.pendingAcquire.begin());
@@ -146,16 +148,21 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   if (!m.localSyncs.empty()) m.localSyncs.clear();
   // The per-work-item state is reset in place: a launch of many small work-groups would
   // otherwise spend its time freeing and allocating it.
+  // Only where the last work-group synchronised at all is there anything to reset: a
+  // kernel without barriers, fences or acquires skips the loops over its work-items.
   m.own.assign(m.items, 1);
   for (int c = 0; c < 2; ++c) {
     m.base[c].assign(m.items, 0);
     clearMap(m.wgClocks[c]);
     m.barrierClocks[c].resize(m.items);
-    for (auto& clocks : m.barrierClocks[c]) clocks.clear();
+    if (m.itemStateUsed)
+      for (auto& clocks : m.barrierClocks[c]) clocks.clear();
   }
   clearMap(m.wgWeak);
   m.state.resize(m.items);
-  for (Impl::ItemState& st : m.state) st.reset();
+  if (m.itemStateUsed)
+    for (Impl::ItemState& st : m.state) st.reset();
+  m.itemStateUsed = false;
   std::erase_if(m.shared.copies, [&](const PendingCopy& c) { return c.owner == &m; });
   m.copying = false;
 }
@@ -214,6 +221,7 @@ void RaceChecker::fence(SubGroup& sg, uint32_t scope, uint32_t semantics) {
   const uint32_t order = semantics == kDynamicSemantics ? kAcquire | kRelease : semantics;
   const uint32_t classes = Impl::fenceClasses(semantics);
   if (!classes) return;
+  m.itemStateUsed = true;
   sg.forActive([&](uint32_t lane) {
     const uint32_t item = m.itemOf(sg, lane);
     Impl::ItemState& st = m.state[item - m.firstItem];
@@ -233,6 +241,7 @@ void RaceChecker::subGroupBarrier(SubGroup& sg, uint32_t scope, uint32_t semanti
   m.settle();
   const uint32_t classes = Impl::fenceClasses(semantics);
   if (!classes || Scope(scope) == Scope::Invocation) return;
+  m.itemStateUsed = true;
   const uint32_t first = m.itemOf(sg, 0), n = sg.liveLanes;
   for (int c = 0; c < 2; ++c) {
     if (!(classes & kClassBit[c])) continue;
@@ -270,6 +279,7 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
   for (int c = 0; c < 2; ++c) {
     if (!(classes & kClassBit[c])) continue;
     m.base[c] = m.own;
+    if (!m.itemStateUsed) continue;  // nothing in barrierClocks or the work-items' clocks
     for (auto& clocks : m.barrierClocks[c]) clocks.clear();
     for (auto& st : m.state) {
       for (const auto& [of, clock] : st.clocks[c])
@@ -277,10 +287,11 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
       clearMap(st.clocks[c]);
     }
   }
-  for (auto& st : m.state) {
-    joinInto(m.wgWeak, st.weak);
-    clearMap(st.weak);
-  }
+  if (m.itemStateUsed)
+    for (auto& st : m.state) {
+      joinInto(m.wgWeak, st.weak);
+      clearMap(st.weak);
+    }
   for (uint32_t& c : m.own) ++c;
 }
 

@@ -30,10 +30,13 @@
 // all found. Plain reads are all kept until a plain write of their byte (runs of them,
 // src/check/race_memory.h: reads of memory nobody writes cost little and compare with
 // nothing), except reads of buffers that no instruction of the launch can write
-// (LaunchContext::readOnlyGlobal), which race with nothing and are not kept. Atomics are kept while unordered with one another: one inline, more in a set
-// of at most 16 (an access ordered after an earlier one by the same or a wider scope,
-// writing if it wrote, replaces it; past 16 the oldest of the accessing work-group goes,
-// else the oldest: dropping one may hide a race, never make one). A
+// (LaunchContext::readOnlyGlobal), which race with nothing and are not kept. Atomics are kept while
+// unordered with one another: one inline, more in a set of at most 16 (an access ordered after an
+// earlier one by the same or a wider scope, writing if it wrote, replaces it; past 16 the oldest of
+// the accessing work-group goes, else the oldest: dropping one may hide a race, never make one).
+// A reduction target's relaxed device-wide read-modify-writes, which nothing else in the launch
+// touches and no fence can make synchronise, are never compared with anything: the launch may
+// privatise them and the checker then does not see them (ReductionTarget::unordered). A
 // plain write ends all three histories (what it raced with is reported); a work-group
 // barrier over local memory ends the local memory's (it orders all of them before all
 // that follow). Each access is reported once, against the first conflict found (plain

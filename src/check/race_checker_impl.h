@@ -210,6 +210,9 @@ struct RaceChecker::Impl {
     }
   };
   std::vector<ItemState> state;
+  // Whether anything since the work-group began may have left state in `state` or
+  // `barrierClocks` (acquires, fences, sub-group barriers): else both are as reset.
+  bool itemStateUsed = true;
   bool copying = false;  // between asyncCopyBegin and asyncCopyEnd
 
   Impl(const LaunchContext& l, Shared& s)

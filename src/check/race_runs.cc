@@ -8,6 +8,8 @@
 // barrier ended its history), and then a lane costs only what remember() adds to the
 // history, or nothing where the whole sub-group's access is kept as one write run or one
 // read run. Otherwise every lane goes through recordAt(), as one by one.
+#include <algorithm>
+
 #include "src/check/race_checker_impl.h"
 #include "src/exec/subgroup.h"
 
@@ -26,9 +28,21 @@ bool RaceChecker::Impl::quiet(PageTable& table, uint64_t offset, uint64_t bytes,
       for (const race::ReadRun& r : page->runs)
         if (r.hi > from && r.lo < to) none = false;
     if (!page->blocks || !none) return;
-    for (uint32_t b = from; b < to && none; ++b) {
-      const race::AtomicHistory* a = page->atomics(b);
-      none = !page->history(b).write.item && !(a && (a->latest.item || a->set));
+    // Block by block: one never touched, or holding only a write run, is decided at once.
+    for (uint32_t at = from; at < to && none;) {
+      const uint32_t end = std::min(to, (at / race::kBlockBytes + 1) * race::kBlockBytes);
+      const race::Block* blk = page->block(at);
+      if (blk && !blk->history && !blk->atomics) {
+        const race::WriteRun& r = blk->run;
+        const uint32_t lo = at % race::kBlockBytes, hi = lo + (end - at);
+        none = !r.first.item || r.hi <= lo || r.lo >= hi;
+      } else if (blk) {
+        for (uint32_t b = at; b < end && none; ++b) {
+          const race::AtomicHistory* a = page->atomics(b);
+          none = !page->history(b).write.item && !(a && (a->latest.item || a->set));
+        }
+      }
+      at = end;
     }
   });
   return none;

@@ -60,6 +60,11 @@ class Recorder : public ObserverFactory {
   explicit Recorder(std::shared_ptr<TangleLog> log) : log_(std::move(log)) {}
   // No access needs to be seen; the fast paths for them stay as they are.
   uint32_t spaces(const LaunchContext&) const override { return 0; }
+  // It records cross-lane instructions' results, never memory.
+  bool letsReductionBypass(const LaunchContext&, const ReductionTarget&,
+                           const Region&) const override {
+    return true;
+  }
   bool readsBuiltinsAsMemory() const override { return false; }
   // One host thread: the log takes no lock, and its order is the schedule's.
   bool serial() const override { return true; }

@@ -251,8 +251,15 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   ctx_.randomReconvergence = options.reconvergence == LaunchOptions::Reconvergence::Random;
   ctx_.reconvergenceSeed = options.reconvergenceSeed;
   ctx_.fastPaths = !ctx_.referenceTier && observers_.empty() && !ctx_.shadowRegisters;
-  // Observers see each atomic on the buffer; shadow registers, its results.
-  privatised_ = privatisedRegions(k, args, bound_.paramValues, mem_, ctx_.fastPaths);
+  // Observers see each atomic on the buffer, but where every one of them lets the target
+  // bypass it (the checkers, on atomics they would judge nothing on); shadow registers
+  // are the undefined-value checker's, which says so for them.
+  privatised_ = privatisedRegions(
+      k, args, bound_.paramValues, mem_, [&](const ReductionTarget& t, const Region& r) {
+        return !ctx_.referenceTier &&
+               std::all_of(observers_.begin(), observers_.end(),
+                           [&](const auto& f) { return f->letsReductionBypass(ctx_, t, r); });
+      });
   if (!observers_.empty()) ctx_.readOnlyGlobal = readOnlyRegions(k, args, bound_.paramValues, mem_);
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];

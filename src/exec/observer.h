@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "src/exec/memory.h"
+#include "src/exec/reduction.h"
 
 namespace spvsim {
 
@@ -166,6 +167,14 @@ class ObserverFactory {
   // are private, so nothing races on them, and always defined), and the copies cost a
   // write per built-in per lane per sub-group and a reported read per load.
   virtual bool readsBuiltinsAsMemory() const { return true; }
+  // Whether the launch may privatise reduction target `t` bound to `region` with this
+  // observer on (src/DESIGN.md, "Privatised reductions"): the target's atomics then add
+  // into a host thread's copy unreported, but for lanes of one instruction that fall in
+  // several buffers. No by default: the observer sees every atomic on the buffer.
+  virtual bool letsReductionBypass(const LaunchContext& /*launch*/, const ReductionTarget& /*t*/,
+                                   const Region& /*region*/) const {
+    return false;
+  }
   // A copy of the launch's kernel (launch.kernel) whose instructions the checker rewrote,
   // e.g. to run its rules around their handlers, or nullptr to run the kernel as lowered.
   // Called once per launch, after its memory is bound; the launch then runs the copy (the

@@ -22,6 +22,11 @@ struct ReductionTarget {
   uint32_t param = 0;
   ReductionOp op = ReductionOp::Add;
   uint32_t bytes = 0;
+  // Every one of them relaxed (no ordering semantics) at Device or CrossDevice scope, and
+  // no fence (OpMemoryBarrier) in the call tree: no two of them can race, nor can they
+  // carry any synchronisation (a relaxed atomic does only with a fence), so the race
+  // checker would judge nothing on them (ObserverFactory::letsReductionBypass).
+  bool unordered = false;
 };
 
 // The element x with combine(x, y) == y for every y: what a private copy starts as.

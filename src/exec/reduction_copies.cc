@@ -80,12 +80,12 @@ void foldRange(const PrivatisedRegion& r, size_t i,
 
 }  // namespace
 
-std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
-                                                const std::vector<ArgBinding>& args,
-                                                const std::vector<std::vector<uint8_t>>& params,
-                                                const MemoryMap& mem, bool canPrivatise) {
+std::vector<PrivatisedRegion> privatisedRegions(
+    const LoweredKernel& kernel, const std::vector<ArgBinding>& args,
+    const std::vector<std::vector<uint8_t>>& params, const MemoryMap& mem,
+    const std::function<bool(const ReductionTarget&, const Region&)>& allowed) {
   std::vector<PrivatisedRegion> out;
-  if (!canPrivatise || !mem.svm.empty()) return out;
+  if (!mem.svm.empty()) return out;
   for (const ArgBinding& a : args)
     if (a.kind == ArgBinding::Kind::SvmPointer) return out;
   for (const ReductionTarget& t : kernel.reductions) {
@@ -96,7 +96,7 @@ std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
     if (r == 0 || r >= mem.global.size()) continue;
     const Region& region = mem.global[r];
     if (!region.readable || !region.writable || region.hostRestricted() || !region.base ||
-        region.size > kMaxPrivatisedBytes || sharesMemory(mem, r))
+        region.size > kMaxPrivatisedBytes || sharesMemory(mem, r) || !allowed(t, region))
       continue;
     out.push_back({r, t.op, t.bytes, region.base, region.size});
   }

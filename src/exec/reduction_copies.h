@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,13 +32,13 @@ inline constexpr uint64_t kMaxPrivatisedBytes = uint64_t(256) << 10;
 // The kernel's reduction targets whose buffers this launch may privatise: a plain buffer
 // argument (readable, writable, no host restriction, at most kMaxPrivatisedBytes) that no
 // other memory object of the launch overlaps (each buffer argument is a region of its
-// own, so one buffer passed twice overlaps itself). None
-// where `canPrivatise` is false (observers or a debugger watch each access) or the
-// launch has SVM, whose raw pointers the analysis cannot follow.
-std::vector<PrivatisedRegion> privatisedRegions(const LoweredKernel& kernel,
-                                                const std::vector<ArgBinding>& args,
-                                                const std::vector<std::vector<uint8_t>>& params,
-                                                const MemoryMap& mem, bool canPrivatise);
+// own, so one buffer passed twice overlaps itself), where `allowed` accepts the target
+// and its region (no observer or debugger watches its accesses). None where the launch
+// has SVM, whose raw pointers the analysis cannot follow.
+std::vector<PrivatisedRegion> privatisedRegions(
+    const LoweredKernel& kernel, const std::vector<ArgBinding>& args,
+    const std::vector<std::vector<uint8_t>>& params, const MemoryMap& mem,
+    const std::function<bool(const ReductionTarget&, const Region&)>& allowed);
 
 // Per global region of `mem`: 1 where no instruction of the launch can write it, a buffer
 // argument bound to a parameter only read through (LoweredKernel::writtenParams) that no

@@ -3,6 +3,8 @@
 // reductions"). Conservative: any use it does not recognise disqualifies.
 #include "src/exec/reduction_targets.h"
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -79,6 +81,26 @@ class Analysis {
     return op;
   }
 
+  // A privatisable atomic's constant operand.
+  uint64_t constant(Id id) const {
+    const auto& bytes = m_.constants.at(id).bytes;
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data(), std::min<size_t>(sizeof v, bytes.size()));
+    return v;
+  }
+
+  // Relaxed at Device or CrossDevice scope (a possibly legacy OpenCL 1.x atomic has
+  // Workgroup scope: src/exec/ops/atomic.cc).
+  bool relaxedDeviceWide(const spirv::Instruction& in) const {
+    constexpr uint64_t kOrdering = uint32_t(spv::MemorySemanticsMask::Acquire) |
+                                   uint32_t(spv::MemorySemanticsMask::Release) |
+                                   uint32_t(spv::MemorySemanticsMask::AcquireRelease) |
+                                   uint32_t(spv::MemorySemanticsMask::SequentiallyConsistent);
+    const uint64_t scope = constant(in.operands[1]);
+    return (scope == uint32_t(spv::Scope::CrossDevice) || scope == uint32_t(spv::Scope::Device)) &&
+           !(constant(in.operands[2]) & kOrdering);
+  }
+
   void note(uint64_t mask, ReductionOp op, uint32_t bytes) {
     for (uint32_t k = 0; k < 64; ++k) {
       if (!(mask >> k & 1)) continue;
@@ -100,6 +122,7 @@ class Analysis {
           const uint32_t bytes = in.resultType ? m_.type(in.resultType).width / 8 : 0;
           if (op && (bytes == 4 || bytes == 8)) {
             note(mask, *op, bytes);
+            if (!relaxedDeviceWide(in)) ordered_ |= mask;
             rmws_.push_back({in.index, mask});
           } else {
             bad_ |= mask;
@@ -114,7 +137,8 @@ class Analysis {
     for (const auto& [k, c] : class_)
       if (!(bad_ >> k & 1)) good |= uint64_t(1) << k;
     for (uint32_t k = 0; k < 64; ++k)
-      if (good >> k & 1) r.targets.push_back({k, class_.at(k).first, class_.at(k).second});
+      if (good >> k & 1)
+        r.targets.push_back({k, class_.at(k).first, class_.at(k).second, !(ordered_ >> k & 1)});
     for (const auto& [index, mask] : rmws_)
       if (mask & good) r.rmws.insert(index);
     return r;
@@ -127,8 +151,16 @@ class Analysis {
   std::unordered_set<uint32_t> used_;  // every operand word of executed instructions
   std::unordered_map<uint32_t, std::pair<ReductionOp, uint32_t>> class_;  // by parameter
   uint64_t bad_ = 0;                                                      // disqualified
+  uint64_t ordered_ = 0;                             // with an atomic that is not relaxedDeviceWide
   std::vector<std::pair<uint32_t, uint64_t>> rmws_;  // (instruction index, parameters)
 };
+
+bool hasFence(const spirv::Function& f) {
+  for (const auto& b : f.blocks)
+    for (const auto& in : b.instructions)
+      if (in.opcode == Op::OpMemoryBarrier) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -142,11 +174,18 @@ ReductionAnalysis findReductionTargets(
     const spirv::ModuleFacts& facts, const spirv::KernelFacts& kernel, const spirv::Function& body,
     const std::function<bool(const spirv::Instruction&)>& isDebugInfo) {
   Analysis a(facts, body, isDebugInfo);
+  bool fences = false;
   for (Id f : kernel.functions)
-    if (const spirv::Function* fn = facts.module().findFunction(f);
-        fn && forgesSharedPointers(facts, *fn))
-      return {};
-  return a.run();
+    if (const spirv::Function* fn = facts.module().findFunction(f)) {
+      if (forgesSharedPointers(facts, *fn)) return {};
+      fences = fences || hasFence(*fn);
+    }
+  ReductionAnalysis r = a.run();
+  // A fence lets relaxed atomics synchronise (a release fence before one, an acquire
+  // fence after another that read its value).
+  if (fences)
+    for (ReductionTarget& t : r.targets) t.unordered = false;
+  return r;
 }
 
 }  // namespace spvsim

@@ -30,7 +30,7 @@ struct ReductionAnalysis {
 //  - those atomics share one ReductionOp and one element size (4 or 8 bytes);
 // and no instruction of the call tree makes a global or generic pointer from anything
 // else (a load, an integer, a call's result): such a pointer could reach the buffer
-// without the analysis seeing it.
+// without the analysis seeing it. ReductionTarget::unordered as it says there.
 ReductionAnalysis findReductionTargets(
     const spirv::ModuleFacts& facts, const spirv::KernelFacts& kernel, const spirv::Function& body,
     const std::function<bool(const spirv::Instruction&)>& isDebugInfo);

@@ -79,10 +79,12 @@ void handOff(SubGroup& sg, uint64_t writesBefore) {
 // each lane's address is then hostAddress(hostOrigin(base), pointer) and no lane can
 // fail. nullptr where any lane needs the checked path (other spaces, raw SVM addresses,
 // out of bounds, misaligned) and whenever observers or shadow registers watch the
-// accesses (they see each lane through the checked path). `shared`: global memory.
+// accesses (they see each lane through the checked path), but for a privatised
+// reduction's (`unwatched`: the launch privatised it because none of them watches it).
+// `shared`: global memory.
 template <class T, Kind K>
-uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared) {
-  if (!sg.wg->fastPaths || !sg.activeCount) return nullptr;
+uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared, bool unwatched = false) {
+  if ((!sg.wg->fastPaths && !unwatched) || !sg.activeCount) return nullptr;
   uint64_t lo = ~uint64_t(0), hi = 0, low = 0;
   sg.forActive([&](uint32_t l) {
     lo = std::min(lo, ptr[l]);
@@ -261,7 +263,7 @@ struct PrivatisedRmw {
     const T* v = Op_::kHasValue ? sg.reg<T>(in.b) : nullptr;
     const uint64_t writesBefore = sg.wg->writes;
     bool shared = false;
-    if (regionBase<T, Kind::Rmw>(sg, ptr, shared) && shared) {
+    if (regionBase<T, Kind::Rmw>(sg, ptr, shared, true) && shared) {
       const uint64_t region = pointerRegion(ptr[sg.mask.first()]);
       if (uint8_t* copy = copies->copyFor(region, Op_::kReduction, sizeof(T))) {
         const uintptr_t origin = hostOrigin(copy);
