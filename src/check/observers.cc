@@ -27,6 +27,11 @@ class RaceCheckerFactory final : public ObserverFactory {
   uint32_t spaces(const LaunchContext&) const override {
     return spaceBit(Space::Global) | spaceBit(Space::Local);
   }
+  // A buffer nothing in the launch writes: its reads race with nothing, and there is
+  // nothing else (LaunchContext::readOnlyGlobal).
+  bool watchesGlobalRegion(const LaunchContext& launch, uint64_t region) const override {
+    return region >= launch.readOnlyGlobal.size() || !launch.readOnlyGlobal[region];
+  }
   bool readsBuiltinsAsMemory() const override { return false; }
   // Relaxed device-wide read-modify-writes that nothing else in the launch touches, with
   // no fence to synchronise through: any two of them are ordered by their scope, so the
@@ -92,6 +97,10 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
                       [](const Region& r) { return r.uninitialized; }))
         s |= spaceBit(space);
     return s;
+  }
+  // Only never-initialised buffers have shadows to keep up to date.
+  bool watchesGlobalRegion(const LaunchContext& launch, uint64_t region) const override {
+    return region < launch.memory->global.size() && launch.memory->global[region].uninitialized;
   }
   std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
     return instrumentKernel(launch, launch.mirrorOf(this));

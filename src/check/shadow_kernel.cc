@@ -410,14 +410,22 @@ void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary
     built[in.src] = &k.rules[pc];
   }
   const MaybeUndefined maybe(m, *k.facts, std::move(launch), built);
+  std::vector<uint8_t> wrapped(k.code.size(), 0);
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
     ShadowRule& r = k.rules[pc];
     if (!r.original) continue;
     if (maybe.needed(*byIndex[k.code[pc].src], r))
-      k.code[pc].fn = &shadowTrampoline;
+      wrapped[pc] = 1;
     else
       r = ShadowRule{};
   }
+  // A fused pair that takes in a wrapped instruction would skip its trampoline.
+  k.unfuseWhere([&](size_t pc) { return wrapped[pc] != 0; });
+  for (size_t pc = 0; pc < k.code.size(); ++pc)
+    if (wrapped[pc]) {
+      k.rules[pc].original = k.code[pc].fn;
+      k.code[pc].fn = &shadowTrampoline;
+    }
 }
 
 }  // namespace

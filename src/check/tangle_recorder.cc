@@ -49,9 +49,15 @@ std::shared_ptr<const TangleKernel> instrumentKernel(const LaunchContext& launch
     if (!spirv::movesValuesBetweenLanes(inst.opcode) || !inst.result) continue;
     const ValueSlot* v = k->findValue(inst.result);
     if (!v || !v->bytes) continue;
-    k->recorded[pc] = {in.fn, v};
-    in.fn = &tangleTrampoline;
+    k->recorded[pc] = {nullptr, v};
   }
+  // A fused pair that takes in a recorded instruction would skip its trampoline.
+  k->unfuseWhere([&](size_t pc) { return k->recorded[pc].result != nullptr; });
+  for (size_t pc = 0; pc < k->code.size(); ++pc)
+    if (k->recorded[pc].result) {
+      k->recorded[pc].original = k->code[pc].fn;
+      k->code[pc].fn = &tangleTrampoline;
+    }
   return k;
 }
 

@@ -315,6 +315,18 @@ __kernel void moves(__global int* bcast, __global int* xor1) {
   xor1[l] = intel_sub_group_shuffle_xor(x, 1u);
 }
 
+// Lanes 4-7 read local slots nobody wrote, then keep the low 32 bits sign-extended (clang
+// at -O1 and above: shl 32; ashr 32, a pair the executor runs as one handler): the
+// undefined value must still reach the store.
+__kernel void sign_extend(__global long* out) {
+  __local long t[8];
+  int l = get_local_id(0);
+  if (l < 4) t[l] = (long)l - 2;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  long x = t[l];
+  out[l] = (long)(int)x;
+}
+
 // A race (every work-item writes out[0]) of values from a never-initialised buffer.
 __kernel void race_and_undefined(__global const int* in, __global int* out) {
   out[0] = in[get_global_id(0)];
@@ -435,6 +447,18 @@ TEST_F(UndefinedOpenCl, ShufflesAndBroadcastsMoveShadowsBetweenLanes) {
   EXPECT_EQ(r.diagnostics[0].lanes, lanes({0, 2, 3, 4, 5, 6, 7}));
   for (int l = 0; l < 8; ++l) EXPECT_EQ(bcast[l], 42) << l;
   EXPECT_EQ(xor1[1], 42);
+}
+
+// Instructions that the executor fuses run one by one where the checker follows a value
+// through them (LoweredKernel::unfuseWhere): lanes 4-7 store undefined values.
+TEST_F(UndefinedOpenCl, FusedPairsCarryTheShadowThroughThem) {
+  std::vector<int64_t> out(8, -100);
+  LaunchResult r = program_->launch("sign_extend", group(8), {bind(out)}, options(true));
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_EQ(r.diagnostics[0].kind, DiagnosticKind::UninitializedValue);
+  EXPECT_NE(r.diagnostics[0].message.find("stored to global memory"), std::string::npos);
+  EXPECT_EQ(r.diagnostics[0].lanes, lanes({4, 5, 6, 7}));
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(out[l], l - 2) << l;
 }
 
 TEST_F(UndefinedOpenCl, RaceCheckerKeepsWorkingBesideIt) {

@@ -261,6 +261,13 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
                            [&](const auto& f) { return f->letsReductionBypass(ctx_, t, r); });
       });
   if (!observers_.empty()) ctx_.readOnlyGlobal = readOnlyRegions(k, args, bound_.paramValues, mem_);
+  if (!observers_.empty() && !ctx_.referenceTier) {
+    ctx_.unwatchedGlobal.assign(mem_.global.size(), 1);
+    for (const auto& f : observers_)
+      if (f->spaces(ctx_) & spaceBit(Space::Global))
+        for (uint64_t r = 0; r < mem_.global.size(); ++r)
+          if (f->watchesGlobalRegion(ctx_, r)) ctx_.unwatchedGlobal[r] = 0;
+  }
   // checkRange bounds both products.
   groups_ = ctx_.numGroups[0] * ctx_.numGroups[1] * ctx_.numGroups[2];
   maxSubGroups_ = ceilDiv(range_.local[0] * range_.local[1] * range_.local[2], width);
@@ -478,23 +485,22 @@ WorkGroupSlot::~WorkGroupSlot() {
 
 // What each lane's arena needs cleared at sub-group start: every region but the built-ins
 // only built-in reads use (BuiltinSlot::inMemory false), which nothing reads or writes
-// (region bounds keep other pointers out) unless LaunchContext::builtinStorage; all of
-// it, mirrors included, with arena mirrors (their shadows start cleared).
+// (region bounds keep other pointers out) unless LaunchContext::builtinStorage; with arena
+// mirrors, the same regions in each mirror after the arena (their shadows start cleared).
 void WorkGroupSlot::setClearedBytes() {
   const LoweredKernel& k = launch_.kernel();
   const MemoryMap& mem = launch_.memory();
-  if (launch_.context().builtinStorage || !launch_.context().arenaMirrors.empty()) {
-    clearFrom_ = 0, clearTo_ = privStride_;
-    return;
-  }
   std::vector<bool> skip(mem.priv.size(), false);
-  for (const BuiltinSlot& slot : k.builtins) skip[slot.region] = !slot.inMemory;
+  if (!launch_.context().builtinStorage)
+    for (const BuiltinSlot& slot : k.builtins) skip[slot.region] = !slot.inMemory;
   clearFrom_ = privStride_, clearTo_ = 0;
   for (size_t r = 1; r < mem.priv.size(); ++r)
     if (!skip[r] && mem.priv[r].size) {
       clearFrom_ = std::min(clearFrom_, mem.priv[r].arenaOffset);
       clearTo_ = std::max(clearTo_, mem.priv[r].arenaOffset + mem.priv[r].size);
     }
+  if (clearTo_ > clearFrom_)
+    clearTo_ += launch_.context().arenaMirrors.size() * mem.privateArenaBytes;
 }
 
 uint8_t* WorkGroupSlot::regsFor(size_t i) {
@@ -530,9 +536,11 @@ void WorkGroupSlot::start(uint64_t g, std::vector<Diagnostic>* diagnostics, std:
   wg_.diagnostics = diagnostics;
   wg_.printf = printf;
   wg_.reductions = reductions_;
-  wg_.fuse = fuse_ && ctx.fastPaths;
+  wg_.fuse = fuse_ && !ctx.referenceTier;
   wg_.fastPaths = ctx.fastPaths;
   wg_.checkedSpaces = ctx.referenceTier ? ~uint32_t(0) : spaces_;
+  wg_.unwatchedGlobal = ctx.unwatchedGlobal.data();
+  wg_.unwatchedGlobalCount = ctx.unwatchedGlobal.size();
   wg_.relaxed = ctx.relaxed;
   wg_.observers = Observers{observerList_.data(), uint32_t(observerList_.size()), spaces_};
   const uint64_t items = wg_.localSize[0] * wg_.localSize[1] * wg_.localSize[2];

@@ -185,6 +185,36 @@ struct LoweredKernel {
   std::vector<ReductionTarget> reductions;
   // Bit k: the launch may write through parameter k (src/exec/pointer_params.h).
   uint64_t writtenParams = ~uint64_t(0);
+  // The fused handlers (src/DESIGN.md, "Fused chain and access"): code[pc] runs as one
+  // handler with the `covers` instructions after it where the stretch has room, and
+  // `unfused` is the handler it had before. A kernel copy that wraps instructions in
+  // trampolines (an observer's instrument()) restores it wherever the pair takes in a
+  // wrapped instruction (unfuseWhere), so that every trampoline runs.
+  struct Fusion {
+    uint32_t pc = 0;
+    uint32_t covers = 0;
+    ExecFn unfused = nullptr;
+  };
+  std::vector<Fusion> fusions;
+  // Records that code[pc], whose handler was `unfused`, now covers the `covers`
+  // instructions after it (a fusion extended from the same pc keeps the first handler).
+  void noteFusion(size_t pc, ExecFn unfused, uint32_t covers) {
+    if (!fusions.empty() && fusions.back().pc == pc)
+      fusions.back().covers = std::max(fusions.back().covers, covers);
+    else
+      fusions.push_back({uint32_t(pc), covers, unfused});
+  }
+  // Gives each fused instruction its handler from before fusion where `wrapped` says so
+  // of it or of an instruction it covers.
+  template <class Wrapped>
+  void unfuseWhere(Wrapped&& wrapped) {
+    for (const Fusion& f : fusions)
+      for (uint32_t pc = f.pc; pc <= f.pc + f.covers && pc < code.size(); ++pc)
+        if (wrapped(pc)) {
+          code[f.pc].fn = f.unfused;
+          break;
+        }
+  }
 
   // By spirv::Instruction::index, for diagnostics: the disassembly, and "file:line" (""
   // where there is none). The module's text, shared by all its kernels.

@@ -136,6 +136,12 @@ class ObserverFactory {
   // unreported, or be reported anyway (atomics and copies always are, and other observers
   // may ask for them).
   virtual uint32_t spaces(const LaunchContext& /*launch*/) const { return kAllSpaces; }
+  // Where spaces() names Global: whether its observer must see the accesses to global
+  // region `region` (MemoryMap::global) in `launch`. Those to a region that no factory
+  // must see may take the fast paths unreported, as in a space nobody watches.
+  virtual bool watchesGlobalRegion(const LaunchContext& /*launch*/, uint64_t /*region*/) const {
+    return true;
+  }
   // Work-groups one at a time, in order, on one host thread (verdicts that must not
   // depend on timing).
   virtual bool serial() const { return false; }

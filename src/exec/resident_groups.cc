@@ -71,7 +71,7 @@ class ResidentScheduler {
     }
     auto slot = std::make_unique<WorkGroupSlot>(state_, made_++ == 0 ? &arena_ : nullptr);
     if (copies_) slot->useReductionCopies(copies_);
-    slot->allowFusion(state_.context().fastPaths);
+    slot->allowFusion(!state_.context().referenceTier);
     return slot;
   }
 

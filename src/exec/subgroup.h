@@ -76,6 +76,11 @@ struct LaunchContext {
   // it would keep of the region's reads for writes that never come. Filled only for
   // launches with observers.
   std::vector<uint8_t> readOnlyGlobal;
+  // Per global region: 1 where no observer needs to see its accesses (every factory that
+  // watches Global says so: ObserverFactory::watchesGlobalRegion), which then take the
+  // fast paths as in a space nobody watches (WorkGroupContext::watches). Filled only for
+  // launches with observers, outside the Reference tier.
+  std::vector<uint8_t> unwatchedGlobal;
   // The image arguments; image values in registers index this table.
   const LaunchImage* images = nullptr;
   uint32_t imageCount = 0;
@@ -155,6 +160,17 @@ struct WorkGroupContext {
   // Spaces whose every access takes the per-lane checked path (SubGroup::resolve): those
   // observers watch, or all of them where fast paths are off (the Reference tier).
   uint32_t checkedSpaces = 0;
+  // LaunchContext::unwatchedGlobal, one load closer.
+  const uint8_t* unwatchedGlobal = nullptr;
+  uint64_t unwatchedGlobalCount = 0;
+  // Whether an access at kernel pointer `p` in space `s` takes the per-lane checked path:
+  // a checked space, but for a global region nobody watches.
+  bool watches(Space s, uint64_t p) const {
+    if (!(checkedSpaces & spaceBit(s))) return false;
+    if (s != Space::Global) return true;
+    const uint64_t r = pointerRegion(p);
+    return r >= unwatchedGlobalCount || !unwatchedGlobal[r];
+  }
   // LaunchContext::relaxed: every access of the work-group goes through these store
   // buffers (resolve(), the atomics, fences and barriers); null under sequential
   // consistency.
@@ -422,7 +438,7 @@ class alignas(64) SubGroup {
     // Every lane's space must be lane 0's: ask about that one before scanning.
     Space s = pointerSpace(ptrs[0]);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
-    if (wg->checkedSpaces & spaceBit(s)) [[unlikely]]
+    if (wg->watches(s, ptrs[0])) [[unlikely]]
       return observedRun(ptrs, bytes, write, align, shape, s);
     // The smallest and largest pointer: when they share space and region bits, so do all
     // in between, and their offsets bound everyone's.
@@ -451,7 +467,7 @@ class alignas(64) SubGroup {
     });
     const Space s = pointerSpace(lanes.lo);
     if (s != Space::Global && s != Space::Constant && s != Space::Local) return {};
-    if (wg->checkedSpaces & spaceBit(s)) return {};
+    if (wg->watches(s, lanes.lo)) return {};
     return regionSpanning(lanes, s, bytes, write, align, activeCount, lanes.lo);
   }
 

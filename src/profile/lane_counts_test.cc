@@ -3,7 +3,8 @@
 // instruction's active lanes one by one, so its totals are an independent count: for a
 // divergent kernel (per-lane loop trips, nested branches, an early return, a sub-group
 // reduction and a barrier after divergence, partial sub-groups) they must equal the
-// launch's, profiled and unprofiled, fused or not, on any number of threads.
+// launch's, profiled and unprofiled, fused or not (a profiled kernel runs no fused pair:
+// LoweredKernel::unfuseWhere), on any number of threads.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -26,7 +27,7 @@ using testing::valueOf;
 const char* kDivergent = R"(
 kernel void k(global const int* in, global int* out, local int* tile, int n) {
   size_t i = get_global_id(0), l = get_local_id(0);
-  int v = in[i], acc = 0;
+  int v = in[(int)i], acc = 0;  // -O2: shl 32; ashr 32, a pair the executor fuses
   for (int j = 0; j < (v & 7); ++j) {  // a trip count per lane
     if ((v >> j) & 1) acc += j * v;
     else acc ^= j;

@@ -474,6 +474,8 @@ std::shared_ptr<const LoweredKernel> ProfilerFactory::instrument(
   p->banks = banks_;
   describeCode(*launch.kernel, *launch.module, *p);
   auto k = std::make_shared<ProfiledKernel>(*launch.kernel);
+  // Every instruction is counted on its own: no fused pairs.
+  k->unfuseWhere([](size_t) { return true; });
   k->original.reserve(k->code.size());
   for (size_t pc = 0; pc < k->code.size(); ++pc) {
     k->original.push_back(k->code[pc].fn);

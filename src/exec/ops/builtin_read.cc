@@ -217,6 +217,7 @@ void fuseBuiltinNarrow(Lowerer& lw, const spirv::Instruction& inst) {
   if (code.back().r != lw.reg(component) || code.back().src != extract->index ||
       read.fn != &ReadBuiltinComponent<uint64_t>::run)
     return;
+  lw.out.noteFusion(code.size() - 2, read.fn, 2);
   read.fn = &ReadBuiltinComponentNarrowed::run;
 }
 
@@ -226,12 +227,14 @@ bool fuseBuiltinExtract(Lowerer& lw, spirv::Id composite, uint32_t elementBytes)
       !lw.usedOnce(composite))
     return false;
   Inst& read = code.back();
+  const ExecFn unfused = read.fn;
   if (read.fn == &ReadBuiltin<uint64_t>::run && elementBytes == 8)
     read.fn = &ReadBuiltinComponent<uint64_t>::run;
   else if (read.fn == &ReadBuiltin<uint32_t>::run && elementBytes == 4)
     read.fn = &ReadBuiltinComponent<uint32_t>::run;
   else
     return false;
+  lw.out.noteFusion(code.size() - 1, unfused, 1);
   return true;
 }
 

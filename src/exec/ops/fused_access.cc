@@ -59,7 +59,7 @@ template <bool Write, uint32_t N, uint32_t kTaken>
                                                uint64_t p0, uint64_t d) {
   const Space s = pointerSpace(base);
   if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
-  if (sg.wg->checkedSpaces & spaceBit(s)) return false;
+  if (sg.wg->watches(s, base)) return false;
   const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
   if (!lanes) return false;
   const SubGroup::FastAccess fast =
@@ -207,7 +207,9 @@ void fuseExtendWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
   ExecFn fused = ext->opcode == Op::OpSConvert
                      ? bySizeOf<FusedExtend<int32_t, Write>::template Of>(bytes)
                      : bySizeOf<FusedExtend<uint32_t, Write>::template Of>(bytes);
-  if (fused) conversion.fn = fused;
+  if (!fused) return;
+  lw.out.noteFusion(code.size() - 2, conversion.fn, 2);
+  conversion.fn = fused;
 }
 }  // namespace
 
@@ -223,6 +225,7 @@ void fuseWithChain(Lowerer& lw, spirv::Id pointer, uint32_t bytes) {
   ExecFn fused = fusedChain<Write>(code.back().fn, bytes);
   if (!fused) return;
   const bool oneIndex64 = code.back().fn == OneIndex<int64_t>::kChain;
+  lw.out.noteFusion(code.size() - 1, code.back().fn, 1);
   code.back().fn = fused;
   if (oneIndex64) fuseExtendWithChain<Write>(lw, pointer, bytes);
 }

@@ -254,7 +254,10 @@ void fuseSignExtendPair(Lowerer& lw, const spirv::Instruction& ashr, uint64_t co
   if (in.r != lw.reg(value) || in.src != shl->index || in.b != count ||
       in.fn != pickConstantCount<ShiftKind::Left>(base.scalar) || base.bits != base.bytes * 8)
     return;
-  if (const ExecFn fused = ops::pickUnsignedFast<SignExtendPair>(base.scalar)) in.fn = fused;
+  if (const ExecFn fused = ops::pickUnsignedFast<SignExtendPair>(base.scalar)) {
+    lw.out.noteFusion(code.size() - 1, in.fn, 1);
+    in.fn = fused;
+  }
 }
 
 template <ShiftKind K>
