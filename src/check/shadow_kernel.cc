@@ -265,7 +265,7 @@ class RuleBuilder {
       case Op::OpLoad:  // built-in reads too: with observers they are loads (builtins.h)
         r.operands = {known(inst.operands.at(0))};
         use(r, 0, ShadowUse::Address);
-        r.pre = &rules::load;
+        r.post = &rules::load;  // after the observer saw the handler's read
         return;
       case Op::OpStore:
         r.operands = {known(inst.operands.at(0)), known(inst.operands.at(1))};

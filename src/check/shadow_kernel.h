@@ -91,6 +91,12 @@ struct ShadowKernel : LoweredKernel {
   mutable const SubGroup* readBy = nullptr;
   mutable uint64_t readStep = 0;
   mutable LaneMask readUndefined;
+  // Whether the whole sub-group read of execution `runStep` of sub-group `runBy` (an
+  // accessRun) read only defined bytes (or memory without shadow): rules::load then needs
+  // no look at the memory of its own.
+  mutable const SubGroup* runBy = nullptr;
+  mutable uint64_t runStep = 0;
+  mutable bool runDefined = false;
 };
 
 // The instrumented kernel for `launch` (its kernel and memory map bound), whose private

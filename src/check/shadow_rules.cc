@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/check/shadow_bytes.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim::check::rules {
@@ -31,20 +32,6 @@ bool allZero(const uint8_t* p, size_t n) {
   }
   for (; i < n; ++i) any |= p[i];
   return any == 0;
-}
-
-// Whether none of the n memory-shadow bytes at p is 0 ("never written"), eight at a time.
-bool allDefined(const uint8_t* p, size_t n) {
-  constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    std::memcpy(&w, p + i, 8);
-    if ((w - kOnes) & ~w & kHighs) return false;  // some byte of w is 0
-  }
-  for (; i < n; ++i)
-    if (!p[i]) return false;
-  return true;
 }
 
 // Whether operand o is defined in every lane of the sub-group (active or not): one pass
@@ -253,6 +240,14 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const ShadowOperand& ptr = r.operands.at(0);
   const uint64_t* ptrs = sg.reg<uint64_t>(in.a);
   const uint32_t stride = registerBytes(r.result, in);
+  // The handler read the whole sub-group's bytes as one run, all of them defined (what
+  // the observer found: UndefinedValueChecker::accessRun), at defined addresses.
+  const ShadowKernel& k = kernelOf(sg);
+  if (k.runBy == &sg && k.runStep == sg.steps && k.runDefined && stride == in.n &&
+      definedEverywhere(sg, ptr)) {
+    zeroActive(sg, in.r, stride);
+    return;
+  }
   if (globalWithoutShadow(sg, ptrs)) {
     sg.forActive(
         [&](uint32_t l) { std::memset(sg.shadow + in.r + size_t(l) * stride, 0, stride); });
@@ -268,7 +263,7 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
     // so is each lane's value, and one pass over the span says so where it is not much
     // longer than the bytes the lanes read (else the lanes are looked at one by one).
     if (addressDefined &&
-        (!span || (spanBytes <= 4 * uint64_t(sg.width) * in.n && allDefined(span, spanBytes)))) {
+        (!span || (spanBytes <= 4 * uint64_t(sg.width) * in.n && noZeroByte(span, spanBytes)))) {
       zeroActive(sg, in.r, stride);
       return;
     }

@@ -20,7 +20,9 @@ void moveBytes(SubGroup& sg, const Inst& in, const ShadowRule& r);
 void shuffleVector(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // OpSelect: the chosen operand's shadow; everything where the condition is undefined.
 void select(SubGroup& sg, const Inst& in, const ShadowRule& r);
-// OpLoad: reports an undefined address; the result takes the memory's shadow.
+// OpLoad (after the handler): reports an undefined address; the result takes the memory's
+// shadow, from the observer's record of the handler's whole sub-group read where it made
+// one (ShadowKernel::runBy).
 void load(SubGroup& sg, const Inst& in, const ShadowRule& r);
 // OpStore: reports an undefined address, and an undefined value stored to global memory
 // (pre); the memory takes the value's shadow (post, after the executor's write events).

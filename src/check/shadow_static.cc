@@ -155,7 +155,7 @@ bool MaybeUndefined::needed(const spirv::Instruction& inst, const ShadowRule& r)
     if (r.post && r.post != &rules::mergeReads) return true;
     return (r.result.bytes && value(r.result.id)) || anyUse(r);
   }
-  if (pre == &rules::load)
+  if (r.post == &rules::load)
     return r.operands.empty() || value(r.result.id) || value(r.operands[0].id);
   if (pre == &rules::storeCheck)
     return r.operands.size() < 2 || value(r.operands[0].id) || value(r.operands[1].id) ||

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/check/shadow_bytes.h"
 #include "src/check/shadow_kernel.h"
 #include "src/check/uninitialized_checker.h"
 #include "src/exec/subgroup.h"
@@ -11,6 +12,9 @@ namespace spvsim::check {
 
 void UndefinedValueChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {
   const auto& k = static_cast<const ShadowKernel&>(*wg.launch->kernel);
+  // Records of the last work-group's reads, whose sub-groups (the same objects) count
+  // their steps from 0 again.
+  k.runBy = k.readBy = nullptr;
   for (size_t i = 0; i < count; ++i) {
     SubGroup& sg = sgs[i];
     std::memset(sg.shadow, 0, k.registerBytes);
@@ -63,14 +67,18 @@ void UndefinedValueChecker::access(SubGroup& sg, const MemoryAccess& a) {
 void UndefinedValueChecker::accessRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride,
                                       uint32_t lanes) {
   uint8_t* d = memoryShadow(sg, first.pointer, first.host);
-  if (!d) return;  // memory without shadow is defined: nothing to mark or note
   const uint64_t span = stride * (lanes - 1) + first.bytes;
   if (first.kind == AccessKind::Write) {
-    std::memset(d, 1, span);  // contiguous lanes: the span is every lane's bytes
+    if (d) std::memset(d, 1, span);  // contiguous lanes: the span is every lane's bytes
     return;
   }
-  if (std::find(d, d + span, uint8_t{0}) != d + span)
-    ExecutionObserver::accessRun(sg, first, stride, lanes);
+  // Memory without shadow is defined. What the read found, for OpLoad's rule (after this
+  // handler: rules::load).
+  const auto& k = static_cast<const ShadowKernel&>(*sg.wg->launch->kernel);
+  k.runBy = &sg;
+  k.runStep = sg.steps;
+  k.runDefined = !d || noZeroByte(d, span);
+  if (!k.runDefined) ExecutionObserver::accessRun(sg, first, stride, lanes);
 }
 
 }  // namespace spvsim::check

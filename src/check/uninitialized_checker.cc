@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/check/shadow_bytes.h"
 #include "src/exec/subgroup.h"
 
 namespace spvsim::check {
@@ -103,8 +104,7 @@ void UninitializedChecker::accessRun(SubGroup& sg, const MemoryAccess& first, ui
     std::memset(s, 1, span);  // contiguous lanes: the span is every lane's bytes
     return;
   }
-  if (std::find(s, s + span, uint8_t{0}) != s + span)
-    ExecutionObserver::accessRun(sg, first, stride, lanes);
+  if (!noZeroByte(s, span)) ExecutionObserver::accessRun(sg, first, stride, lanes);
 }
 
 // The first lane of an instruction's execution that read unwritten bytes reports them;
