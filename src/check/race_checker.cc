@@ -151,6 +151,7 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   // Only where the last work-group synchronised at all is there anything to reset: a
   // kernel without barriers, fences or acquires skips the loops over its work-items.
   m.own.assign(m.items, 1);
+  m.ownUniform = true;
   for (int c = 0; c < 2; ++c) {
     m.base[c].assign(m.items, 0);
     clearMap(m.wgClocks[c]);

@@ -192,6 +192,7 @@ struct RaceChecker::Impl {
   uint32_t items = 0;      // its work-items
   uint32_t firstItem = 0;  // launch-wide index + 1 of its local id 0
   std::vector<uint32_t> own;
+  bool ownUniform = true;         // every entry of `own` equal (no tick since the work-group began)
   std::vector<uint32_t> base[2];  // clocks every work-item knows since the last join
   Clocks wgClocks[2];             // likewise for work-items of other work-groups
   Clocks wgWeak;
@@ -342,7 +343,10 @@ struct RaceChecker::Impl {
                                           : semantics & (kClassBit[0] | kClassBit[1]);
   }
 
-  void tick(uint32_t item) { ++own[item - firstItem]; }
+  void tick(uint32_t item) {
+    ++own[item - firstItem];
+    ownUniform = false;
+  }
   void holdForFence(ItemState& st, const SnapshotPtr& s);  // race_checker.cc
 };
 

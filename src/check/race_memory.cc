@@ -193,7 +193,6 @@ bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, u
       }
     }
   }
-  if (!grow(p.runs)) return false;
   ReadRun r;
   r.gen = p.gen;
   r.item = item;
@@ -202,8 +201,13 @@ bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, u
   r.start = r.lo = uint16_t(offset);
   r.size = uint16_t(bytes);
   r.hi = uint16_t(offset + bytes);
+  return addRun(p, r);
+}
+
+bool RaceMemory::addRun(Page& p, const ReadRun& r) {
+  if (foldInto(p, r, p.runs.size())) return true;
+  if (!grow(p.runs)) return false;
   p.runs.push_back(r);
-  foldLast(p);
   if (p.runs.size() >= std::max(kSweepFrom, 2 * p.runsAfterSweep)) sweep(p);
   return true;
 }
@@ -227,7 +231,6 @@ bool RaceMemory::addReadRun(Page& p, uint32_t item, uint32_t clock, uint32_t src
       return true;
     }
   }
-  if (!grow(p.runs)) return false;
   ReadRun r;
   r.gen = p.gen;
   r.item = item;
@@ -238,28 +241,25 @@ bool RaceMemory::addReadRun(Page& p, uint32_t item, uint32_t clock, uint32_t src
   r.size = uint16_t(bytes);
   r.stride = int16_t(stride);
   r.hi = hi;
-  p.runs.push_back(r);
-  foldLast(p);
-  if (p.runs.size() >= std::max(kSweepFrom, 2 * p.runsAfterSweep)) sweep(p);
-  return true;
+  return addRun(p, r);
 }
 
 void RaceMemory::foldLast(Page& p) {
   const size_t n = p.runs.size();
-  if (n < 2) return;
-  const ReadRun& last = p.runs.back();
-  if (last.reps != 1) return;
-  for (size_t i = n - 1; i-- > 0 && i + kFoldWindow >= n - 1;) {
+  if (n >= 2 && foldInto(p, p.runs.back(), n - 1)) p.runs.pop_back();
+}
+
+bool RaceMemory::foldInto(Page& p, const ReadRun& last, size_t end) {
+  if (last.reps != 1) return false;
+  for (size_t i = end; i-- > 0 && i + kFoldWindow >= end;) {
     ReadRun& r = p.runs[i];
     if (r.gen != p.gen || r.item != last.item || r.count != last.count || r.stride != last.stride ||
         r.size != last.size || r.src != last.src || r.clock != last.clock)
       continue;
     const int64_t d = int64_t(last.start) - r.start;
     // The same reads again (a loop re-reading them at the same clock): nothing new.
-    if (d == 0 || (r.reps > 1 && d > 0 && d % r.repStride == 0 && d / r.repStride < r.reps)) {
-      p.runs.pop_back();
-      return;
-    }
+    if (d == 0 || (r.reps > 1 && d > 0 && d % r.repStride == 0 && d / r.repStride < r.reps))
+      return true;
     if (r.reps == 1) {
       if (d < 0) continue;
       r.repStride = uint16_t(d);  // d < kPageBytes
@@ -269,9 +269,9 @@ void RaceMemory::foldLast(Page& p) {
     ++r.reps;
     r.lo = std::min(r.lo, last.lo);
     r.hi = std::max(r.hi, last.hi);
-    p.runs.pop_back();
-    return;
+    return true;
   }
+  return false;
 }
 
 void RaceMemory::sweep(Page& p) {

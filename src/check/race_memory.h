@@ -293,6 +293,11 @@ class RaceMemory {
   // Tries to fold the page's last run into one of the runs just before it (same work-items,
   // instruction and clock, at a fixed distance).
   void foldLast(Page& p);
+  // Whether `last` folds into one of the kFoldWindow runs before runs[end] (and does so).
+  bool foldInto(Page& p, const ReadRun& last, size_t end);
+  // Adds a new run (folded into one just before it where it can be); false when the budget
+  // refuses.
+  bool addRun(Page& p, const ReadRun& r);
   // Drops runs no read of which is since its byte's last write, and runs that a later run
   // of the same work-items repeats exactly (a later read by the same work-item orders
   // whatever the earlier one would).

@@ -97,6 +97,7 @@ bool RaceChecker::Impl::rememberWriteRun(SubGroup& sg, PageTable& table, uint64_
 // Whether lanes [0, lanes) of `sg` are all at one clock (the lanes of a sub-group are,
 // but where they synchronised apart: atomics or fences in divergent code).
 bool RaceChecker::Impl::sameClock(const SubGroup& sg, uint32_t lanes) const {
+  if (ownUniform) return true;
   const uint32_t item = itemOf(sg, 0), clock = own[item - firstItem];
   for (uint32_t l = 1; l < lanes; ++l)
     if (own[item + l - firstItem] != clock) return false;

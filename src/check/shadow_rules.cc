@@ -412,11 +412,7 @@ void branch(SubGroup& sg, const Inst& in, const ShadowRule&) { shadowEdge(sg, in
 
 void branchConditional(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   reportUses(sg, in, r);
-  const uint8_t* cond = sg.reg<uint8_t>(in.a);
-  LaneMask taken;
-  sg.forActive([&](uint32_t l) {
-    if (cond[l] & 1) taken.set(l);
-  });
+  const LaneMask taken = boolMask(sg.reg<uint8_t>(in.a), sg.width) & sg.mask;
   shadowEdge(sg, in.aux, taken);
   shadowEdge(sg, in.aux2, sg.mask.andNot(taken));
 }

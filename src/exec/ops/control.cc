@@ -17,21 +17,6 @@ void branch(SubGroup& sg, const Inst& in) {
   sg.jump(sg.extra[in.aux]);
 }
 
-// Bit l: bit 0 of bools[l], for every lane; eight lanes per multiply (byte i's bit 0
-// lands on bit 56 + i of the product, with no carries between them).
-LaneMask boolMask(const uint8_t* bools, uint32_t width) {
-  LaneMask m;
-  uint32_t l = 0;
-  for (; l + 8 <= width; l += 8) {
-    uint64_t x;
-    std::memcpy(&x, bools + l, 8);
-    const uint64_t bits = ((x & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56;
-    m.w[l >> 6] |= bits << (l & 63);
-  }
-  for (; l < width; ++l) m.w[l >> 6] |= uint64_t(bools[l] & 1) << (l & 63);
-  return m;
-}
-
 void branchConditional(SubGroup& sg, const Inst& in) {
   const LaneMask taken = boolMask(sg.reg<uint8_t>(in.a), sg.width) & sg.mask;
   const LaneMask notTaken = sg.mask.andNot(taken);

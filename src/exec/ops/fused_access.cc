@@ -100,11 +100,19 @@ template <bool Write, uint32_t N, uint32_t kTaken>
   return true;
 }
 
+// Whether observers watch the memory a chain of base pointer `base` points into: then
+// the access is theirs to see, and the fused path is not tried (lane 0's base: where the
+// lanes' bases differ, the affine paths fail anyway).
+inline bool watched(const SubGroup& sg, uint64_t base) {
+  return sg.wg->watches(pointerSpace(base), base);
+}
+
 template <class Chain, bool Write, uint32_t N>
 void fusedChainAccess(SubGroup& sg, const Inst& in) {
   uint64_t p0, d;
-  if (sg.steps < sg.fuseBefore && sg.allActive && Chain::addresses(sg, in, p0, d) &&
-      fusedAccess<Write, N, 1>(sg, sg.code[sg.pc], sg.reg<uint64_t>(in.a)[0], p0, d))
+  const uint64_t base = sg.reg<uint64_t>(in.a)[0];
+  if (sg.steps < sg.fuseBefore && sg.allActive && !watched(sg, base) &&
+      Chain::addresses(sg, in, p0, d) && fusedAccess<Write, N, 1>(sg, sg.code[sg.pc], base, p0, d))
     return;  // the access, done
   Chain::kChain(sg, in);
 }
@@ -145,7 +153,8 @@ ExecFn fusedChain(ExecFn chain, uint32_t bytes) {
 // value and the step of the source; the extension's register is not written either.
 template <class From, bool Write, uint32_t N>
 void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
-  if (sg.steps + 1 < sg.fuseBefore && sg.allActive && sg.keepsShapes()) {
+  if (sg.steps + 1 < sg.fuseBefore && sg.allActive && sg.keepsShapes() &&
+      !watched(sg, sg.reg<uint64_t>(sg.code[sg.pc].a)[0])) {
     const RegShape shape = sg.shapeOf(in.a);
     const From* x = sg.reg<From>(in.a);
     const int64_t first = x[0];
