@@ -44,6 +44,15 @@ kernel void in_place(global int* a) {
   a[i] = v + 1;
 }
 
+// Each work-item reads its own element and its neighbour's, then writes its own: the
+// contiguous write meets the lanes' reads of their own bytes (no conflict) and of their
+// neighbours' (a race with each neighbour's write).
+kernel void swap_neighbours(global int* a) {
+  size_t i = get_global_id(0);
+  int v = a[i] + a[i ^ 1];
+  a[i] = v;
+}
+
 // Every sub-group (of 16) writes the same contiguous range: lanes of later sub-groups
 // race with earlier ones, some storing the values already there (even sub-groups write
 // l, odd ones 2 * l: lane 0 always 0).
@@ -170,8 +179,8 @@ INSTANTIATE_TEST_SUITE_P(
     Kernels, AccessRuns,
     ::testing::Values(Case{"triad", 3, false, true}, Case{"tile", 2, true, true},
                       Case{"in_place", 1, false, true}, Case{"same_range", 1, false, true},
-                      Case{"partial_tile", 1, true, true}, Case{"reduce", 2, true, true},
-                      Case{"no_barrier", 1, true, true},
+                      Case{"swap_neighbours", 1, false, true}, Case{"partial_tile", 1, true, true},
+                      Case{"reduce", 2, true, true}, Case{"no_barrier", 1, true, true},
                       Case{"reads_then_overwritten", 1, true, true}),
     [](const auto& info) { return std::string(info.param.kernel); });
 
@@ -179,7 +188,7 @@ INSTANTIATE_TEST_SUITE_P(
 // reports and not two empty lists.
 TEST(AccessRuns, RacyKernelsReport) {
   static auto program = loadOpenCl(kKernels, "access runs");
-  for (const char* kernel : {"in_place", "same_range"}) {
+  for (const char* kernel : {"in_place", "same_range", "swap_neighbours"}) {
     std::vector<int> a(64);
     const LaunchResult r = program->launch(kernel, range1(64, 32), {bind(a)},
                                            checking(LaunchOptions::Tier::Fast, nullptr));

@@ -316,7 +316,8 @@ struct RaceChecker::Impl {
                   const Access& cur, int c);
   // ---- a whole sub-group's access (race_runs.cc) ----
   void recordRun(SubGroup& sg, const MemoryAccess& first, uint64_t stride, uint32_t lanes);
-  bool quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const;
+  bool quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write, uint32_t writer = 0,
+             uint64_t laneBytes = 0) const;
   bool rememberWriteRun(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,
                         uint64_t laneBytes, uint32_t src);
   bool rememberReadRun(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,

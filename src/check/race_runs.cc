@@ -3,7 +3,8 @@
 // exactly what the lanes' events one by one give, so it does what record() does for
 // each lane, skipping only the comparison where it can find nothing: where no byte of
 // the run's span has a plain write or an atomic access in its history and, for a write,
-// no read run of its pages meets the span, comparing any lane would consider no access.
+// no read run of its pages meets the span (but the lanes' own reads of their own bytes, in
+// a contiguous write: `a[i] += x`), comparing any lane would find no conflict.
 // That is the common case (inputs read, outputs written once, local memory after a
 // barrier ended its history), and then a lane costs only what remember() adds to the
 // history, or nothing where the whole sub-group's access is kept as one write run or one
@@ -17,16 +18,33 @@ namespace spvsim::check {
 
 using race::forEachPage;
 
+// Whether read run `r` of page `index` is, inside the span, only the writing lanes' reads
+// of their own bytes: a whole sub-group's write of `laneBytes` per lane from table offset
+// `offset` on by work-items writer, writer + 1, ...; each lane's read is then ordered
+// before its write (one work-item), and the write need compare with nothing there.
+static bool ownReads(const race::ReadRun& r, uint64_t index, uint64_t offset, uint32_t writer,
+                     uint64_t laneBytes) {
+  if (r.reps != 1 || r.size != laneBytes || (r.count > 1 && uint64_t(r.stride) != laneBytes))
+    return false;
+  const int64_t at = int64_t(index * kPageBytes + r.start) - int64_t(offset);
+  const int64_t lane = at / int64_t(laneBytes);
+  return at % int64_t(laneBytes) == 0 && int64_t(writer) + lane == int64_t(r.item);
+}
+
 // Whether no access in the history of [offset, offset + bytes) of `table` is one that
-// comparing a plain read (or, `write`, a plain write) of those bytes would consider.
-bool RaceChecker::Impl::quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write) const {
+// comparing a plain read (or, `write`, a plain write) of those bytes would consider. A
+// whole sub-group's contiguous write (`writer`: its lane 0's work-item, `laneBytes` per
+// lane) leaves out its lanes' reads of their own bytes (ownReads).
+bool RaceChecker::Impl::quiet(PageTable& table, uint64_t offset, uint64_t bytes, bool write,
+                              uint32_t writer, uint64_t laneBytes) const {
   bool none = true;
   forEachPage(offset, bytes, [&](uint64_t index, uint32_t from, uint32_t to) {
     const Page* page = none ? RaceMemory::find(table, index) : nullptr;
     if (!page) return;
     if (write)
       for (const race::ReadRun& r : page->runs)
-        if (r.hi > from && r.lo < to) none = false;
+        if (r.hi > from && r.lo < to && !(writer && ownReads(r, index, offset, writer, laneBytes)))
+          none = false;
     if (!page->blocks || !none) return;
     // Block by block: one never touched, or holding only a write run, is decided at once.
     for (uint32_t at = from; at < to && none;) {
@@ -57,7 +75,9 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
   int c = kGlobal;
   // Every lane's bytes lie in the span: where it is not remembered, neither is any lane's.
   if (!locate(first.pointer, span, table, offset, c)) return;
-  const bool skip = shared.copies.empty() && quiet(*table, offset, span, write);
+  const bool skip =
+      shared.copies.empty() &&
+      quiet(*table, offset, span, write, write && stride == bytes ? itemOf(sg, 0) : 0, bytes);
   const uint32_t src = sg.code[sg.pc - 1].src;
   if (skip && write && stride == bytes && rememberWriteRun(sg, *table, offset, lanes, bytes, src))
     return;
