@@ -15,14 +15,20 @@ void UndefinedValueChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, 
   // Records of the last work-group's reads, whose sub-groups (the same objects) count
   // their steps from 0 again.
   k.runBy = k.readBy = nullptr;
-  for (size_t i = 0; i < count; ++i) {
+  // The slot's sub-groups keep their shadow registers from one work-group to the next, as
+  // they keep their registers: every shadow a rule reads was written in this work-group
+  // by the rule of the value's own instruction (or, for an instruction without rule, is
+  // the zero it started with), and the undefined constants' never change. So each
+  // sub-group's are set up once, on its first work-group in this slot.
+  for (size_t i = prepared_; i < count; ++i) {
     SubGroup& sg = sgs[i];
     std::memset(sg.shadow, 0, k.registerBytes);
     for (const auto& [reg, lane] : k.undefined)
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(sg.shadow + reg + size_t(l) * lane.size(), lane.data(), lane.size());
-    markArenaStartState(sg, k, k.mirror);
   }
+  prepared_ = std::max(prepared_, count);
+  markArenaStartState(sgs, count, k, k.mirror);
 }
 
 // Lanes of this instruction execution that read undefined bytes, for rules::mergeReads

@@ -327,6 +327,16 @@ __kernel void sign_extend(__global long* out) {
   out[l] = (long)(int)x;
 }
 
+// Work-group 0 leaves the odd slots unwritten, work-group 1 writes every slot: lanes 0, 2,
+// 4 and 6 of work-group 0 only read an undefined value (l ^ 1 odd).
+__kernel void first_group_only(__global int* out) {
+  __local int t[8];
+  int l = get_local_id(0);
+  if (get_group_id(0) == 1 || (l & 1) == 0) t[l] = l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l ^ 1];
+}
+
 // A race (every work-item writes out[0]) of values from a never-initialised buffer.
 __kernel void race_and_undefined(__global const int* in, __global int* out) {
   out[0] = in[get_global_id(0)];
@@ -459,6 +469,24 @@ TEST_F(UndefinedOpenCl, FusedPairsCarryTheShadowThroughThem) {
   EXPECT_NE(r.diagnostics[0].message.find("stored to global memory"), std::string::npos);
   EXPECT_EQ(r.diagnostics[0].lanes, lanes({4, 5, 6, 7}));
   for (int l = 0; l < 4; ++l) EXPECT_EQ(out[l], l - 2) << l;
+}
+
+// One host thread runs both work-groups in one slot, whose sub-groups keep their shadow
+// registers from work-group 0 to 1 (UndefinedValueChecker::workGroupBegin): nothing
+// undefined of work-group 0 may show in work-group 1.
+TEST_F(UndefinedOpenCl, AWorkGroupsUndefinedValuesStayInIt) {
+  std::vector<int> out(16, -1);
+  LaunchOptions o = options(true);
+  o.threads = 1;
+  LaunchResult r = program_->launch("first_group_only", group(8, 2), {bind(out)}, o);
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.kind, DiagnosticKind::UninitializedValue);
+  EXPECT_EQ(d.lanes, lanes({0, 2, 4, 6}));
+  ASSERT_TRUE(d.workGroup.has_value());
+  EXPECT_EQ((*d.workGroup)[0], 0u);
+  EXPECT_EQ(d.repeats, 0u);
+  for (int l = 0; l < 8; ++l) EXPECT_EQ(out[8 + l], l ^ 1) << l;
 }
 
 TEST_F(UndefinedOpenCl, RaceCheckerKeepsWorkingBesideIt) {

@@ -52,9 +52,11 @@ void copyShadow(const SubGroup& sg, uint32_t mirror, const MemoryAccess& a) {
 
 }  // namespace
 
-void markArenaStartState(const SubGroup& sg, const LoweredKernel& k, uint32_t mirror) {
-  const MemoryMap& mem = *sg.wg->launch->memory;
-  const bool allBuiltins = sg.wg->launch->builtinStorage;
+void markArenaStartState(const SubGroup* sgs, size_t count, const LoweredKernel& k,
+                         uint32_t mirror) {
+  if (!count) return;
+  const MemoryMap& mem = *sgs[0].wg->launch->memory;
+  const bool allBuiltins = sgs[0].wg->launch->builtinStorage;
   auto forEachRegion = [&](auto&& f) {
     for (const BuiltinSlot& slot : k.builtins)
       if (slot.inMemory || allBuiltins) f(slot.region);
@@ -64,17 +66,21 @@ void markArenaStartState(const SubGroup& sg, const LoweredKernel& k, uint32_t mi
   };
   bool any = false;  // most kernels at -O2 have none: no pass over the lanes then
   forEachRegion([&](uint32_t) { any = true; });
-  for (uint32_t l = 0; any && l < sg.liveLanes; ++l)
-    forEachRegion([&](uint32_t region) {
-      const Region& r = mem.priv[region];
-      uint8_t* host = sg.priv + l * sg.privateBytes + r.arenaOffset;
-      std::memset(host + mirror * mem.privateArenaBytes, 1, r.size);
-    });
+  if (!any) return;
+  for (size_t i = 0; i < count; ++i) {
+    const SubGroup& sg = sgs[i];
+    for (uint32_t l = 0; l < sg.liveLanes; ++l)
+      forEachRegion([&](uint32_t region) {
+        const Region& r = mem.priv[region];
+        uint8_t* host = sg.priv + l * sg.privateBytes + r.arenaOffset;
+        std::memset(host + mirror * mem.privateArenaBytes, 1, r.size);
+      });
+  }
 }
 
 void UninitializedChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, size_t count) {
   lastSubGroup_ = nullptr;
-  for (size_t i = 0; i < count; ++i) markArenaStartState(sgs[i], *wg.launch->kernel, mirror_);
+  markArenaStartState(sgs, count, *wg.launch->kernel, mirror_);
 }
 
 void UninitializedChecker::access(SubGroup& sg, const MemoryAccess& a) {

@@ -28,11 +28,12 @@ struct LoweredKernel;
 
 namespace spvsim::check {
 
-// Marks defined, in arena mirror `mirror` (LaunchContext::mirrorOf), what `sg`'s lanes
-// hold before their first instruction: built-in variables with a private copy
-// (BuiltinSlot::inMemory, or all with LaunchContext::builtinStorage), module-scope Private
+// Marks defined, in arena mirror `mirror` (LaunchContext::mirrorOf), what the lanes of
+// sub-groups sgs[0, count) hold before their first instruction: built-in variables with a private
+// copy (BuiltinSlot::inMemory, or all with LaunchContext::builtinStorage), module-scope Private
 // variables with initializers, ByVal argument copies.
-void markArenaStartState(const SubGroup& sg, const LoweredKernel& k, uint32_t mirror);
+void markArenaStartState(const SubGroup* sgs, size_t count, const LoweredKernel& k,
+                         uint32_t mirror);
 
 class UninitializedChecker final : public ExecutionObserver {
  public:
