@@ -384,6 +384,20 @@ std::unordered_map<Id, std::vector<uint8_t>> undefinedConstantBytes(const spirv:
   return out;
 }
 
+// Rules that write no nonzero shadow byte into registers nor anything into memory while
+// every register's shadow is zero (see ShadowRule::idleWhenClean). The others make
+// undefined values from memory or lanes (load, mergeReads, shuffles, undefined vector
+// components) or write memory shadows the observer does not (copies, pointer outputs).
+bool idleWhenClean(const ShadowRule& r) {
+  const RuleFn pre = r.pre, post = r.post;
+  const bool pureBefore = pre == &rules::propagate || pre == &rules::moveBytes ||
+                          pre == &rules::select || pre == &rules::crossLane ||
+                          pre == &rules::branch || pre == &rules::branchConditional ||
+                          pre == &rules::switchSelector || pre == &rules::call ||
+                          pre == &rules::returnValue || pre == &rules::storeCheck;
+  return pureBefore && (!post || post == &rules::storeShadow);
+}
+
 // The rules of the lowered kernel's instructions (one per SPIR-V instruction, on the first
 // Inst lowered from it), by pc; those that can change nothing in this launch
 // (src/check/shadow_static.h) are left out, their handlers as lowered.
@@ -423,7 +437,9 @@ void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary
   k.unfuseWhere([&](size_t pc) { return wrapped[pc] != 0; });
   for (size_t pc = 0; pc < k.code.size(); ++pc)
     if (wrapped[pc]) {
-      k.rules[pc].original = k.code[pc].fn;
+      ShadowRule& r = k.rules[pc];
+      r.original = k.code[pc].fn;
+      r.idleWhenClean = idleWhenClean(r);
       k.code[pc].fn = &shadowTrampoline;
     }
 }
@@ -487,6 +503,7 @@ uint8_t* memoryShadow(const SubGroup& sg, uint64_t p, const uint8_t* host) {
 
 void shadowTrampoline(SubGroup& sg, const Inst& in) {
   const ShadowRule& r = kernelOf(sg).rules[&in - sg.code];
+  if (sg.shadowClean && r.idleWhenClean) return r.original(sg, in);
   if (r.pre) r.pre(sg, in, r);
   r.original(sg, in);
   if (r.post) r.post(sg, in, r);

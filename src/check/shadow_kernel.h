@@ -68,6 +68,11 @@ struct ShadowRule {
   // First: the first active lane), and the operand whose value moves.
   enum class Lane : uint8_t { Index, Xor, Up, Down, First } lane = Lane::Index;
   uint32_t laneOperand = 0, moved = 0;
+  // Whether the rule can do nothing while the sub-group's shadow registers are all zero
+  // (SubGroup::shadowClean): it only reports undefined operands and moves or combines
+  // register shadows (zeros into zeros), or, for a store, gives memory the value's
+  // shadow, which the observer's write event already marked defined.
+  bool idleWhenClean = false;
 };
 
 // A copy of the launch's lowered kernel whose instructions with rules run through the

@@ -162,6 +162,7 @@ void moveBytes(SubGroup& sg, const Inst& in, const ShadowRule& r) {
 
 void shuffleVector(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   moveBytes(sg, in, r);
+  sg.shadowClean = false;  // its undefined components (ShadowRule::data)
   sg.forActive([&](uint32_t l) {
     uint8_t* out = laneShadow(sg, r.result, l);
     for (size_t i = 0; i < r.data.size() && i < r.result.bytes; ++i) out[i] |= r.data[i];
@@ -245,7 +246,7 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   const ShadowKernel& k = kernelOf(sg);
   if (k.runBy == &sg && k.runStep == sg.steps && k.runDefined && stride == in.n &&
       definedEverywhere(sg, ptr)) {
-    zeroActive(sg, in.r, stride);
+    if (!sg.shadowClean) zeroActive(sg, in.r, stride);  // else zero already
     return;
   }
   if (globalWithoutShadow(sg, ptrs)) {
@@ -268,16 +269,20 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
       return;
     }
     LaneMask bad;
+    uint8_t any = 0;  // an undefined byte written
     sg.forActive([&](uint32_t l) {
       uint8_t* out = sg.shadow + in.r + size_t(l) * stride;
       if (!addressDefined && undefinedIn(sg, ptr, l)) bad.set(l);
       if (!span) return std::memset(out, 0, stride), void();
       const uint8_t* defined = span + (offsetBits(ptrs[l]) - low);
-      for (uint32_t i = 0; i < in.n; ++i) out[i] = !defined[i];
+      for (uint32_t i = 0; i < in.n; ++i) any |= out[i] = !defined[i];
     });
+    if (any) sg.shadowClean = false;
     if (bad.any()) reportValue(sg, in, ptr.id, "used as the address of a load", bad);
     return;
   }
+  // Lane by lane; any undefined byte written leaves the file not known to be clean.
+  sg.shadowClean = false;
   LaneMask bad;
   sg.forActive([&](uint32_t l) {
     uint8_t* out = sg.shadow + in.r + size_t(l) * stride;
@@ -456,6 +461,7 @@ void returnValue(SubGroup& sg, const Inst& in, const ShadowRule&) {
 void mergeReads(SubGroup& sg, const Inst&, const ShadowRule& r) {
   const ShadowKernel& k = kernelOf(sg);
   if (k.readBy != &sg || k.readStep != sg.steps) return;
+  if (k.readUndefined.any()) sg.shadowClean = false;
   k.readUndefined.forEach(
       [&](uint32_t l) { std::memset(laneShadow(sg, r.result, l), 1, r.result.bytes); });
   k.readBy = nullptr;
@@ -495,6 +501,7 @@ void shuffle(SubGroup& sg, const Inst&, const ShadowRule& r) {
   });
   sg.forActive([&](uint32_t l) {
     uint8_t* out = laneShadow(sg, r.result, l);
+    if (source[l] < 0) sg.shadowClean = false;
     if (source[l] < 0)
       std::memset(out, 1, r.result.bytes);
     else

@@ -20,12 +20,16 @@ void UndefinedValueChecker::workGroupBegin(WorkGroupContext& wg, SubGroup* sgs, 
   // by the rule of the value's own instruction (or, for an instruction without rule, is
   // the zero it started with), and the undefined constants' never change. So each
   // sub-group's are set up once, on its first work-group in this slot.
-  for (size_t i = prepared_; i < count; ++i) {
+  // A file that was not clean is cleared again (what it holds is as good, but a clean one
+  // lets the rules that only move shadows do nothing: SubGroup::shadowClean).
+  for (size_t i = 0; i < count; ++i) {
     SubGroup& sg = sgs[i];
+    if (i < prepared_ && sg.shadowClean) continue;
     std::memset(sg.shadow, 0, k.registerBytes);
     for (const auto& [reg, lane] : k.undefined)
       for (uint32_t l = 0; l < sg.width; ++l)
         std::memcpy(sg.shadow + reg + size_t(l) * lane.size(), lane.data(), lane.size());
+    sg.shadowClean = k.undefined.empty();
   }
   prepared_ = std::max(prepared_, count);
   markArenaStartState(sgs, count, k, k.mirror);

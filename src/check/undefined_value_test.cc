@@ -337,6 +337,19 @@ __kernel void first_group_only(__global int* out) {
   out[get_global_id(0)] = t[l ^ 1];
 }
 
+// The first undefined values of these work-groups come from lanes and from an atomic, not
+// from a load: a shuffle from lane 7 while only lanes 0-3 are active, and an atomic add on
+// local memory nobody wrote (its result is the old, undefined value).
+__kernel void shuffle_inactive(__global int* out) {
+  int l = get_local_id(0);
+  if (l < 4) out[l] = intel_sub_group_shuffle(l, 7u);
+}
+__kernel void atomic_unwritten(__global int* out) {
+  __local int c[8];
+  int l = get_local_id(0);
+  out[l] = atomic_add(&c[l], 1);
+}
+
 // A race (every work-item writes out[0]) of values from a never-initialised buffer.
 __kernel void race_and_undefined(__global const int* in, __global int* out) {
   out[0] = in[get_global_id(0)];
@@ -487,6 +500,26 @@ TEST_F(UndefinedOpenCl, AWorkGroupsUndefinedValuesStayInIt) {
   EXPECT_EQ((*d.workGroup)[0], 0u);
   EXPECT_EQ(d.repeats, 0u);
   for (int l = 0; l < 8; ++l) EXPECT_EQ(out[8 + l], l ^ 1) << l;
+}
+
+// With every shadow register clean, rules that only move shadows do nothing
+// (SubGroup::shadowClean): a shuffle of inactive lanes and an atomic's read of unwritten
+// memory must still make their results undefined, and the stores report them.
+TEST_F(UndefinedOpenCl, UndefinedValuesFromLanesAndAtomicsOnACleanFile) {
+  for (const char* kernel : {"shuffle_inactive", "atomic_unwritten"}) {
+    std::vector<int> out(8, -1);
+    LaunchResult r = program_->launch(kernel, group(8), {bind(out)}, options(true));
+    std::vector<Diagnostic> undefined;
+    for (const Diagnostic& d : r.diagnostics)
+      if (d.kind == DiagnosticKind::UninitializedValue) undefined.push_back(d);
+    ASSERT_EQ(undefined.size(), 1u) << kernel << ": " << describe(r);
+    EXPECT_NE(undefined[0].message.find("stored to global memory"), std::string::npos)
+        << undefined[0].message;
+    EXPECT_EQ(undefined[0].lanes, std::string(kernel) == "shuffle_inactive"
+                                      ? lanes({0, 1, 2, 3})
+                                      : lanes({0, 1, 2, 3, 4, 5, 6, 7}))
+        << kernel;
+  }
 }
 
 TEST_F(UndefinedOpenCl, RaceCheckerKeepsWorkingBesideIt) {

@@ -271,6 +271,10 @@ class alignas(64) SubGroup {
   // The shadow register file (ObserverFactory::shadowsRegisters), else nullptr; last, so
   // that the fields the executor uses on every step keep their places.
   uint8_t* shadow = nullptr;
+  // Whether every byte of `shadow` is 0 (nothing undefined in any register): the shadow
+  // rules that only move or combine shadows then have nothing to do. The checker sets it
+  // when it clears the file, and whatever writes a nonzero shadow byte clears it.
+  bool shadowClean = false;
   // Random reconvergence's switches between the groups of one divergence
   // (src/exec/reconvergence.cc): at step interleaveAt the running group may hand over to
   // a sibling; kNeverInterleave where the sub-group has no groups apart (always under
