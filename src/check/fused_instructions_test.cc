@@ -1,17 +1,16 @@
 // Fused instructions (src/DESIGN.md, "Fused chain and access"): a one-index access chain
 // with the load or store that uses it, a built-in vector read with the extract of one
-// component, and a shift pair that sign-extends, run as one handler in launches without
-// observers. They must count, and
-// interleave with other sub-groups, exactly as the unfused pair does (the checkers run
-// unfused: their launches are the reference), fall back wherever a lane needs the checked
-// path, and give the host model's values at every optimisation level.
+// component, and a shift pair that sign-extends, run as one handler outside the Reference
+// tier. They must count, and interleave with other sub-groups, exactly as the unfused pair
+// does (the Reference tier never fuses: its launches are the reference), fall back
+// wherever a lane needs the checked path, and give the host model's values at every
+// optimisation level.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "src/check/observers.h"
 #include "src/compiler/compile_driver.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
@@ -34,10 +33,10 @@ LaunchOptions plain(unsigned threads, uint32_t subGroupSize = 16) {
   return o;
 }
 
-// Unfused: observers see every instruction, so the launch never fuses.
+// Unfused: the Reference tier never fuses (nor takes any other fast path).
 LaunchOptions unfused(unsigned threads, uint32_t subGroupSize = 16) {
   LaunchOptions o = plain(threads, subGroupSize);
-  o.observers = check::observersFor({.undefinedValues = true});
+  o.tier = LaunchOptions::Tier::Reference;
   return o;
 }
 

@@ -97,8 +97,11 @@ struct LaunchContext {
   // LaunchOptions::Reconvergence::Random, and its seed.
   bool randomReconvergence = false;
   uint64_t reconvergenceSeed = 0;
-  // Fast paths may run: the Fast tier, and no observer or shadow register file watching
-  // (they see every lane through the checked path). src/DESIGN.md, "Tiers".
+  // Every fast path may run: the Fast tier, and no observer or shadow register file
+  // watching (they see every lane through the checked path: per-lane atomics, sub-groups
+  // run apart). Fused pairs, privatised reductions and accesses to memory nobody watches
+  // keep theirs with observers too (WorkGroupContext::fuse, ObserverFactory::
+  // letsReductionBypass, WorkGroupContext::watches). src/DESIGN.md, "Tiers".
   bool fastPaths = true;
   // LaunchOptions::MemoryModel::Relaxed: the launch's store buffers (src/exec/memory_model.h).
   RelaxedMemory* relaxed = nullptr;
@@ -152,8 +155,9 @@ struct WorkGroupContext {
   // where the launch privatises none or a debugger runs the work-group.
   ReductionCopies* reductions = nullptr;
   // Whether fused handlers may take two instructions in one step (src/exec/ops/
-  // fused_access.cc): a launch's host threads without observers; never the debugger,
-  // which stops between any two instructions.
+  // fused_access.cc): a launch's host threads outside the Reference tier (observers'
+  // instrumented kernels unfuse what they wrap: LoweredKernel::unfuseWhere); never the
+  // debugger, which stops between any two instructions.
   bool fuse = false;
   // LaunchContext::fastPaths, one load closer to the handlers that ask.
   bool fastPaths = false;

@@ -22,7 +22,8 @@ using namespace chain;
 // ---- A chain fused with the load or store that uses it ----
 //
 // `a[i]` and `m[y][x]` are chains whose only use is the access right after them. Where
-// the work-group fuses (WorkGroupContext::fuse: no observers, no debugger) and the stretch
+// the work-group fuses (WorkGroupContext::fuse: not in the Reference tier nor the
+// debugger), no observer watches the memory (WorkGroupContext::watches) and the stretch
 // has room for two instructions (SubGroup::fuseBefore), one handler does both for a
 // uniform base and affine indices: the lanes' addresses p0 + l * d from lane 0's and the
 // step, exactly as the chain's affine path would write them, then the access when every
