@@ -143,7 +143,7 @@ void RaceChecker::workGroupBegin(WorkGroupContext& wg, SubGroup*, size_t) {
   m.items = uint32_t(wg.localSize[0] * wg.localSize[1] * wg.localSize[2]);
   m.firstItem = uint32_t(wg.linearId * m.maxItems + 1);
   // Its local memory starts afresh (the slot's, which no other work-group reaches).
-  m.memory.clear(m.local);
+  m.memory.forget(m.local);
   m.memory.clearSets(kLocal);
   if (!m.localSyncs.empty()) m.localSyncs.clear();
   // The per-work-item state is reset in place: a launch of many small work-groups would
@@ -274,7 +274,7 @@ void RaceChecker::workGroupBarrier(SubGroup* sgs, size_t count, uint32_t scope,
   // Only this work-group reaches its local memory, and the barrier orders every one of
   // its accesses so far before every later one: none of them can conflict any more.
   if (classes & kClassBit[kLocal]) {
-    m.memory.clear(m.local);
+    m.memory.forget(m.local);
     m.memory.clearSets(kLocal);
   }
   for (int c = 0; c < 2; ++c) {

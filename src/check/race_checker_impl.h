@@ -323,6 +323,8 @@ struct RaceChecker::Impl {
   bool rememberReadRun(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,
                        uint64_t laneBytes, uint64_t stride, uint32_t src);
   bool sameClock(const SubGroup& sg, uint32_t lanes) const;
+  bool readRunInOnePage(SubGroup& sg, PageTable& table, uint64_t offset, uint32_t lanes,
+                        uint64_t laneBytes, uint64_t stride, uint32_t src);
 
   // ---- async copies (race_async_copies.cc) ----
   bool knownByAll(int c, const Access& prior) const;

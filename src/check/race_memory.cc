@@ -292,6 +292,18 @@ void RaceMemory::wrote(Page& p) {
   if (++p.writesSinceSweep > p.runs.size() && p.runs.size() >= kSweepFrom) sweep(p);
 }
 
+void RaceMemory::forget(PageTable& t) {
+  for (auto& p : t.pages) {
+    if (!p) continue;
+    if (p->blocks) {
+      give(pageBytes(*p) - sizeof(Page) - p->runs.capacity() * sizeof(ReadRun));
+      p->blocks.reset();
+    }
+    p->runs.clear();
+    p->runsAfterSweep = p->writesSinceSweep = 0;
+  }
+}
+
 void RaceMemory::clear(PageTable& t) {
   for (auto& p : t.pages)
     if (p) {

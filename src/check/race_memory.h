@@ -269,6 +269,10 @@ class RaceMemory {
   void wrote(Page& p);
   // Frees every page of `t` (the local arena at a work-group's start).
   void clear(PageTable& t);
+  // Forgets every access the pages of `t` remember but keeps the pages and their runs'
+  // room (still charged): local memory after a work-group barrier, which the next
+  // interval's accesses fill again.
+  void forget(PageTable& t);
 
   // Sets of concurrent atomic accesses, per memory class (0 local, 1 global).
   std::vector<Access>& set(int c, uint32_t id) { return sets_[c][id - 1]; }

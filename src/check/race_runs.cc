@@ -31,6 +31,28 @@ static bool ownReads(const race::ReadRun& r, uint64_t index, uint64_t offset, ui
   return at % int64_t(laneBytes) == 0 && int64_t(writer) + lane == int64_t(r.item);
 }
 
+// Whether no byte of [from, to) of the page has a plain write or an atomic in its history.
+// Block by block: one never touched, or holding only a write run, is decided at once.
+static bool noWrites(const Page& page, uint32_t from, uint32_t to) {
+  if (!page.blocks) return true;
+  for (uint32_t at = from; at < to;) {
+    const uint32_t end = std::min(to, (at / race::kBlockBytes + 1) * race::kBlockBytes);
+    const race::Block* blk = page.block(at);
+    if (blk && !blk->history && !blk->atomics) {
+      const race::WriteRun& r = blk->run;
+      const uint32_t lo = at % race::kBlockBytes, hi = lo + (end - at);
+      if (r.first.item && r.hi > lo && r.lo < hi) return false;
+    } else if (blk) {
+      for (uint32_t b = at; b < end; ++b) {
+        const race::AtomicHistory* a = page.atomics(b);
+        if (page.history(b).write.item || (a && (a->latest.item || a->set))) return false;
+      }
+    }
+    at = end;
+  }
+  return true;
+}
+
 // Whether no access in the history of [offset, offset + bytes) of `table` is one that
 // comparing a plain read (or, `write`, a plain write) of those bytes would consider. A
 // whole sub-group's contiguous write (`writer`: its lane 0's work-item, `laneBytes` per
@@ -45,23 +67,7 @@ bool RaceChecker::Impl::quiet(PageTable& table, uint64_t offset, uint64_t bytes,
       for (const race::ReadRun& r : page->runs)
         if (r.hi > from && r.lo < to && !(writer && ownReads(r, index, offset, writer, laneBytes)))
           none = false;
-    if (!page->blocks || !none) return;
-    // Block by block: one never touched, or holding only a write run, is decided at once.
-    for (uint32_t at = from; at < to && none;) {
-      const uint32_t end = std::min(to, (at / race::kBlockBytes + 1) * race::kBlockBytes);
-      const race::Block* blk = page->block(at);
-      if (blk && !blk->history && !blk->atomics) {
-        const race::WriteRun& r = blk->run;
-        const uint32_t lo = at % race::kBlockBytes, hi = lo + (end - at);
-        none = !r.first.item || r.hi <= lo || r.lo >= hi;
-      } else if (blk) {
-        for (uint32_t b = at; b < end && none; ++b) {
-          const race::AtomicHistory* a = page->atomics(b);
-          none = !page->history(b).write.item && !(a && (a->latest.item || a->set));
-        }
-      }
-      at = end;
-    }
+    if (none) none = noWrites(*page, from, to);
   });
   return none;
 }
@@ -75,10 +81,11 @@ void RaceChecker::Impl::recordRun(SubGroup& sg, const MemoryAccess& first, uint6
   int c = kGlobal;
   // Every lane's bytes lie in the span: where it is not remembered, neither is any lane's.
   if (!locate(first.pointer, span, table, offset, c)) return;
+  const uint32_t src = sg.code[sg.pc - 1].src;
+  if (!write && readRunInOnePage(sg, *table, offset, lanes, bytes, stride, src)) return;
   const bool skip =
       shared.copies.empty() &&
       quiet(*table, offset, span, write, write && stride == bytes ? itemOf(sg, 0) : 0, bytes);
-  const uint32_t src = sg.code[sg.pc - 1].src;
   if (skip && write && stride == bytes && rememberWriteRun(sg, *table, offset, lanes, bytes, src))
     return;
   if (skip && !write && rememberReadRun(sg, *table, offset, lanes, bytes, stride, src)) return;
@@ -111,6 +118,30 @@ bool RaceChecker::Impl::rememberWriteRun(SubGroup& sg, PageTable& table, uint64_
     // As remember() after each lane's write (the span holds no atomics: quiet).
     for (uint32_t x = from; x < to; x += uint32_t(laneBytes)) memory.wrote(*page);
   });
+  return true;
+}
+
+// The common read (a whole sub-group's, inside one page, no write or atomic in its
+// history there, the lanes at one clock): rememberReadRun's run with one page lookup.
+// False (nothing done) where it does not apply.
+bool RaceChecker::Impl::readRunInOnePage(SubGroup& sg, PageTable& table, uint64_t offset,
+                                         uint32_t lanes, uint64_t laneBytes, uint64_t stride,
+                                         uint32_t src) {
+  const uint64_t span = stride * (lanes - 1) + laneBytes;
+  const uint32_t from = uint32_t(offset % kPageBytes);
+  if (!shared.copies.empty() || from + span > kPageBytes || (stride && stride != laneBytes) ||
+      !sameClock(sg, lanes))
+    return false;
+  Page* page = memory.page(table, offset / kPageBytes);
+  if (!page) {
+    warnBudget(sg);
+    return true;
+  }
+  if (!noWrites(*page, from, uint32_t(from + span))) return false;
+  const uint32_t item = itemOf(sg, 0);
+  if (!memory.addReadRun(*page, item, own[item - firstItem], src, from, uint32_t(laneBytes),
+                         uint32_t(stride), lanes))
+    warnBudget(sg);
   return true;
 }
 
