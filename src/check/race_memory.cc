@@ -20,10 +20,8 @@ uint64_t pageBytes(const Page& p) {
   uint64_t n = sizeof(Page) + p.runs.capacity() * sizeof(ReadRun);
   if (p.blocks) {
     n += sizeof(*p.blocks);
-    for (const auto& b : *p.blocks)
-      if (b)
-        n += sizeof(Block) + b->entries() * sizeof(ByteHistory) +
-             (b->atomics ? sizeof(*b->atomics) : 0);
+    for (const Block& b : *p.blocks)
+      n += b.entries() * sizeof(ByteHistory) + (b.atomics ? sizeof(*b.atomics) : 0);
   }
   return n;
 }
@@ -80,13 +78,13 @@ Page* RaceMemory::page(PageTable& t, uint64_t index) {
 }
 
 Block* RaceMemory::block(Page& p, uint32_t offset) {
+  // A page's blocks in one allocation: a page written at all is usually written whole
+  // (an output), and one allocation (and free) for its 16 blocks costs less than 17.
   if (!p.blocks) {
     if (!take(sizeof(*p.blocks))) return nullptr;
-    p.blocks = std::make_unique<std::array<std::unique_ptr<Block>, kBlocksPerPage>>();
+    p.blocks = std::make_unique<std::array<Block, kBlocksPerPage>>();
   }
-  auto& block = (*p.blocks)[offset / kBlockBytes];
-  if (!block && take(sizeof(Block))) block = std::make_unique<Block>();
-  return block.get();
+  return &(*p.blocks)[offset / kBlockBytes];
 }
 
 bool RaceMemory::entries(Block& b) {

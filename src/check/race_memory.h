@@ -130,11 +130,11 @@ struct Page {
   std::vector<ReadRun> runs;
   size_t runsAfterSweep = 0;
   size_t writesSinceSweep = 0;
-  // Per block, allocated at its first plain write or atomic access.
-  std::unique_ptr<std::array<std::unique_ptr<Block>, kBlocksPerPage>> blocks;
+  // Its blocks, allocated together at the first plain write or atomic access to any.
+  std::unique_ptr<std::array<Block, kBlocksPerPage>> blocks;
 
   const Block* block(uint32_t offset) const {
-    return blocks ? (*blocks)[offset / kBlockBytes].get() : nullptr;
+    return blocks ? &(*blocks)[offset / kBlockBytes] : nullptr;
   }
   // The last plain write of byte `offset` (write.item 0 and writeGen 0: none).
   ByteHistory history(uint32_t offset) const {
