@@ -1,7 +1,11 @@
 #include "src/check/race_memory.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <unordered_set>
 
 namespace spvsim::check::race {
@@ -51,6 +55,51 @@ struct PatternEqual {
 
 }  // namespace
 
+void BlockRelease::operator()(BlockArray* blocks) const { pool->release(blocks); }
+
+namespace {
+constexpr size_t kChunkBytes = size_t{2} << 20;  // one huge page
+}  // namespace
+
+BlockArray* BlockPool::make() {
+  if (!free_.empty()) {
+    BlockArray* b = free_.back();
+    free_.pop_back();
+    return new (b) BlockArray();
+  }
+  if (!left_) {
+    chunks_.reserve(chunks_.size() + 1);  // before the chunk: nothing to free if it throws
+    void* chunk = std::aligned_alloc(kChunkBytes, kChunkBytes);
+    if (!chunk) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    (void)madvise(chunk, kChunkBytes, MADV_HUGEPAGE);  // advice only
+#endif
+    chunks_.push_back(chunk);
+    left_ = kChunkBytes / sizeof(BlockArray);
+    // Room for every array to come back: release() (a deleter) must not allocate.
+    try {
+      free_.reserve(chunks_.size() * left_);
+    } catch (...) {
+      chunks_.pop_back();
+      std::free(chunk);
+      left_ = 0;
+      throw;
+    }
+  }
+  auto* at = static_cast<uint8_t*>(chunks_.back()) +
+             (kChunkBytes / sizeof(BlockArray) - left_--) * sizeof(BlockArray);
+  return new (at) BlockArray();
+}
+
+void BlockPool::release(BlockArray* blocks) {
+  blocks->~BlockArray();
+  free_.push_back(blocks);
+}
+
+BlockPool::~BlockPool() {
+  for (void* chunk : chunks_) std::free(chunk);
+}
+
 bool RaceMemory::take(uint64_t bytes) {
   Budget& b = *budget_;
   if (bytes > b.limit || b.used > b.limit - bytes) {
@@ -82,7 +131,8 @@ Block* RaceMemory::block(Page& p, uint32_t offset) {
   // (an output), and one allocation (and free) for its 16 blocks costs less than 17.
   if (!p.blocks) {
     if (!take(sizeof(*p.blocks))) return nullptr;
-    p.blocks = std::make_unique<std::array<Block, kBlocksPerPage>>();
+    p.blocks = std::unique_ptr<BlockArray, BlockRelease>(budget_->blocks.make(),
+                                                         BlockRelease{&budget_->blocks});
   }
   return &(*p.blocks)[offset / kBlockBytes];
 }

@@ -125,13 +125,21 @@ struct Block {
   }
 };
 
+using BlockArray = std::array<Block, kBlocksPerPage>;
+class BlockPool;
+// Gives a page's blocks back to the pool they came from.
+struct BlockRelease {
+  BlockPool* pool = nullptr;
+  void operator()(BlockArray* blocks) const;
+};
+
 struct Page {
   uint64_t gen = 0;  // plain writes to the page so far
   std::vector<ReadRun> runs;
   size_t runsAfterSweep = 0;
   size_t writesSinceSweep = 0;
   // Its blocks, allocated together at the first plain write or atomic access to any.
-  std::unique_ptr<std::array<Block, kBlocksPerPage>> blocks;
+  std::unique_ptr<BlockArray, BlockRelease> blocks;
 
   const Block* block(uint32_t offset) const {
     return blocks ? &(*blocks)[offset / kBlockBytes] : nullptr;
@@ -222,12 +230,34 @@ struct PageTable {
   uint64_t bytes = 0;                        // the memory it shadows
 };
 
+// The pages' block arrays, carved from 2 MiB chunks that ask for transparent huge pages
+// (src/files/host_buffer.h): a written buffer's race state is about the buffer's size,
+// and in 4 KiB pages its first touch costs a fault per 4 KiB. Arrays given back are
+// reused. It must outlive every page it gave blocks to.
+class BlockPool {
+ public:
+  BlockPool() = default;
+  BlockPool(const BlockPool&) = delete;
+  BlockPool& operator=(const BlockPool&) = delete;
+  ~BlockPool();
+  // A fresh array (every block empty); throws std::bad_alloc as new does.
+  BlockArray* make();
+  void release(BlockArray* blocks);
+
+ private:
+  std::vector<void*> chunks_;
+  size_t left_ = 0;  // arrays not yet handed out in the last chunk
+  std::vector<BlockArray*> free_;
+};
+
 // Host memory the race checker may take, and what it took; one per launch, shared by
-// the RaceMemory objects of its work-groups resident together.
+// the RaceMemory objects of its work-groups resident together, with the pool their
+// pages' blocks come from.
 struct Budget {
   uint64_t limit = 0;
   uint64_t used = 0;
   uint64_t refused = 0;  // the first allocation refused: how much it asked (0: none yet)
+  BlockPool blocks;
 };
 
 class RaceMemory {
