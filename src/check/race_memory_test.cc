@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
@@ -174,6 +175,32 @@ TEST(RaceMemory, TheNextSubGroupContinuesAWholeRead) {
   ASSERT_EQ(page.runs.size(), 1u);
   EXPECT_EQ(page.runs[0].count, 32u);
   EXPECT_EQ(page.runs[0].hi, 128u);
+}
+
+// A block array given back is handed out again, empty: a page made after another was
+// forgotten must not see its writes or atomics.
+TEST(RaceMemory, ReusedBlockArraysStartEmpty) {
+  BlockPool pool;
+  BlockArray* first = pool.make();
+  (*first)[3].run.first.item = 7;
+  (*first)[5].atomics = std::make_unique<std::array<AtomicHistory, kBlockBytes>>();
+  (*first)[5].words = false;
+  pool.release(first);
+  BlockArray* again = pool.make();
+  EXPECT_EQ(again, first);
+  for (const Block& b : *again) {
+    EXPECT_EQ(b.run.first.item, 0u);
+    EXPECT_FALSE(b.atomics);
+    EXPECT_FALSE(b.history);
+    EXPECT_TRUE(b.words);
+  }
+  // More arrays than one 2 MiB chunk holds: distinct, each usable.
+  std::vector<BlockArray*> many;
+  for (size_t i = 0; i < 3000; ++i) many.push_back(pool.make());
+  std::sort(many.begin(), many.end());
+  EXPECT_EQ(std::adjacent_find(many.begin(), many.end()), many.end());
+  for (BlockArray* b : many) pool.release(b);
+  pool.release(again);
 }
 
 // Past its budget the memory refuses, says how much it was asked for, and keeps what
