@@ -80,11 +80,11 @@ void handOff(SubGroup& sg, uint64_t writesBefore) {
 // fail. nullptr where any lane needs the checked path (other spaces, raw SVM addresses,
 // out of bounds, misaligned) and whenever observers or shadow registers watch the
 // accesses (they see each lane through the checked path), but for a privatised
-// reduction's (`unwatched`: the launch privatised it because none of them watches it).
+// reduction's (kUnwatched: the launch privatised it because none of them watches it).
 // `shared`: global memory.
-template <class T, Kind K>
-uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared, bool unwatched = false) {
-  if ((!sg.wg->fastPaths && !unwatched) || !sg.activeCount) return nullptr;
+template <class T, Kind K, bool kUnwatched = false>
+uint8_t* regionBase(const SubGroup& sg, const uint64_t* ptr, bool& shared) {
+  if ((!kUnwatched && !sg.wg->fastPaths) || !sg.activeCount) return nullptr;
   uint64_t lo = ~uint64_t(0), hi = 0, low = 0;
   sg.forActive([&](uint32_t l) {
     lo = std::min(lo, ptr[l]);
@@ -263,7 +263,7 @@ struct PrivatisedRmw {
     const T* v = Op_::kHasValue ? sg.reg<T>(in.b) : nullptr;
     const uint64_t writesBefore = sg.wg->writes;
     bool shared = false;
-    if (regionBase<T, Kind::Rmw>(sg, ptr, shared, true) && shared) {
+    if (regionBase<T, Kind::Rmw, true>(sg, ptr, shared) && shared) {
       const uint64_t region = pointerRegion(ptr[sg.mask.first()]);
       if (uint8_t* copy = copies->copyFor(region, Op_::kReduction, sizeof(T))) {
         const uintptr_t origin = hostOrigin(copy);

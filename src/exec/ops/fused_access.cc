@@ -50,17 +50,25 @@ struct SeveralIndices {
   }
 };
 
+// WorkGroupContext::watches out of line: only launches with observers ask, and inline it
+// costs the fused paths of plain launches registers.
+[[gnu::noinline, gnu::cold]] bool watched(const SubGroup& sg, Space s, uint64_t base) {
+  return sg.wg->watches(s, base);
+}
+
 // The access `next` of lanes at p0 + l * d where they allow the fast path; then also
 // moves pc and steps past the kTaken fused instructions, before the copy: the instruction
 // loop's next dispatch reads pc (src/DESIGN.md, "Latency on the hot path"). `base`: the
 // chain's base pointer, whose space and region bits every lane's address keeps (the
-// affine paths check that its offsets stay in range).
+// affine paths check that its offsets stay in range). Memory an observer watches is
+// theirs to see (WorkGroupContext::watches): there the pair is not taken.
 template <bool Write, uint32_t N, uint32_t kTaken>
 [[gnu::always_inline]] inline bool fusedAccess(SubGroup& sg, const Inst& next, uint64_t base,
                                                uint64_t p0, uint64_t d) {
   const Space s = pointerSpace(base);
   if (s != Space::Global && s != Space::Constant && s != Space::Local) return false;
-  if (sg.wg->watches(s, base)) return false;
+  if (sg.wg->checkedSpaces & spaceBit(s)) [[unlikely]]
+    if (watched(sg, s, base)) return false;
   const std::optional<LaneAddresses> lanes = affineLanesOf(p0, int64_t(d), sg.width, N);
   if (!lanes) return false;
   const SubGroup::FastAccess fast =
@@ -101,19 +109,11 @@ template <bool Write, uint32_t N, uint32_t kTaken>
   return true;
 }
 
-// Whether observers watch the memory a chain of base pointer `base` points into: then
-// the access is theirs to see, and the fused path is not tried (lane 0's base: where the
-// lanes' bases differ, the affine paths fail anyway).
-inline bool watched(const SubGroup& sg, uint64_t base) {
-  return sg.wg->watches(pointerSpace(base), base);
-}
-
 template <class Chain, bool Write, uint32_t N>
 void fusedChainAccess(SubGroup& sg, const Inst& in) {
   uint64_t p0, d;
-  const uint64_t base = sg.reg<uint64_t>(in.a)[0];
-  if (sg.steps < sg.fuseBefore && sg.allActive && !watched(sg, base) &&
-      Chain::addresses(sg, in, p0, d) && fusedAccess<Write, N, 1>(sg, sg.code[sg.pc], base, p0, d))
+  if (sg.steps < sg.fuseBefore && sg.allActive && Chain::addresses(sg, in, p0, d) &&
+      fusedAccess<Write, N, 1>(sg, sg.code[sg.pc], sg.reg<uint64_t>(in.a)[0], p0, d))
     return;  // the access, done
   Chain::kChain(sg, in);
 }
@@ -154,8 +154,7 @@ ExecFn fusedChain(ExecFn chain, uint32_t bytes) {
 // value and the step of the source; the extension's register is not written either.
 template <class From, bool Write, uint32_t N>
 void fusedExtendChainAccess(SubGroup& sg, const Inst& in) {
-  if (sg.steps + 1 < sg.fuseBefore && sg.allActive && sg.keepsShapes() &&
-      !watched(sg, sg.reg<uint64_t>(sg.code[sg.pc].a)[0])) {
+  if (sg.steps + 1 < sg.fuseBefore && sg.allActive && sg.keepsShapes()) {
     const RegShape shape = sg.shapeOf(in.a);
     const From* x = sg.reg<From>(in.a);
     const int64_t first = x[0];
