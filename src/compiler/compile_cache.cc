@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 namespace spvsim::compiler {
@@ -18,7 +18,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kMagic = "spvsim-compile-cache 1\n";
+constexpr std::string_view kMagic = "spvsim-compile-cache 2\n";
+
+// How long before an entry is written a dependency must have last changed for the entry to
+// trust its stat identity (below): file times are kept at the kernel's tick, so a file
+// rewritten within one tick of the entry could keep the times the entry saw.
+constexpr int64_t kSettledNanoseconds = int64_t{2} * 1000 * 1000 * 1000;
+
+// A file's identity on disk, "device:inode:size:mtime:ctime" (empty when it cannot be
+// read). Any write changes the ctime to the time of the write, which no one can set back
+// (a replaced file also has another inode): where the identity is one recorded after the
+// file had settled, the content is the one fingerprinted then.
+std::string statIdentity(const std::string& path, bool settledOnly) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "";
+  const int64_t ctime = int64_t(st.st_ctim.tv_sec) * 1000000000 + st.st_ctim.tv_nsec;
+  if (settledOnly) {
+    timespec now{};
+    clock_gettime(CLOCK_REALTIME, &now);
+    if (int64_t(now.tv_sec) * 1000000000 + now.tv_nsec - ctime < kSettledNanoseconds) return "";
+  }
+  return fmt::format("{}:{}:{}:{}.{}:{}", st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
+                     st.st_mtim.tv_nsec, ctime);
+}
 
 // FNV-1a over `data` from `seed`: two different seeds give the 128-bit entry name. Keys
 // are compared in full on lookup, so the hash only needs to spread entries.
@@ -85,10 +107,14 @@ class Reader {
 std::string serialize(const std::string& key, const CachedCompile& e) {
   std::string out(kMagic);
   putString(out, key);
-  std::vector<std::string> fingerprints;
-  for (const std::string& d : e.dependencies) fingerprints.push_back(fileFingerprint(d));
+  std::vector<std::string> fingerprints, identities;
+  for (const std::string& d : e.dependencies) {
+    fingerprints.push_back(fileFingerprint(d));
+    identities.push_back(statIdentity(d, true));
+  }
   putStrings(out, e.dependencies);
   putStrings(out, fingerprints);
+  putStrings(out, identities);
   putString(out, e.log);
   putStrings(out, e.commands);
   putStrings(out, e.notes);
@@ -101,27 +127,36 @@ std::optional<CachedCompile> deserialize(std::string_view data, const std::strin
   if (data.substr(0, kMagic.size()) != kMagic) return std::nullopt;
   Reader r(data.substr(kMagic.size()));
   std::string storedKey, words;
-  std::vector<std::string> fingerprints;
+  std::vector<std::string> fingerprints, identities;
   CachedCompile e;
   if (!r.string(storedKey) || storedKey != key || !r.strings(e.dependencies) ||
       !r.strings(fingerprints) || fingerprints.size() != e.dependencies.size() ||
-      !r.string(e.log) || !r.strings(e.commands) || !r.strings(e.notes) || !r.string(words) ||
-      !r.atEnd() || words.size() % sizeof(uint32_t) != 0)
+      !r.strings(identities) || identities.size() != e.dependencies.size() || !r.string(e.log) ||
+      !r.strings(e.commands) || !r.strings(e.notes) || !r.string(words) || !r.atEnd() ||
+      words.size() % sizeof(uint32_t) != 0)
     return std::nullopt;
-  for (size_t i = 0; i < fingerprints.size(); ++i)
+  // A dependency whose settled identity is unchanged is not read again (the OpenCL C
+  // header alone is 900 KB); any other is fingerprinted.
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    if (!identities[i].empty() && statIdentity(e.dependencies[i], false) == identities[i]) continue;
     if (fingerprints[i].empty() || fileFingerprint(e.dependencies[i]) != fingerprints[i])
       return std::nullopt;
+  }
   e.words.resize(words.size() / sizeof(uint32_t));
   std::memcpy(e.words.data(), words.data(), words.size());
   return e;
 }
 
+// The whole file, read at once into a string of its size.
 std::optional<std::string> readAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
+  std::ifstream in(p, std::ios::binary | std::ios::ate);
   if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const std::streamoff size = in.tellg();
+  if (size < 0) return std::nullopt;
+  std::string data(size_t(size), '\0');
+  in.seekg(0);
+  if (!in.read(data.data(), size)) return std::nullopt;
+  return data;
 }
 
 // Removes the least recently used entries beyond kMaxEntries.

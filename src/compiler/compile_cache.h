@@ -3,7 +3,10 @@
 // options, the headers given in memory, the working directory, and the identity of every
 // tool and of spvsim itself) and used only when its stored key is equal and every file
 // the compiler read (from clang's dependency list: included headers, the OpenCL C
-// header) still has the size and content hash it had.
+// header) still has the size and content hash it had. A file that had not changed for two
+// seconds when the entry was written is recorded with its identity on disk too (device,
+// inode, size, modification and change times): while that is the same, the file is not
+// read again (any write sets the change time, which nobody can set back).
 //
 // Location: $SPVSIM_CACHE_DIR, else $XDG_CACHE_HOME/spvsim, else $HOME/.cache/spvsim;
 // SPVSIM_CACHE=off (or 0) turns it off. Entries are written atomically (rename), so

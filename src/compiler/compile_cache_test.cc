@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "src/compiler/compile_driver.h"
 #include "src/compiler/prelude.h"
@@ -63,6 +65,19 @@ TEST_F(CacheTest, AChangedOrMissingDependencyIsAMiss) {
   write("h.h", "#define N 2\n");  // same size, other content
   EXPECT_FALSE(cache->find("k"));
   fs::remove(header);
+  EXPECT_FALSE(cache->find("k"));
+}
+
+// A dependency that had settled when the entry was written is trusted by its identity on
+// disk while that holds, and a write after it is still a miss (the change time moves).
+TEST_F(CacheTest, SettledDependenciesAreCheckedByIdentity) {
+  const auto cache = CompileCache::open();
+  const std::string header = write("settled.h", "#define N 1\n");
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));  // older than 2 s
+  cache->store("k", entry({header}));
+  ASSERT_TRUE(cache->find("k"));
+  ASSERT_TRUE(cache->find("k"));
+  write("settled.h", "#define N 2\n");  // same size, other content
   EXPECT_FALSE(cache->find("k"));
 }
 
