@@ -222,6 +222,27 @@ AtomicHistory* RaceMemory::atomics(Page& p, uint32_t offset) {
   return &(*b->atomics)[offset % kBlockBytes];
 }
 
+namespace {
+
+// `count` reads of `bytes` from page offset `offset` on, `stride` apart, by work-items
+// item, item + 1, ..., in the page's generation now.
+ReadRun newRun(const Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
+               uint32_t bytes, uint32_t stride, uint32_t count) {
+  ReadRun r;
+  r.gen = p.gen;
+  r.item = item;
+  r.clock = clock;
+  r.src = src;
+  r.count = count;
+  r.start = r.lo = uint16_t(offset);
+  r.size = uint16_t(bytes);
+  r.stride = int16_t(stride);
+  r.hi = uint16_t(offset + (count - 1) * stride + bytes);
+  return r;
+}
+
+}  // namespace
+
 bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, uint32_t offset,
                          uint32_t bytes) {
   // The next work-item of the last run, reading at the run's stride: one more in the run.
@@ -241,15 +262,7 @@ bool RaceMemory::addRead(Page& p, uint32_t item, uint32_t clock, uint32_t src, u
       }
     }
   }
-  ReadRun r;
-  r.gen = p.gen;
-  r.item = item;
-  r.clock = clock;
-  r.src = src;
-  r.start = r.lo = uint16_t(offset);
-  r.size = uint16_t(bytes);
-  r.hi = uint16_t(offset + bytes);
-  return addRun(p, r);
+  return addRun(p, newRun(p, item, clock, src, offset, bytes, 0, 1));
 }
 
 bool RaceMemory::addRun(Page& p, const ReadRun& r) {
@@ -279,17 +292,7 @@ bool RaceMemory::addReadRun(Page& p, uint32_t item, uint32_t clock, uint32_t src
       return true;
     }
   }
-  ReadRun r;
-  r.gen = p.gen;
-  r.item = item;
-  r.clock = clock;
-  r.src = src;
-  r.count = count;
-  r.start = r.lo = uint16_t(offset);
-  r.size = uint16_t(bytes);
-  r.stride = int16_t(stride);
-  r.hi = hi;
-  return addRun(p, r);
+  return addRun(p, newRun(p, item, clock, src, offset, bytes, stride, count));
 }
 
 void RaceMemory::foldLast(Page& p) {

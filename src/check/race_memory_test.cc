@@ -45,6 +45,18 @@ class Model {
   uint64_t seq_ = 0;
 };
 
+// One page of memory with no budget to speak of, as the tests below read and write it.
+struct OnePage {
+  RaceMemory memory{~uint64_t(0)};
+  PageTable table = [] {
+    PageTable t;
+    t.bytes = kPageBytes;
+    t.pages.resize(1);
+    return t;
+  }();
+  Page& page = *memory.page(table, 0);
+};
+
 std::map<uint32_t, uint32_t> liveReads(const Page& page, uint32_t b) {
   std::map<uint32_t, uint32_t> out;
   forEachLiveRead(page, b, b + 1, [&](const ReadRun& r, uint32_t item) {
@@ -65,11 +77,9 @@ TEST(RaceMemory, LiveReadsMatchAPlainModel) {
   for (uint32_t seed = 1; seed <= 40; ++seed) {
     std::mt19937 rng(seed);
     auto pick = [&](uint32_t n) { return uint32_t(rng() % n); };
-    RaceMemory memory(~uint64_t(0));
-    PageTable table;
-    table.bytes = kPageBytes;
-    table.pages.resize(1);
-    Page& page = *memory.page(table, 0);
+    OnePage one;
+    RaceMemory& memory = one.memory;
+    Page& page = one.page;
     Model model;
     std::vector<uint32_t> clocks(64, 1);
     const int32_t strides[] = {0, 1, 2, 4, 4, 8, 16, 64, -4, 12};
@@ -131,11 +141,9 @@ TEST(RaceMemory, LiveReadsMatchAPlainModel) {
 
 // A loop over an array by the same work-items folds into one run, not one per trip.
 TEST(RaceMemory, ALoopOverAnArrayIsOneRun) {
-  RaceMemory memory(~uint64_t(0));
-  PageTable table;
-  table.bytes = kPageBytes;
-  table.pages.resize(1);
-  Page& page = *memory.page(table, 0);
+  OnePage one;
+  RaceMemory& memory = one.memory;
+  Page& page = one.page;
   for (uint32_t k = 0; k < 64; ++k) {           // for (k...) sum += a[k] * b[lane] + c[k][lane]
     for (uint32_t lane = 0; lane < 16; ++lane)  // a[k]: the same for every lane
       ASSERT_TRUE(memory.addRead(page, 1 + lane, 1, 7, 4 * k, 4));
@@ -150,11 +158,9 @@ TEST(RaceMemory, ALoopOverAnArrayIsOneRun) {
 // The same loop with each sub-group's read given whole (addReadRun, as the checker does
 // for a quiet read by lanes at one clock): the same three runs.
 TEST(RaceMemory, ALoopOfWholeSubGroupReadsIsOneRun) {
-  RaceMemory memory(~uint64_t(0));
-  PageTable table;
-  table.bytes = kPageBytes;
-  table.pages.resize(1);
-  Page& page = *memory.page(table, 0);
+  OnePage one;
+  RaceMemory& memory = one.memory;
+  Page& page = one.page;
   for (uint32_t k = 0; k < 64; ++k) {
     ASSERT_TRUE(memory.addReadRun(page, 1, 1, 7, 4 * k, 4, 0, 16));
     ASSERT_TRUE(memory.addReadRun(page, 1, 1, 8, 256, 4, 4, 16));
@@ -165,11 +171,9 @@ TEST(RaceMemory, ALoopOfWholeSubGroupReadsIsOneRun) {
 
 // The next sub-group's lanes reading on continue the run: one run of 32 work-items.
 TEST(RaceMemory, TheNextSubGroupContinuesAWholeRead) {
-  RaceMemory memory(~uint64_t(0));
-  PageTable table;
-  table.bytes = kPageBytes;
-  table.pages.resize(1);
-  Page& page = *memory.page(table, 0);
+  OnePage one;
+  RaceMemory& memory = one.memory;
+  Page& page = one.page;
   ASSERT_TRUE(memory.addReadRun(page, 1, 1, 9, 0, 4, 4, 16));
   ASSERT_TRUE(memory.addReadRun(page, 17, 1, 9, 64, 4, 4, 16));
   ASSERT_EQ(page.runs.size(), 1u);
@@ -231,11 +235,9 @@ TEST(RaceMemory, TheBudgetRefuses) {
 TEST(RaceMemory, EachByteKeepsItsLastWriteInEveryForm) {
   for (uint32_t seed = 1; seed <= 60; ++seed) {
     std::mt19937 rng(seed);
-    RaceMemory memory(~uint64_t(0));
-    PageTable table;
-    table.bytes = kPageBytes;
-    table.pages.resize(1);
-    Page& page = *memory.page(table, 0);
+    OnePage one;
+    RaceMemory& memory = one.memory;
+    Page& page = one.page;
     std::vector<uint32_t> last(kPageBytes, 0);  // the model: the item of each byte's write
     const bool narrow = seed % 2 == 0;          // odd seeds write whole words only
     const bool runs = seed % 3 != 0;            // and some seeds sub-group runs too
@@ -278,11 +280,9 @@ TEST(RaceMemory, EachByteKeepsItsLastWriteInEveryForm) {
 // A block only whole sub-group writes touched keeps one run and no entries: a kernel
 // writing its output once costs no per-word state.
 TEST(RaceMemory, OutputWrittenByRunsKeepsNoEntries) {
-  RaceMemory memory(~uint64_t(0));
-  PageTable table;
-  table.bytes = kPageBytes;
-  table.pages.resize(1);
-  Page& page = *memory.page(table, 0);
+  OnePage one;
+  RaceMemory& memory = one.memory;
+  Page& page = one.page;
   for (uint32_t sg = 0; sg < 16; ++sg)  // 16 sub-groups of 16 lanes, 4 bytes each
     ASSERT_TRUE(
         memory.recordWriteRun(page, sg * 64, sg * 64 + 64, Access{1 + 16 * sg, 1}, 4, ++page.gen));
