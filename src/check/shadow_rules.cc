@@ -244,10 +244,9 @@ void load(SubGroup& sg, const Inst& in, const ShadowRule& r) {
   // The handler read the whole sub-group's bytes as one run, all of them defined (what
   // the observer found: UndefinedValueChecker::accessRun), at defined addresses.
   const ShadowKernel& k = kernelOf(sg);
-  if (k.runBy == &sg && k.runStep == sg.steps && k.runDefined && stride == in.n &&
-      definedEverywhere(sg, ptr)) {
-    if (!sg.shadowClean) zeroActive(sg, in.r, stride);  // else zero already
-    return;
+  if (k.runBy == &sg && k.runStep == sg.steps && k.runDefined && stride == in.n) {
+    if (sg.shadowClean) return;  // the address is defined and the result's shadow zero
+    if (definedEverywhere(sg, ptr)) return zeroActive(sg, in.r, stride);
   }
   if (globalWithoutShadow(sg, ptrs)) {
     sg.forActive(
