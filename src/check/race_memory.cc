@@ -308,13 +308,14 @@ bool RaceMemory::foldInto(Page& p, const ReadRun& last, size_t end) {
         r.size != last.size || r.src != last.src || r.clock != last.clock)
       continue;
     const int64_t d = int64_t(last.start) - r.start;
-    // The same reads again (a loop re-reading them at the same clock): nothing new.
-    if (d == 0 || (r.reps > 1 && d > 0 && d % r.repStride == 0 && d / r.repStride < r.reps))
-      return true;
+    if (d == 0) return true;  // the same reads again (a loop re-reading them): nothing new
     if (r.reps == 1) {
       if (d < 0) continue;
       r.repStride = uint16_t(d);  // d < kPageBytes
     } else if (d != int64_t(r.reps) * r.repStride) {
+      // One of the run's repetitions again, or no fold (d < kPageBytes: 32-bit division).
+      const uint32_t u = uint32_t(d), stride = r.repStride;
+      if (d > 0 && u % stride == 0 && u / stride < r.reps) return true;
       continue;
     }
     ++r.reps;
