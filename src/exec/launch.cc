@@ -362,16 +362,21 @@ void LaunchState::setUp32BitAddresses(const spirv::EntryPoint& ep) {
 }
 
 // What WorkGroupSlot allocates, saturating (a sum that cannot be allocated anyway).
+uint64_t slotBytesFor(const LoweredKernel& k, uint64_t maxSubGroups, uint64_t privateArenaBytes,
+                      uint64_t localArenaBytes, uint64_t copies, bool shadowRegisters) {
+  const uint64_t lanes = mulBytes(k.width, maxSubGroups);
+  const uint64_t registerCopies = shadowRegisters ? 2 : 1;
+  uint64_t bytes = addBytes(mulBytes(mulBytes(k.registerBytes, registerCopies), maxSubGroups), 64);
+  bytes = addBytes(bytes, mulBytes(k.initialShapes.size(), maxSubGroups));
+  bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(privateArenaBytes, copies), lanes), 8));
+  bytes = addBytes(bytes, addBytes(mulBytes(localArenaBytes, copies), 8));
+  return addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups));
+}
+
 uint64_t LaunchState::computeSlotBytes() const {
-  const LoweredKernel& k = kernel();
-  const uint64_t copies = 1 + ctx_.arenaMirrors.size();
-  const uint64_t lanes = mulBytes(k.width, maxSubGroups_);
-  const uint64_t registerCopies = ctx_.shadowRegisters ? 2 : 1;
-  uint64_t bytes = addBytes(mulBytes(mulBytes(k.registerBytes, registerCopies), maxSubGroups_), 64);
-  bytes = addBytes(bytes, mulBytes(k.initialShapes.size(), maxSubGroups_));
-  bytes = addBytes(bytes, addBytes(mulBytes(mulBytes(mem_.privateArenaBytes, copies), lanes), 8));
-  bytes = addBytes(bytes, addBytes(mulBytes(mem_.localArenaBytes, copies), 8));
-  bytes = addBytes(bytes, mulBytes(sizeof(SubGroup), maxSubGroups_));
+  uint64_t bytes =
+      slotBytesFor(kernel(), maxSubGroups_, mem_.privateArenaBytes, mem_.localArenaBytes,
+                   1 + ctx_.arenaMirrors.size(), ctx_.shadowRegisters);
   for (const auto& f : observers_) bytes = addBytes(bytes, f->slotStateBytes(ctx_));
   return bytes;
 }

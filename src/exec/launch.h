@@ -20,6 +20,13 @@
 
 namespace spvsim {
 
+// The bytes of one work-group slot (WorkGroupSlot::carveStorage and its sub-groups) for
+// kernel `k` with `maxSubGroups` sub-groups, private and local arenas of the given
+// bytes, each `copies` times (1 + the arena mirrors), and a shadow register file beside
+// the registers where `shadowRegisters`; observers' per-slot state not included.
+uint64_t slotBytesFor(const LoweredKernel& k, uint64_t maxSubGroups, uint64_t privateArenaBytes,
+                      uint64_t localArenaBytes, uint64_t copies, bool shadowRegisters);
+
 // Arguments bound to a launch: one register value per parameter.
 struct BoundArgs {
   std::vector<std::vector<uint8_t>> paramValues;  // per parameter: one lane's bytes

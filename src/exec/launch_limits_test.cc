@@ -10,6 +10,7 @@
 #include <new>
 
 #include "spirv/error.h"
+#include "src/exec/launch.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
 #include "src/exec/testing/launch_args.h"
@@ -182,6 +183,34 @@ kernel void k(global int* out) {
   auto res = prog->launch("k", range1(64, 4), {bufferOf(out)}, o);
   EXPECT_TRUE(res.diagnostics.empty()) << describe(res);
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], 2 * i) << i;
+}
+
+// What `spvsim run` has its host threads touch before a launch (Program::slotBytesEstimate)
+// is the launch's own work-group slot without observers, and no less with local
+// arguments (each counted with the alignment it may need).
+TEST(LaunchLimits, TheSlotEstimateCoversTheLaunchsSlot) {
+  auto prog = Program::load(compileOpenCL(R"(
+kernel void k(global int* out, local int* scratch) {
+  int tmp[40];
+  local int tile[64];
+  size_t l = get_local_id(0);
+  tmp[l % 40] = (int)l;
+  tile[l] = tmp[(l + 1) % 40];
+  scratch[l] = tile[63 - l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[(l + 1) % 64];
+})"));
+  std::vector<int> out(256, 0);
+  LaunchOptions o;
+  o.subGroupSize = 16;
+  for (uint64_t localArg : {uint64_t(256), uint64_t(1000)}) {
+    const std::vector<ArgBinding> args = {bufferOf(out), ArgBinding::local(localArg)};
+    const NDRange range = range1(256, 64);
+    const LaunchState state(*prog, prog->kernel("k"), range, args, o);
+    const uint64_t estimate = prog->slotBytesEstimate(prog->kernel("k"), 16, range, localArg + 128);
+    EXPECT_GE(estimate, state.slotBytes()) << localArg;
+    EXPECT_LE(estimate, state.slotBytes() + 256) << localArg;
+  }
 }
 
 // Lowers this process's address-space limit to its current size plus `headroom` while

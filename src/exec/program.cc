@@ -100,12 +100,22 @@ uint32_t Program::subGroupSizeFor(const Kernel& kernel, uint32_t requested) cons
 }
 
 void Program::reserveThreads(unsigned threads, const NDRange& range, uint64_t maxMemory,
-                             uint64_t argumentBytes) {
+                             uint64_t argumentBytes, uint64_t slotBytes) {
   uint64_t n = threads ? threads : std::thread::hardware_concurrency();
   n = std::min(n, mulBytes(mulBytes(range.global[0], range.global[1]), range.global[2]));
+  const uint64_t touch = std::clamp<uint64_t>(slotBytes, 1, WorkerArena::kReservedBytes);
   const uint64_t room = maxMemory - std::min(maxMemory, argumentBytes);
-  n = std::min<uint64_t>(n, room / WorkerArena::kReservedBytes);
-  if (n > 0) pool_->reserve(static_cast<unsigned>(n));
+  n = std::min<uint64_t>(n, room / touch);
+  if (n > 0) pool_->reserve(static_cast<unsigned>(n), size_t(touch));
+}
+
+uint64_t Program::slotBytesEstimate(const Kernel& kernel, uint32_t width, const NDRange& range,
+                                    uint64_t localArgumentBytes) {
+  const LoweredKernel& k = lowered(kernel, width);
+  const auto local = range.localGiven ? range.local : chooseLocalSize(kernel.entryPoint(), range);
+  const uint64_t items = mulBytes(mulBytes(local[0], local[1]), local[2]);
+  return slotBytesFor(k, ceilDiv(items, width), (k.privateBytes + 15) / 16 * 16,
+                      addBytes(k.localBytes, localArgumentBytes), 1, false);
 }
 
 const LoweredKernel& Program::lowered(const Kernel& kernel, uint32_t width) {

@@ -18,6 +18,7 @@
 #include "src/exec/device_queue.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/launch_types.h"
+#include "src/exec/worker_arena.h"
 #include "src/exec/memory.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/ndrange_check.h"
@@ -78,11 +79,18 @@ class Program {
   // run on, so that its launch time does not include starting them (they are kept in any
   // case). No more than the range has work-items (a launch never uses more threads than
   // units of work, and a unit holds at least one work-item), nor than fit, each with the
-  // memory it touches (WorkerArena::kReservedBytes), in `maxMemory` beside
-  // `argumentBytes`: `--threads 4096` on a 64-item kernel once touched 4 GiB past a
-  // 50 MiB limit. Threads it does not start, the launch starts if it needs them.
+  // memory it touches, in `maxMemory` beside `argumentBytes`: `--threads 4096` on a
+  // 64-item kernel once touched 4 GiB past a 50 MiB limit. Each thread touches what the
+  // launch's work-group slot takes (`slotBytes`, e.g. slotBytesEstimate), at most
+  // WorkerArena::kReservedBytes: touching more than the launch uses costs a process time
+  // for nothing. Threads it does not start, the launch starts if it needs them.
   void reserveThreads(unsigned threads, const NDRange& range, uint64_t maxMemory,
-                      uint64_t argumentBytes);
+                      uint64_t argumentBytes, uint64_t slotBytes = WorkerArena::kReservedBytes);
+  // The bytes a launch of `kernel` over `range` at sub-group size `width` takes for one
+  // work-group slot without observers (slotBytesFor), with `localArgumentBytes` of local
+  // memory arguments; lowers the kernel (cached).
+  uint64_t slotBytesEstimate(const Kernel& kernel, uint32_t width, const NDRange& range,
+                             uint64_t localArgumentBytes);
 
   // The lowered form of a kernel for a sub-group size (cached; thread-safe).
   const LoweredKernel& lowered(const Kernel& kernel, uint32_t subGroupSize);

@@ -13,10 +13,10 @@ namespace spvsim {
 
 class WorkerArena {
  public:
-  // What WorkerPool::reserve touches for each thread, as an OpenCL runtime sets up each
-  // host thread's work-group memory when it starts: room for a typical work-group slot
-  // (256 work-items' registers, private arenas and 64 KiB of local memory) without
-  // holding much memory per thread.
+  // The most WorkerPool::reserve touches for each thread (what the launch's slot takes,
+  // up to this), as an OpenCL runtime sets up each host thread's work-group memory when
+  // it starts: room for a typical work-group slot (256 work-items' registers, private
+  // arenas and 64 KiB of local memory) without holding much memory per thread.
   static constexpr size_t kReservedBytes = size_t(1) << 20;
 
   WorkerArena() = default;

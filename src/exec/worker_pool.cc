@@ -26,16 +26,20 @@ void WorkerPool::grow(unsigned helpers, bool touch) {
 }
 
 // Each thread touches its own arena, so its pages come from that thread's NUMA node.
-void WorkerPool::reserve(unsigned n) {
+void WorkerPool::reserve(unsigned n, size_t bytes) {
   std::lock_guard<std::mutex> busy(busy_);
   const unsigned before = static_cast<unsigned>(threads_.size());
+  {
+    std::lock_guard<std::mutex> lock(m_);
+    touchBytes_ = bytes;  // read by the threads grow() starts
+  }
   try {
     grow(n > 0 ? n - 1 : 0, true);
   } catch (const std::system_error&) {  // no more threads now: tryRun will say so
   } catch (const std::bad_alloc&) {
   }
   try {
-    if (!arenas_.empty()) arenas_[0]->touch(WorkerArena::kReservedBytes);
+    if (!arenas_.empty()) arenas_[0]->touch(bytes);
   } catch (const std::bad_alloc&) {  // the launch reports what does not fit
   }
   std::unique_lock<std::mutex> lock(m_);
@@ -114,8 +118,13 @@ void WorkerPool::spin(uint64_t seen) const {
 
 void WorkerPool::serve(unsigned helper, WorkerArena& arena, bool touch) {
   if (touch) {
+    size_t bytes = 0;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      bytes = touchBytes_;
+    }
     try {
-      arena.touch(WorkerArena::kReservedBytes);
+      arena.touch(bytes);
     } catch (const std::bad_alloc&) {  // the launch reports what does not fit
     }
   }

@@ -41,9 +41,9 @@ class WorkerPool {
   // be started; the caller then makes its own threads and arenas. `job` must not throw.
   bool tryRun(unsigned n, const Job& job);
 
-  // Starts threads so that a later tryRun(n) finds them ready, each arena holding
-  // WorkerArena::kReservedBytes touched by its own thread; returns once they are.
-  void reserve(unsigned n);
+  // Starts threads so that a later tryRun(n) finds them ready, each arena holding `bytes`
+  // touched by its own thread; returns once they are.
+  void reserve(unsigned n, size_t bytes = WorkerArena::kReservedBytes);
 
  private:
   // Holds busy_. Pool threads started here touch their arenas first when `touch`.
@@ -64,7 +64,8 @@ class WorkerPool {
   // Arena t for job index t; grown (under busy_) before a thread that uses it starts.
   std::vector<std::unique_ptr<WorkerArena>> arenas_;
   const Job* job_ = nullptr;
-  unsigned touched_ = 0;        // pool threads that have touched their arenas (reserve waits)
+  unsigned touched_ = 0;  // pool threads that have touched their arenas (reserve waits)
+  size_t touchBytes_ = WorkerArena::kReservedBytes;  // what a thread reserve starts touches
   unsigned helpersWanted_ = 0;  // pool threads 0..helpersWanted_-1 take part in the job
   // Set under m_ with the job, counted down by each helper as it ends, read spinning by
   // the calling thread (awaitHelpers). A line of its own: the waiting helpers spin on

@@ -130,6 +130,18 @@ TEST(WorkerPool, GivesEachIndexItsOwnArenaAcrossJobs) {
   for (size_t c : reserved) EXPECT_GE(c, WorkerArena::kReservedBytes);
 }
 
+// reserve() touches what it is asked for (a launch's work-group slot), not the default.
+TEST(WorkerPool, ReservesTheBytesItIsAskedFor) {
+  WorkerPool pool;
+  pool.reserve(3, 64 << 10);
+  std::vector<size_t> reserved(3);
+  ASSERT_TRUE(pool.tryRun(3, [&](unsigned t, WorkerArena& a) { reserved[t] = a.capacity(); }));
+  for (size_t c : reserved) {
+    EXPECT_GE(c, size_t(64) << 10);
+    EXPECT_LT(c, WorkerArena::kReservedBytes);
+  }
+}
+
 // An arena grown past kKeptBytes by one job is freed when the job ends; a typical one is
 // kept.
 TEST(WorkerPool, FreesOnlyArenasGrownPastWhatItKeeps) {

@@ -83,12 +83,17 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
   // launch time.
   LaunchOptions launchOpts = launchOptions(options, launch);
   profile.attach(launchOpts);
-  launch.program->lowered(launch.kernel,
-                          launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize));
+  const uint32_t width = launch.program->subGroupSizeFor(launch.kernel, launchOpts.subGroupSize);
+  launch.program->lowered(launch.kernel, width);
   const Clock::time_point lowered = Clock::now();
-  // Last, so that the threads are still awake when the launch starts (WorkerPool::kSpin).
-  launch.program->reserveThreads(options.threads.value_or(0), launch.range, launch.maxMemory,
-                                 launch.argumentBytes);
+  // Last, so that the threads are still awake when the launch starts (WorkerPool::kSpin);
+  // each touches what the launch's work-group slot takes (each local argument aligned).
+  uint64_t localArgumentBytes = 0;
+  for (const ArgValue& a : launch.args)
+    if (a.kind == ArgValue::Kind::Local) localArgumentBytes += a.localBytes + 128;
+  launch.program->reserveThreads(
+      options.threads.value_or(0), launch.range, launch.maxMemory, launch.argumentBytes,
+      launch.program->slotBytesEstimate(launch.kernel, width, launch.range, localArgumentBytes));
   LaunchCounters counters;
   std::optional<ProgressLine> progress;
   if (const auto choice = progressChoice(options, isTerminalStderr(err))) {
