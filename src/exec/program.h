@@ -18,11 +18,11 @@
 #include "src/exec/device_queue.h"
 #include "src/exec/diagnostics.h"
 #include "src/exec/launch_types.h"
-#include "src/exec/worker_arena.h"
 #include "src/exec/memory.h"
 #include "src/exec/memory_limit.h"
 #include "src/exec/ndrange_check.h"
 #include "src/exec/svm.h"
+#include "src/exec/worker_arena.h"
 
 namespace spvsim {
 
