@@ -356,14 +356,6 @@ void RaceMemory::forget(PageTable& t) {
   }
 }
 
-void RaceMemory::clear(PageTable& t) {
-  for (auto& p : t.pages)
-    if (p) {
-      give(pageBytes(*p));
-      p.reset();
-    }
-}
-
 uint32_t RaceMemory::newSet(int c) {
   if (!freeSets_[c].empty()) {
     const uint32_t idx = freeSets_[c].back();

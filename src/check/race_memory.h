@@ -297,8 +297,6 @@ class RaceMemory {
   // After a plain write to the page: a write compares with every run of its page, so
   // once the writes since the last sweep outnumber the runs, the overwritten ones go.
   void wrote(Page& p);
-  // Frees every page of `t` (the local arena at a work-group's start).
-  void clear(PageTable& t);
   // Forgets every access the pages of `t` remember but keeps the pages and their runs'
   // room (still charged): local memory after a work-group barrier, which the next
   // interval's accesses fill again.

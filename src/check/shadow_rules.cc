@@ -500,12 +500,13 @@ void shuffle(SubGroup& sg, const Inst&, const ShadowRule& r) {
   });
   sg.forActive([&](uint32_t l) {
     uint8_t* out = laneShadow(sg, r.result, l);
-    if (source[l] < 0) sg.shadowClean = false;
-    if (source[l] < 0)
+    if (source[l] < 0) {
       std::memset(out, 1, r.result.bytes);
-    else
+      sg.shadowClean = false;
+    } else {
       std::memcpy(out, laneShadow(sg, value, uint32_t(source[l])),
                   std::min(r.result.bytes, value.bytes));
+    }
   });
 }
 

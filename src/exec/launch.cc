@@ -204,7 +204,7 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
   mem_.localArenaBytes = k.localBytes;
   bindSvmAllocations(options.svm, mem_);
   mem_.priv = k.privateRegions;
-  mem_.privateArenaBytes = (k.privateBytes + 15) / 16 * 16;
+  mem_.privateArenaBytes = privateArenaBytes(k);
   bound_ = bindArgs(program.module(), kernel.signature(), k, args, mem_);
   checkRegionCounts();
   if (m.addressing == spv::AddressingModel::Physical32) setUp32BitAddresses(ep);

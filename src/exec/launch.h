@@ -20,6 +20,11 @@
 
 namespace spvsim {
 
+// Each lane's private arena for kernel `k`: its private regions, 16-byte aligned.
+inline uint64_t privateArenaBytes(const LoweredKernel& k) {
+  return (k.privateBytes + 15) / 16 * 16;
+}
+
 // The bytes of one work-group slot (WorkGroupSlot::carveStorage and its sub-groups) for
 // kernel `k` with `maxSubGroups` sub-groups, private and local arenas of the given
 // bytes, each `copies` times (1 + the arena mirrors), and a shadow register file beside

@@ -114,7 +114,7 @@ uint64_t Program::slotBytesEstimate(const Kernel& kernel, uint32_t width, const 
   const LoweredKernel& k = lowered(kernel, width);
   const auto local = range.localGiven ? range.local : chooseLocalSize(kernel.entryPoint(), range);
   const uint64_t items = mulBytes(mulBytes(local[0], local[1]), local[2]);
-  return slotBytesFor(k, ceilDiv(items, width), (k.privateBytes + 15) / 16 * 16,
+  return slotBytesFor(k, ceilDiv(items, width), privateArenaBytes(k),
                       addBytes(k.localBytes, localArgumentBytes), 1, false);
 }
 

@@ -78,6 +78,14 @@ void foldRange(const PrivatisedRegion& r, size_t i,
   combineInto(r.base + from, acc, r.op);
 }
 
+// Whether the launch has SVM: raw pointers, which the analyses of the kernel's parameters
+// do not follow.
+bool hasSvm(const std::vector<ArgBinding>& args, const MemoryMap& mem) {
+  return !mem.svm.empty() || std::any_of(args.begin(), args.end(), [](const ArgBinding& a) {
+    return a.kind == ArgBinding::Kind::SvmPointer;
+  });
+}
+
 }  // namespace
 
 std::vector<PrivatisedRegion> privatisedRegions(
@@ -85,9 +93,7 @@ std::vector<PrivatisedRegion> privatisedRegions(
     const std::vector<std::vector<uint8_t>>& params, const MemoryMap& mem,
     const std::function<bool(const ReductionTarget&, const Region&)>& allowed) {
   std::vector<PrivatisedRegion> out;
-  if (!mem.svm.empty()) return out;
-  for (const ArgBinding& a : args)
-    if (a.kind == ArgBinding::Kind::SvmPointer) return out;
+  if (hasSvm(args, mem)) return out;
   for (const ReductionTarget& t : kernel.reductions) {
     if (t.param >= args.size() || args[t.param].kind != ArgBinding::Kind::Buffer) continue;
     const uint64_t p = pointerParam(params[t.param]);
@@ -108,9 +114,7 @@ std::vector<uint8_t> readOnlyRegions(const LoweredKernel& kernel,
                                      const std::vector<std::vector<uint8_t>>& params,
                                      const MemoryMap& mem) {
   std::vector<uint8_t> out(mem.global.size(), 0);
-  if (!mem.svm.empty()) return out;
-  for (const ArgBinding& a : args)
-    if (a.kind == ArgBinding::Kind::SvmPointer) return out;
+  if (hasSvm(args, mem)) return out;
   for (size_t k = 0; k < args.size() && k < params.size() && k < 64; ++k) {
     if (args[k].kind != ArgBinding::Kind::Buffer || (kernel.writtenParams >> k & 1)) continue;
     const uint64_t p = pointerParam(params[k]);

@@ -16,7 +16,7 @@ WorkerPool::~WorkerPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void WorkerPool::grow(unsigned helpers, bool touch) {
+void WorkerPool::grow(unsigned helpers, size_t touch) {
   while (arenas_.size() < size_t(helpers) + 1) arenas_.push_back(std::make_unique<WorkerArena>());
   while (threads_.size() < helpers) {
     const unsigned index = static_cast<unsigned>(threads_.size());
@@ -29,12 +29,8 @@ void WorkerPool::grow(unsigned helpers, bool touch) {
 void WorkerPool::reserve(unsigned n, size_t bytes) {
   std::lock_guard<std::mutex> busy(busy_);
   const unsigned before = static_cast<unsigned>(threads_.size());
-  {
-    std::lock_guard<std::mutex> lock(m_);
-    touchBytes_ = bytes;  // read by the threads grow() starts
-  }
   try {
-    grow(n > 0 ? n - 1 : 0, true);
+    grow(n > 0 ? n - 1 : 0, bytes);
   } catch (const std::system_error&) {  // no more threads now: tryRun will say so
   } catch (const std::bad_alloc&) {
   }
@@ -53,7 +49,7 @@ bool WorkerPool::tryRun(unsigned n, const Job& job) {
   if (!busy.owns_lock()) return false;
   const unsigned helpers = n > 0 ? n - 1 : 0;
   try {
-    grow(helpers, false);
+    grow(helpers, 0);
   } catch (const std::system_error&) {
     return false;
   } catch (const std::bad_alloc&) {
@@ -116,15 +112,10 @@ void WorkerPool::spin(uint64_t seen) const {
   });
 }
 
-void WorkerPool::serve(unsigned helper, WorkerArena& arena, bool touch) {
+void WorkerPool::serve(unsigned helper, WorkerArena& arena, size_t touch) {
   if (touch) {
-    size_t bytes = 0;
-    {
-      std::lock_guard<std::mutex> lock(m_);
-      bytes = touchBytes_;
-    }
     try {
-      arena.touch(bytes);
+      arena.touch(touch);
     } catch (const std::bad_alloc&) {  // the launch reports what does not fit
     }
   }

@@ -46,10 +46,11 @@ class WorkerPool {
   void reserve(unsigned n, size_t bytes = WorkerArena::kReservedBytes);
 
  private:
-  // Holds busy_. Pool threads started here touch their arenas first when `touch`.
-  void grow(unsigned helpers, bool touch);
+  // Holds busy_. Pool threads started here first touch `touch` bytes of their arenas
+  // (0: none).
+  void grow(unsigned helpers, size_t touch);
   // The body of pool thread `helper` (job index helper + 1, with that arena).
-  void serve(unsigned helper, WorkerArena& arena, bool touch);
+  void serve(unsigned helper, WorkerArena& arena, size_t touch);
   // Spins, yielding the core to any other runnable thread, until a job after `seen` is
   // posted, the pool stops, or kSpin has passed.
   void spin(uint64_t seen) const;
@@ -64,8 +65,7 @@ class WorkerPool {
   // Arena t for job index t; grown (under busy_) before a thread that uses it starts.
   std::vector<std::unique_ptr<WorkerArena>> arenas_;
   const Job* job_ = nullptr;
-  unsigned touched_ = 0;  // pool threads that have touched their arenas (reserve waits)
-  size_t touchBytes_ = WorkerArena::kReservedBytes;  // what a thread reserve starts touches
+  unsigned touched_ = 0;        // pool threads that have touched their arenas (reserve waits)
   unsigned helpersWanted_ = 0;  // pool threads 0..helpersWanted_-1 take part in the job
   // Set under m_ with the job, counted down by each helper as it ends, read spinning by
   // the calling thread (awaitHelpers). A line of its own: the waiting helpers spin on
