@@ -2,43 +2,59 @@
 
 #include <sys/mman.h>
 
+#include <new>
+
 namespace spvsim::files {
 namespace {
 
-constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+constexpr std::align_val_t kHugePageAlignment{kHugePageBytes};
 
-// Asks for huge pages over the whole 2 MiB pages inside [data, data + size); advice only
-// (a kernel without transparent huge pages, or with them off, says no and nothing changes).
-void adviseHugePages(uint8_t* data, uint64_t size) {
+// Advice only: a kernel without transparent huge pages, or with them off, says no and
+// nothing changes.
+void adviseHugePages(void* storage, size_t bytes) {
 #ifdef MADV_HUGEPAGE
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) & ~(kHugePage - 1);
-  if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  (void)madvise(storage, bytes, MADV_HUGEPAGE);
 #else
-  (void)data;
-  (void)size;
+  (void)storage;
+  (void)bytes;
 #endif
+}
+
+size_t wholeHugePages(size_t bytes) {
+  return (bytes + (kHugePageBytes - 1)) & ~size_t(kHugePageBytes - 1);
 }
 
 }  // namespace
 
-void zeroedBytes(std::vector<uint8_t>& bytes, uint64_t size) {
+void* hostStorage(size_t bytes) {
+  if (bytes < kHugePageMinimum) return ::operator new(bytes);
+  if (bytes > size_t(-1) - kHugePageBytes) throw std::bad_alloc();
+  // Aligned operator new maps a block this large from the kernel and returns the aligned
+  // part; nothing has touched the pages yet.
+  const size_t rounded = wholeHugePages(bytes);
+  void* storage = ::operator new(rounded, kHugePageAlignment);
+  adviseHugePages(storage, rounded);
+  return storage;
+}
+
+void releaseHostStorage(void* storage, size_t bytes) noexcept {
+  if (bytes < kHugePageMinimum)
+    ::operator delete(storage);
+  else
+    ::operator delete(storage, kHugePageAlignment);
+}
+
+void zeroedBytes(HostBytes& bytes, uint64_t size) {
   if (size < kHugePageMinimum) {
     bytes.assign(size, 0);
     return;
   }
-  // Fresh storage, reserved (not yet touched: malloc maps a block this large from the
-  // kernel) with one huge page more, so that the last one lies whole inside it; advised
-  // before the zeroing below writes it.
-  std::vector<uint8_t> fresh;
-  fresh.reserve(size + kHugePage);
-  adviseHugePages(fresh.data(), fresh.capacity());
-  fresh.resize(size);
+  HostBytes fresh(size);
   bytes = std::move(fresh);
 }
 
-std::vector<uint8_t> zeroedBytes(uint64_t size) {
-  std::vector<uint8_t> bytes;
+HostBytes zeroedBytes(uint64_t size) {
+  HostBytes bytes;
   zeroedBytes(bytes, size);
   return bytes;
 }

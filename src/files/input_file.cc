@@ -95,8 +95,8 @@ std::string InputFile::readAll() {
   }
 }
 
-std::vector<uint8_t> InputFile::readAt(uint64_t offset, uint64_t size) {
-  std::vector<uint8_t> out = zeroedBytes(size);
+HostBytes InputFile::readAt(uint64_t offset, uint64_t size) {
+  HostBytes out = zeroedBytes(size);
   uint64_t done = 0;
   while (done < size) {
     const ssize_t n = ::pread(fd_, out.data() + done, size - done, off_t(offset + done));

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "src/files/host_buffer.h"
+
 namespace spvsim::files {
 
 // What the file `path` names is, when it is not a regular file: "a directory", "a FIFO",
@@ -38,7 +40,7 @@ class InputFile {
   std::string readAll();
   // `size` bytes from `offset`; throws "cannot read N bytes of 'PATH'" when the file
   // ends first.
-  std::vector<uint8_t> readAt(uint64_t offset, uint64_t size);
+  HostBytes readAt(uint64_t offset, uint64_t size);
 
  private:
   [[noreturn]] void fail(const std::string& why) const;

@@ -396,7 +396,7 @@ Bundle ManifestReader::read(const std::string& text) {
 
 }  // namespace
 
-std::vector<uint8_t> readBundleBytes(const std::string& path, uint64_t offset, uint64_t size) {
+files::HostBytes readBundleBytes(const std::string& path, uint64_t offset, uint64_t size) {
   return files::InputFile(path).readAt(offset, size);
 }
 

@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "src/exec/image.h"
+#include "src/files/host_buffer.h"
 
 namespace spvsim::formats {
 
@@ -157,6 +158,6 @@ bool isBundlePath(const std::string& path);
 Bundle readBundle(const std::string& path);
 
 // `size` bytes at `offset` of a bundle's data file (checked by readBundle).
-std::vector<uint8_t> readBundleBytes(const std::string& path, uint64_t offset, uint64_t size);
+files::HostBytes readBundleBytes(const std::string& path, uint64_t offset, uint64_t size);
 
 }  // namespace spvsim::formats

@@ -97,7 +97,7 @@ ArgValue parseLocal(std::string_view text) {
 }
 
 // Checks the size before reading: a file far larger than the buffer is not read at all.
-std::vector<uint8_t> readBytes(const std::string& path, uint64_t expected) {
+files::HostBytes readBytes(const std::string& path, uint64_t expected) {
   files::InputFile file(path);
   if (file.size() != expected)
     fail(

@@ -8,7 +8,7 @@ namespace {
 ArgBinding binding(ArgValue& a) {
   switch (a.kind) {
     case ArgValue::Kind::Value: {
-      ArgBinding b = ArgBinding::bytes(a.bytes);
+      ArgBinding b = ArgBinding::bytes({a.bytes.begin(), a.bytes.end()});
       b.type = a.isStruct() ? ArgType{a.structName, a.bytes.size(), false, true}
                             : ArgType{a.type.name(), a.type.size(), isFloating(a.type.scalar)};
       return b;
@@ -58,7 +58,7 @@ std::vector<ArgBinding> bindings(std::vector<ArgValue>& args) {
 void syncSharedStorage(std::vector<ArgValue>& args) {
   for (ArgValue& a : args)
     if (a.kind == ArgValue::Kind::Buffer && a.storageArg) {
-      const std::vector<uint8_t>& from = args[*a.storageArg].storage;
+      const files::HostBytes& from = args[*a.storageArg].storage;
       std::copy_n(from.begin() + int64_t(a.storageOffset), a.bytes.size(), a.bytes.begin());
     }
 }

@@ -9,6 +9,7 @@
 
 #include "src/exec/arg_binding.h"
 #include "src/exec/memory_limit.h"
+#include "src/files/host_buffer.h"
 #include "tools/cli/element_type.h"
 
 namespace spvsim::tools {
@@ -16,13 +17,13 @@ namespace spvsim::tools {
 struct ArgValue {
   enum class Kind { Value, Buffer, Local, Null, Image, Sampler, Pipe };
   Kind kind = Kind::Value;
-  ElementType type;            // Value, Buffer: the element type as the user named it
-  uint64_t count = 0;          // Value, Buffer: elements in `bytes`
-  std::vector<uint8_t> bytes;  // Value: the argument; Buffer, Image: contents (results after a
-                               // run); Pipe: the initial packets
-  uint64_t localBytes = 0;     // Local
-  bool dump = false;           // Buffer, Image: print after the run
-  bool hex = false;            // Buffer: print integers in hexadecimal (.sim `hex`)
+  ElementType type;         // Value, Buffer: the element type as the user named it
+  uint64_t count = 0;       // Value, Buffer: elements in `bytes`
+  files::HostBytes bytes;   // Value: the argument; Buffer, Image: contents (results after a
+                            // run); Pipe: the initial packets
+  uint64_t localBytes = 0;  // Local
+  bool dump = false;        // Buffer, Image: print after the run
+  bool hex = false;         // Buffer: print integers in hexadecimal (.sim `hex`)
   // Buffer: whether kernels may read / write it (.sim wo / ro, buffer:wo: / buffer:ro:).
   bool readable = true, writable = true;
   bool noinit = false;     // Buffer: contents never initialised (.sim `noinit`)
@@ -40,7 +41,7 @@ struct ArgValue {
   // of args[*storageArg].storage; `bytes` is a copy, refreshed by syncSharedStorage.
   std::optional<size_t> storageArg;
   uint64_t storageOffset = 0;
-  std::vector<uint8_t> storage;  // the shared allocation, held by one of its arguments
+  files::HostBytes storage;  // the shared allocation, held by one of its arguments
 
   bool isPointerKind() const { return kind != Kind::Value; }
   bool isStruct() const { return !structName.empty(); }

@@ -13,7 +13,7 @@ namespace {
 
 // Calls f(component index k, destination) for every component of every element.
 template <typename F>
-void forEachComponent(const ElementType& type, std::vector<uint8_t>& bytes, F f) {
+void forEachComponent(const ElementType& type, std::span<uint8_t> bytes, F f) {
   const uint64_t elements = bytes.size() / type.size();
   const uint32_t scalar = scalarSize(type.scalar);
   uint64_t k = 0;
@@ -43,7 +43,7 @@ uint64_t splitmix64(uint64_t& state) {
 }
 
 void fillBuffer(const ElementType& type, const std::vector<std::string_view>& values,
-                std::vector<uint8_t>& bytes) {
+                std::span<uint8_t> bytes) {
   if (values.size() != 1 && values.size() != type.lanes)
     throw Error(DiagnosticKind::InvalidArgument,
                 fmt::format("fill() of {} takes 1 or {} values, not {}", type.name(), type.lanes,
@@ -70,15 +70,16 @@ namespace {
 
 // first + k * delta into every component k, as T: a loop the compiler vectorises.
 template <class T, class V>
-void rangeOf(std::vector<uint8_t>& bytes, uint64_t components, V first, V delta) {
-  T* out = reinterpret_cast<T*>(bytes.data());  // vector storage: aligned for any scalar
+void rangeOf(std::span<uint8_t> bytes, uint64_t components, V first, V delta) {
+  T* out = reinterpret_cast<T*>(
+      bytes.data());  // a buffer's storage (operator new): aligned for any scalar
   for (uint64_t k = 0; k < components; ++k) out[k] = T(first + V(k) * delta);
 }
 
 }  // namespace
 
 void rangeBuffer(const ElementType& type, std::string_view start, std::string_view step,
-                 std::vector<uint8_t>& bytes) {
+                 std::span<uint8_t> bytes) {
   const uint64_t components = bytes.size() / type.size() * type.lanes;
   // Components lie back to back unless the type has padding (3-component vectors).
   const bool packed = type.size() == type.lanes * scalarSize(type.scalar);
@@ -116,7 +117,7 @@ void rangeBuffer(const ElementType& type, std::string_view start, std::string_vi
 }
 
 void valuesBuffer(const ElementType& type, const std::vector<std::string_view>& values,
-                  std::vector<uint8_t>& bytes) {
+                  std::span<uint8_t> bytes) {
   const uint64_t components = bytes.size() / type.size() * type.lanes;
   if (values.size() != components)
     throw Error(DiagnosticKind::InvalidArgument,
@@ -155,7 +156,7 @@ void stepDown(Scalar s, uint8_t* out) {
 }
 
 void randomFloatRange(const ElementType& type, uint64_t seed, std::string_view loText,
-                      std::string_view hiText, std::vector<uint8_t>& bytes) {
+                      std::string_view hiText, std::span<uint8_t> bytes) {
   const double lo = realLiteral(loText), hi = realLiteral(hiText);
   if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
     throw Error(DiagnosticKind::InvalidArgument,
@@ -170,7 +171,7 @@ void randomFloatRange(const ElementType& type, uint64_t seed, std::string_view l
 }
 
 void randomIntegerRange(const ElementType& type, uint64_t seed, std::string_view loText,
-                        std::string_view hiText, std::vector<uint8_t>& bytes) {
+                        std::string_view hiText, std::span<uint8_t> bytes) {
   const uint64_t lo = integerLiteral(type.scalar, loText), hi = integerLiteral(type.scalar, hiText);
   const bool ordered = isSignedInteger(type.scalar) ? int64_t(lo) <= int64_t(hi) : lo <= hi;
   if (!ordered)
@@ -187,7 +188,7 @@ void randomIntegerRange(const ElementType& type, uint64_t seed, std::string_view
 
 }  // namespace
 
-void randomBuffer(const ElementType& type, uint64_t seed, std::vector<uint8_t>& bytes) {
+void randomBuffer(const ElementType& type, uint64_t seed, std::span<uint8_t> bytes) {
   uint64_t state = seed;
   forEachComponent(type, bytes, [&](uint64_t, uint8_t* out) {
     const uint64_t draw = splitmix64(state);
@@ -197,7 +198,7 @@ void randomBuffer(const ElementType& type, uint64_t seed, std::vector<uint8_t>& 
 }
 
 void randomRangeBuffer(const ElementType& type, uint64_t seed, std::string_view lo,
-                       std::string_view hi, std::vector<uint8_t>& bytes) {
+                       std::string_view hi, std::span<uint8_t> bytes) {
   if (isFloating(type.scalar)) return randomFloatRange(type, seed, lo, hi, bytes);
   randomIntegerRange(type, seed, lo, hi, bytes);
 }

@@ -23,7 +23,7 @@ ElementType elementTypeOf(std::string_view type, uint64_t bytes) {
 ArgValue valueArg(const BundleArg& b) {
   ArgValue a;
   a.kind = ArgValue::Kind::Value;
-  a.bytes = b.bytes;
+  a.bytes.assign(b.bytes.begin(), b.bytes.end());
   const auto t = parseElementType(b.type);
   if (t && t->scalar != Scalar::SizeT && t->size() == b.bytes.size()) {
     a.type = *t;

@@ -126,7 +126,8 @@ void restoreGlobals(Program& program, const Bundle& bundle) {
       throw Error(DiagnosticKind::Input,
                   fmt::format("{}: the module has no program-scope variable %{} of {} bytes",
                               bundle.manifest, g.id, g.size));
-    it->storage = readBundleBytes(g.before, 0, g.size);
+    const files::HostBytes before = readBundleBytes(g.before, 0, g.size);
+    std::copy(before.begin(), before.end(), it->storage.begin());
   }
 }
 

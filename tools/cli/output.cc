@@ -30,7 +30,10 @@ void joinElements(std::string& out, const ArgValue& buffer, const char* separato
 // A pipe's packets left after the run, in read order: "arg0 pipe int[8] = 3 4 (2 packets)".
 std::string formatPipeLine(size_t index, const ArgValue& pipe) {
   ArgValue left = pipe;
-  left.bytes = pipe.pipe ? pipe.pipe->contents() : pipe.bytes;
+  if (pipe.pipe) {
+    const std::vector<uint8_t> packets = pipe.pipe->contents();
+    left.bytes.assign(packets.begin(), packets.end());
+  }
   left.count = left.bytes.size() / pipe.type.size();
   std::string out = fmt::format("arg{} pipe {}[{}] = ", index, pipe.type.name(), pipe.maxPackets);
   joinElements(out, left, " ", [&](std::string& o, const uint8_t* p) {

@@ -53,14 +53,14 @@ bool isBuffer(Kind k) { return k == Kind::GlobalPointer || k == Kind::ConstantPo
 
 // A running value of T from `start`, `inc` added per element (Oclgrind's floats).
 template <class T>
-void runningRange(std::vector<uint8_t>& bytes, uint64_t elements, T start, T inc) {
+void runningRange(std::span<uint8_t> bytes, uint64_t elements, T start, T inc) {
   T* out = reinterpret_cast<T*>(bytes.data());  // vector storage: aligned for any scalar
   T value = start;
   for (uint64_t i = 0; i < elements; ++i, value += inc) out[i] = value;
 }
 
 template <class T>
-void integerRange(std::vector<uint8_t>& bytes, uint64_t elements, uint64_t first, uint64_t step) {
+void integerRange(std::span<uint8_t> bytes, uint64_t elements, uint64_t first, uint64_t step) {
   T* out = reinterpret_cast<T*>(bytes.data());
   for (uint64_t i = 0; i < elements; ++i) out[i] = T(first + i * step);
 }
@@ -91,7 +91,7 @@ RangeSpec parseRange(Scalar s, std::string_view text, uint64_t elements, Integer
   return r;
 }
 
-void writeRange(Scalar s, const RangeSpec& r, std::vector<uint8_t>& bytes) {
+void writeRange(Scalar s, const RangeSpec& r, std::span<uint8_t> bytes) {
   const uint32_t size = scalarSize(s);
   const uint64_t elements = bytes.size() / size;
   if (s == Scalar::Float) {  // typed loops: no call per element (a 16 MB buffer is 4M)
@@ -117,7 +117,7 @@ void writeRange(Scalar s, const RangeSpec& r, std::vector<uint8_t>& bytes) {
 }
 
 // Copies of the buffer's first `element` bytes into the rest, doubling what is done.
-void replicateFirst(std::vector<uint8_t>& bytes, size_t element, uint64_t count) {
+void replicateFirst(std::span<uint8_t> bytes, size_t element, uint64_t count) {
   const size_t filled = size_t(count) * element;
   for (size_t done = element; done < filled;) {
     const size_t n = std::min(done, filled - done);
@@ -258,15 +258,15 @@ SimFile::Initializer SimFile::initializer(const Header& h, const ArgValue& arg) 
       storeLiteral(s, h.fill, value.data(), base);
       const uint32_t size = scalarSize(s);
       if (count == 0 || std::all_of(value.begin(), value.end(), [](uint8_t b) { return b == 0; }))
-        return [](std::vector<uint8_t>&) {};  // zero bytes are what the buffer starts with
-      return [value, size, count](std::vector<uint8_t>& bytes) {
+        return [](std::span<uint8_t>) {};  // zero bytes are what the buffer starts with
+      return [value, size, count](std::span<uint8_t> bytes) {
         std::copy_n(value.data(), size, bytes.data());
         replicateFirst(bytes, size, count);
       };
     }
     if (!h.range.empty()) {
       const RangeSpec r = parseRange(s, h.range, count, base);
-      return [s, r](std::vector<uint8_t>& bytes) { writeRange(s, r, bytes); };
+      return [s, r](std::span<uint8_t> bytes) { writeRange(s, r, bytes); };
     }
   } catch (const Error& e) {
     if (std::string_view(e.what()).substr(0, name().size() + 1) == name() + ":") throw;
@@ -406,7 +406,7 @@ void SimFile::writePending(std::vector<ArgValue>& args) {
   auto work = [&] {
     for (size_t j; (j = next++) < pending_.size();) {
       try {
-        std::vector<uint8_t>& bytes = args[pending_[j].arg].bytes;
+        files::HostBytes& bytes = args[pending_[j].arg].bytes;
         files::zeroedBytes(bytes, pending_[j].bytes);
         if (pending_[j].init) pending_[j].init(bytes);
       } catch (...) {  // std::bad_alloc: rethrown by the reading thread

@@ -27,6 +27,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -64,7 +65,7 @@ class SimFile : public formats::SimText {
   ArgValue readPipe(const Header& h, const spirv::ParamSignature& param);
   // What fill= or range= writes into a buffer's zeroed bytes, checked now (the errors name
   // the file position); null when the values follow in the file.
-  using Initializer = std::function<void(std::vector<uint8_t>&)>;
+  using Initializer = std::function<void(std::span<uint8_t>)>;
   Initializer initializer(const Header& h, const ArgValue& arg);
   void readData(const Header& h, ArgValue& arg);
   void reserveBuffer(uint64_t bytes);
