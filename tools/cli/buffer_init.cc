@@ -71,8 +71,8 @@ namespace {
 // first + k * delta into every component k, as T: a loop the compiler vectorises.
 template <class T, class V>
 void rangeOf(std::span<uint8_t> bytes, uint64_t components, V first, V delta) {
-  T* out = reinterpret_cast<T*>(
-      bytes.data());  // a buffer's storage (operator new): aligned for any scalar
+  // A buffer's storage (operator new): aligned for any scalar.
+  T* out = reinterpret_cast<T*>(bytes.data());
   for (uint64_t k = 0; k < components; ++k) out[k] = T(first + V(k) * delta);
 }
 

@@ -54,7 +54,8 @@ bool isBuffer(Kind k) { return k == Kind::GlobalPointer || k == Kind::ConstantPo
 // A running value of T from `start`, `inc` added per element (Oclgrind's floats).
 template <class T>
 void runningRange(std::span<uint8_t> bytes, uint64_t elements, T start, T inc) {
-  T* out = reinterpret_cast<T*>(bytes.data());  // vector storage: aligned for any scalar
+  // A buffer's storage (operator new): aligned for any scalar.
+  T* out = reinterpret_cast<T*>(bytes.data());
   T value = start;
   for (uint64_t i = 0; i < elements; ++i, value += inc) out[i] = value;
 }
