@@ -27,6 +27,15 @@ inline LaunchOptions optionsFor(const LaunchConfig& c) {
   return o;
 }
 
+// One host thread, the sub-group size, and the race checker alone.
+inline LaunchOptions racesChecked(uint32_t subGroupSize = 16) {
+  LaunchOptions o;
+  o.subGroupSize = subGroupSize;
+  o.threads = 1;
+  o.observers = observersFor({.races = true});
+  return o;
+}
+
 // "-O2 sub-group 16 local 20 checkers", for SCOPED_TRACE.
 inline std::string configName(const LaunchConfig& c, const char* opt) {
   return std::string(opt) + " sub-group " + std::to_string(c.subGroupSize) + " local " +

@@ -106,11 +106,41 @@ uint64_t pageTableBytes(const LaunchContext& launch, uint64_t places) {
   return total;
 }
 
+// Gives the global regions their page tables: regions whose storage overlaps share one,
+// spanning their union, each at its distance from the union's start; any other region
+// has one of its own. (Sorted by start, a region joins the set before it when it starts
+// before the end of everything in that set.)
+void shareOverlappingTables(const std::vector<Region>& regions, std::vector<PageTable>& tables,
+                            std::vector<RaceChecker::Shared::GlobalSlot>& slots) {
+  slots.assign(regions.size(), {});
+  std::vector<size_t> order;
+  for (size_t r = 1; r < regions.size(); ++r) order.push_back(r);
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return regions[a].base < regions[b].base; });
+  tables.clear();
+  tables.emplace_back();  // region 0 (never valid) and empty regions: table 0
+  const uint8_t* start = nullptr;
+  const uint8_t* end = nullptr;
+  uint64_t first = 0;
+  for (size_t r : order) {
+    const Region& region = regions[r];
+    if (region.size == 0 || !region.base) continue;
+    if (tables.size() == 1 || region.base >= end) {  // a new set, which r starts
+      tables.emplace_back();
+      start = region.base;
+      end = region.base;
+      first = r;
+    }
+    end = std::max<const uint8_t*>(end, region.base + region.size);
+    tables.back().bytes = uint64_t(end - start);
+    slots[r] = {uint32_t(tables.size() - 1), uint64_t(region.base - start), first};
+  }
+}
+
 }  // namespace
 
 RaceChecker::Shared::Shared(const LaunchContext& launch) : budget{launch.observerMemory} {
-  global.resize(launch.memory->global.size());
-  for (size_t r = 0; r < global.size(); ++r) global[r].bytes = launch.memory->global[r].size;
+  shareOverlappingTables(launch.memory->global, global, globalSlots);
   wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
 }
 
@@ -189,7 +219,7 @@ void RaceChecker::atomic(SubGroup& sg, uint32_t lane, uint64_t p, const uint8_t*
   // The access itself: an RMW is one read and one write of the location.
   Access cur{item, m.own[item - m.firstItem], sg.code[sg.pc - 1].src, 1, writes, scope & 7, legacy};
   m.record(sg, lane, p, host, bytes, cur);
-  const uint64_t key = pointerSpace(p) == Space::Global || pointerSpace(p) == Space::Local ? p : 0;
+  const uint64_t key = m.syncKey(p);
   if (!key) return;
   // Acquire side: what the value read was published with.
   if (reads) {

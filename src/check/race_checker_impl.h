@@ -160,7 +160,19 @@ struct RaceChecker::Shared final : ObserverLaunchState {
   // sets are memory's.
   Budget budget;
   RaceMemory memory{budget};
-  std::vector<PageTable> global;  // per global region
+  // Global memory's page tables: one per set of global regions whose storage overlaps
+  // (a buffer passed as two arguments, sub-buffers of one buffer: the same bytes, whose
+  // accesses race whichever argument they go through), else one per region.
+  std::vector<PageTable> global;
+  // Per global region: its table in `global`, where the region starts in it, and the
+  // region that starts the table (offset 0), whose pointers name the table's bytes in
+  // the keys of atomic locations (Impl::syncKey).
+  struct GlobalSlot {
+    uint32_t table = 0;
+    uint64_t offset = 0;
+    uint64_t first = 0;
+  };
+  std::vector<GlobalSlot> globalSlots;
   bool warnedBudget = false;
   std::vector<uint8_t> wgUsedGlobalBarrier;  // per work-group (linear)
   // Sync objects: global atomic location (kernel pointer) -> release snapshots, one per
@@ -175,8 +187,9 @@ struct RaceChecker::Impl {
   const LaunchContext& launch;
   Shared& shared;
   PageTable* const globalTables;  // shared.global's (made once, with the launch state)
-  const size_t globalCount;
-  uint64_t maxItems = 0;  // work-items of a full work-group
+  const Shared::GlobalSlot* const globalSlots;  // shared.globalSlots'
+  const size_t globalCount;                     // global regions
+  uint64_t maxItems = 0;                        // work-items of a full work-group
 
   // Allocates the pages of both classes (charged to the shared budget), and holds its
   // local memory's atomic sets (global memory's are shared.memory's).
@@ -220,7 +233,8 @@ struct RaceChecker::Impl {
       : launch(l),
         shared(s),
         globalTables(s.global.data()),
-        globalCount(s.global.size()),
+        globalSlots(s.globalSlots.data()),
+        globalCount(s.globalSlots.size()),
         memory(s.budget),
         setMemory{&memory, &s.memory} {}
 
@@ -228,6 +242,17 @@ struct RaceChecker::Impl {
   RaceMemory& sets(int c) { return *setMemory[c]; }
   Syncs& syncsOf(uint64_t key) {
     return pointerSpace(key) == Space::Local ? localSyncs : shared.syncs;
+  }
+  // The key of the atomic location `p` points at (0: none): a global one as the same
+  // bytes through the first region of its table, so that a release through one argument
+  // and an acquire through another that aliases it meet at one location.
+  uint64_t syncKey(uint64_t p) const {
+    if (pointerSpace(p) == Space::Local) return p;
+    if (pointerSpace(p) != Space::Global) return 0;
+    const uint64_t r = pointerRegion(p);
+    if (r >= globalCount || !globalSlots[r].table) return p;
+    const Shared::GlobalSlot& slot = globalSlots[r];
+    return makePointer(Space::Global, slot.first, int64_t(slot.offset + pointerOffset(p)));
   }
 
   // ---- identities ----

@@ -47,9 +47,14 @@ bool RaceChecker::Impl::locate(uint64_t p, uint64_t bytes, PageTable*& table, ui
   const Space s = pointerSpace(p);
   if (s == Space::Global) {
     c = kGlobal;
-    if (pointerRegion(p) >= globalCount) return false;
-    table = &globalTables[pointerRegion(p)];
-    offset = pointerOffset(p);
+    const uint64_t r = pointerRegion(p);
+    if (r >= globalCount) return false;
+    // Within the region itself (an access past it is reported elsewhere and not kept),
+    // then at the region's place in its table.
+    const uint64_t size = launch.memory->global[r].size;
+    if (bytes > size || pointerOffset(p) > size - bytes) return false;
+    table = &globalTables[globalSlots[r].table];
+    offset = globalSlots[r].offset + pointerOffset(p);
   } else if (s == Space::Local) {
     c = kLocal;
     table = &local;

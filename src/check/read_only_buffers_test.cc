@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "src/check/observers.h"
+#include "src/check/launch_configs.h"
 #include "src/exec/lowered.h"
 #include "src/exec/program.h"
 #include "src/exec/testing/compile_cl.h"
@@ -18,6 +18,7 @@
 namespace spvsim {
 namespace {
 
+using check::testing::racesChecked;
 using testing::bufferOf;
 using testing::describe;
 using testing::kinds;
@@ -90,14 +91,6 @@ INSTANTIATE_TEST_SUITE_P(OptLevels, ReadOnlyBuffers, ::testing::Values("-O1", "-
 TEST(ReadOnlyBuffersO0, EveryParameterCountsAsWritten) {
   auto p = Program::load(testing::compileOpenCL(kKernels, "-O0"));
   EXPECT_EQ(writtenParams(*p, "copy") & 0b11u, 0b11u);
-}
-
-LaunchOptions racesChecked() {
-  LaunchOptions o;
-  o.subGroupSize = 16;
-  o.threads = 1;
-  o.observers = check::observersFor({.races = true});
-  return o;
 }
 
 // Reads of a buffer the kernel also writes are kept: work-group 1 reads what work-group 0
