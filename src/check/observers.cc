@@ -85,32 +85,36 @@ class UndefinedValueCheckerFactory final : public ObserverFactory {
   // unused (its operands' rules still run around the handler).
   bool letsReductionBypass(const LaunchContext&, const ReductionTarget&,
                            const Region& region) const override {
-    return !region.uninitialized;
+    return !region.uninitialized;  // (a region sharing storage is never privatised)
   }
   // Global and constant memory only where the launch binds a buffer the host never
   // initialised: other buffers have no shadow, so their plain accesses change nothing.
   uint32_t spaces(const LaunchContext& launch) const override {
+    // (Both spaces where either binds one: a buffer bound in both shares its shadow.)
     uint32_t s = spaceBit(Space::Local) | spaceBit(Space::Private);
-    for (auto [space, regions] : {std::pair{Space::Global, &launch.memory->global},
-                                  std::pair{Space::Constant, &launch.memory->constant}})
+    for (const auto* regions : {&launch.memory->global, &launch.memory->constant})
       if (std::any_of(regions->begin(), regions->end(),
                       [](const Region& r) { return r.uninitialized; }))
-        s |= spaceBit(space);
+        s |= spaceBit(Space::Global) | spaceBit(Space::Constant);
     return s;
   }
-  // Only never-initialised buffers have shadows to keep up to date.
+  // Only never-initialised buffers, and what shares their storage, have shadows to keep
+  // up to date.
   bool watchesGlobalRegion(const LaunchContext& launch, uint64_t region) const override {
-    return region < launch.memory->global.size() && launch.memory->global[region].uninitialized;
+    return hasMemoryShadow(*launch.memory, Space::Global, region);
   }
   std::shared_ptr<const LoweredKernel> instrument(const LaunchContext& launch) const override {
     return instrumentKernel(launch, launch.mirrorOf(this));
   }
-  // A shadow byte per byte of each never-initialised buffer (instrumentKernel).
+  // A shadow byte per byte of each buffer with a shadow (instrumentKernel): at most the
+  // sum of their sizes (overlapping ones share theirs).
   uint64_t stateBytes(const LaunchContext& launch) const override {
     uint64_t bytes = 0;
-    for (const auto* regions : {&launch.memory->global, &launch.memory->constant})
-      for (const Region& r : *regions)
-        if (r.uninitialized) bytes = addBytes(bytes, r.size);
+    for (Space space : {Space::Global, Space::Constant}) {
+      const std::vector<Region>& regions = launch.memory->regions(space);
+      for (size_t r = 1; r < regions.size(); ++r)
+        if (hasMemoryShadow(*launch.memory, space, r)) bytes = addBytes(bytes, regions[r].size);
+    }
     return bytes;
   }
   std::string stateName() const override {

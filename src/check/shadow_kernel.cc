@@ -4,6 +4,7 @@
 #include <spirv/unified1/OpenCL.std.h>
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -444,7 +445,68 @@ void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary
     }
 }
 
+// Global and constant regions with storage, as one list.
+struct BufferRegion {
+  const Region* region;
+  uint8_t** shadow;  // its entry in globalShadow / constantShadow
+};
+
+// Gives each global and constant region that has a memory shadow (hasMemoryShadow) its
+// place in one: regions whose storage overlaps share one, spanning their union, made of
+// 1s (defined) where a region the host initialised lies and 0s elsewhere in a
+// never-initialised one. (Sorted by start, a region joins the set before it when it
+// starts before the end of everything in that set.)
+void makeMemoryShadows(const MemoryMap& mem, ShadowKernel& k) {
+  k.globalShadow.assign(mem.global.size(), nullptr);
+  k.constantShadow.assign(mem.constant.size(), nullptr);
+  std::vector<BufferRegion> regions;
+  for (auto [from, to] :
+       {std::pair{&mem.global, &k.globalShadow}, std::pair{&mem.constant, &k.constantShadow}})
+    for (size_t r = 1; r < from->size(); ++r)
+      if ((*from)[r].base && (*from)[r].size) regions.push_back({&(*from)[r], &(*to)[r]});
+  std::sort(regions.begin(), regions.end(), [](const BufferRegion& a, const BufferRegion& b) {
+    return a.region->base < b.region->base;
+  });
+  for (size_t first = 0, last; first < regions.size(); first = last) {
+    const uint8_t* start = regions[first].region->base;
+    const uint8_t* end = start + regions[first].region->size;
+    bool uninitialized = regions[first].region->uninitialized;
+    for (last = first + 1; last < regions.size() && regions[last].region->base < end; ++last) {
+      end = std::max<const uint8_t*>(end, regions[last].region->base + regions[last].region->size);
+      uninitialized |= regions[last].region->uninitialized;
+    }
+    if (!uninitialized) continue;
+    const size_t bytes = size_t(end - start);
+    uint8_t* shadow = k.shadowStorage.emplace_back(new uint8_t[bytes]).get();
+    // Undefined where a never-initialised region lies, unless a region the host
+    // initialised lies there too.
+    std::memset(shadow, 1, bytes);
+    for (bool hostWrote : {false, true})
+      for (size_t i = first; i < last; ++i) {
+        const Region& r = *regions[i].region;
+        if (r.uninitialized != hostWrote) std::memset(shadow + (r.base - start), hostWrote, r.size);
+      }
+    for (size_t i = first; i < last; ++i)
+      *regions[i].shadow = shadow + (regions[i].region->base - start);
+  }
+}
+
 }  // namespace
+
+bool hasMemoryShadow(const MemoryMap& mem, Space space, uint64_t r) {
+  const std::vector<Region>& own = mem.regions(space);
+  if (r == 0 || r >= own.size()) return false;
+  const Region& region = own[r];
+  if (region.uninitialized) return true;
+  for (const auto* regions : {&mem.global, &mem.constant})
+    for (size_t i = 1; i < regions->size(); ++i) {
+      const Region& other = (*regions)[i];
+      if (other.uninitialized && region.base && other.base &&
+          region.base < other.base + other.size && other.base < region.base + region.size)
+        return true;
+    }
+  return false;
+}
 
 std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch, uint32_t mirror) {
   auto k = std::make_shared<ShadowKernel>(*launch.kernel);
@@ -454,13 +516,13 @@ std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch
   if (!bin)
     throw Error(DiagnosticKind::Internal, "--check-undefined: the module's words do not decode");
   const MemoryMap& mem = *launch.memory;
-  auto anyUninitialized = [](const std::vector<Region>& regions) {
-    return std::any_of(regions.begin(), regions.end(),
-                       [](const Region& r) { return r.uninitialized; });
+  makeMemoryShadows(mem, *k);
+  auto anyShadow = [](const std::vector<uint8_t*>& shadows) {
+    return std::any_of(shadows.begin(), shadows.end(), [](const uint8_t* s) { return s; });
   };
   MaybeUndefined::Launch facts{launch.kernel->functions.at(0).id,
-                               anyUninitialized(mem.global),
-                               anyUninitialized(mem.constant),
+                               anyShadow(k->globalShadow),
+                               anyShadow(k->constantShadow),
                                {}};
   for (auto& [id, mask] : undefinedConstantBytes(*bin, *launch.module)) {
     facts.undefinedConstants.insert(id);
@@ -470,13 +532,6 @@ std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch
     }
   }
   instrumentCode(*k, *launch.module, *bin, std::move(facts));
-  auto shadows = [](const std::vector<Region>& regions, std::vector<std::vector<uint8_t>>& out) {
-    out.resize(regions.size());
-    for (size_t i = 0; i < regions.size(); ++i)
-      if (regions[i].uninitialized) out[i].assign(regions[i].size, 0);
-  };
-  shadows(mem.global, k->globalShadow);
-  shadows(mem.constant, k->constantShadow);
   return k;
 }
 
@@ -493,8 +548,8 @@ uint8_t* memoryShadow(const SubGroup& sg, uint64_t p, const uint8_t* host) {
     case Space::Constant: {
       auto& table = s == Space::Global ? k.globalShadow : k.constantShadow;
       const uint64_t r = pointerRegion(p);
-      if (r >= table.size() || table[r].empty()) return nullptr;
-      return table[r].data() + (host - mem.regions(s)[r].base);
+      if (r >= table.size() || !table[r]) return nullptr;
+      return table[r] + (host - mem.regions(s)[r].base);
     }
     default:
       return nullptr;

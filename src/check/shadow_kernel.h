@@ -7,8 +7,9 @@
 // zeroed at each work-group's start, then OpUndef values are marked. Memory: 1 where a
 // byte is defined (written): the mirrors of the private and local arenas
 // (ObserverFactory::mirrorsArenas), and ShadowKernel::globalShadow for global and constant
-// buffers the host never initialised (Region::uninitialized); other global and constant
-// memory has no shadow and is defined.
+// buffers the host never initialised (Region::uninitialized) and the regions that share
+// their storage (hasMemoryShadow); other global and constant memory has no shadow and is
+// defined.
 //
 // Rules. Each instruction that moves or computes values has a ShadowRule, decided once per
 // launch from its SPIR-V operands; its handler is replaced by a trampoline that runs the
@@ -23,6 +24,7 @@
 #include "spirv/module.h"
 #include "src/exec/lane_mask.h"
 #include "src/exec/lowered.h"
+#include "src/exec/memory.h"
 
 namespace spvsim {
 struct LaunchContext;
@@ -83,10 +85,14 @@ struct ShadowKernel : LoweredKernel {
   // Constants with undefined bytes (OpUndef, composites with OpUndef parts): (register,
   // one lane's shadow), put in place at each work-group start.
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> undefined;
-  // By global / constant region index: 1 per defined byte of a never-initialised buffer,
-  // empty for other regions. The launch's state, changed as it runs: the checker's launch
-  // is serial (one host thread), so the rules and the observer share it without locks.
-  mutable std::vector<std::vector<uint8_t>> globalShadow, constantShadow;
+  // By global / constant region index: the shadow of the region's first byte (1 per
+  // defined byte) where it has one (hasMemoryShadow), else null. Regions whose storage
+  // overlaps share one shadow, held in `shadowStorage`, as they share their bytes: what a
+  // kernel writes through one argument is defined when read through another. The
+  // launch's state, changed as it runs: the checker's launch is serial (one host
+  // thread), so the rules and the observer share it without locks.
+  std::vector<uint8_t*> globalShadow, constantShadow;
+  std::vector<std::unique_ptr<uint8_t[]>> shadowStorage;
   const spirv::Module* module = nullptr;
   // The arena mirror (LaunchContext::mirrorOf) holding private and local memory's shadow.
   uint32_t mirror = 0;
@@ -108,6 +114,11 @@ struct ShadowKernel : LoweredKernel {
 // and local memory shadows are arena mirror `mirror`. Throws
 // Error(DiagnosticKind::Internal) when the module's words cannot be decoded again.
 std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch, uint32_t mirror);
+
+// Whether region `r` of global or constant memory has a memory shadow: it is a buffer the
+// host never initialised, or its storage overlaps one (one buffer passed as two
+// arguments, sub-buffers of one buffer).
+bool hasMemoryShadow(const MemoryMap& mem, Space space, uint64_t r);
 
 // The memory shadow of `host` (what kernel pointer `p` resolved to), 1 per defined byte,
 // or nullptr for memory without shadow (always defined).

@@ -200,8 +200,7 @@ bool globalWithoutShadow(const SubGroup& sg, const uint64_t* ptrs) {
   bool all = true;
   sg.forActive([&](uint32_t l) {
     const uint64_t region = pointerRegion(ptrs[l]);
-    all &= pointerSpace(ptrs[l]) == Space::Global &&
-           (region >= shadows.size() || shadows[region].empty());
+    all &= pointerSpace(ptrs[l]) == Space::Global && (region >= shadows.size() || !shadows[region]);
   });
   return all;
 }

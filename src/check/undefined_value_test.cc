@@ -283,6 +283,11 @@ __kernel void copy_in(__global const int* in, __global int* out, __global int* s
   out[l] = in[l] + scratch[l];
 }
 
+__kernel void add_pair(__global const int* a, __global const int* b, __global int* out) {
+  int l = get_local_id(0);
+  out[l] = a[l] + b[l];
+}
+
 // A divisor from local memory nobody wrote (lanes >= 4 only).
 __kernel void divide(__global int* out) {
   __local int d[8];
@@ -412,6 +417,36 @@ TEST_F(UndefinedOpenCl, NoinitBufferReadThenStoredIsReported) {
   EXPECT_TRUE(clean.diagnostics.empty()) << describe(clean);
   EXPECT_EQ(out, out2);
   for (int l = 0; l < 8; ++l) EXPECT_EQ(out2[l], 1 + 2 * l) << l;
+}
+
+// One never-initialised buffer passed as `in` and as `scratch`: each lane writes
+// scratch[l] and then reads in[l], the same bytes, so the value is defined (out[l] = 4l).
+TEST_F(UndefinedOpenCl, ABufferPassedTwiceSharesItsShadow) {
+  std::vector<int> buffer(16, 1), out(8);
+  auto window = [&](size_t first, size_t count, bool uninitialized) {
+    ArgBinding b =
+        ArgBinding::buffer(reinterpret_cast<uint8_t*>(buffer.data() + first), count * sizeof(int));
+    b.uninitialized = uninitialized;
+    return b;
+  };
+  LaunchResult r = program_->launch(
+      "copy_in", group(8), {window(0, 8, true), bind(out), window(0, 8, true)}, options(true));
+  EXPECT_TRUE(r.diagnostics.empty()) << describe(r);
+  for (int l = 0; l < 8; ++l) EXPECT_EQ(out[l], 4 * l) << l;
+  // Windows at different offsets: `in` is elements 4..11, `scratch` 8..15. Lanes 4..7
+  // read elements 8..11, which lanes 0..3 wrote through `scratch`; lanes 0..3 read
+  // elements 4..7, which nothing wrote: theirs are the undefined values stored.
+  r = program_->launch("copy_in", group(8), {window(4, 8, true), bind(out), window(8, 8, true)},
+                       options(true));
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_EQ(r.diagnostics[0].lanes, lanes({0, 1, 2, 3}));
+  // A window the host initialised is defined where it lies, whichever argument reads it:
+  // `a` is elements 0..7, never initialised, `b` elements 4..11, written by the host, so
+  // a[l] is undefined for lanes 0..3 only.
+  r = program_->launch("add_pair", group(8), {window(0, 8, true), window(4, 8, false), bind(out)},
+                       options(true));
+  ASSERT_EQ(r.diagnostics.size(), 1u) << describe(r);
+  EXPECT_EQ(r.diagnostics[0].lanes, lanes({0, 1, 2, 3}));
 }
 
 // The shadow of a never-initialised buffer (a byte per byte) counts against the launch's
