@@ -156,5 +156,27 @@ TEST(CheckerCombinations, BothReportWhatEachReportsAlone) {
   }
 }
 
+// Two observers that each rewrite the kernel (the undefined-value checker, a profile,
+// spvsim check's tangle recorder; here the checker twice) cannot share a launch: each
+// finds its rules by casting the launch's kernel to its own type. The launch refuses,
+// loudly, before running.
+TEST(CheckerCombinations, TwoKernelRewritersInOneLaunchAreRefused) {
+  auto prog = Program::load(
+      compiler::compileOpenCL({.source = kKernels, .options = "-O2", .useCache = false}).words);
+  std::vector<int> in(kItems, 1), out(kItems * 4, 0);
+  LaunchOptions o;
+  o.threads = 1;
+  o.observers = check::observersFor({.undefinedValues = true});
+  o.observers.push_back(o.observers.back());
+  try {
+    prog->launch("maybe_set", range1(kItems, kItems), {bufferOf(in), bufferOf(out)}, o);
+    FAIL() << "expected an internal error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), DiagnosticKind::Internal);
+    EXPECT_NE(std::string(e.what()).find("rewrite its kernel"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(out, std::vector<int>(kItems * 4, 0));  // nothing ran
+}
+
 }  // namespace
 }  // namespace spvsim

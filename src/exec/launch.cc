@@ -287,6 +287,13 @@ LaunchState::LaunchState(Program& program, const KernelHandle& kernel, const NDR
     }
   for (const auto& f : observers_)
     if (auto instrumented = f->instrument(ctx_)) {
+      // Each instrumenting observer's handlers find their rules by casting the launch's
+      // kernel to its own type: a second one would make the first's casts wrong.
+      if (instrumented_)
+        throw Error(DiagnosticKind::Internal,
+                    "two of this launch's observers rewrite its kernel (a profile, "
+                    "--check-undefined, spvsim check's reconvergence trace): run them in "
+                    "separate launches");
       instrumented_ = std::move(instrumented);
       ctx_.kernel = instrumented_.get();
     }

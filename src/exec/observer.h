@@ -183,9 +183,11 @@ class ObserverFactory {
   }
   // A copy of the launch's kernel (launch.kernel) whose instructions the checker rewrote,
   // e.g. to run its rules around their handlers, or nullptr to run the kernel as lowered.
-  // Called once per launch, after its memory is bound; the launch then runs the copy (the
-  // last factory that returns one wins). Instrumenting only when the checker is on keeps
-  // the executor's code untouched otherwise.
+  // Called once per launch, after its memory is bound; the launch then runs the copy. At
+  // most one factory of a launch may return one (the launch refuses a second with an
+  // internal error: each finds its rules by casting the launch's kernel to its own type;
+  // the front ends refuse such combinations first). Instrumenting only when the checker
+  // is on keeps the executor's code untouched otherwise.
   virtual std::shared_ptr<const LoweredKernel> instrument(const LaunchContext&) const {
     return nullptr;
   }
