@@ -291,6 +291,7 @@ void Adapter::setBreakpoints(const JsonValue& args, JsonValue& body) {
   const JsonValue* wanted = args.find("breakpoints");
   for (const JsonValue& b : wanted ? wanted->items : none.items) {
     JsonValue r = jsonObject();
+    setMember(r, "source", *source);  // the file each breakpoint is in, as the client named it
     const int64_t line = intMember(b, "line", 0);
     try {
       if (b.find("hitCondition") || b.find("logMessage"))

@@ -119,6 +119,8 @@ def session(client):
              "setBreakpoints")["breakpoints"]
     check([b["verified"] for b in bps] == [True, False], f"verified: {bps}")
     check(bps[0].get("line") == 14, f"breakpoint line: {bps[0]}")
+    check(all(b.get("source", {}).get("path") == os.path.abspath(KERNEL) for b in bps),
+          f"breakpoints' source: {bps}")
     check("99" in bps[1].get("message", ""), f"line 99 message: {bps[1]}")
     ok(client.request("configurationDone"), "configurationDone")
 
