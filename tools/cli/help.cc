@@ -53,7 +53,8 @@ constexpr const char* kRunOptions = R"(Options:
   --arg SPEC               one per kernel parameter, in order (forms below)
   --dump                   print every buffer argument after the run
   --json FILE              also write diagnostics and buffers as JSON to FILE
-  --threads N              host threads for work-groups (default 0: all cores)
+  --threads N              host threads for work-groups, and for formatting large
+                           --dump output (default 0: all cores)
   --instruction-budget N   sub-group instructions one work-group may execute before an
                            instruction-budget error (default 2^30)
   --max-memory BYTES       host memory the argument buffers and the launch may take

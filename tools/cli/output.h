@@ -13,8 +13,9 @@ namespace spvsim::tools {
 // named it, and each element (floats shortest round-trip, vectors "(1,2,3,4)").
 std::string formatDumpLine(size_t index, const ArgValue& buffer);
 // The same line and its newline written to `out` in chunks (`spvsim run --dump` of large
-// buffers: the whole text is never held).
-void writeDumpLine(std::ostream& out, size_t index, const ArgValue& buffer);
+// buffers: the whole text is never held); a buffer of more than 65536 elements is
+// formatted by up to `threads` threads, blocks of 16384 elements, written in order.
+void writeDumpLine(std::ostream& out, size_t index, const ArgValue& buffer, unsigned threads = 1);
 
 // {"build": B, "diagnostics": [D, ...], "buffers": {"arg2": [...], ...}} with one entry
 // per buffer argument; `diagnostics` and `build` (how the module was made; left out when

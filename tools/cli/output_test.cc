@@ -52,14 +52,20 @@ TEST(DumpLine, FloatsVectorsAndHex) {
 }
 
 // `spvsim run --dump` writes a line in chunks: the same text as formatDumpLine, whatever
-// the size (a 1 MiB float buffer's text is many chunks).
+// the size (a 1 MiB float buffer's text is many chunks) and however many threads format
+// it (more than 65536 elements: blocks of 65536 on up to `threads` threads, in rounds;
+// a last block that is not whole; more threads than blocks).
 TEST(DumpLine, WrittenInChunksAsFormatted) {
   for (const char* spec : {"buffer:float[262144]=range(0,0.37)", "buffer:int[3]=range(-1)",
-                           "buffer:uint2[40000]=random(3)", "image2d:R,FLOAT[512,300]=range(1)"}) {
+                           "buffer:uint2[40000]=random(3)", "image2d:R,FLOAT[512,300]=range(1)",
+                           "buffer:int[200001]=range(-100000)", "buffer:float3[70000]=random(5)"}) {
     const ArgValue a = parseArgSpec(spec);
-    std::ostringstream out;
-    writeDumpLine(out, 7, a);
-    EXPECT_EQ(out.str(), formatDumpLine(7, a) + "\n") << spec;
+    const std::string expected = formatDumpLine(7, a) + "\n";
+    for (unsigned threads : {1u, 2u, 3u, 8u}) {
+      std::ostringstream out;
+      writeDumpLine(out, 7, a, threads);
+      EXPECT_EQ(out.str(), expected) << spec << " on " << threads << " threads";
+    }
   }
 }
 

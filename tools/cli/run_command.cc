@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <thread>
 
 #include "spirv/error.h"
 #include "src/exec/diagnostics.h"
@@ -118,8 +119,12 @@ int run(const RunOptions& options, JsonReport& json, std::ostream& out, std::ost
     const std::string text = formatText(d);  // one line, no newline
     err << text << '\n';
   }
+  // Large dumps are formatted by the launch's host threads (--threads, else the cores).
+  const unsigned dumpThreads = options.threads.value_or(0)
+                                   ? *options.threads
+                                   : std::max(1u, std::thread::hardware_concurrency());
   for (size_t i = 0; i < launch.args.size(); ++i)
-    if (launch.args[i].dump) writeDumpLine(out, i, launch.args[i]);
+    if (launch.args[i].dump) writeDumpLine(out, i, launch.args[i], dumpThreads);
   checkStandardOutput(out);
   std::vector<std::string> diagnostics;
   for (const Diagnostic& d : result.diagnostics) diagnostics.push_back(formatJson(d));
