@@ -116,8 +116,9 @@ struct ShadowKernel : LoweredKernel {
 std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch, uint32_t mirror);
 
 // Whether region `r` of global or constant memory has a memory shadow: it is a buffer the
-// host never initialised, or its storage overlaps one (one buffer passed as two
-// arguments, sub-buffers of one buffer).
+// host never initialised, or it is in a set of regions whose storage overlaps (one buffer
+// passed as two arguments, sub-buffers of one buffer, and what overlaps those) that holds
+// one.
 bool hasMemoryShadow(const MemoryMap& mem, Space space, uint64_t r);
 
 // The memory shadow of `host` (what kernel pointer `p` resolved to), 1 per defined byte,
