@@ -106,41 +106,30 @@ uint64_t pageTableBytes(const LaunchContext& launch, uint64_t places) {
   return total;
 }
 
-// Gives the global regions their page tables: regions whose storage overlaps share one,
-// spanning their union, each at its distance from the union's start; any other region
-// has one of its own. (Sorted by start, a region joins the set before it when it starts
-// before the end of everything in that set.)
-void shareOverlappingTables(const std::vector<Region>& regions, std::vector<PageTable>& tables,
+// Gives the global regions their page tables: a set of regions whose storage overlaps
+// (sharedStorage) shares one, spanning their union, each region at its distance from
+// the union's start; any other region has one of its own.
+void shareOverlappingTables(const MemoryMap& mem, std::vector<PageTable>& tables,
                             std::vector<RaceChecker::Shared::GlobalSlot>& slots) {
-  slots.assign(regions.size(), {});
-  std::vector<size_t> order;
-  for (size_t r = 1; r < regions.size(); ++r) order.push_back(r);
-  std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return regions[a].base < regions[b].base; });
+  slots.assign(mem.global.size(), {});
   tables.clear();
   tables.emplace_back();  // region 0 (never valid) and empty regions: table 0
-  const uint8_t* start = nullptr;
-  const uint8_t* end = nullptr;
-  uint64_t first = 0;
-  for (size_t r : order) {
-    const Region& region = regions[r];
-    if (region.size == 0 || !region.base) continue;
-    if (tables.size() == 1 || region.base >= end) {  // a new set, which r starts
-      tables.emplace_back();
-      start = region.base;
-      end = region.base;
-      first = r;
+  for (const std::vector<RegionRef>& set : sharedStorage(mem, false)) {
+    const uint8_t* start = mem.global[set.front().index].base;
+    PageTable& table = tables.emplace_back();
+    for (const RegionRef& r : set) {
+      const Region& region = mem.global[r.index];
+      table.bytes = std::max(table.bytes, uint64_t(region.base - start) + region.size);
+      slots[r.index] = {uint32_t(tables.size() - 1), uint64_t(region.base - start),
+                        set.front().index};
     }
-    end = std::max<const uint8_t*>(end, region.base + region.size);
-    tables.back().bytes = uint64_t(end - start);
-    slots[r] = {uint32_t(tables.size() - 1), uint64_t(region.base - start), first};
   }
 }
 
 }  // namespace
 
 RaceChecker::Shared::Shared(const LaunchContext& launch) : budget{launch.observerMemory} {
-  shareOverlappingTables(launch.memory->global, global, globalSlots);
+  shareOverlappingTables(*launch.memory, global, globalSlots);
   wgUsedGlobalBarrier.assign(checkedGroups(launch), 0);
 }
 

@@ -445,68 +445,40 @@ void instrumentCode(ShadowKernel& k, const spirv::Module& m, const spirv::Binary
     }
 }
 
-// Global and constant regions with storage, as one list.
-struct BufferRegion {
-  Space space;
-  uint64_t index;
-  const Region* region;
-};
-
-// The global and constant regions with storage, sorted by start, and where each set of
-// regions whose storage overlaps ends in that order (a region joins the set before it
-// when it starts before the end of everything in that set): calls f(first, last) for
-// each set [first, last) of `regions`.
-template <typename F>
-void forEachSharedStorage(const MemoryMap& mem, std::vector<BufferRegion>& regions, F f) {
-  for (Space space : {Space::Global, Space::Constant}) {
-    const std::vector<Region>& own = mem.regions(space);
-    for (size_t r = 1; r < own.size(); ++r)
-      if (own[r].base && own[r].size) regions.push_back({space, r, &own[r]});
-  }
-  std::sort(regions.begin(), regions.end(), [](const BufferRegion& a, const BufferRegion& b) {
-    return a.region->base < b.region->base;
+bool anyUninitialized(const MemoryMap& mem, const std::vector<RegionRef>& set) {
+  return std::any_of(set.begin(), set.end(), [&](const RegionRef& r) {
+    return mem.regions(r.space)[r.index].uninitialized;
   });
-  for (size_t first = 0, last; first < regions.size(); first = last) {
-    const uint8_t* end = regions[first].region->base + regions[first].region->size;
-    for (last = first + 1; last < regions.size() && regions[last].region->base < end; ++last)
-      end = std::max<const uint8_t*>(end, regions[last].region->base + regions[last].region->size);
-    f(size_t(first), size_t(last));
-  }
-}
-
-bool anyUninitialized(const std::vector<BufferRegion>& regions, size_t first, size_t last) {
-  return std::any_of(regions.begin() + first, regions.begin() + last,
-                     [](const BufferRegion& r) { return r.region->uninitialized; });
 }
 
 // Gives each global and constant region that has a memory shadow (hasMemoryShadow) its
-// place in one: a set of regions whose storage overlaps shares one, spanning their
-// union, made of 1s (defined) where a region the host initialised lies and 0s elsewhere
-// in a never-initialised one.
+// place in one: a set of regions whose storage overlaps (sharedStorage) shares one,
+// spanning their union, made of 1s (defined) where a region the host initialised lies
+// and 0s elsewhere in a never-initialised one.
 void makeMemoryShadows(const MemoryMap& mem, ShadowKernel& k) {
   k.globalShadow.assign(mem.global.size(), nullptr);
   k.constantShadow.assign(mem.constant.size(), nullptr);
-  std::vector<BufferRegion> regions;
-  forEachSharedStorage(mem, regions, [&](size_t first, size_t last) {
-    if (!anyUninitialized(regions, first, last)) return;
-    const uint8_t* start = regions[first].region->base;
+  for (const std::vector<RegionRef>& set : sharedStorage(mem, true)) {
+    if (!anyUninitialized(mem, set)) continue;
+    auto region = [&](const RegionRef& r) -> const Region& {
+      return mem.regions(r.space)[r.index];
+    };
+    const uint8_t* start = region(set.front()).base;
     size_t bytes = 0;
-    for (size_t i = first; i < last; ++i)
-      bytes = std::max(bytes, size_t(regions[i].region->base - start) + regions[i].region->size);
+    for (const RegionRef& r : set)
+      bytes = std::max(bytes, size_t(region(r).base - start) + region(r).size);
     uint8_t* shadow = k.shadowStorage.emplace_back(new uint8_t[bytes]).get();
     // Undefined where a never-initialised region lies, unless a region the host
     // initialised lies there too.
     std::memset(shadow, 1, bytes);
     for (bool hostWrote : {false, true})
-      for (size_t i = first; i < last; ++i) {
-        const Region& r = *regions[i].region;
-        if (r.uninitialized != hostWrote) std::memset(shadow + (r.base - start), hostWrote, r.size);
-      }
-    for (size_t i = first; i < last; ++i) {
-      auto& table = regions[i].space == Space::Global ? k.globalShadow : k.constantShadow;
-      table[regions[i].index] = shadow + (regions[i].region->base - start);
-    }
-  });
+      for (const RegionRef& r : set)
+        if (region(r).uninitialized != hostWrote)
+          std::memset(shadow + (region(r).base - start), hostWrote, region(r).size);
+    for (const RegionRef& r : set)
+      (r.space == Space::Global ? k.globalShadow : k.constantShadow)[r.index] =
+          shadow + (region(r).base - start);
+  }
 }
 
 }  // namespace
@@ -515,14 +487,10 @@ bool hasMemoryShadow(const MemoryMap& mem, Space space, uint64_t r) {
   const std::vector<Region>& own = mem.regions(space);
   if (r == 0 || r >= own.size()) return false;
   if (own[r].uninitialized) return true;
-  bool shadowed = false;
-  std::vector<BufferRegion> regions;
-  forEachSharedStorage(mem, regions, [&](size_t first, size_t last) {
-    for (size_t i = first; i < last; ++i)
-      if (regions[i].space == space && regions[i].index == r)
-        shadowed = anyUninitialized(regions, first, last);
-  });
-  return shadowed;
+  for (const std::vector<RegionRef>& set : sharedStorage(mem, true))
+    for (const RegionRef& member : set)
+      if (member.space == space && member.index == r) return anyUninitialized(mem, set);
+  return false;
 }
 
 std::shared_ptr<const ShadowKernel> instrumentKernel(const LaunchContext& launch, uint32_t mirror) {

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "src/exec/address32.h"
 
 namespace spvsim {
@@ -27,6 +29,32 @@ const Region* MemoryMap::regionOf(uint64_t p) const {
   const std::vector<Region>& table = regions(s);
   const uint64_t region = pointerRegion(p);
   return region == 0 || region >= table.size() ? nullptr : &table[region];
+}
+
+std::vector<std::vector<RegionRef>> sharedStorage(const MemoryMap& mem, bool withConstant) {
+  std::vector<RegionRef> regions;
+  for (Space space : {Space::Global, Space::Constant}) {
+    if (space == Space::Constant && !withConstant) break;
+    const std::vector<Region>& own = mem.regions(space);
+    for (size_t r = 1; r < own.size(); ++r)
+      if (own[r].base && own[r].size) regions.push_back({space, r});
+  }
+  auto region = [&](const RegionRef& r) -> const Region& { return mem.regions(r.space)[r.index]; };
+  std::stable_sort(regions.begin(), regions.end(), [&](const RegionRef& a, const RegionRef& b) {
+    return region(a).base < region(b).base;
+  });
+  std::vector<std::vector<RegionRef>> sets;
+  const uint8_t* end = nullptr;
+  for (const RegionRef& r : regions) {
+    const uint8_t* begin = region(r).base;
+    if (sets.empty() || begin >= end) {
+      sets.emplace_back();
+      end = begin;
+    }
+    sets.back().push_back(r);
+    end = std::max<const uint8_t*>(end, begin + region(r).size);
+  }
+  return sets;
 }
 
 std::string describeLocation(const MemoryMap& memory, uint64_t p) {

@@ -198,6 +198,19 @@ struct MemoryMap {
   uint64_t canonical(uint64_t p) const;
 };
 
+// A global or constant region of a launch (MemoryMap::global / constant, by index).
+struct RegionRef {
+  Space space = Space::Global;
+  uint64_t index = 0;
+};
+
+// The global regions (and the constant ones where `withConstant`) that have storage, in
+// sets of regions whose storage overlaps (one buffer passed as two arguments, sub-buffers
+// of one buffer, and what overlaps those): each set sorted by start, its first region
+// starting where its storage does. A region joins the set before it (in order of start)
+// when it starts before the end of everything in that set.
+std::vector<std::vector<RegionRef>> sharedStorage(const MemoryMap& mem, bool withConstant);
+
 // Why an access failed; Ok when it did not. InvalidSpace: a pointer into no object
 // (an invalid space or region code: garbage bits, e.g. from integer arithmetic).
 // ReadOnly / WriteOnly with a null host address: memory that cannot be written (constant

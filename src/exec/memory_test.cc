@@ -132,5 +132,44 @@ TEST(Pointer, PlacesNameTheObjectWithSignedOffsets) {
                 " (it points into no object)");
 }
 
+// Sets of regions whose storage overlaps, worked by hand: a [0, 100) and b [50, 150)
+// overlap; d [150, 160) starts where b ends, so it is apart; c [200, 300) and the
+// constant e [280, 290) overlap; the empty region and the one without storage are in no
+// set.
+TEST(SharedStorage, OverlappingRegionsAreOneSet) {
+  uint8_t buffer[300] = {};
+  MemoryMap mem;
+  auto add = [](std::vector<Region>& to, uint8_t* base, uint64_t size) {
+    Region r;
+    r.base = base;
+    r.size = size;
+    to.push_back(r);
+    return to.size() - 1;
+  };
+  const uint64_t c = add(mem.global, buffer + 200, 100);
+  const uint64_t b = add(mem.global, buffer + 50, 100);
+  const uint64_t empty = add(mem.global, buffer + 60, 0);
+  const uint64_t a = add(mem.global, buffer, 100);
+  const uint64_t d = add(mem.global, buffer + 150, 10);
+  const uint64_t none = add(mem.global, nullptr, 8);
+  const uint64_t e = add(mem.constant, buffer + 280, 10);
+  (void)empty, (void)none;
+  auto indices = [](const std::vector<std::vector<RegionRef>>& sets) {
+    std::vector<std::vector<std::pair<Space, uint64_t>>> out;
+    for (const auto& set : sets) {
+      out.emplace_back();
+      for (const RegionRef& r : set) out.back().push_back({r.space, r.index});
+    }
+    return out;
+  };
+  using V = std::vector<std::vector<std::pair<Space, uint64_t>>>;
+  EXPECT_EQ(indices(sharedStorage(mem, true)), (V{{{Space::Global, a}, {Space::Global, b}},
+                                                  {{Space::Global, d}},
+                                                  {{Space::Global, c}, {Space::Constant, e}}}));
+  EXPECT_EQ(
+      indices(sharedStorage(mem, false)),
+      (V{{{Space::Global, a}, {Space::Global, b}}, {{Space::Global, d}}, {{Space::Global, c}}}));
+}
+
 }  // namespace
 }  // namespace spvsim
